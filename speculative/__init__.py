@@ -1,0 +1,1 @@
+"""Speculative decoding on hand-authored distributions: load, sample, compute, render."""

@@ -1,0 +1,151 @@
+"""Turn one authored round into the frames the player steps through, as JSON-ready dicts."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import lcm
+from typing import Any, Sequence
+
+from .profiles import Dataset, Dist, Profile
+from .sampler import Rounds
+
+Frame = dict[str, Any]
+
+
+def common_denominator(data: Dataset) -> int:
+    """Returns the least common denominator of every probability in the file (8 for eighths)."""
+    rows = list(data.target) + [data.bonus_target] + [row for prof in data.profiles for row in prof.draft]
+    return lcm(*(x.denominator for row in rows for x in row))
+
+
+def prob_str(x: Fraction, denom: int) -> str:
+    """Returns a probability over the file's common denominator ("4/8"), so rows compare at a glance."""
+    if x == 0 or x == 1 or denom > 32 or denom % x.denominator:
+        return str(x)
+    return f"{x.numerator * (denom // x.denominator)}/{denom}"
+
+
+def uniform_str(u: float, a: Fraction) -> str:
+    """Returns u with enough decimals that the shown value compares with `a` the way u does."""
+    for places in range(4, 17):
+        text = f"{u:.{places}f}"
+        if (Fraction(text) < a) == (Fraction(u) < a):
+            return text
+    return repr(u)
+
+
+def quoted(vocab: Sequence[str], tokens: Sequence[int]) -> str:
+    """Returns tokens as “a” “b” “c” for captions."""
+    return " ".join(f"“{vocab[t]}”" for t in tokens)
+
+
+def _ratio_text(p: str, q: str, ratio: Fraction, accept: Fraction) -> str:
+    if ratio <= 1:
+        return f"min(1, ({p})/({q})) = {accept}"
+    return f"min(1, ({p})/({q})) = min(1, {ratio}) = {accept}"
+
+
+def _positions_text(positions: Sequence[int]) -> str:
+    names = [str(p) for p in positions]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def propose_frame(data: Dataset, profile: Profile) -> Frame:
+    """Returns the opening frame: every position proposed before any is checked."""
+    caption = (f"The draft proposes {data.k} tokens, one per position, all before any is checked: "
+               f"{quoted(data.vocabulary, profile.proposals)}. One pass of the target will now score every position.")
+    return {"kind": "propose", "position": None, "committed": [], "caption": caption, "shows": []}
+
+
+def verify_frame(data: Dataset, profile: Profile, rounds: Rounds, i: int, committed: list[int],
+                 residual: Dist | None, denom: int) -> Frame:
+    """Returns the frame that checks position i (0-based) of round 0."""
+    vocab, x = data.vocabulary, profile.proposals[i]
+    p, q = data.target[i][x], profile.draft[i][x]
+    ratio, accept = p / q, min(Fraction(1), p / q)
+    ok = bool(rounds.passed[0, i])
+    u = float(rounds.uniforms[0, i])
+    p_s, q_s, u_s, tok = prob_str(p, denom), prob_str(q, denom), uniform_str(u, accept), vocab[x]
+    frame: Frame = {"kind": "verify", "position": i + 1, "token": x, "p": p_s, "q": q_s,
+                    "ratio": str(ratio), "accept": str(accept), "u": u_s,
+                    "verdict": "accepted" if ok else "rejected", "shows": []}
+    head = f"Position {i + 1}: the target gives “{tok}” p = {p_s}; the draft gave it q = {q_s}. " \
+           f"Accept with probability {_ratio_text(p_s, q_s, ratio, accept)}. "
+    if ok:
+        committed.append(x)
+        if accept == 1:
+            frame["shows"] += ["capped"] if p > q else []
+            why = "p > q, so the ratio is capped at 1" if p > q else "p = q, so the ratio is exactly 1"
+            tail = f"{why}: accepted outright (u = {u_s} cannot fail)."
+        else:
+            tail = f"The draw u = {u_s} is below {accept}, so “{tok}” is accepted."
+        frame.update(committed=list(committed), caption=head + tail)
+        return frame
+    rep = int(rounds.replacements[0, i])
+    committed.append(rep)
+    raw = [max(Fraction(0), a - b) for a, b in zip(data.target[i], profile.draft[i])]
+    dropped = [{"position": j + 1, "token": profile.proposals[j],
+                "accept": str(min(Fraction(1), data.target[j][profile.proposals[j]] / profile.draft[j][profile.proposals[j]]))}
+               for j in range(i + 1, data.k)]
+    if accept == 0:
+        why = f"The target never produces “{tok}”, so no draw can pass: u = {u_s} is not below 0. Rejected."
+        frame["shows"].append("zero")
+    else:
+        why = f"The draw u = {u_s} is not below {accept}: rejected."
+    kept = [j for j, r in enumerate(raw) if r > 0]
+    total = sum(raw, Fraction(0))
+    res_text = ", ".join(f"“{vocab[j]}” {prob_str(raw[j], denom)}" for j in kept)
+    norm_text = ", ".join(f"“{vocab[j]}” {residual[j]}" for j in kept)
+    tail = (f" The replacement is drawn from the residual max(0, p − q): {res_text}, every other token 0; "
+            f"divided by their sum {prob_str(total, denom)}: {norm_text}. "
+            f"“{tok}” gets 0, because the draft's share was subtracted from it too. Drawn: “{vocab[rep]}”.")
+    frame["shows"].append("residual")
+    if dropped:
+        tail += f" The proposals at position{'s' if len(dropped) > 1 else ''} " \
+                f"{_positions_text([d['position'] for d in dropped])} are dropped, never checked."
+    frame.update(committed=list(committed), caption=head + why + tail, replacement=rep,
+                 residual_raw=[prob_str(r, denom) for r in raw], residual=[str(r) for r in residual],
+                 dropped=dropped)
+    return frame
+
+
+def bonus_frame(data: Dataset, rounds: Rounds, committed: list[int]) -> Frame:
+    """Returns the frame that draws the bonus token after every proposal passed."""
+    tok = int(rounds.bonus[0])
+    committed.append(tok)
+    caption = (f"All {data.k} proposals passed. The same target pass also scored position {data.k + 1}, "
+               f"so one more token is drawn there, straight from the target: “{data.vocabulary[tok]}”.")
+    return {"kind": "bonus", "position": data.k + 1, "token": tok, "committed": list(committed),
+            "caption": caption, "shows": []}
+
+
+def done_frame(data: Dataset, committed: list[int], dropped: list[dict[str, Any]]) -> Frame:
+    """Returns the closing frame: what the round committed and, after a rejection, what it threw away."""
+    caption = (f"The round commits {len(committed)} token{'s' if len(committed) != 1 else ''}: "
+               f"{quoted(data.vocabulary, committed)}, for one pass of the target.")
+    shows = []
+    if dropped:
+        sure = [d for d in dropped if d["accept"] == "1"]
+        caption += (f" The dropped proposals ({quoted(data.vocabulary, [d['token'] for d in dropped])}) "
+                    "cost a draft step each and were never checked")
+        caption += (", though the target would have accepted "
+                    f"{'them' if len(sure) == len(dropped) else quoted(data.vocabulary, [d['token'] for d in sure])} outright."
+                    if sure else ".")
+        shows.append("drop")
+    return {"kind": "done", "position": None, "committed": list(committed), "dropped": dropped,
+            "caption": caption, "shows": shows}
+
+
+def round_frames(data: Dataset, profile: Profile, rounds: Rounds, residuals: Sequence[Dist | None]) -> list[Frame]:
+    """Returns propose, one verify per checked position, bonus if all passed, then done."""
+    denom = common_denominator(data)
+    committed: list[int] = []
+    frames = [propose_frame(data, profile)]
+    for i in range(int(rounds.n_checked[0])):
+        frames.append(verify_frame(data, profile, rounds, i, committed, residuals[i], denom))
+    if rounds.bonus[0] >= 0:
+        frames.append(bonus_frame(data, rounds, committed))
+    frames.append(done_frame(data, committed, frames[-1].get("dropped", [])))
+    for n, frame in enumerate(frames, start=1):
+        frame["index"] = n
+    return frames

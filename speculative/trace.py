@@ -1,0 +1,133 @@
+"""Compute everything the page shows, once, then export it as the JSON trace."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import sampler
+from .frames import Frame, common_denominator, prob_str, round_frames
+from .profiles import Dataset, Profile
+from .stats import ProfileStats, decimal_str, profile_stats
+
+POINTS = ("capped", "zero", "drop", "residual")
+
+
+@dataclass(frozen=True)
+class ProfileResult:
+    profile: Profile
+    walk: sampler.Rounds  # the one authored round the walkthrough shows
+    stats: ProfileStats
+    frames: list[Frame]
+    position_counts: np.ndarray  # [k+1, V] Monte Carlo committed-token counts
+    length_counts: np.ndarray  # [k+1] Monte Carlo rounds committing n = 1..k+1 tokens
+
+
+@dataclass(frozen=True)
+class Explained:
+    data: Dataset
+    results: tuple[ProfileResult, ...]
+    denom: int  # common denominator of the file's probabilities
+    points: dict[str, str | None]  # point -> "profile-id/frame-number", or None if no frame shows it
+
+
+def arrays(data: Dataset, profile: Profile) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Returns target [k, V], draft [k, V] and bonus target [V] as floats: the numpy boundary."""
+    to = lambda rows: np.array([[float(x) for x in row] for row in rows])  # noqa: E731
+    return to(data.target), to(profile.draft), to([data.bonus_target])[0]
+
+
+def walkthrough(data: Dataset, index: int) -> sampler.Rounds:
+    """Returns the single authored round of profile `index`, seeded from the file."""
+    profile = data.profiles[index]
+    rng = np.random.default_rng([data.walkthrough_seed, index])
+    return sampler.sample_rounds(*arrays(data, profile), 1, rng, proposals=np.array(profile.proposals))
+
+
+def monte_carlo(data: Dataset, index: int, rounds: int | None = None, rule: sampler.Rule = sampler.RULE) -> sampler.Rounds:
+    """Returns many rounds of profile `index` with proposals drawn from the draft."""
+    rng = np.random.default_rng([data.monte_carlo.seed, index])
+    n = data.monte_carlo.rounds if rounds is None else rounds
+    return sampler.sample_rounds(*arrays(data, data.profiles[index]), n, rng, rule=rule)
+
+
+def explain_profile(data: Dataset, index: int) -> ProfileResult:
+    """Returns the walkthrough, frames, exact statistics and Monte Carlo counts of one profile."""
+    profile = data.profiles[index]
+    walk = walkthrough(data, index)
+    stats = profile_stats(data, profile, [bool(x) for x in walk.passed[0, : int(walk.n_checked[0])]])
+    mc = monte_carlo(data, index)
+    return ProfileResult(profile=profile, walk=walk, stats=stats,
+                         frames=round_frames(data, profile, walk, stats.residuals),
+                         position_counts=sampler.position_counts(mc, len(data.vocabulary)),
+                         length_counts=sampler.length_counts(mc))
+
+
+def find_points(results: tuple[ProfileResult, ...]) -> dict[str, str | None]:
+    """Returns, for each point worth noticing, the first frame that shows it."""
+    found: dict[str, str | None] = {name: None for name in POINTS}
+    for result in results:
+        for frame in result.frames:
+            for name in frame["shows"]:
+                found[name] = found[name] or f"{result.profile.id}/{frame['index']}"
+    return found
+
+
+def explain(data: Dataset) -> Explained:
+    """Returns everything the page needs, computed before anything is written."""
+    results = tuple(explain_profile(data, i) for i in range(len(data.profiles)))
+    return Explained(data=data, results=results, denom=common_denominator(data), points=find_points(results))
+
+
+def _convergence(data: Dataset, result: ProfileResult) -> dict[str, Any]:
+    targets = list(data.target) + [data.bonus_target]
+    rows = []
+    for i, (counts, target) in enumerate(zip(result.position_counts, targets)):
+        n = int(counts.sum())
+        probs = np.array([float(x) for x in target])
+        rows.append({"position": i + 1, "n": n, "counts": counts.tolist(),
+                     "tv": round(sampler.total_variation(counts, probs), 6),
+                     "tv_bound": round(sampler.tv_bound(n, len(target)), 6)})
+    return {"rounds": int(result.length_counts.sum()), "positions": rows,
+            "lengths": result.length_counts.tolist()}
+
+
+def trace(ex: Explained) -> dict[str, Any]:
+    """Returns the JSON-ready trace embedded in the page and written to trace.json."""
+    data, d = ex.data, ex.denom
+    profiles = []
+    for r in ex.results:
+        s = r.stats
+        profiles.append({
+            "id": r.profile.id,
+            "name": r.profile.name,
+            "positions": [{"target": [prob_str(x, d) for x in p], "draft": [prob_str(x, d) for x in q],
+                           "proposal": x, "alpha": prob_str(a, d), "accept": str(acc),
+                           "residual": None if res is None else [str(v) for v in res]}
+                          for p, q, x, a, acc, res in zip(data.target, r.profile.draft, r.profile.proposals,
+                                                          s.alphas, s.proposal_accept, s.residuals)],
+            "bonus_target": [prob_str(x, d) for x in data.bonus_target],
+            "frames": r.frames,
+            "stats": {
+                "accept_probabilities": [prob_str(a, d) for a in s.alphas],
+                "expected_tokens_per_round": float(s.expected),
+                "expected_tokens_exact": str(s.expected),
+                "expected_tokens_display": decimal_str(s.expected),
+                "round_cost": str(s.round_cost),
+                "speedup": float(s.speedup),
+                "speedup_display": decimal_str(s.speedup),
+                "tokens_per_round_distribution": [str(p) for p in s.distribution],
+                "frame_count": s.frame_count,
+            },
+            "convergence": _convergence(data, r),
+        })
+    return {
+        "format": "speculative-decoding-trace/1",
+        "vocabulary": list(data.vocabulary),
+        "k": data.k,
+        "cost_model": {"draft_step": str(data.cost.draft_step), "verify_round": str(data.cost.verify_round)},
+        "points": ex.points,
+        "profiles": profiles,
+    }
