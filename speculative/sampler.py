@@ -13,9 +13,9 @@ import numpy as np
 
 
 def accept_prob(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Returns min(1, p/q); q > 0 wherever a proposal can land."""
+    """Returns min(1, p/q) per token; where q = 0 the draft never proposes it, so the value is unused."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.minimum(1.0, np.where(q > 0, p / q, 1.0))
+        return np.minimum(1.0, np.where(q > 0, p / q, 1.0))  # [k, V]
 
 
 def residual(p: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -27,7 +27,7 @@ def residual(p: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 def bonus_dist(bonus_target: np.ndarray, draft: np.ndarray) -> np.ndarray:
     """Returns the distribution the bonus token is drawn from: the target's, at the bonus position."""
-    return bonus_target
+    return bonus_target  # [V]
 
 
 @dataclass(frozen=True)
@@ -45,73 +45,95 @@ RULE = Rule()
 
 @dataclass(frozen=True)
 class Rounds:
-    """What happened in n rounds of k positions; -1 marks "none"."""
+    """What happened in n rounds of k positions, stored position-major ([k, n]); -1 marks "none"."""
 
-    proposals: np.ndarray  # [n, k] token indices
-    accept_probs: np.ndarray  # [n, k] min(1, p/q) of each proposal
-    uniforms: np.ndarray  # [n, k] the draw u each check compares with: accept when u < accept_prob
-    checked: np.ndarray  # [n, k] bool, positions actually verified
-    passed: np.ndarray  # [n, k] bool, verified and accepted
-    replacements: np.ndarray  # [n, k] token drawn from the residual where a check failed, else -1
-    bonus: np.ndarray  # [n] bonus token when every position passed, else -1
-    committed: np.ndarray  # [n, k+1] tokens committed at each position, -1 past the end
+    uniforms_pm: np.ndarray  # [k, n] the draw u each check compares with: accept when u < accept probability
+    accept_table: np.ndarray  # [k, V] min(1, p/q) for every token the draft could propose
+    proposals_pm: np.ndarray  # [k, n] token indices
+    checked_pm: np.ndarray  # [k, n] bool, positions actually verified
+    passed_pm: np.ndarray  # [k, n] bool, verified and accepted
+    replacements_pm: np.ndarray  # [k, n] token drawn from the residual where a check failed, else -1
+    committed_pm: np.ndarray  # [k+1, n] tokens committed at each position, -1 past the end
+
+    proposals = property(lambda self: self.proposals_pm.T)  # [n, k]
+    checked = property(lambda self: self.checked_pm.T)  # [n, k]
+    passed = property(lambda self: self.passed_pm.T)  # [n, k]
+    replacements = property(lambda self: self.replacements_pm.T)  # [n, k]
+    committed = property(lambda self: self.committed_pm.T)  # [n, k+1]
+    bonus = property(lambda self: self.committed_pm[-1])  # [n]
+
+    uniforms = property(lambda self: self.uniforms_pm.T)  # [n, k]
+
+    @property
+    def accept_probs(self) -> np.ndarray:
+        """Returns [n, k] min(1, p/q) of each proposal."""
+        return self.accept_table[np.arange(len(self.accept_table))[:, None], self.proposals_pm].T
 
     @property
     def n_committed(self) -> np.ndarray:
         """Returns [n] the number of tokens each round committed, bonus included."""
-        return (self.committed >= 0).sum(1)
+        return (self.committed_pm >= 0).sum(0)
 
     @property
     def n_checked(self) -> np.ndarray:
         """Returns [n] the number of positions each round verified."""
-        return self.checked.sum(1)
+        return self.checked_pm.sum(0)
 
 
-def categorical(probs: np.ndarray, u: np.ndarray) -> np.ndarray:
-    """Returns indices drawn by inverse CDF: probs [..., V] broadcast against u [...] -> [...]."""
-    cdf = np.cumsum(probs, -1)[..., :-1]  # [..., V-1]; the last bin takes whatever is left
-    return (u[..., None] >= cdf).sum(-1)
+def categorical(cdf: np.ndarray, u: np.ndarray, dtype: type = np.int8) -> np.ndarray:
+    """Returns tokens drawn by inverse CDF: cdf [V] (cumulative probabilities), u [n] -> [n]."""
+    x = np.zeros(u.shape, dtype)  # [n]
+    for edge in cdf[:-1]:  # V is small: V-1 flat comparisons beat a search; the last token takes what is left
+        x += u >= edge
+    return x
 
 
 def sample_rounds(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray, n: int,
-                  rng: np.random.Generator, proposals: np.ndarray | None = None, rule: Rule = RULE) -> Rounds:
+                  rng: np.random.Generator, proposals: np.ndarray | None = None, rule: Rule = RULE,
+                  chunk: int = 32768) -> Rounds:
     """Returns n independent rounds; proposals [k] are authored, or drawn from the draft when None."""
-    k, _ = target.shape  # [k, V]
-    u_propose, u_accept, u_replace = rng.random((3, n, k))  # each [n, k]
-    u_bonus = rng.random(n)  # [n]
-    if proposals is None:
-        x = categorical(draft, u_propose)  # [k, V] x [n, k] -> [n, k]
-    else:
-        x = np.broadcast_to(np.asarray(proposals), (n, k))  # [k] -> [n, k]
-    pos = np.arange(k)  # [k]
-    a = rule.accept_prob(target[pos, x], draft[pos, x])  # [n, k]
-    ok = u_accept < a  # [n, k]
-    fixes = categorical(rule.residual(target, draft), u_replace)  # [k, V] x [n, k] -> [n, k]
-    all_pass = ok.all(1)  # [n]
-    if rule.drop_after_reject:
-        first_fail = np.where(all_pass, k, np.argmin(ok, 1))  # [n]
-        checked = pos <= first_fail[:, None]  # [n, k]
-    else:
-        checked = np.ones((n, k), dtype=bool)  # [n, k]
-    tokens = np.where(ok, x, fixes)  # [n, k]
-    bonus = np.where(all_pass, categorical(rule.bonus_dist(bonus_target, draft), u_bonus), -1)  # [n]
-    committed = np.concatenate([np.where(checked, tokens, -1), bonus[:, None]], 1)  # [n, k+1]
-    return Rounds(proposals=x, accept_probs=a, uniforms=u_accept, checked=checked, passed=checked & ok,
-                  replacements=np.where(checked & ~ok, fixes, -1), bonus=bonus, committed=committed)
+    k, size = target.shape  # [k, V]
+    dtype = np.int8 if size < 127 else np.int32
+    accept = rule.accept_prob(target, draft)  # [k, V]
+    draft_cdf = np.cumsum(draft, -1)  # [k, V]
+    fix_cdf = np.cumsum(rule.residual(target, draft), -1)  # [k, V]
+    bonus_cdf = np.cumsum(rule.bonus_dist(bonus_target, draft))  # [V]
+    out = Rounds(np.empty((k, n)), accept, np.empty((k, n), dtype), np.empty((k, n), bool), np.empty((k, n), bool),
+                 np.empty((k, n), dtype), np.empty((k + 1, n), dtype))
+    scratch = np.empty(min(n, chunk))
+    for lo in range(0, n, chunk):  # chunks small enough to stay in cache
+        hi = min(n, lo + chunk)
+        alive = np.ones(hi - lo, bool)  # [m] rounds with no rejection so far
+        all_pass = np.ones(hi - lo, bool)  # [m]
+        for i in range(k):  # the draft proposes at every position, checked or not
+            u = rng.random(out=scratch[: hi - lo])  # [m]
+            out.proposals_pm[i, lo:hi] = categorical(draft_cdf[i], u, dtype) if proposals is None else proposals[i]
+        for i in range(k):
+            x = out.proposals_pm[i, lo:hi]  # [m]
+            ok = rng.random(out=out.uniforms_pm[i, lo:hi]) < accept[i][x]  # [m]
+            failed = alive & ~ok  # [m] the rounds whose first rejection is here
+            y = np.full(hi - lo, -1, dtype)  # [m]
+            y[failed] = categorical(fix_cdf[i], rng.random(np.count_nonzero(failed)), dtype)
+            out.checked_pm[i, lo:hi], out.passed_pm[i, lo:hi], out.replacements_pm[i, lo:hi] = alive, alive & ok, y
+            out.committed_pm[i, lo:hi] = np.where(alive & ok, x, y)
+            all_pass &= ok
+            if rule.drop_after_reject:
+                alive &= ok
+        bonus = np.full(hi - lo, -1, dtype)  # [m]
+        bonus[all_pass] = categorical(bonus_cdf, rng.random(np.count_nonzero(all_pass)), dtype)
+        out.committed_pm[k, lo:hi] = bonus
+    return out
 
 
 def position_counts(rounds: Rounds, vocab_size: int) -> np.ndarray:
     """Returns [k+1, V] how often each token was committed at each position, over the rounds that reached it."""
-    c = rounds.committed  # [n, k+1]
-    out = np.zeros((c.shape[1], vocab_size), dtype=np.int64)  # [k+1, V]
-    for i in range(c.shape[1]):
-        out[i] = np.bincount(c[:, i][c[:, i] >= 0], minlength=vocab_size)
-    return out
+    c = rounds.committed_pm  # [k+1, n]
+    return np.stack([np.bincount(row[row >= 0], minlength=vocab_size) for row in c])  # [k+1, V]
 
 
 def length_counts(rounds: Rounds) -> np.ndarray:
     """Returns [k+1] how many rounds committed n = 1..k+1 tokens."""
-    k1 = rounds.committed.shape[1]
+    k1 = rounds.committed_pm.shape[0]
     return np.bincount(rounds.n_committed, minlength=k1 + 1)[1:]
 
 

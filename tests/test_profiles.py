@@ -1,0 +1,142 @@
+"""The loader reads the shipped file exactly and refuses broken ones with one line per problem."""
+
+from __future__ import annotations
+
+import copy
+import json
+from fractions import Fraction
+
+import pytest
+
+from speculative.profiles import DataError, parse
+
+from .conftest import DATA
+
+SRC = "data/profiles.v1.json"
+RAW = json.loads(DATA.read_text())
+
+
+def broken(edit) -> str:
+    raw = copy.deepcopy(RAW)
+    edit(raw)
+    return json.dumps(raw)
+
+
+def problems(text: str) -> list[str]:
+    with pytest.raises(DataError) as caught:
+        parse(text, SRC)
+    return caught.value.lines()
+
+
+def test_reads_shipped_file_as_exact_fractions(shipped):
+    assert shipped.vocabulary == tuple(RAW["vocabulary"])
+    assert shipped.k == len(RAW["target"])
+    assert shipped.target[0][0] == Fraction(RAW["target"][0][0])
+    assert all(isinstance(x, Fraction) for row in shipped.target for x in row)
+    assert [p.id for p in shipped.profiles] == [p["id"] for p in RAW["profiles"]]
+    assert shipped.profiles[1].proposals[2] == RAW["vocabulary"].index(RAW["profiles"][1]["proposals"][2])
+
+
+def _set(path, value):
+    def edit(raw):
+        node = raw
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+    return edit
+
+
+def _delete(path):
+    def edit(raw):
+        node = raw
+        for key in path[:-1]:
+            node = node[key]
+        del node[path[-1]]
+    return edit
+
+
+BROKEN = [
+    (_set(["profiles", 1, "draft", 2, 0], "1/8"),
+     ["profiles[1].draft[2]: sums to 9/8; each distribution must sum to 1"]),
+    (_set(["target", 0, 1], 0.125),
+     ['target[0][1]: found 0.125; expected an exact fraction as a string, such as "3/8"']),
+    (_set(["target", 0, 1], "3/2"),
+     ["target[0][1]: found 3/2; expected a probability between 0 and 1"]),
+    (_set(["bonus_target", 5], "-1/8"),
+     ['bonus_target[5]: found "-1/8"; expected an exact fraction as a string, such as "3/8"']),
+    (_set(["vocabulary", 2], "cat"),
+     ['vocabulary[2]: found "cat" again; expected every token to be unique',
+      'profiles[0].proposals[2]: found "sat"; expected a token from the vocabulary']),
+    (_set(["vocabulary", 5], ""),
+     ['vocabulary[5]: found ""; expected a non-empty string',
+      'profiles[1].proposals[1]: found "mat"; expected a token from the vocabulary']),
+    (_set(["vocabulary"], []),
+     ["vocabulary: found a list of 0; expected a non-empty list of token strings"]),
+    (_set(["bonus_target"], ["1"]),
+     ["bonus_target: found a list of 1; expected a list of 6 probabilities, one per vocabulary token"]),
+    (lambda raw: raw["profiles"][0]["draft"].pop(),
+     ["profiles[0].draft: found a list of 4; expected a list of 5 positions"]),
+    (_delete(["bonus_target"]),
+     ['$: missing key "bonus_target"']),
+    (_set(["profiles", 0, "drafts"], []),
+     ['profiles[0]: found unknown key "drafts"; expected one of: draft, id, name, proposals']),
+    (_set(["profiles", 1, "id"], "aligned"),
+     ['profiles[1].id: found "aligned" again; expected every profile id to be unique']),
+    (_set(["profiles", 0, "id"], "Aligned Draft"),
+     ['profiles[0].id: found "Aligned Draft"; expected lower-case letters, digits and dashes, such as "aligned"']),
+    (_set(["profiles", 0, "proposals", 1], "dog"),
+     ['profiles[0].proposals[1]: found "dog"; expected a token from the vocabulary']),
+    (_set(["profiles", 0, "proposals", 1], "on"),
+     ['profiles[0].proposals[1]: found "on", which the draft gives probability 0 at position 2; '
+      "expected a token the draft could propose"]),
+    (_set(["profiles", 0, "proposals"], ["the"]),
+     ["profiles[0].proposals: found a list of 1; expected a list of 5 proposed tokens, one per position"]),
+    (_set(["version"], 2),
+     ["version: found 2; expected 1 for profiles.v1.json"]),
+    (_set(["monte_carlo", "rounds"], 0),
+     ["monte_carlo.rounds: found 0; expected a whole number from 1 to 10000000"]),
+    (_set(["cost_model", "verify_round"], "0"),
+     ["cost_model.verify_round: found 0; expected a positive cost"]),
+]
+
+
+@pytest.mark.parametrize("edit, expected", BROKEN, ids=[e[1][0].split(":")[0] for e in BROKEN])
+def test_rejects_broken_file_with_exact_message(edit, expected):
+    assert problems(broken(edit)) == [f"{SRC}: {line}" for line in expected]
+
+
+def test_collects_every_problem_before_failing():
+    def edit(raw):
+        raw["target"][0][0] = "5/8"
+        raw["profiles"][0]["draft"][4][0] = "1/3"
+        raw["profiles"][1]["proposals"][0] = "dog"
+    assert problems(broken(edit)) == [
+        f"{SRC}: target[0]: sums to 9/8; each distribution must sum to 1",
+        f"{SRC}: profiles[0].draft[4]: sums to 13/12; each distribution must sum to 1",
+        f'{SRC}: profiles[1].proposals[0]: found "dog"; expected a token from the vocabulary',
+    ]
+
+
+def test_rejects_invalid_json_with_line_and_column():
+    text = DATA.read_text().replace('"version": 1,', '"version": 1')
+    (line,) = problems(text)
+    assert line.startswith(f"{SRC}: line ") and "found invalid JSON (Expecting ',' delimiter)" in line
+
+
+def test_vocabulary_size_and_position_count_come_from_the_file():
+    def edit(raw):
+        raw["vocabulary"] = ["x", "y"]
+        raw["target"] = [["1/2", "1/2"]] * 2
+        raw["bonus_target"] = ["1", "0"]
+        raw["profiles"] = [{"id": "only", "name": "only", "proposals": ["x", "y"],
+                            "draft": [["1/4", "3/4"], ["1", "0"]]}]
+    with pytest.raises(DataError) as caught:
+        parse(broken(edit), SRC)
+    # position 2's draft gives "y" probability 0, so that proposal alone is refused
+    assert caught.value.lines() == [
+        f'{SRC}: profiles[0].proposals[1]: found "y", which the draft gives probability 0 at position 2; '
+        "expected a token the draft could propose"]
+
+
+def test_schema_key_is_allowed_and_optional():
+    parse(broken(_delete(["$schema"])), SRC)

@@ -1,0 +1,136 @@
+"""Exact statistics: SPEC's figures from the shipped file, and the identities that hold for any draft."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from speculative import stats
+from speculative.trace import explain
+
+from .conftest import agreement_profile, random_dist
+
+
+@pytest.fixture(scope="module")
+def explained(shipped):
+    return explain(shipped)
+
+
+def by_id(explained, pid):
+    return next(r for r in explained.results if r.profile.id == pid)
+
+
+# SPEC.md's shipped figures: the data file was authored to produce them.
+@pytest.mark.parametrize("pid, expected, speedup, frames", [("aligned", "3.92", "2.62", 8), ("divergent", "2.62", "1.75", 5)])
+def test_shipped_profiles_reproduce_spec_figures(explained, pid, expected, speedup, frames):
+    s = by_id(explained, pid).stats
+    assert stats.decimal_str(s.expected) == expected
+    assert stats.decimal_str(s.speedup) == speedup
+    assert s.frame_count == frames
+
+
+def test_aligned_draft_is_accepted_outright_everywhere(shipped, explained):
+    r = by_id(explained, "aligned")
+    assert all(shipped.target[i][x] >= r.profile.draft[i][x] for i, x in enumerate(r.profile.proposals))
+    assert r.stats.proposal_accept == (1,) * shipped.k
+
+
+def test_divergent_draft_passes_twice_then_proposes_a_zero_target_token(shipped, explained):
+    r = by_id(explained, "divergent")
+    assert r.stats.proposal_accept[:2] == (1, 1)
+    assert shipped.target[2][r.profile.proposals[2]] == 0 < r.profile.draft[2][r.profile.proposals[2]]
+
+
+def test_every_shipped_probability_is_a_multiple_of_one_eighth(shipped):
+    rows = list(shipped.target) + [shipped.bonus_target] + [row for p in shipped.profiles for row in p.draft]
+    assert all((x * 8).denominator == 1 for row in rows for x in row)
+
+
+def test_overlap_averages_over_every_token_not_the_proposed_one():
+    p = (Fraction(1, 2), Fraction(1, 2), Fraction(0))
+    q = (Fraction(1, 4), Fraction(1, 4), Fraction(1, 2))
+    assert stats.overlap(p, q) == Fraction(1, 2)
+    assert stats.accept_prob(p[0], q[0]) == 1
+
+
+def test_expected_tokens_by_prefix_products():
+    assert stats.expected_tokens([Fraction(1, 2), Fraction(1, 2)]) == 1 + Fraction(1, 2) + Fraction(1, 4)
+    assert stats.expected_tokens([]) == 1
+
+
+def test_expected_tokens_agree_two_ways_on_shipped_and_random_profiles(explained):
+    for r in explained.results:
+        assert r.stats.expected == r.stats.expected_from_distribution
+        assert sum(r.stats.distribution) == 1
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        alphas = [Fraction(int(rng.integers(0, 17)), 16) for _ in range(int(rng.integers(1, 9)))]
+        dist = stats.tokens_distribution(alphas)
+        assert sum(dist) == 1 and stats.mean_tokens(dist) == stats.expected_tokens(alphas)
+
+
+def check_identity(p, q):
+    """min(p,q) + max(0, p-q) = p per token, and the rule's total chance of committing y is p(y)."""
+    alpha = stats.overlap(p, q)
+    res = stats.residual(p, q)
+    for y, (a, b) in enumerate(zip(p, q)):
+        assert min(a, b) + max(Fraction(0), a - b) == a
+        assert min(a, b) + (1 - alpha) * (res[y] if res else 0) == a
+
+
+def test_rejection_identity_holds_exactly_on_shipped_profiles(shipped):
+    for profile in shipped.profiles:
+        for p, q in zip(shipped.target, profile.draft):
+            check_identity(p, q)
+
+
+def test_rejection_identity_holds_exactly_on_5000_random_pairs():
+    rng = np.random.default_rng(2211)
+    for _ in range(5000):
+        size = int(rng.integers(1, 9))
+        check_identity(random_dist(rng, size), random_dist(rng, size))
+
+
+def test_identity_check_catches_a_residual_that_forgets_the_draft():
+    p, q = (Fraction(3, 4), Fraction(1, 4)), (Fraction(1, 4), Fraction(3, 4))
+    wrong = lambda p, q: tuple(a for a in p)  # noqa: E731
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(stats, "residual", wrong)
+        with pytest.raises(AssertionError):
+            check_identity(p, q)
+
+
+def test_residual_never_offers_the_token_just_rejected(shipped):
+    for profile in shipped.profiles:
+        for p, q, x in zip(shipped.target, profile.draft, profile.proposals):
+            res = stats.residual(p, q)
+            if stats.accept_prob(p[x], q[x]) < 1:
+                assert res[x] == 0
+
+
+def test_speedup_table_matches_the_headline_speedup(shipped, explained):
+    col = shipped.cost.compare_draft_steps.index(shipped.cost.draft_step)
+    for r in explained.results:
+        assert r.stats.speedup_table[-1][col] == r.stats.speedup
+        assert len(r.stats.speedup_table) == shipped.k
+        assert r.stats.speedup_table[0][col] == (1 + r.stats.alphas[0]) / (shipped.cost.draft_step + shipped.cost.verify_round)
+
+
+def test_speedup_divides_by_the_stated_round_cost(shipped, explained):
+    for r in explained.results:
+        assert r.stats.round_cost == shipped.k * shipped.cost.draft_step + shipped.cost.verify_round
+        assert r.stats.speedup == r.stats.expected / r.stats.round_cost
+
+
+def test_random_agreement_profiles_have_varied_overlap():
+    rng = np.random.default_rng(99)
+    target, draft, _ = agreement_profile(rng, 6, 5)
+    alphas = {stats.overlap(p, q) for p, q in zip(target, draft)}
+    assert len(alphas) > 1
+
+
+@pytest.mark.parametrize("value, text", [(Fraction(64267, 16384), "3.92"), (Fraction(5, 8), "0.63"), (Fraction(1), "1.00")])
+def test_decimal_rounds_half_up_from_the_exact_value(value, text):
+    assert stats.decimal_str(value) == text
