@@ -11,7 +11,7 @@ have_root_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
 
 if [ ! -x "$PY" ]; then
   python=""
-  for candidate in python3.13 python3.12 python3.11 python3; do
+  for candidate in python3 python3.13 python3.12 python3.11; do
     if command -v "$candidate" >/dev/null 2>&1 &&
        "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
       python="$candidate"; break

@@ -136,6 +136,26 @@ def done_frame(data: Dataset, committed: list[int], dropped: list[dict[str, Any]
             "caption": caption, "shows": shows}
 
 
+def slots(data: Dataset, profile: Profile, frame: Frame, verdicts: dict[int, Frame], bonus: int | None) -> list[dict[str, Any]]:
+    """Returns the state of every position (bonus included) as this frame leaves it, for the token strip."""
+    upto = {"propose": 0, "verify": frame["position"]}.get(frame["kind"], len(verdicts))  # positions checked so far
+    rejected = next((p for p, f in verdicts.items() if p <= upto and f["verdict"] == "rejected"), None)
+    out = []
+    for pos, token in enumerate(profile.proposals, start=1):
+        slot: dict[str, Any] = {"position": pos, "token": token, "current": pos == frame["position"]}
+        if pos <= upto:
+            slot["state"] = verdicts[pos]["verdict"]
+            if slot["state"] == "rejected":
+                slot["replacement"] = verdicts[pos]["replacement"]
+        else:
+            slot["state"] = "dropped" if rejected else "proposed"
+        out.append(slot)
+    last = "bonus" if frame["kind"] in ("bonus", "done") and bonus is not None else ("none" if rejected else "pending")
+    out.append({"position": data.k + 1, "token": bonus if last == "bonus" else None, "state": last,
+                "current": frame["kind"] == "bonus"})
+    return out
+
+
 def round_frames(data: Dataset, profile: Profile, rounds: Rounds, residuals: Sequence[Dist | None]) -> list[Frame]:
     """Returns propose, one verify per checked position, bonus if all passed, then done."""
     denom = common_denominator(data)
@@ -146,6 +166,9 @@ def round_frames(data: Dataset, profile: Profile, rounds: Rounds, residuals: Seq
     if rounds.bonus[0] >= 0:
         frames.append(bonus_frame(data, rounds, committed))
     frames.append(done_frame(data, committed, frames[-1].get("dropped", [])))
+    verdicts = {f["position"]: f for f in frames if f["kind"] == "verify"}
+    bonus = int(rounds.bonus[0]) if rounds.bonus[0] >= 0 else None
     for n, frame in enumerate(frames, start=1):
         frame["index"] = n
+        frame["slots"] = slots(data, profile, frame, verdicts, bonus)
     return frames

@@ -81,7 +81,8 @@ def explain(data: Dataset) -> Explained:
     return Explained(data=data, results=results, denom=common_denominator(data), points=find_points(results))
 
 
-def _convergence(data: Dataset, result: ProfileResult) -> dict[str, Any]:
+def convergence(data: Dataset, result: ProfileResult) -> dict[str, Any]:
+    """Returns the Monte Carlo histograms of one profile with N, TV distance and its bound per position."""
     targets = list(data.target) + [data.bonus_target]
     rows = []
     for i, (counts, target) in enumerate(zip(result.position_counts, targets)):
@@ -121,7 +122,7 @@ def trace(ex: Explained) -> dict[str, Any]:
                 "tokens_per_round_distribution": [str(p) for p in s.distribution],
                 "frame_count": s.frame_count,
             },
-            "convergence": _convergence(data, r),
+            "convergence": convergence(data, r),
         })
     return {
         "format": "speculative-decoding-trace/1",

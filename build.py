@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Build site/ (one self-contained index.html and trace.json) from data/, content/ and templates/.
+
+The only module that touches argv, the clock and the disk: everything it calls is a pure function.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import json
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))
+
+from speculative.profiles import DataError, parse  # noqa: E402
+from speculative.render import ContentError, parse_section, render_page  # noqa: E402
+from speculative.trace import explain  # noqa: E402
+
+FIX_HINT = "Fix the problem{s} above and build again; {out}/ was left as it was."
+
+
+def shown(path: Path) -> str:
+    """Returns the path as the user would type it: relative to the working folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def read_inputs(data: Path, content: Path, templates: Path) -> tuple[str, dict[str, str], dict[str, str]]:
+    """Returns the data file's text, content/*.md and templates/* texts, keyed by name."""
+    try:
+        data_text = data.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise DataError(shown(data), [("$", f"could not read the file ({err.__class__.__name__})")]) from None
+    sections = {shown(p): p.read_text(encoding="utf-8") for p in sorted(content.glob("*.md"))}
+    files = {p.name: p.read_text(encoding="utf-8") for p in sorted(templates.iterdir()) if p.is_file()}
+    return data_text, sections, files
+
+
+def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
+    """Returns every output file's bytes, computed before anything is written."""
+    data_text, section_texts, template_texts = read_inputs(data, content, templates)
+    explained = explain(parse(data_text, shown(data)))
+    sections = [parse_section(name, text) for name, text in section_texts.items()]
+    if not sections:
+        raise ContentError(shown(content), "no *.md sections found")
+    html, trace = render_page(explained, sections, template_texts)
+    return {"index.html": html.encode("utf-8"),
+            "trace.json": (json.dumps(trace, ensure_ascii=False, indent=1) + "\n").encode("utf-8")}
+
+
+def write_atomic(out: Path, files: dict[str, bytes]) -> None:
+    """Writes the files into a fresh folder beside `out`, then swaps it in, so `out` is never half-written."""
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(prefix=f".{out.name}-new-", dir=out.parent))
+    for name, blob in files.items():
+        (fresh / name).write_bytes(blob)
+    fresh.chmod(0o755)
+    old = out.parent / f".{out.name}-old-{os.getpid()}"
+    if out.exists():
+        os.replace(out, old)
+    os.replace(fresh, out)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def build_once(args: argparse.Namespace) -> int:
+    """Builds once; returns the exit code, printing one summary line or the problems found."""
+    start = time.perf_counter()
+    try:
+        files = build_files(args.data, args.content, args.templates)
+    except DataError as err:
+        return report_problems(err.lines(), args.out)
+    except ContentError as err:
+        return report_problems([str(err)], args.out)
+    write_atomic(args.out, files)
+    page = files["index.html"]
+    took = time.perf_counter() - start
+    print(f"built {shown(args.out)}/index.html ({len(page) / 1024:.1f} KB, "
+          f"{len(gzip.compress(page, mtime=0)) / 1024:.1f} KB gzipped) and trace.json in {took:.2f} s", flush=True)
+    return 0
+
+
+def report_problems(lines: list[str], out: Path) -> int:
+    print("\n".join(lines), file=sys.stderr)
+    print("\n" + FIX_HINT.format(s="s" if len(lines) > 1 else "", out=shown(out)), file=sys.stderr, flush=True)
+    return 1
+
+
+def watch(args: argparse.Namespace) -> int:
+    """Rebuilds whenever data/, content/ or templates/ change, until interrupted."""
+    from watchfiles import watch as changes
+
+    build_once(args)
+    folders = [str(p) for p in (args.data.parent, args.content, args.templates)]
+    print(f"watching {', '.join(shown(Path(f)) for f in folders)} (Ctrl-C stops)", flush=True)
+    try:
+        for _ in changes(*folders, debounce=50, step=20):
+            build_once(args)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def serve(out: Path, port: int):
+    """Returns a running preview server for `out` on 127.0.0.1 (it serves whatever the folder holds now)."""
+    import http.server
+
+    class QuietHandler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            pass
+
+    handler = functools.partial(QuietHandler, directory=str(out.resolve()))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    print(f"serving {shown(out)}/ at http://127.0.0.1:{server.server_address[1]}/", flush=True)
+    return server
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Build the speculative decoding explainer: site/index.html (self-contained) and site/trace.json.")
+    parser.add_argument("--data", type=Path, default=ROOT / "data" / "profiles.v1.json",
+                        help="the profiles file (default: data/profiles.v1.json)")
+    parser.add_argument("--out", type=Path, default=ROOT / "site", help="output folder (default: site/)")
+    parser.add_argument("--content", type=Path, default=ROOT / "content", help=argparse.SUPPRESS)
+    parser.add_argument("--templates", type=Path, default=ROOT / "templates", help=argparse.SUPPRESS)
+    parser.add_argument("--watch", action="store_true", help="rebuild whenever data/, content/ or templates/ change")
+    parser.add_argument("--serve", nargs="?", type=int, const=8000, metavar="PORT",
+                        help="serve the output folder on 127.0.0.1 (default port 8000) while watching")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.serve is not None:
+        if build_once(args) != 0 and not args.out.exists():
+            return 1
+        server = serve(args.out, args.serve)
+        try:
+            return watch(args) if args.watch else _wait()
+        finally:
+            server.shutdown()
+    return watch(args) if args.watch else build_once(args)
+
+
+def _wait() -> int:
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

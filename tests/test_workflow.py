@@ -1,0 +1,104 @@
+"""The Pages workflow is valid for GitHub, tests before it builds, publishes site/, and asks for least privilege."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from .conftest import ROOT
+
+WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
+TEXT = WORKFLOW.read_text()
+DOC = yaml.safe_load(TEXT)
+JOBS = DOC["jobs"]
+CHECKER = Path(sys.executable).parent / "check-jsonschema"
+
+
+def check(path: Path) -> subprocess.CompletedProcess:
+    """Returns check-jsonschema's result on `path` against its bundled GitHub workflow schema (works offline)."""
+    return subprocess.run([str(CHECKER), "--builtin-schema", "vendor.github-workflows", str(path)],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_workflow_passes_github_workflow_schema():
+    result = check(WORKFLOW)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("old, new, complaint", [
+    ("      pages: write\n", "      pages: sudo\n", "sudo"),
+    ("  build:\n    runs-on: ubuntu-latest\n", "  build:\n", "runs-on"),
+    ("      - id: deployment\n        uses: actions/deploy-pages@v4\n", "      - id: deployment\n", "deployment"),
+], ids=["unknown permission level", "job without runs-on", "step that neither runs nor uses"])
+def test_checker_rejects_broken_workflow(tmp_path, old, new, complaint):
+    assert TEXT.count(old) == 1, "the mutation no longer applies to pages.yml; update it"
+    broken = tmp_path / "pages.yml"
+    broken.write_text(TEXT.replace(old, new))
+    result = check(broken)
+    assert result.returncode != 0
+    assert complaint in result.stdout
+
+
+def test_runs_on_push_to_main_and_by_hand():
+    on = DOC.get("on", DOC.get(True))  # PyYAML reads the bare key `on` as the boolean True
+    assert on["push"]["branches"] == ["main"]
+    assert "workflow_dispatch" in on
+
+
+def step_index(steps: list[dict], *, run: str | None = None, uses: str | None = None) -> int:
+    """Returns the index of the one step that runs `run` or uses action `uses` (any version)."""
+    found = [i for i, s in enumerate(steps)
+             if (run is not None and s.get("run", "").strip() == run)
+             or (uses is not None and s.get("uses", "").split("@")[0] == uses)]
+    assert len(found) == 1, f"expected exactly one step with {run or uses}, found {len(found)}"
+    return found[0]
+
+
+def test_build_job_tests_then_builds_then_uploads_site():
+    steps = JOBS["build"]["steps"]
+    checkout = step_index(steps, uses="actions/checkout")
+    python = step_index(steps, uses="actions/setup-python")
+    test = step_index(steps, run="bash scripts/test.sh")
+    build = step_index(steps, run="bash scripts/build.sh")
+    configure = step_index(steps, uses="actions/configure-pages")
+    upload = step_index(steps, uses="actions/upload-pages-artifact")
+    assert checkout < python < test < build < configure < upload
+    assert str(steps[python]["with"]["python-version"]) == "3.11"
+    assert steps[upload]["with"]["path"] == "site"
+    assert JOBS["build"]["runs-on"] == "ubuntu-latest"
+
+
+def test_leaves_chromium_path_unset_so_test_sh_finds_a_browser():
+    scopes = [DOC, *JOBS.values(), *(s for job in JOBS.values() for s in job["steps"])]
+    assert all("CHROMIUM_PATH" not in scope.get("env", {}) for scope in scopes)
+
+
+def test_deploy_job_publishes_the_built_artifact():
+    deploy = JOBS["deploy"]
+    assert deploy["needs"] in ("build", ["build"])
+    (step,) = deploy["steps"]
+    assert step["uses"].split("@")[0] == "actions/deploy-pages"
+    assert deploy["environment"] == {"name": "github-pages", "url": "${{ steps.%s.outputs.page_url }}" % step["id"]}
+
+
+def test_permissions_are_least_privilege():
+    assert DOC["permissions"] == {"contents": "read"}
+    assert JOBS["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
+    for name, job in JOBS.items():
+        if name != "deploy":
+            # A job without its own permissions inherits the top level's read-only token.
+            assert job.get("permissions", DOC["permissions"]) == {"contents": "read"}, name
+
+
+def test_one_pages_deployment_at_a_time_without_cancelling():
+    assert DOC["concurrency"] == {"group": "pages", "cancel-in-progress": False}
+
+
+def test_actions_are_pinned_to_a_major_version():
+    used = [s["uses"] for job in JOBS.values() for s in job["steps"] if "uses" in s]
+    assert sorted(used) == sorted(["actions/checkout@v4", "actions/setup-python@v5", "actions/configure-pages@v5",
+                                   "actions/upload-pages-artifact@v3", "actions/deploy-pages@v4"])
