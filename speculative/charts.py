@@ -134,7 +134,7 @@ def _legend(x: float, y: float, items: Sequence[tuple[Callable[[float, float], s
     for swatch, label in items:
         out.append(swatch(x, y - 8))
         texts.append(_text(x + 12, None, label))
-        x += 12 + _width(label, 9) + 10
+        x += round(12 + _width(label, 9) + 10)
     return "".join(out) + _row(y, "ch-sm", texts)
 
 
@@ -149,9 +149,11 @@ _L, _R, _SLOT = 34, 6, 46
 
 
 def _token_frame(vocab: Sequence[str], top: float, denom: int, rows: Sequence[tuple[str, Sequence[str]]],
-                 bold: int | None) -> tuple[float, list[float], float, list[str]]:
-    """Returns (width, slot centres, baseline, markup) of a 0..1 bar frame with token labels and value rows."""
+                 bold: int | None) -> tuple[float, float, list[float], float, list[str]]:
+    """Returns (width, slot width, slot centres, baseline, markup) of a 0..1 bar frame with labels and value rows."""
     n = len(vocab)
+    if not n:
+        raise ValueError("the vocabulary is empty; a chart needs at least one token")
     slot = max(_SLOT, 276 / n)  # at least a 316-wide chart, so a short vocabulary is not blown up
     w = _L + _R + n * slot
     cx = [_L + slot * (i + 0.5) for i in range(n)]
@@ -167,7 +169,7 @@ def _token_frame(vocab: Sequence[str], top: float, denom: int, rows: Sequence[tu
     for r, (name, values) in enumerate(rows):
         texts = [_text(_L - 3, None, name, "ch-e")] + [_text(c, None, v) for c, v in zip(cx, values)]
         out.append(_row(base + 24 + 11 * r, "ch-m ch-sm", texts))
-    return w, cx, base, out
+    return w, slot, cx, base, out
 
 
 # --- public charts ------------------------------------------------------------
@@ -184,15 +186,17 @@ def overlap_chart(vocab: list[str], target: list[Fraction], draft: list[Fraction
     _check_len("draft", draft, n)
     alpha = sum((min(a, b) for a, b in zip(target, draft)), Fraction(0))
     top = 38
-    w, cx, base, frame = _token_frame(
-        vocab, top, denom, [("p", [_frac(a, denom) for a in target]), ("q", [_frac(b, denom) for b in draft])], proposal)
+    if proposal is not None and not 0 <= proposal < n:
+        raise ValueError(f"proposal {proposal} is not an index into the {n} tokens")
+    rows = [("p", [_frac(a, denom) for a in target]), ("q", [_frac(b, denom) for b in draft])]
+    w, slot, cx, base, frame = _token_frame(vocab, top, denom, rows, proposal)
     bw, dw = 20, 26  # the draft box is wider than the bar so its sides show beside it
     y = lambda v: base - float(v) * _PH  # noqa: E731
     col, over, resid, excess, box = [], [], [], [], []
     for i, (c, a, b) in enumerate(zip(cx, target, draft)):
         lo = min(a, b)
         if i == proposal:
-            col.append(_rect(c - _SLOT / 2 + 3, top - 4, _SLOT - 6, base))
+            col.append(_rect(c - slot / 2 + 3, top - 4, slot - 6, base))
         if lo:
             over.append(_rect(c - bw / 2, y(lo), bw, base))
         if a > b:
@@ -224,7 +228,8 @@ def overlap_chart(vocab: list[str], target: list[Fraction], draft: list[Fraction
         body.append(_text(c - 14, yb, "proposed", "ch-sm"))
         h = yb + 5
     pairs = "; ".join(f"{v}: p {_frac(a, denom)}, q {_frac(b, denom)}" for v, a, b in zip(vocab, target, draft))
-    desc = f"Target p and draft q per token. {pairs}. α = Σ min(p, q) = {_frac(alpha, denom)}, the chance a drafted token is accepted."
+    desc = (f"Target p and draft q per token. {pairs}. "
+            f"α = Σ min(p, q) = {_frac(alpha, denom)}, the chance a drafted token is accepted.")
     if proposal is not None:
         a, b = target[proposal], draft[proposal]
         if a == 0:
@@ -233,7 +238,7 @@ def overlap_chart(vocab: list[str], target: list[Fraction], draft: list[Fraction
             verdict = "p ≥ q, so it is accepted outright"
         else:
             verdict = f"it is accepted with probability p/q = {_frac(a / b, denom)}"
-        desc += f" The draft proposed {vocab[proposal]}: {verdict}."
+        desc += f" The draft proposed “{vocab[proposal]}”: {verdict}."
     title = f"Position {position}: target p against draft q, α = {_frac(alpha, denom)}"
     return _svg(p, w, h, title, desc, body)
 
@@ -251,15 +256,15 @@ def convergence_chart(vocab: list[str], target: list[Fraction], counts: list[int
     rows = [("p", [_frac(a, denom) for a in target])]
     if total:
         rows.append(("seen", [_dec(f, 3) for f in freq]))
-    w, cx, base, frame = _token_frame(vocab, top, denom, rows, None)
+    w, _, cx, base, frame = _token_frame(vocab, top, denom, rows, None)
     bw = 20
     rel = "≤" if tv <= bound else ">"
     if total:
-        line1 = f"{position_label}: N = {total:,} rounds"
+        line1 = f"{position_label}: {total:,} rounds"
         line2 = f"TV {_dec(tv, 4)} {rel} bound {_dec(bound, 4)}"
         legend = [(_swatch("ch-target"), "target p"), (_diamond_swatch, "observed")]
     else:
-        line1 = f"{position_label}: N = 0, no round reached it"
+        line1 = f"{position_label}: 0 rounds reached it"
         line2 = "only the target is drawn"
         legend = [(_swatch("ch-target"), "target p")]
     body = [
@@ -277,7 +282,7 @@ def convergence_chart(vocab: list[str], target: list[Fraction], counts: list[int
         verdict = "within" if tv <= bound else "above"
         desc = (f"{pairs}. Total variation distance {_dec(tv, 4)} over {total:,} rounds, "
                 f"{verdict} the bound {_dec(bound, 4)}.")
-        title = f"{position_label}: observed frequencies against the target, N = {total:,}"
+        title = f"{position_label}: observed frequencies against the target over {total:,} rounds"
     else:
         pairs = "; ".join(f"{v}: p {_frac(a, denom)}" for v, a in zip(vocab, target))
         desc = f"No Monte Carlo round reached this position, so only the target is shown. {pairs}."
@@ -285,7 +290,7 @@ def convergence_chart(vocab: list[str], target: list[Fraction], counts: list[int
     return _svg(p, w, h, title, desc, body)
 
 
-def lengths_chart(dist: list[Fraction], observed: list[int], id_prefix: str) -> str:
+def lengths_chart(dist: list[Fraction], observed: list[int], id_prefix: str, *, denom: int = 8) -> str:
     """Returns an SVG of P(N = n) tokens committed per round: exact bars, observed frequency as diamonds."""
     p = _prefix(id_prefix)
     k1 = len(dist)
@@ -304,7 +309,7 @@ def lengths_chart(dist: list[Fraction], observed: list[int], id_prefix: str) -> 
         yc = top + row * (i + 0.5)
         if d:
             bars.append(_rect(left, yc - 6, x(d) - left, yc + 6))
-        labels.append(_text(text_x, yc - 1, f"{_frac(d, 8)} ≈ {_pct(d)}"))
+        labels.append(_text(text_x, yc - 1, f"{_frac(d, denom)} ≈ {_pct(d)}"))
         if total:
             labels.append(_text(text_x, yc + 10, f"observed {_pct(freq[i])}", "ch-sm"))
             marks.append(_diamond(x(freq[i]), yc))
@@ -329,9 +334,10 @@ def lengths_chart(dist: list[Fraction], observed: list[int], id_prefix: str) -> 
     if marks:
         body.append(f'<path class="ch-observed" d="{"".join(marks)}"/>')
     h = bottom + 18
-    parts = "; ".join(f"{i}: {_frac(d, 8)} ({_pct(d)})" + (f", observed {_pct(freq[i - 1])}" if total else "")
+    parts = "; ".join(f"{i}: {_frac(d, denom)} ({_pct(d)})" + (f", observed {_pct(freq[i - 1])}" if total else "")
                       for i, d in enumerate(dist, start=1))
-    desc = f"P(N = n) for n tokens committed in one round, n = 1 to {k1}. {parts}. The expected value is the mean, {mean} = {_dec(mean, 2)}."
+    desc = (f"P(N = n) for n tokens committed in one round, n = 1 to {k1}. {parts}. "
+            f"The expected value is the mean, {mean} = {_dec(mean, 2)}.")
     if total:
         desc += f" Monte Carlo over {total:,} rounds: observed mean {_dec(obs_mean, 2)}."
     title = f"Tokens committed per round: P(N = n); the expected value E = {_dec(mean, 2)} is its mean"
@@ -389,7 +395,8 @@ def speedup_chart(rows: list[list[Fraction]], cost_labels: list[str], highlight:
             body.append(f'<path class="ch-lead" d="M{_n(x(k - 1) + 4)} {_n(ye)}L{_n(lx - 1)} {_n(yl)}"/>')
         body.append(f'<path class="ch-mk {cls}" d="{_marker(j, lx + 3, yl)}"/>')
         note = " (this page)" if j == highlight else ""
-        body.append(_text(lx + 10, yl + 3, _short(cost_labels[j], w - lx - 10, 9), "ch-sm ch-b" if j == highlight else "ch-sm"))
+        label_cls = "ch-sm ch-b" if j == highlight else "ch-sm"
+        body.append(_text(lx + 10, yl + 3, _short(cost_labels[j], w - lx - 10, 9), label_cls))
         body.append(_text(lx + 10, yl + 14, f"{_dec(rows[-1][j], 2)}×{note}", "ch-sm"))
     series = "; ".join(
         f"{label}{' (the assumption this page uses)' if j == highlight else ''}: "

@@ -75,7 +75,7 @@ def verify_frame(data: Dataset, profile: Profile, rounds: Rounds, i: int, commit
         committed.append(x)
         if accept == 1:
             frame["shows"] += ["capped"] if p > q else []
-            why = "p > q, so the ratio is capped at 1" if p > q else "p = q, so the ratio is exactly 1"
+            why = "Since p > q, the ratio is capped at 1" if p > q else "Since p = q, the ratio is exactly 1"
             tail = f"{why}: accepted outright (u = {u_s} cannot fail)."
         else:
             tail = f"The draw u = {u_s} is below {accept}, so “{tok}” is accepted."

@@ -58,3 +58,19 @@ def browser_type_launch_args(browser_type_launch_args):
     args["args"] = [*args.get("args", []), "--disable-background-networking", "--disable-component-update",
                     "--no-first-run", "--disable-sync"]
     return args
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """Builds the shipped data into a fresh folder once per test session and returns that folder."""
+    import build
+
+    out = tmp_path_factory.mktemp("site") / "site"
+    build.write_atomic(out, build.build_files(DATA, ROOT / "content", ROOT / "templates"))
+    return out
+
+
+@pytest.fixture(scope="session")
+def page_url(built_site) -> str:
+    """Returns the file:// address of the built page."""
+    return (built_site / "index.html").as_uri()

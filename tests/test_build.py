@@ -1,0 +1,209 @@
+"""build.py: both files, deterministic, atomic, escaped, locked down by CSP, and every number follows the data."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from html import unescape
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from speculative.profiles import load
+from speculative.stats import decimal_str
+from speculative.trace import explain
+
+from .conftest import DATA, ROOT
+
+
+def run_build(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "build.py"), *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def embedded_trace(html: str) -> dict:
+    match = re.search(r'<script type="application/json" id="trace">(.*?)</script>', html, re.S)
+    return json.loads(match.group(1))
+
+
+@pytest.fixture(scope="module")
+def html(built_site) -> str:
+    return (built_site / "index.html").read_text(encoding="utf-8")
+
+
+def test_build_writes_the_page_and_the_trace(tmp_path):
+    out = run_build("--out", str(tmp_path / "site"))
+    assert out.returncode == 0, out.stderr
+    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == ["index.html", "trace.json"]
+    assert re.fullmatch(r"built .*site/index\.html \(\d+\.\d KB, \d+\.\d KB gzipped\) and trace\.json in \d+\.\d\d s\n", out.stdout)
+
+
+def test_help_names_the_options():
+    out = run_build("--help")
+    assert out.returncode == 0
+    for option in ("--data", "--out", "--watch", "--serve"):
+        assert option in out.stdout
+
+
+def test_trace_is_embedded_and_published_identically(built_site, html):
+    published = json.loads((built_site / "trace.json").read_text(encoding="utf-8"))
+    assert embedded_trace(html) == published
+    assert [len(p["frames"]) for p in published["profiles"]] == [8, 5]
+
+
+def test_every_trace_statistic_equals_the_exact_value(built_site, shipped):
+    published = json.loads((built_site / "trace.json").read_text(encoding="utf-8"))
+    ex = explain(shipped)
+    for tp, r in zip(published["profiles"], ex.results):
+        s, st = tp["stats"], r.stats
+        assert [Fraction(a) for a in s["accept_probabilities"]] == list(st.alphas)
+        assert Fraction(s["expected_tokens_exact"]) == st.expected
+        assert s["expected_tokens_per_round"] == float(st.expected)
+        assert s["speedup"] == float(st.speedup)
+        assert [Fraction(x) for x in s["tokens_per_round_distribution"]] == list(st.distribution)
+        assert s["frame_count"] == len(tp["frames"]) == st.frame_count
+        assert tp["convergence"]["rounds"] == shipped.monte_carlo.rounds
+        for pos, p, q in zip(tp["positions"], shipped.target, r.profile.draft):
+            assert [Fraction(x) for x in pos["target"]] == list(p)
+            assert [Fraction(x) for x in pos["draft"]] == list(q)
+
+
+def test_two_builds_are_byte_identical(tmp_path):
+    for name in ("a", "b"):
+        assert run_build("--out", str(tmp_path / name)).returncode == 0
+    for file in ("index.html", "trace.json"):
+        assert (tmp_path / "a" / file).read_bytes() == (tmp_path / "b" / file).read_bytes()
+
+
+def test_bad_data_lists_every_problem_and_leaves_the_old_site(tmp_path):
+    out_dir = tmp_path / "site"
+    assert run_build("--out", str(out_dir)).returncode == 0
+    before = {p.name: p.read_bytes() for p in out_dir.iterdir()}
+    raw = json.loads(DATA.read_text())
+    raw["target"][0][0] = "5/8"
+    raw["profiles"][1]["proposals"][0] = "dog"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(raw))
+    out = run_build("--data", str(bad), "--out", str(out_dir))
+    assert out.returncode == 1
+    assert "Traceback" not in out.stderr
+    assert out.stderr.splitlines() == [
+        f"{bad}: target[0]: sums to 9/8; each distribution must sum to 1",
+        f'{bad}: profiles[1].proposals[0]: found "dog"; expected a token from the vocabulary',
+        "",
+        f"Fix the problems above and build again; {out_dir}/ was left as it was.",
+    ]
+    assert {p.name: p.read_bytes() for p in out_dir.iterdir()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json", "site"]  # no temporary folder left behind
+
+
+def test_missing_data_file_is_a_clear_error(tmp_path):
+    out = run_build("--data", str(tmp_path / "nope.json"), "--out", str(tmp_path / "site"))
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert out.stderr.startswith(f"{tmp_path / 'nope.json'}: $: could not read the file (FileNotFoundError)")
+    assert not (tmp_path / "site").exists()
+
+
+def edited_copy(tmp_path: Path) -> Path:
+    """Returns a data file where the aligned draft at position 1 now copies the target exactly."""
+    raw = json.loads(DATA.read_text())
+    raw["profiles"][0]["draft"][0] = list(raw["target"][0])
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(raw))
+    return path
+
+
+def test_an_edited_data_file_changes_every_dependent_number(tmp_path, shipped):
+    path = edited_copy(tmp_path)
+    assert run_build("--data", str(path), "--out", str(tmp_path / "site")).returncode == 0
+    new_html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    old, new = explain(shipped).results[0].stats, explain(load(str(path))).results[0].stats
+    assert new.expected != old.expected
+    text = re.sub(r"<[^>]+>", " ", new_html.split('<script type="application/json"')[0])
+    for figure in (decimal_str(new.expected), str(new.expected), decimal_str(new.speedup) + "×"):
+        assert figure in text
+    for figure in (str(old.expected), decimal_str(old.speedup) + "×", decimal_str(old.expected) + " tokens"):
+        assert figure not in text
+    assert embedded_trace(new_html)["profiles"][0]["stats"]["expected_tokens_exact"] == str(new.expected)
+
+
+def shipped_figures(shipped) -> set[str]:
+    """Returns every computed figure of the shipped data as it could appear in prose."""
+    figures = set()
+    for r in explain(shipped).results:
+        s = r.stats
+        figures |= {decimal_str(s.expected), str(s.expected), decimal_str(s.speedup), str(s.round_cost)}
+        figures |= {str(p) for p in s.distribution if p.denominator > 8}
+        figures |= {decimal_str(x * 100, 1) + "%" for x in s.distribution}
+    return figures
+
+
+def test_no_computed_figure_is_typed_into_content_or_templates(shipped):
+    figures = shipped_figures(shipped)
+    for path in [*(ROOT / "content").glob("*.md"), *(ROOT / "templates").glob("*.j2")]:
+        text = path.read_text(encoding="utf-8")
+        for figure in figures:
+            assert not re.search(rf"(?<![\w./]){re.escape(figure)}(?![\w/]|\.\d)", text), f"{path.name} types {figure}"
+
+
+def test_figure_check_would_catch_a_typed_number(shipped):
+    figures = shipped_figures(shipped)
+    typed = "The aligned draft commits 3.92 tokens per round."
+    assert any(re.search(rf"(?<![\w./]){re.escape(f)}(?![\w/]|\.\d)", typed) for f in figures)
+
+
+def csp_sources(html: str, directive: str) -> set[str]:
+    policy = unescape(re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html).group(1))
+    part = next(p.strip() for p in policy.split(";") if p.strip().startswith(directive + " "))
+    return set(part.split()[1:])
+
+
+def sha(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+def test_csp_hashes_match_the_inline_blocks(html):
+    scripts = re.findall(r"<script>(.*?)</script>", html, re.S)
+    styles = re.findall(r"<style>(.*?)</style>", html, re.S)
+    assert len(scripts) == 1 and len(styles) == 1
+    assert csp_sources(html, "script-src") == {sha(scripts[0])}
+    assert csp_sources(html, "style-src") == {sha(styles[0])}
+    assert "'none'" in csp_sources(html, "default-src")
+    assert not re.search(r"\sstyle=", html), "inline style attributes would be blocked by the CSP"
+    assert not re.search(r"\son[a-z]+=", html), "inline event handlers would be blocked by the CSP"
+
+
+def test_page_loads_nothing_from_anywhere(html):
+    assert not re.search(r'(src|href)="(https?:)?//', html.replace('href="https://arxiv.org/', ""))
+    assert not re.search(r"@import|url\(\s*['\"]?https?:", html)
+    assert not re.search(r'(src|href)="/', html), "absolute paths break under a project subpath"
+
+
+HOSTILE = "</script><img src=x onerror=alert(1)>"
+
+
+def test_hostile_token_label_is_shown_as_inert_text(tmp_path):
+    raw = json.loads(DATA.read_text())
+    old = raw["vocabulary"][5]
+    raw["vocabulary"][5] = HOSTILE
+    raw["profiles"][1]["proposals"] = [HOSTILE if t == old else t for t in raw["profiles"][1]["proposals"]]
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(raw))
+    assert run_build("--data", str(path), "--out", str(tmp_path / "site")).returncode == 0
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "<img" not in html and "\u2028" not in html
+    assert html.count("</script>") == 2  # only the trace and the player close a script element
+    assert "&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;" in html
+    assert embedded_trace(html)["vocabulary"][5] == HOSTILE
+
+
+def test_script_json_escapes_everything_that_could_end_the_element():
+    from speculative.render import script_json
+
+    text = script_json({"a": "</script>&\u2028\u2029<!--"})
+    assert not set("<>&\u2028\u2029") & set(text)
+    assert json.loads(text) == {"a": "</script>&\u2028\u2029<!--"}
