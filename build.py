@@ -103,10 +103,15 @@ def watch(args: argparse.Namespace) -> int:
 
     build_once(args)
     folders = [str(p) for p in (args.data.parent, args.content, args.templates)]
-    print(f"watching {', '.join(shown(Path(f)) for f in folders)} (Ctrl-C stops)", flush=True)
+    ready = False
     try:
-        for _ in changes(*folders, debounce=50, step=20):
-            build_once(args)
+        # yield_on_timeout hands back an empty batch once the watcher is live: only then say so
+        for changed in changes(*folders, debounce=200, step=10, rust_timeout=100, yield_on_timeout=True):
+            if not ready:
+                print(f"watching {', '.join(shown(Path(f)) for f in folders)} (Ctrl-C stops)", flush=True)
+                ready = True
+            if changed:
+                build_once(args)
     except KeyboardInterrupt:
         pass
     return 0

@@ -46,7 +46,7 @@ def _frac(x: Fraction, denom: int = 8) -> str:
 
 def _dec(x: Fraction | float, places: int) -> str:
     """Returns x rounded half-up to `places` decimals, from the exact value when x is a Fraction."""
-    d = Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else Decimal(repr(x))
+    d = Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else Decimal(repr(float(x)))
     return str(d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
 
 
@@ -68,19 +68,29 @@ def _prefix(id_prefix: str) -> str:
 
 def _svg(p: str, w: float, h: float, title: str, desc: str, body: Sequence[str]) -> str:
     return (f'<svg class="chart" viewBox="0 0 {_n(w)} {_n(h)}" preserveAspectRatio="xMidYMid meet" role="img" '
-            f'aria-labelledby="{p}-title {p}-desc"><title id="{p}-title">{_e(title)}</title>'
-            f'<desc id="{p}-desc">{_e(desc)}</desc>{"".join(body)}</svg>')
+            f'aria-labelledby="{p}-t {p}-d"><title id="{p}-t">{_e(title)}</title>'
+            f'<desc id="{p}-d">{_e(desc)}</desc>{"".join(body)}</svg>')
 
 
-def _text(x: float, y: float | None, s: str, cls: str = "") -> str:
-    c = f' class="{cls}"' if cls else ""
+def _text(x: float | None, y: float | None, s: str, cls: str = "") -> str:
+    """Returns a text element; x or y is None when an enclosing group's translate supplies it."""
+    xx = "" if x is None else f' x="{_n(x)}"'
     yy = "" if y is None else f' y="{_n(y)}"'
-    return f'<text x="{_n(x)}"{yy}{c}>{_e(s)}</text>'
+    return f'<text{xx}{yy}{_cls(cls)}>{_e(s)}</text>'
+
+
+def _cls(cls: str) -> str:
+    return f' class="{cls}"' if cls else ""
 
 
 def _row(y: float, cls: str, texts: Sequence[str]) -> str:
     """Returns texts (made with y=None) on one baseline, sharing the group's y instead of repeating it."""
-    return f'<g class="{cls}" transform="translate(0 {_n(y)})">{"".join(texts)}</g>'
+    return f'<g{_cls(cls)} transform="translate(0 {_n(y)})">{"".join(texts)}</g>'
+
+
+def _col(x: float, cls: str, texts: Sequence[str]) -> str:
+    """Returns texts (made with x=None) aligned on one x, sharing the group's x instead of repeating it."""
+    return f'<g{_cls(cls)} transform="translate({_n(x)} 0)">{"".join(texts)}</g>'
 
 
 def _short(s: str, room: float, size: float = 10) -> str:
@@ -89,14 +99,18 @@ def _short(s: str, room: float, size: float = 10) -> str:
     return s if len(s) <= most else s[:most - 1] + "…"
 
 
-def _g(cls: str, items: Sequence[str], extra: str = "") -> str:
-    return f'<g class="{cls}"{extra}>{"".join(items)}</g>' if items else ""
+def _bar(x: float, top: float, w: float, bottom: float, closed: bool = True) -> str:
+    """Returns path data for an upright box from y=bottom up to y=top, open at the bottom unless closed.
+
+    Both ends are rounded on their own, so stacked parts that share an end meet exactly.
+    """
+    b = _n(bottom)
+    return f"M{_n(x)} {b}V{_n(top)}h{_n(w)}V{b}" + ("z" if closed else "")
 
 
-def _rect(x: float, top: float, w: float, bottom: float) -> str:
-    """Returns a rect from y=top down to y=bottom; both ends rounded first so stacked parts meet exactly."""
-    t, b = float(_n(top)), float(_n(bottom))
-    return f'<rect x="{_n(x)}" y="{_n(t)}" width="{_n(w)}" height="{_n(b - t)}"/>'
+def _path(cls: str, d: Sequence[str], extra: str = "") -> str:
+    """Returns one path drawing every shape in d (many bars cost one element), or "" when there is none."""
+    return f'<path class="{cls}"{extra} d="{"".join(d)}"/>' if d else ""
 
 
 def _diamond(x: float, y: float, r: float = 4) -> str:
@@ -116,12 +130,12 @@ def _marker(j: int, x: float, y: float) -> str:
 
 
 def _hatch(p: str) -> str:
-    return (f'<defs><pattern id="{p}-hatch" width="5" height="5" patternUnits="userSpaceOnUse" '
+    return (f'<defs><pattern id="{p}-h" width="5" height="5" patternUnits="userSpaceOnUse" '
             f'patternTransform="rotate(45)"><path class="ch-hatch" d="M2.5 0V5"/></pattern></defs>')
 
 
 def _swatch(cls: str, fill: str = "") -> Callable[[float, float], str]:
-    return lambda x, y: f'<rect class="{cls}"{fill} x="{_n(x)}" y="{_n(y)}" width="9" height="9"/>'
+    return lambda x, y: f'<path class="{cls}"{fill} d="M{_n(x)} {_n(y)}h9v9h-9z"/>'
 
 
 def _diamond_swatch(x: float, y: float) -> str:
@@ -161,7 +175,7 @@ def _token_frame(vocab: Sequence[str], top: float, denom: int, rows: Sequence[tu
     ticks = [Fraction(i, 4) for i in range(5)]
     out = [
         f'<path class="ch-grid" d="{"".join(f"M{_L} {_n(base - t * _PH)}H{_n(w - _R)}" for t in ticks[1:])}"/>',
-        _g("ch-e ch-sm", [_text(_L - 3, base - t * _PH + 3, _frac(t, denom)) for t in ticks]),
+        _col(_L - 3, "ch-e ch-sm", [_text(None, base - t * _PH + 3, _frac(t, denom)) for t in ticks]),
         f'<path class="ch-axis" d="M{_L} {_n(base)}H{_n(w - _R)}"/>',
         _row(base + 12, "ch-m", [_text(c, None, _short(v, slot - 4), "ch-b" if i == bold else "")
                                  for i, (c, v) in enumerate(zip(cx, vocab))]),
@@ -175,10 +189,11 @@ def _token_frame(vocab: Sequence[str], top: float, denom: int, rows: Sequence[tu
 # --- public charts ------------------------------------------------------------
 
 def overlap_chart(vocab: list[str], target: list[Fraction], draft: list[Fraction], proposal: int | None,
-                  position: int, id_prefix: str, *, denom: int = 8) -> str:
-    """Returns an SVG of one position: p split into min(p, q) and max(0, p - q), with q as a dashed box.
+                  position: int, id_prefix: str, *, denom: int = 8, legend: bool = True) -> str:
+    """Returns an SVG of one position: p split into min(p, q) and max(0, p - q), with q as a dashed bracket.
 
     `position` is the 1-based number shown to the reader; `proposal` is the index of the drafted token, or None.
+    legend=False leaves the legend's row blank (same geometry, so charts in a grid still line up).
     """
     p = _prefix(id_prefix)
     n = len(vocab)
@@ -188,42 +203,41 @@ def overlap_chart(vocab: list[str], target: list[Fraction], draft: list[Fraction
     top = 38
     if proposal is not None and not 0 <= proposal < n:
         raise ValueError(f"proposal {proposal} is not an index into the {n} tokens")
-    rows = [("p", [_frac(a, denom) for a in target]), ("q", [_frac(b, denom) for b in draft])]
-    w, slot, cx, base, frame = _token_frame(vocab, top, denom, rows, proposal)
+    w, slot, cx, base, frame = _token_frame(vocab, top, denom, [], proposal)  # the Positions table prints p and q
     bw, dw = 20, 26  # the draft box is wider than the bar so its sides show beside it
     y = lambda v: base - float(v) * _PH  # noqa: E731
     col, over, resid, excess, box = [], [], [], [], []
     for i, (c, a, b) in enumerate(zip(cx, target, draft)):
         lo = min(a, b)
         if i == proposal:
-            col.append(_rect(c - slot / 2 + 3, top - 4, slot - 6, base))
+            col.append(_bar(c - slot / 2 + 3, top - 4, slot - 6, base))
         if lo:
-            over.append(_rect(c - bw / 2, y(lo), bw, base))
+            over.append(_bar(c - bw / 2, y(lo), bw, base))
         if a > b:
-            resid.append(_rect(c - bw / 2, y(a), bw, y(lo)))
+            resid.append(_bar(c - bw / 2, y(a), bw, y(lo)))
         if b > a:
-            excess.append(_rect(c - dw / 2, y(b), dw, y(a)))
+            excess.append(_bar(c - dw / 2, y(b), dw, y(a)))
         if b:
-            box.append(_rect(c - dw / 2, y(b), dw, base))
+            box.append(_bar(c - dw / 2, y(b), dw, base, closed=False))  # a bracket standing on the axis
     body = [
         _hatch(p),
         _text(4, 13, f"Position {position} · α = Σ min(p, q) = {_frac(alpha, denom)}", "ch-cap"),
         _legend(4, 28, [
             (_swatch("ch-overlap"), "min(p, q)"),
-            (_swatch("ch-residual", f' fill="url(#{p}-hatch)"'), "max(0, p − q)"),
+            (_swatch("ch-residual", f' fill="url(#{p}-h)"'), "max(0, p − q)"),
             (_swatch("ch-draft"), "draft q"),
             (_swatch("ch-excess"), "q − p"),
-        ]),
-        _g("ch-col", col),
+        ]) if legend else "",
+        _path("ch-col", col),
         *frame,
-        _g("ch-overlap", over),
-        _g("ch-residual", resid, f' fill="url(#{p}-hatch)"'),
-        _g("ch-excess", excess),
-        _g("ch-draft", box),
+        _path("ch-overlap", over),
+        _path("ch-residual", resid, f' fill="url(#{p}-h)"'),
+        _path("ch-excess", excess),
+        _path("ch-draft", box),
     ]
-    h = base + 42
+    h = base + 20
     if proposal is not None:
-        c, yb = cx[proposal], base + 50
+        c, yb = cx[proposal], base + 28
         body.append(f'<path class="ch-mark" d="M{_n(c - 24)} {_n(yb)}l4-7 4 7z"/>')
         body.append(_text(c - 14, yb, "proposed", "ch-sm"))
         h = yb + 5
@@ -244,8 +258,11 @@ def overlap_chart(vocab: list[str], target: list[Fraction], draft: list[Fraction
 
 
 def convergence_chart(vocab: list[str], target: list[Fraction], counts: list[int], tv: float, bound: float,
-                      position_label: str, id_prefix: str, *, denom: int = 8) -> str:
-    """Returns an SVG of one position's Monte Carlo check: target p as bars, observed frequency as diamonds."""
+                      position_label: str, id_prefix: str, *, denom: int = 8, legend: bool = True) -> str:
+    """Returns an SVG of one position's Monte Carlo check: target p as bars, observed frequency as diamonds.
+
+    legend=False leaves the legend's row blank (same geometry, so charts in a grid still line up).
+    """
     p = _prefix(id_prefix)
     n = len(vocab)
     _check_len("target", target, n)
@@ -262,20 +279,20 @@ def convergence_chart(vocab: list[str], target: list[Fraction], counts: list[int
     if total:
         line1 = f"{position_label}: {total:,} rounds"
         line2 = f"TV {_dec(tv, 4)} {rel} bound {_dec(bound, 4)}"
-        legend = [(_swatch("ch-target"), "target p"), (_diamond_swatch, "observed")]
+        keys = [(_swatch("ch-target"), "target p"), (_diamond_swatch, "observed")]
     else:
         line1 = f"{position_label}: 0 rounds reached it"
         line2 = "only the target is drawn"
-        legend = [(_swatch("ch-target"), "target p")]
+        keys = [(_swatch("ch-target"), "target p")]
     body = [
         _text(4, 13, line1, "ch-cap"),
         _text(4, 27, line2),
-        _legend(4, 41, legend),
+        _legend(4, 41, keys) if legend else "",
         *frame,
-        _g("ch-target", [_rect(c - bw / 2, base - float(a) * _PH, bw, base) for c, a in zip(cx, target) if a]),
+        _path("ch-target", [_bar(c - bw / 2, base - float(a) * _PH, bw, base) for c, a in zip(cx, target) if a]),
     ]
     if total:
-        body.append(f'<path class="ch-observed" d="{"".join(_diamond(c, base - f * _PH) for c, f in zip(cx, freq))}"/>')
+        body.append(_path("ch-observed", [_diamond(c, base - f * _PH) for c, f in zip(cx, freq)]))
     h = base + 24 + 11 * len(rows) - 4
     if total:
         pairs = "; ".join(f"{v}: p {_frac(a, denom)}, observed {_dec(f, 3)}" for v, a, f in zip(vocab, target, freq))
@@ -308,10 +325,10 @@ def lengths_chart(dist: list[Fraction], observed: list[int], id_prefix: str, *, 
     for i, d in enumerate(dist):
         yc = top + row * (i + 0.5)
         if d:
-            bars.append(_rect(left, yc - 6, x(d) - left, yc + 6))
-        labels.append(_text(text_x, yc - 1, f"{_frac(d, denom)} ≈ {_pct(d)}"))
+            bars.append(f"M{left} {_n(yc - 6)}H{_n(x(d))}v12H{left}z")
+        labels.append(_text(None, yc - 1, f"{_frac(d, denom)} ≈ {_pct(d)}"))
         if total:
-            labels.append(_text(text_x, yc + 10, f"observed {_pct(freq[i])}", "ch-sm"))
+            labels.append(_text(None, yc + 10, f"observed {_pct(freq[i])}", "ch-sm"))
             marks.append(_diamond(x(freq[i]), yc))
     if total:
         obs_mean = sum(i * c for i, c in enumerate(observed, start=1)) / total
@@ -327,12 +344,11 @@ def lengths_chart(dist: list[Fraction], observed: list[int], id_prefix: str, *, 
         f'<path class="ch-grid" d="{"".join(f"M{_n(x(t))} {top}V{bottom}" for t in ticks[1:])}"/>',
         _row(bottom + 12, "ch-m ch-sm", [_text(x(t), None, f"{t * 100}%" if t else "0") for t in ticks]),
         f'<path class="ch-axis" d="M{left} {top}V{bottom}"/>',
-        _g("ch-e", [_text(left - 4, top + row * (i + 0.5) + 3, f"n = {i + 1}") for i in range(k1)]),
-        _g("ch-target", bars),
-        _g("", labels),
+        _col(left - 4, "ch-e", [_text(None, top + row * (i + 0.5) + 3, f"n = {i + 1}") for i in range(k1)]),
+        _path("ch-target", bars),
+        _col(text_x, "", labels),
     ]
-    if marks:
-        body.append(f'<path class="ch-observed" d="{"".join(marks)}"/>')
+    body.append(_path("ch-observed", marks))
     h = bottom + 18
     parts = "; ".join(f"{i}: {_frac(d, denom)} ({_pct(d)})" + (f", observed {_pct(freq[i - 1])}" if total else "")
                       for i, d in enumerate(dist, start=1))
@@ -344,14 +360,19 @@ def lengths_chart(dist: list[Fraction], observed: list[int], id_prefix: str, *, 
     return _svg(p, w, h, title, desc, body)
 
 
-def speedup_chart(rows: list[list[Fraction]], cost_labels: list[str], highlight: int, id_prefix: str) -> str:
-    """Returns an SVG line chart of speedup against k, one dashed-and-marked line per draft-step cost."""
+def speedup_chart(rows: list[list[Fraction]], cost_labels: list[str], highlight: int | None, id_prefix: str) -> str:
+    """Returns an SVG line chart of speedup against k, one dashed-and-marked line per draft-step cost.
+
+    `highlight` is the column of the page's own assumption, drawn heavier; None (or a negative number) highlights none.
+    """
     p = _prefix(id_prefix)
     k = len(rows)
     m = len(cost_labels)
     if k == 0 or any(len(r) != m for r in rows):
         raise ValueError(f"rows must be a non-empty [k][{m}] table, one column per cost label")
-    if not 0 <= highlight < m:
+    if highlight is None or highlight < 0:
+        highlight = -1
+    elif highlight >= m:
         raise ValueError(f"highlight {highlight} is not a column of the {m} cost labels")
     w, left, top, bottom = 320, 30, 40, 168
     right = w - 112  # the rest holds the direct labels
@@ -365,7 +386,7 @@ def speedup_chart(rows: list[list[Fraction]], cost_labels: list[str], highlight:
         _text(4, 13, "Speedup under the assumed costs", "ch-cap"),
         _text(4, 31, "speedup ×", "ch-sm"),
         f'<path class="ch-grid" d="{"".join(f"M{left} {_n(y(t))}H{right}" for t in ticks if t)}"/>',
-        _g("ch-e ch-sm", [_text(left - 3, y(t) + 3, f"{t}×") for t in ticks]),
+        _col(left - 3, "ch-e ch-sm", [_text(None, y(t) + 3, f"{t}×") for t in ticks]),
         _row(bottom + 12, "ch-m ch-sm", [_text(x(i), None, str(i + 1)) for i in range(k)]),
         _text((left + right) / 2, bottom + 26, "k (positions drafted per round)", "ch-m ch-sm"),
         f'<path class="ch-axis" d="M{left} {top}V{bottom}H{right}"/>',

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import re
@@ -11,6 +12,8 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 import jinja2
+import rcssmin
+import rjsmin
 import yaml
 from markdown_it import MarkdownIt
 from markupsafe import Markup
@@ -207,11 +210,19 @@ def context(ex: Explained) -> dict[str, Any]:
 
 def environment(templates: Mapping[str, str]) -> jinja2.Environment:
     """Returns a Jinja2 environment over the given template texts, autoescaping, failing on undefined names."""
+    return _environment(tuple(sorted(templates.items())))
+
+
+@functools.lru_cache(maxsize=4)  # the author's --watch loop rebuilds with the same templates most of the time
+def _environment(templates: tuple[tuple[str, str], ...]) -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.DictLoader(dict(templates)), autoescape=True,
-                             undefined=jinja2.StrictUndefined, keep_trailing_newline=False,
-                             trim_blocks=True, lstrip_blocks=True)
-    env.filters["prob"] = lambda x, d=8: prob_str(x, d)
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     return env
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(env: jinja2.Environment, source: str) -> jinja2.Template:
+    return env.from_string(source)
 
 
 def _markdown() -> MarkdownIt:
@@ -221,7 +232,7 @@ def _markdown() -> MarkdownIt:
 def render_section(env: jinja2.Environment, md: MarkdownIt, section: Section, ctx: dict[str, Any]) -> Markup:
     """Returns one section's HTML: Jinja fills in the computed figures, then markdown-it renders the prose."""
     try:
-        filled = env.from_string(section.body).render(ctx)
+        filled = _compiled(env, section.body).render(ctx)
     except jinja2.TemplateError as err:
         raise ContentError(section.source, f"template error: {err}") from None
     return Markup(md.render(filled))
@@ -235,8 +246,8 @@ def render_page(ex: Explained, sections: list[Section], templates: Mapping[str, 
     try:
         for name in ("walkthrough", "positions", "checks_identity", "checks_charts", "speedup"):
             ctx[name] = _block(env.get_template(f"{name}.html.j2").render(ctx, charts=charts))
-        css = "\n".join(templates[name].strip() for name in ("style.css", "charts.css", "player.css") if name in templates)
-        js = templates["player.js"].strip()
+        css = rcssmin.cssmin("\n".join(templates[n] for n in ("style.css", "charts.css", "player.css") if n in templates))
+        js = rjsmin.jsmin(templates["player.js"])
     except jinja2.TemplateError as err:
         raise ContentError(getattr(err, "name", None) or "templates/", f"template error: {err}") from None
     ids = [s.id for s in sections]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,6 +76,7 @@ def find_points(results: tuple[ProfileResult, ...]) -> dict[str, str | None]:
     return found
 
 
+@functools.lru_cache(maxsize=4)  # a rebuild after a prose-only edit reuses the last data's results
 def explain(data: Dataset) -> Explained:
     """Returns everything the page needs, computed before anything is written."""
     results = tuple(explain_profile(data, i) for i in range(len(data.profiles)))

@@ -43,14 +43,21 @@ def ids(svg: str) -> set[str]:
     return {el.get("id") for el in ET.fromstring(svg).iter() if el.get("id")}
 
 
-def group(root: ET.Element, cls: str) -> ET.Element:
-    (g,) = [el for el in root.iter("g") if el.get("class") == cls]
-    return g
+def paths(root: ET.Element, cls: str) -> list[ET.Element]:
+    return [el for el in root.iter("path") if el.get("class") == cls]
 
 
-def heights_by_x(g: ET.Element) -> dict[float, float]:
-    """Returns {bar centre x: height} of the rects in one group."""
-    return {round(float(r.get("x")) + float(r.get("width")) / 2, 1): float(r.get("height")) for r in g.iter("rect")}
+def bars(root: ET.Element, cls: str) -> dict[float, tuple[float, float]]:
+    """Returns {centre x: (top y, height)} of the upright bars drawn with class cls (legend swatches excluded)."""
+    found = {}
+    for el in paths(root, cls):
+        for x, bottom, top, w in re.findall(r"M([\d.]+) ([\d.]+)V([\d.]+)h([\d.]+)V", el.get("d")):
+            found[round(float(x) + float(w) / 2, 1)] = (float(top), float(bottom) - float(top))
+    return found
+
+
+def heights_by_x(root: ET.Element, cls: str) -> dict[float, float]:
+    return {x: h for x, (_, h) in bars(root, cls).items()}
 
 
 def observed_marks(root: ET.Element) -> list[tuple[float, float]]:
@@ -122,8 +129,8 @@ def test_same_input_gives_byte_identical_output(make):
 
 def test_overlap_bars_are_min_and_residual_drawn_to_scale():
     root = ET.fromstring(overlap())
-    over, resid = heights_by_x(group(root, "ch-overlap")), heights_by_x(group(root, "ch-residual"))
-    box, excess = heights_by_x(group(root, "ch-draft")), heights_by_x(group(root, "ch-excess"))
+    over, resid = heights_by_x(root, "ch-overlap"), heights_by_x(root, "ch-residual")
+    box, excess = heights_by_x(root, "ch-draft"), heights_by_x(root, "ch-excess")
     unit = over[min(over)] / float(min(P[0], Q[0]))  # user units per probability 1
     xs = sorted({*over, *box})
     cx = {x: i for i, x in enumerate(sorted(set(xs) | set(resid) | set(excess)))}
@@ -134,7 +141,8 @@ def test_overlap_bars_are_min_and_residual_drawn_to_scale():
         assert resid.get(x, 0) == pytest.approx(float(max(0, P[i] - Q[i])) * unit, abs=0.11)
         assert box.get(x, 0) == pytest.approx(float(Q[i]) * unit, abs=0.11)
         assert excess.get(x, 0) == pytest.approx(float(max(0, Q[i] - P[i])) * unit, abs=0.11)
-    assert resid and group(root, "ch-residual").get("fill") == "url(#ov1-hatch)"
+    assert resid and all(el.get("fill") == "url(#ov1-h)" for el in paths(root, "ch-residual"))
+    assert all(not d.endswith("z") for d in re.split(r"(?=M)", paths(root, "ch-draft")[-1].get("d")) if d)
 
 
 def test_overlap_states_alpha_and_marks_the_proposed_token():
@@ -144,6 +152,17 @@ def test_overlap_states_alpha_and_marks_the_proposed_token():
     assert [t.text for t in labels if t.get("class") == "ch-b"] == ["a"]
     assert "proposed" in texts(root) and root.findall(".//path[@class='ch-mark']")
     assert "proposed “a”: p ≥ q, so it is accepted outright" in root.find("desc").text
+
+
+@pytest.mark.parametrize("make, key", [
+    (lambda **kw: overlap_chart(VOCAB, P, Q, 0, 1, "a", **kw), "min(p, q)"),
+    (lambda **kw: convergence_chart(VOCAB, P, [1] * 6, 0.1, 0.2, "position 1", "a", **kw), "target p"),
+])
+def test_legend_can_be_left_to_the_first_chart_of_a_grid_without_moving_anything(make, key):
+    with_key, without = ET.fromstring(make()), ET.fromstring(make(legend=False))
+    assert key in texts(with_key) and key not in texts(without)
+    assert with_key.get("viewBox") == without.get("viewBox")
+    assert bars(with_key, "ch-target") == bars(without, "ch-target")
 
 
 def test_overlap_without_a_proposal_marks_nothing():
@@ -163,14 +182,14 @@ def test_overlap_desc_states_the_rule_for_the_proposal(p, q, verdict):
 @pytest.mark.parametrize("x, denom, shown", [(F(1, 2), 8, "4/8"), (F(0), 8, "0"), (F(1), 8, "1"),
                                              (F(1, 3), 8, "1/3"), (F(1, 2), 64, "1/2")])
 def test_fractions_show_over_the_common_denominator_when_exact(x, denom, shown):
-    root = ET.fromstring(overlap_chart(["a", "b"], [x, 1 - x], [x, 1 - x], None, 1, "f", denom=denom))
+    root = ET.fromstring(convergence_chart(["a", "b"], [x, 1 - x], [1, 1], 0.0, 1.0, "position 1", "f", denom=denom))
     assert shown in texts(root)
 
 
 def test_convergence_draws_target_bars_to_scale_and_states_n_and_tv():
     root = ET.fromstring(convergence())
-    bars = heights_by_x(group(root, "ch-target"))
-    hs = [bars[x] for x in sorted(bars)]
+    found = heights_by_x(root, "ch-target")
+    hs = [found[x] for x in sorted(found)]
     nonzero = [float(v) for v in P if v]
     assert [h / hs[0] for h in hs] == pytest.approx([v / nonzero[0] for v in nonzero])
     assert "position 1: 100,000 rounds" in texts(root) and "TV 0.0021 ≤ bound 0.0097" in texts(root)
@@ -180,7 +199,7 @@ def test_convergence_draws_target_bars_to_scale_and_states_n_and_tv():
 def test_convergence_observed_markers_sit_at_the_observed_frequency():
     counts = [50_000, 12_500, 0, 0, 25_000, 12_500]  # exactly the target: each diamond centres on its bar top
     root = ET.fromstring(convergence(counts))
-    tops = {round(float(r.get("x")) + 10, 1): float(r.get("y")) for r in group(root, "ch-target").iter("rect")}
+    tops = {x: top for x, (top, _) in bars(root, "ch-target").items()}
     base = float(re.search(r" ([\d.]+)H", root.find("./path[@class='ch-axis']").get("d")).group(1))
     marks = observed_marks(root)
     assert len(marks) == 6 and len(tops) == 4
@@ -205,13 +224,15 @@ def test_convergence_with_no_rounds_draws_only_the_target():
     root = ET.fromstring(convergence([0] * 6))
     assert "position 1: 0 rounds reached it" in texts(root)
     assert not observed_marks(root) and "observed" not in texts(root)
-    assert len(list(group(root, "ch-target").iter("rect"))) == 4
+    assert len(bars(root, "ch-target")) == 4
     assert "No Monte Carlo round reached this position" in root.find("desc").text
 
 
 def test_lengths_bars_are_to_scale_and_labelled_exactly():
     root = ET.fromstring(lengths())
-    widths = [float(r.get("width")) for r in group(root, "ch-target").iter("rect")]
+    (d,) = [el.get("d") for el in paths(root, "ch-target") if "H" in el.get("d")]
+    widths = [float(x2) - float(x1) for x1, x2 in re.findall(r"M([\d.]+) [\d.]+H([\d.]+)v12H", d)]
+    assert len(widths) == len(DIST)
     assert [w / widths[0] for w in widths] == pytest.approx([float(d / DIST[0]) for d in DIST], abs=0.01)
     shown = texts(root)
     assert "7203/16384 ≈ 44.0%" in shown and "2/8 ≈ 25.0%" in shown and "observed 43.9%" in shown
@@ -247,6 +268,13 @@ def test_speedup_line_points_are_to_scale():
     base = float(re.search(r"V([\d.]+)", axis.get("d")).group(1))
     heights = [base - y for y in ys]
     assert [h / heights[0] for h in heights] == pytest.approx([float(r[0] / SPEED[0][0]) for r in SPEED], abs=0.01)
+
+
+@pytest.mark.parametrize("highlight", [None, -1])
+def test_speedup_without_a_highlight_draws_every_line_alike(highlight):
+    root = ET.fromstring(speedup_chart(SPEED, COSTS, highlight, "none"))
+    assert not [el for el in root.iter() if "ch-hi" in el.get("class", "")]
+    assert "this page" not in ET.tostring(root, encoding="unicode")
 
 
 def test_speedup_labels_that_end_close_together_are_pushed_apart():

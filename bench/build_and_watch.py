@@ -1,0 +1,81 @@
+"""Print build time against the import floor, page size, and --watch rebuild latency."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FLOOR = "import numpy, jinja2, markdown_it, yaml"
+
+
+def timed(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def build_ratio(repeats: int = 5) -> dict[str, float]:
+    """Returns the median wall time of a full build and of the bare imports, measured alternately in one run."""
+    out = tempfile.mkdtemp()
+    builds, floors = [], []
+    for _ in range(repeats):
+        floors.append(timed([sys.executable, "-c", FLOOR]))
+        builds.append(timed([sys.executable, str(ROOT / "build.py"), "--out", out]))
+    shutil.rmtree(out, ignore_errors=True)
+    build, floor = statistics.median(builds), statistics.median(floors)
+    return {"build_s": build, "floor_s": floor, "ratio": build / floor}
+
+
+def page_size() -> dict[str, int]:
+    """Returns the built page's size in bytes, raw and gzipped (level 9)."""
+    out = Path(tempfile.mkdtemp())
+    subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(out / "site")], check=True, capture_output=True)
+    page = (out / "site" / "index.html").read_bytes()
+    shutil.rmtree(out, ignore_errors=True)
+    return {"raw": len(page), "gzip": len(gzip.compress(page, 9, mtime=0))}
+
+
+def watch_latency(edits: int = 8) -> dict[str, float]:
+    """Returns the median and worst time from saving the data file to the rewritten page, imports warm."""
+    work = Path(tempfile.mkdtemp())
+    for name in ("data", "content", "templates"):
+        shutil.copytree(ROOT / name, work / name)
+    data, page = work / "data" / "profiles.v1.json", work / "site" / "index.html"
+    proc = subprocess.Popen([sys.executable, "-u", str(ROOT / "build.py"), "--watch", "--data", str(data),
+                             "--out", str(work / "site"), "--content", str(work / "content"),
+                             "--templates", str(work / "templates")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        while not proc.stdout.readline().startswith("watching"):
+            pass
+        raw, times = json.loads(data.read_text()), []
+        for i in range(edits):
+            raw["profiles"][0]["name"] = f"a closely aligned draft ({i})"
+            before = page.stat().st_ino
+            start = time.perf_counter()
+            data.write_text(json.dumps(raw))
+            while not page.exists() or page.stat().st_ino == before:  # the build swaps in a new folder
+                time.sleep(0.001)
+            times.append(time.perf_counter() - start)
+            proc.stdout.readline()
+            time.sleep(0.3)  # let the watcher settle before the next save
+    finally:
+        proc.terminate()
+        proc.wait()
+        shutil.rmtree(work, ignore_errors=True)
+    return {"median_ms": statistics.median(times) * 1000, "worst_ms": max(times) * 1000}
+
+
+if __name__ == "__main__":
+    b, s, w = build_ratio(), page_size(), watch_latency()
+    print(f"build {b['build_s']:.2f} s, import floor {b['floor_s']:.2f} s, ratio {b['ratio']:.2f}")
+    print(f"page {s['raw'] / 1024:.1f} KB raw, {s['gzip'] / 1024:.1f} KB gzipped")
+    print(f"watch rebuild {w['median_ms']:.0f} ms median, {w['worst_ms']:.0f} ms worst")

@@ -1,0 +1,72 @@
+"""Print how fast the round player is in headless Chromium: ms per frame step, and its script's own run at load.
+
+Builds nothing: open site/ as build.py left it (run `python build.py` first).
+Targets: a step within one 60 Hz frame (16 ms), the script's run at load within 20 ms.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import sys
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "site" / "index.html"
+LOADS = 15
+STEPS = 100
+
+# Steps through every frame of every profile in turn; reading offsetHeight makes the browser
+# recompute style and layout for each step, so the figure is what a reader waits for, not only the script.
+STEP_JS = """([steps, layout]) => {
+  const p = window.__player, radios = document.querySelectorAll('[data-player] [data-profile]');
+  const counts = [...radios].map((r, i) => { p.setProfile(i); return Number(document.querySelector('[data-scrubber]').max); });
+  p.setProfile(0);
+  document.body.offsetHeight;
+  let profile = 0, frame = 1;
+  const start = performance.now();
+  for (let i = 0; i < steps; i++) {
+    if (frame < counts[profile]) { frame += 1; p.next(); }
+    else { profile = (profile + 1) % counts.length; frame = 1; p.setProfile(profile); }
+    if (layout) document.body.offsetHeight;
+  }
+  return (performance.now() - start) / steps;
+}"""
+
+
+def chromium_path() -> str | None:
+    return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def main() -> int:
+    if not PAGE.exists():
+        print(f"{PAGE.relative_to(ROOT)} not found.\n\nRun `python build.py` first; this script builds nothing.",
+              file=sys.stderr)
+        return 1
+    url = PAGE.as_uri()
+    with sync_playwright() as pw:
+        path = chromium_path()
+        browser = pw.chromium.launch(**({"executable_path": path} if path else {}))
+        inits = []
+        for _ in range(LOADS):
+            page = browser.new_page()
+            page.goto(url)
+            inits.append(page.evaluate("window.__playerInitMs"))
+            page.close()
+        page = browser.new_page()
+        page.goto(url)
+        script_only = page.evaluate(STEP_JS, [STEPS, False])
+        with_layout = page.evaluate(STEP_JS, [STEPS, True])
+        browser.close()
+    print(f"frame step:   {with_layout:.2f} ms per step with style and layout "
+          f"({script_only:.2f} ms script only), mean of {STEPS} steps; target <= 16 ms")
+    print(f"script init:  {statistics.median(inits):.2f} ms median, {max(inits):.2f} ms worst "
+          f"of {LOADS} loads; target <= 20 ms")
+    return 0 if with_layout <= 16 and statistics.median(inits) <= 20 else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,370 @@
+"""The round player in a real Chromium, opened from file://: controls, keyboard, deep links, comfort, accessibility."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "artifacts"
+SHIPPED_FRAMES = {"aligned": 8, "divergent": 5}  # SPEC: 1 + 5 + 1 + 1 and 1 + 3 + 0 + 1
+
+
+@pytest.fixture(scope="module")
+def trace(built_site) -> dict:
+    return json.loads((built_site / "trace.json").read_text(encoding="utf-8"))
+
+
+def profile(trace: dict, pid: str) -> dict:
+    return next(p for p in trace["profiles"] if p["id"] == pid)
+
+
+def rejection(trace: dict) -> tuple[dict, dict]:
+    """Returns (profile, frame) of the first rejected verify frame in the trace."""
+    return next((p, f) for p in trace["profiles"] for f in p["frames"] if f.get("verdict") == "rejected")
+
+
+def counter(page: Page):
+    return page.locator("[data-player] [data-counter]")
+
+
+def player(page: Page):
+    return page.locator("[data-player]")
+
+
+def at(page: Page, i: int, n: int) -> None:
+    expect(counter(page)).to_have_text(f"Frame {i} of {n}")
+
+
+def test_page_runs_without_errors_and_loads_nothing(page: Page, page_url, trace):
+    errors, requests = [], []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(page_url)
+    expect(player(page)).to_be_visible()
+    for p in trace["profiles"]:
+        page.get_by_role("radio", name=p["name"]).check()
+        page.get_by_role("button", name="Last step").click()
+        at(page, len(p["frames"]), len(p["frames"]))
+        page.get_by_role("button", name="First step").click()
+        at(page, 1, len(p["frames"]))
+    assert errors == []
+    assert [u for u in requests if u != page_url and not u.startswith("data:")] == []
+
+
+@pytest.mark.parametrize("pid", ["aligned", "divergent"])
+def test_next_step_walks_every_frame_of_the_profile(page: Page, page_url, trace, pid):
+    p = profile(trace, pid)
+    n = len(p["frames"])
+    assert n == p["stats"]["frame_count"] == SHIPPED_FRAMES[pid]
+    page.goto(page_url)
+    page.get_by_role("radio", name=p["name"]).check()
+    at(page, 1, n)
+    nxt = page.get_by_role("button", name="Next step")
+    for i in range(2, n + 1):
+        nxt.click()
+        at(page, i, n)
+        expect(page.locator("[data-caption]")).to_have_text(p["frames"][i - 1]["caption"])
+    expect(nxt).to_be_disabled()
+    expect(page.get_by_role("button", name="Last step")).to_be_disabled()
+    page.keyboard.press("ArrowRight")
+    at(page, n, n)
+
+
+def test_profile_radios_come_from_the_data(page: Page, page_url, trace):
+    page.goto(page_url)
+    radios = page.locator("[data-player]").get_by_role("radio")
+    expect(radios).to_have_count(len(trace["profiles"]))
+    for p in trace["profiles"]:
+        expect(page.get_by_role("group", name="Draft profile").get_by_role("radio", name=p["name"])).to_be_visible()
+
+
+def test_a_third_profile_in_the_data_gets_its_own_radio(page: Page, tmp_path):
+    import build
+
+    raw = json.loads((ROOT / "data" / "profiles.v1.json").read_text(encoding="utf-8"))
+    raw["profiles"].append({"id": "same", "name": "a draft equal to the target",
+                            "proposals": raw["profiles"][0]["proposals"], "draft": raw["target"]})
+    raw["monte_carlo"]["rounds"] = 2000
+    data = tmp_path / "three.json"
+    data.write_text(json.dumps(raw), encoding="utf-8")
+    build.write_atomic(tmp_path / "site", build.build_files(data, ROOT / "content", ROOT / "templates"))
+    third = json.loads((tmp_path / "site" / "trace.json").read_text(encoding="utf-8"))["profiles"][2]
+    page.goto((tmp_path / "site" / "index.html").as_uri())
+    expect(page.locator("[data-player]").get_by_role("radio")).to_have_count(3)
+    page.get_by_role("radio", name="a draft equal to the target").check()
+    at(page, 1, len(third["frames"]))
+    page.keyboard.press("End")  # focus is on the radio: a form field keeps its keys
+    at(page, 1, len(third["frames"]))
+    page.get_by_role("button", name="Last step").click()
+    at(page, len(third["frames"]), len(third["frames"]))
+    expect(page).to_have_url(re.compile(rf"#same/{len(third['frames'])}$"))
+
+
+def test_rejection_frame_shows_residual_and_dropped_positions(page: Page, page_url, trace):
+    p, f = rejection(trace)
+    vocab = trace["vocabulary"]
+    assert (p["id"], f["position"], len(f["dropped"])) == ("divergent", 3, 2)  # SPEC: rejected at 3, 4 and 5 dropped
+    page.goto(f"{page_url}#{p['id']}/{f['index']}")
+    at(page, f["index"], len(p["frames"]))
+    expect(page.locator("[data-verdict]")).to_contain_text("Rejected")
+    expect(page.locator("[data-verdict]")).to_contain_text(f["u"])
+    rows = page.locator("[data-dist-body] tr")
+    expect(rows).to_have_count(len(vocab))
+    for y, token in enumerate(vocab):
+        expect(rows.nth(y).locator("td").nth(3)).to_have_text(f["residual"][y])
+        expect(rows.nth(y).locator("td").nth(2)).to_have_text(f["residual_raw"][y])
+    expect(rows.nth(f["token"])).to_contain_text("rejected")
+    expect(rows.nth(f["token"]).locator("td").nth(3)).to_have_text("0")
+    expect(rows.nth(f["replacement"])).to_contain_text("drawn")
+    expect(page.locator("[data-dist-head]")).to_contain_text("max(0, p − q)")
+    dropped = page.locator("[data-strip] .slot.is-dropped")
+    expect(dropped).to_have_count(len(f["dropped"]))
+    for i, d in enumerate(f["dropped"]):
+        expect(dropped.nth(i)).to_contain_text(vocab[d["token"]])
+        expect(dropped.nth(i)).to_contain_text("dropped, never checked")
+    expect(page.locator("[data-strip] .slot.is-rejected")).to_contain_text(f"“{vocab[f['replacement']]}” instead")
+    expect(page.locator("[data-dropped-list] li")).to_have_count(len(f["dropped"]))
+
+
+def test_captions_and_figures_show_the_exact_fractions(page: Page, page_url, trace):
+    _, f = rejection(trace)
+    assert "min(1, (0)/(3/8)) = 0" in f["caption"]
+    page.goto(page_url)
+    for p in trace["profiles"]:
+        page.get_by_role("radio", name=p["name"]).check()
+        for frame in p["frames"]:
+            page.get_by_label("Frame", exact=True).fill(str(frame["index"]))
+            at(page, frame["index"], len(p["frames"]))
+            expect(page.locator("[data-caption]")).to_have_text(frame["caption"])
+            if frame is f:
+                expect(page.locator("[data-caption]")).to_contain_text("min(1, (0)/(3/8)) = 0")
+            if frame["kind"] != "verify":
+                expect(page.locator("[data-test]")).to_be_hidden()
+                continue
+            expect(page.locator("[data-p]")).to_have_text(frame["p"])
+            expect(page.locator("[data-q]")).to_have_text(frame["q"])
+            expect(page.locator("[data-ratio]")).to_have_text(f"({frame['p']})/({frame['q']}) = {frame['ratio']}")
+            expect(page.locator("[data-accept]")).to_have_text(f"min(1, {frame['ratio']}) = {frame['accept']}")
+            expect(page.locator("[data-u]")).to_have_text(frame["u"])
+            expect(page.locator("[data-verdict]")).to_contain_text(frame["verdict"].capitalize())
+
+
+def test_bonus_frame_shows_the_draw_from_the_target(page: Page, page_url, trace):
+    p = profile(trace, "aligned")
+    f = next(f for f in p["frames"] if f["kind"] == "bonus")
+    page.goto(f"{page_url}#aligned/{f['index']}")
+    rows = page.locator("[data-dist-body] tr")
+    expect(rows).to_have_count(len(trace["vocabulary"]))
+    expect(rows.nth(f["token"])).to_contain_text("drawn")
+    for y, value in enumerate(p["bonus_target"]):
+        expect(rows.nth(y).locator("td")).to_have_text(value)
+    expect(page.locator("[data-committed] li")).to_have_count(len(f["committed"]))
+
+
+def test_keyboard_shortcuts_step_jump_and_play(page: Page, page_url, trace):
+    n = len(trace["profiles"][0]["frames"])
+    page.goto(page_url)
+    page.get_by_label("Speed", exact=True).select_option(label="Slow")
+    page.get_by_role("button", name="Next step").focus()
+    page.keyboard.press("ArrowRight")
+    at(page, 2, n)
+    page.keyboard.press("ArrowLeft")
+    at(page, 1, n)
+    page.keyboard.press("End")
+    at(page, n, n)
+    page.keyboard.press("Home")
+    at(page, 1, n)
+    page.get_by_role("button", name="Next step").focus()
+    page.keyboard.press("Space")  # plays; it must not also click the focused Next button
+    expect(page.get_by_role("button", name="Pause")).to_be_visible()
+    expect(page.get_by_role("button", name="Play", exact=True)).to_have_count(0)
+    page.keyboard.press("Space")
+    expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible()
+    at(page, 1, n)
+    page.get_by_role("button", name="Play", exact=True).focus()
+    page.keyboard.press("Space")  # the focused Play button toggles once, not twice
+    expect(page.get_by_role("button", name="Pause")).to_be_visible()
+    page.keyboard.press("Space")
+    expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible()
+
+
+def test_form_fields_keep_their_own_keys(page: Page, page_url, trace):
+    aligned, divergent = trace["profiles"][0], trace["profiles"][1]
+    page.goto(page_url)
+    scrubber = page.get_by_label("Frame", exact=True)
+    scrubber.focus()
+    page.keyboard.press("ArrowRight")
+    at(page, 2, len(aligned["frames"]))
+    expect(scrubber).to_have_value("2")
+    page.keyboard.press("ArrowRight")
+    at(page, 3, len(aligned["frames"]))
+    page.keyboard.press("ArrowLeft")
+    at(page, 2, len(aligned["frames"]))
+    page.get_by_role("radio", name=aligned["name"]).focus()
+    page.keyboard.press("ArrowRight")  # native: moves to the next radio, which switches profile
+    expect(page.get_by_role("radio", name=divergent["name"])).to_be_checked()
+    at(page, 1, len(divergent["frames"]))
+
+
+def test_play_runs_to_the_last_frame_and_stops(page: Page, page_url, trace):
+    p = profile(trace, "divergent")
+    n = len(p["frames"])
+    page.goto(f"{page_url}#divergent/{n - 1}")
+    page.get_by_label("Speed", exact=True).select_option(label="Fast")
+    page.get_by_role("button", name="Play", exact=True).click()
+    expect(page.get_by_role("button", name="Pause")).to_be_visible()
+    at(page, n, n)
+    expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible()
+
+
+def test_deep_link_restores_state_and_stepping_replaces_the_hash(page: Page, page_url, trace):
+    p = profile(trace, "divergent")
+    n = len(p["frames"])
+    page.goto(page_url + "#divergent/4")
+    at(page, 4, n)
+    expect(page.get_by_role("radio", name=p["name"])).to_be_checked()
+    expect(page.locator("[data-caption]")).to_have_text(p["frames"][3]["caption"])
+    length = page.evaluate("history.length")
+    page.get_by_role("button", name="Next step").click()
+    expect(page).to_have_url(re.compile(r"#divergent/5$"))
+    page.get_by_role("button", name="First step").click()
+    expect(page).to_have_url(re.compile(r"#divergent/1$"))
+    page.get_by_role("radio", name=profile(trace, "aligned")["name"]).check()
+    expect(page).to_have_url(re.compile(r"#aligned/1$"))
+    assert page.evaluate("history.length") == length
+    page.goto(page_url + "#divergent/99")  # out of range: clamped to the last frame
+    at(page, n, n)
+
+
+def test_notice_links_open_the_player_at_their_frames(page: Page, page_url, trace):
+    page.goto(page_url)
+    links = page.locator('#notice a[href^="#"]')
+    hrefs = links.evaluate_all("as => as.map(a => a.getAttribute('href'))")
+    assert set(hrefs) == {f"#{where}" for where in trace["points"].values() if where}
+    assert len(hrefs) == 4
+    for i, href in enumerate(hrefs):
+        pid, frame = href[1:].split("/")
+        p = profile(trace, pid)
+        links.nth(i).click()
+        at(page, int(frame), len(p["frames"]))
+        expect(page.get_by_role("radio", name=p["name"])).to_be_checked()
+        expect(player(page)).to_be_in_viewport()
+    # the same link again, the hash already set (so no hashchange): it still brings the player back into view
+    links.last.scroll_into_view_if_needed()
+    expect(player(page)).not_to_be_in_viewport()
+    links.last.click()
+    expect(player(page)).to_be_in_viewport()
+
+
+def test_without_javascript_the_static_walkthrough_shows_every_frame(browser, page_url, trace):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(page_url)
+    total = sum(len(p["frames"]) for p in trace["profiles"])
+    assert total == sum(SHIPPED_FRAMES.values())
+    frames = page.locator("li.frame")
+    expect(frames).to_have_count(total)
+    for i in range(total):
+        expect(frames.nth(i)).to_be_visible()
+    expect(player(page)).to_be_hidden()
+    context.close()
+
+
+def test_print_shows_every_static_frame_and_hides_the_player(page: Page, page_url, trace):
+    page.goto(page_url)
+    expect(player(page)).to_be_visible()
+    expect(page.locator("[data-static]")).to_be_hidden()
+    page.emulate_media(media="print")
+    frames = page.locator("li.frame")
+    expect(frames).to_have_count(sum(len(p["frames"]) for p in trace["profiles"]))
+    for i in range(frames.count()):
+        expect(frames.nth(i)).to_be_visible()
+    expect(player(page)).to_be_hidden()
+
+
+def test_reduced_motion_turns_animation_off(page: Page, page_url):
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(page_url + "#aligned/2")
+    current = page.locator("[data-strip] .slot.is-current")
+    expect(current).to_have_css("animation-name", "none")
+    expect(page.locator(".accept-yes")).to_have_css("transition-duration", "0s")
+
+
+def test_no_horizontal_scroll_at_360px(page: Page, page_url, trace):
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.goto(page_url)
+    expect(player(page)).to_be_visible()
+    for p in trace["profiles"]:
+        page.get_by_role("radio", name=p["name"]).check()
+        for frame in p["frames"]:
+            page.get_by_label("Frame", exact=True).fill(str(frame["index"]))
+            at(page, frame["index"], len(p["frames"]))
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, (p["id"], frame["index"])
+
+
+def axe_violations(page: Page, context: str | None = None) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, context=context)
+    return [f"{v['id']}: {n['target']} {v['help']}" for v in results.response["violations"] for n in v["nodes"]]
+
+
+def test_axe_finds_nothing_in_the_player_in_light_or_dark(page: Page, page_url, trace):
+    looks, seen = [], set()
+    for p in trace["profiles"]:
+        for frame in p["frames"]:
+            look = (frame["kind"], frame.get("verdict"))
+            if look not in seen and frame["kind"] != "done":  # one frame of each look; done repeats what came before
+                seen.add(look)
+                looks.append((p, frame))
+    page.goto(page_url)
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for p, frame in looks:
+            page.evaluate("where => { location.hash = where; }", f"#{p['id']}/{frame['index']}")
+            at(page, frame["index"], len(p["frames"]))
+            assert axe_violations(page, "[data-player]") == [], (scheme, p["id"], frame["index"])
+
+
+# Reported to the owners of templates/positions.html.j2 and templates/speedup.html.j2 (not the player's files):
+# two regions there share each accessible name. Until that is fixed this test xfails on exactly those nodes;
+# any other violation anywhere on the page fails it.
+KNOWN_ELSEWHERE = ("landmark-unique: ['section[aria-labelledby=\"pos-aligned\"]']",
+                   "landmark-unique: ['section[aria-labelledby=\"pos-divergent\"]']",
+                   "landmark-unique: ['div[aria-labelledby=\"pos-aligned-cap\"]']",
+                   "landmark-unique: ['div[aria-labelledby=\"spt-aligned\"]']")
+
+
+def test_axe_finds_nothing_on_the_whole_page_in_light_or_dark(page: Page, page_url):
+    page.goto(page_url + "#divergent/4")
+    at(page, 4, 5)
+    found = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        found += [(scheme, v) for v in axe_violations(page)]
+    assert [f for f in found if not f[1].startswith(KNOWN_ELSEWHERE)] == []
+    if found:
+        pytest.xfail(f"known violations outside the player's files: {sorted({v for _, v in found})}")
+
+
+@pytest.mark.parametrize("name, width, scheme, where", [
+    ("desktop-light", 1100, "light", "#divergent/4"),
+    ("360-light", 360, "light", "#divergent/4"),
+    ("desktop-dark", 1100, "dark", "#aligned/7"),
+])
+def test_screenshots_for_review(page: Page, page_url, name, width, scheme, where):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+    page.goto(page_url + where)
+    expect(player(page)).to_be_in_viewport()
+    player(page).screenshot(path=str(ARTIFACTS / f"player-{name}.png"), animations="disabled")
+    page.screenshot(path=str(ARTIFACTS / f"page-{name}.png"), full_page=True, animations="disabled")
