@@ -1,0 +1,57 @@
+"""The README stays true: its commands are the ones CI runs, its example error is the real one, its layout exists."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+
+from .conftest import ROOT
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def code_block(after: str, lang: str) -> str:
+    """Returns the first ```lang block after the given text."""
+    start = README.index(after)
+    return re.search(rf"```{lang}\n(.*?)```", README[start:], re.S).group(1)
+
+
+def test_quick_start_has_exactly_two_commands_and_ci_runs_the_test_one():
+    commands = [line.split("#")[0].strip() for line in code_block("## Quick start", "sh").splitlines()]
+    assert commands == ["bash scripts/build.sh", "bash scripts/test.sh"]
+    assert "bash scripts/test.sh" in (ROOT / ".ci" / "run").read_text()
+    for command in commands:
+        assert (ROOT / command.split()[1]).is_file()
+
+
+def test_example_validator_output_is_what_the_build_prints(tmp_path):
+    (tmp_path / "data").mkdir()
+    raw = json.loads((ROOT / "data" / "profiles.v1.json").read_text())
+    assert raw["target"][0][0] == "4/8"
+    raw["target"][0][0] = "5/8"
+    raw["profiles"][1]["proposals"][0] = "dog"
+    (tmp_path / "data" / "profiles.v1.json").write_text(json.dumps(raw))
+    out = subprocess.run([sys.executable, str(ROOT / "build.py"), "--data", "data/profiles.v1.json", "--out", "site"],
+                         cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 1
+    assert out.stderr == code_block("For example", "text")
+
+
+def test_layout_lists_what_is_there():
+    layout = code_block("## Layout", "text")
+    for match in re.finditer(r"^\s*([\w./]+)\s", layout, re.M):
+        name = match.group(1)
+        path = ROOT / ("speculative/" + name if name.endswith(".py") and name != "build.py" else name)
+        assert path.exists() or name == "site/", name
+    modules = {p.name for p in (ROOT / "speculative").glob("*.py")} - {"__init__.py", "__main__.py"}
+    assert modules <= set(re.findall(r"(\w+\.py)", layout))
+
+
+def test_watch_and_serve_commands_exist():
+    help_text = subprocess.run([sys.executable, str(ROOT / "build.py"), "--help"], capture_output=True, text=True).stdout
+    for flag in re.findall(r"build\.py (--\w+)", README):
+        assert flag in help_text
+    assert shutil.which("bash")
