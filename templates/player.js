@@ -129,31 +129,31 @@
   if (!source || !root) return;
   var trace = JSON.parse(source.textContent);
   var vocab = trace.vocabulary;
-  var q = function (sel) { return root.querySelector(sel); };
+  var find = function (sel) { return root.querySelector(sel); };
   var ui = {
     statics: document.querySelectorAll('[data-static]'),
     radios: root.querySelectorAll('[data-profile]'),
     buttons: root.querySelectorAll('[data-action]'),
-    playLabel: q('[data-play-label]'),
-    scrubber: q('[data-scrubber]'),
-    counter: q('[data-counter]'),
-    speed: q('[data-speed]'),
-    head: q('[data-head]'),
-    caption: q('[data-caption]'),
-    strip: q('[data-strip]'),
-    test: q('[data-test]'),
-    testTitle: q('[data-test-title]'),
-    p: q('[data-p]'), q: q('[data-q]'), ratio: q('[data-ratio]'), accept: q('[data-accept]'), u: q('[data-u]'),
-    bar: q('[data-bar]'),
-    uLabel: q('[data-u-label]'),
-    verdict: q('[data-verdict]'),
-    dist: q('[data-dist]'),
-    distTitle: q('[data-dist-title]'),
-    distHead: q('[data-dist-head]'),
-    distBody: q('[data-dist-body]'),
-    dropped: q('[data-dropped]'),
-    droppedList: q('[data-dropped-list]'),
-    committed: q('[data-committed]'),
+    playLabel: find('[data-play-label]'),
+    scrubber: find('[data-scrubber]'),
+    counter: find('[data-counter]'),
+    speed: find('[data-speed]'),
+    head: find('[data-head]'),
+    caption: find('[data-caption]'),
+    strip: find('[data-strip]'),
+    test: find('[data-test]'),
+    testTitle: find('[data-test-title]'),
+    p: find('[data-p]'), q: find('[data-q]'), ratio: find('[data-ratio]'), accept: find('[data-accept]'), u: find('[data-u]'),
+    bar: find('[data-bar]'),
+    uLabel: find('[data-u-label]'),
+    verdict: find('[data-verdict]'),
+    dist: find('[data-dist]'),
+    distTitle: find('[data-dist-title]'),
+    distHead: find('[data-dist-head]'),
+    distBody: find('[data-dist-body]'),
+    dropped: find('[data-dropped]'),
+    droppedList: find('[data-dropped-list]'),
+    committed: find('[data-committed]'),
   };
   var labels = JSON.parse(ui.strip.dataset.labels);
   var kinds = JSON.parse(ui.strip.dataset.kinds);
@@ -188,19 +188,19 @@
     timer = state.playing ? setTimeout(tick, state.delay) : null;
   }
 
+  // Playback stops by itself on the last frame.
   function tick() {
-    state.frame = clamp(state.frame + 1, 1, frames().length);
-    state.playing = state.frame < frames().length;
+    state.playing = state.frame + 1 < frames().length;
     schedule();
-    render();
+    setFrame(state.frame + 1);
   }
 
   function setPlaying(on) {
-    if (on && state.frame >= frames().length) state.frame = 1;
+    var restart = on && state.frame >= frames().length;
     state.playing = on;
     state.linked = true;
     schedule();
-    render();
+    setFrame(restart ? 1 : state.frame);
   }
 
   // Every manual move pauses playback, so a reader is never fought by the timer.

@@ -334,15 +334,6 @@ def test_axe_finds_nothing_in_the_player_in_light_or_dark(page: Page, page_url, 
             assert axe_violations(page, "[data-player]") == [], (scheme, p["id"], frame["index"])
 
 
-# Reported to the owners of templates/positions.html.j2 and templates/speedup.html.j2 (not the player's files):
-# two regions there share each accessible name. Until that is fixed this test xfails on exactly those nodes;
-# any other violation anywhere on the page fails it.
-KNOWN_ELSEWHERE = ("landmark-unique: ['section[aria-labelledby=\"pos-aligned\"]']",
-                   "landmark-unique: ['section[aria-labelledby=\"pos-divergent\"]']",
-                   "landmark-unique: ['div[aria-labelledby=\"pos-aligned-cap\"]']",
-                   "landmark-unique: ['div[aria-labelledby=\"spt-aligned\"]']")
-
-
 def test_axe_finds_nothing_on_the_whole_page_in_light_or_dark(page: Page, page_url):
     page.goto(page_url + "#divergent/4")
     at(page, 4, 5)
@@ -350,9 +341,7 @@ def test_axe_finds_nothing_on_the_whole_page_in_light_or_dark(page: Page, page_u
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         found += [(scheme, v) for v in axe_violations(page)]
-    assert [f for f in found if not f[1].startswith(KNOWN_ELSEWHERE)] == []
-    if found:
-        pytest.xfail(f"known violations outside the player's files: {sorted({v for _, v in found})}")
+    assert found == []
 
 
 @pytest.mark.parametrize("name, width, scheme, where", [
