@@ -67,7 +67,7 @@ def _prefix(id_prefix: str) -> str:
 
 
 def _svg(p: str, w: float, h: float, title: str, desc: str, body: Sequence[str]) -> str:
-    return (f'<svg class="chart" viewBox="0 0 {_n(w)} {_n(h)}" preserveAspectRatio="xMidYMid meet" role="img" '
+    return (f'<svg class="chart" viewBox="0 0 {_n(w)} {_n(h)}" role="img" '
             f'aria-labelledby="{p}-t {p}-d"><title id="{p}-t">{_e(title)}</title>'
             f'<desc id="{p}-d">{_e(desc)}</desc>{"".join(body)}</svg>')
 
@@ -241,9 +241,8 @@ def overlap_chart(vocab: list[str], target: list[Fraction], draft: list[Fraction
         body.append(f'<path class="ch-mark" d="M{_n(c - 24)} {_n(yb)}l4-7 4 7z"/>')
         body.append(_text(c - 14, yb, "proposed", "ch-sm"))
         h = yb + 5
-    pairs = "; ".join(f"{v}: p {_frac(a, denom)}, q {_frac(b, denom)}" for v, a, b in zip(vocab, target, draft))
-    desc = (f"Target p and draft q per token. {pairs}. "
-            f"α = Σ min(p, q) = {_frac(alpha, denom)}, the chance a drafted token is accepted.")
+    desc = (f"Each token's target p split into min(p, q) and max(0, p − q), beside draft q (the table above "
+            f"prints them). α = {_frac(alpha, denom)}, the chance a drafted token is accepted.")
     if proposal is not None:
         a, b = target[proposal], draft[proposal]
         if a == 0:
@@ -270,9 +269,7 @@ def convergence_chart(vocab: list[str], target: list[Fraction], counts: list[int
     total = sum(counts)
     top = 50
     freq = [c / total for c in counts] if total else []
-    rows = [("p", [_frac(a, denom) for a in target])]
-    if total:
-        rows.append(("seen", [_dec(f, 3) for f in freq]))
+    rows = [("seen", [_dec(f, 3) for f in freq])] if total else []  # the bars are p; the Positions table prints it
     w, _, cx, base, frame = _token_frame(vocab, top, denom, rows, None)
     bw = 20
     rel = "≤" if tv <= bound else ">"

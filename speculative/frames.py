@@ -137,12 +137,12 @@ def done_frame(data: Dataset, committed: list[int], dropped: list[dict[str, Any]
 
 
 def slots(data: Dataset, profile: Profile, frame: Frame, verdicts: dict[int, Frame], bonus: int | None) -> list[dict[str, Any]]:
-    """Returns the state of every position (bonus included) as this frame leaves it, for the token strip."""
+    """Returns the state of every position, bonus last, as this frame leaves it (slot i is position i + 1)."""
     upto = {"propose": 0, "verify": frame["position"]}.get(frame["kind"], len(verdicts))  # positions checked so far
     rejected = next((p for p, f in verdicts.items() if p <= upto and f["verdict"] == "rejected"), None)
     out = []
     for pos, token in enumerate(profile.proposals, start=1):
-        slot: dict[str, Any] = {"position": pos, "token": token, "current": pos == frame["position"]}
+        slot: dict[str, Any] = {"token": token}
         if pos <= upto:
             slot["state"] = verdicts[pos]["verdict"]
             if slot["state"] == "rejected":
@@ -151,8 +151,7 @@ def slots(data: Dataset, profile: Profile, frame: Frame, verdicts: dict[int, Fra
             slot["state"] = "dropped" if rejected else "proposed"
         out.append(slot)
     last = "bonus" if frame["kind"] in ("bonus", "done") and bonus is not None else ("none" if rejected else "pending")
-    out.append({"position": data.k + 1, "token": bonus if last == "bonus" else None, "state": last,
-                "current": frame["kind"] == "bonus"})
+    out.append({"token": bonus if last == "bonus" else None, "state": last})
     return out
 
 

@@ -106,11 +106,8 @@ def trace(ex: Explained) -> dict[str, Any]:
         profiles.append({
             "id": r.profile.id,
             "name": r.profile.name,
-            "positions": [{"target": [prob_str(x, d) for x in p], "draft": [prob_str(x, d) for x in q],
-                           "proposal": x, "alpha": prob_str(a, d), "accept": str(acc),
-                           "residual": None if res is None else [str(v) for v in res]}
-                          for p, q, x, a, acc, res in zip(data.target, r.profile.draft, r.profile.proposals,
-                                                          s.alphas, s.proposal_accept, s.residuals)],
+            "positions": [{"target": [prob_str(x, d) for x in p], "draft": [prob_str(x, d) for x in q], "proposal": x}
+                          for p, q, x in zip(data.target, r.profile.draft, r.profile.proposals)],
             "bonus_target": [prob_str(x, d) for x in data.bonus_target],
             "frames": r.frames,
             "stats": {

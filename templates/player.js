@@ -54,12 +54,13 @@
     return e;
   }
 
-  function slotNode(s, k, vocab, labels) {
-    var li = node('li', 'slot is-' + s.state + (s.current ? ' is-current' : ''));
+  // slot i of a frame is position i + 1; the last slot is the bonus position
+  function slotNode(s, position, current, k, vocab, labels) {
+    var li = node('li', 'slot is-' + s.state + (current ? ' is-current' : ''));
     var state = labels[s.state] + (s.state === 'rejected' ? ': ' + quote(vocab[s.replacement]) + ' instead' : '');
-    li.append(node('span', 'slot-pos', s.position + (s.position > k ? ' bonus' : '')), ' ',
-      node('span', 'slot-tok', s.token === null ? '\u2013' : vocab[s.token]), ' ',
-      node('span', 'slot-state', state));
+    li.append(node('small', '', position + (position > k ? ' bonus' : '')), ' ',
+      node('b', '', s.token === null ? '\u2013' : vocab[s.token]), ' ',
+      node('span', '', state));
     return li;
   }
 
@@ -246,7 +247,7 @@
     ui.counter.textContent = 'Frame ' + state.frame + ' of ' + n;
     ui.head.textContent = frameHead(f, n, kinds);
     ui.caption.textContent = f.caption;
-    ui.strip.replaceChildren.apply(ui.strip, f.slots.map(function (s) { return slotNode(s, trace.k, vocab, labels); }));
+    ui.strip.replaceChildren.apply(ui.strip, f.slots.map(function (s, i) { return slotNode(s, i + 1, f.position === i + 1, trace.k, vocab, labels); }));
 
     ui.test.hidden = !verify;
     if (verify) {
