@@ -1,4 +1,4 @@
-"""Save screenshots of the built page: python scripts/screenshot.py [OUT_DIR] (default docs/).
+"""Save the README's screenshot of the built page: python scripts/screenshot.py [OUT_DIR] (default docs/).
 
 Uses the same browser as the tests: CHROMIUM_PATH, a system chromium, or Playwright's own download.
 """
@@ -22,22 +22,17 @@ def launch_options() -> dict:
 
 
 def shoot(out: Path, page_path: Path = ROOT / "site" / "index.html") -> list[Path]:
-    """Returns the screenshots written: the top of the page at desktop width, and the full page at 360 px."""
+    """Returns the screenshot written: the round player at the divergent draft's rejection, desktop width."""
     out.mkdir(parents=True, exist_ok=True)
-    shots = []
+    target = out / "screenshot.png"
     with sync_playwright() as pw:
         browser = pw.chromium.launch(**launch_options())
-        for name, width, height, full, scheme in (("page-desktop.png", 1100, 1400, False, "light"),
-                                                  ("page-360-full.png", 360, 800, True, "light"),
-                                                  ("page-desktop-full-dark.png", 1100, 900, True, "dark")):
-            page = browser.new_page(viewport={"width": width, "height": height}, color_scheme=scheme)
-            page.goto(page_path.as_uri() + "#walkthrough-section")
-            page.goto(page_path.as_uri())
-            page.screenshot(path=str(out / name), full_page=full)
-            shots.append(out / name)
-            page.close()
+        page = browser.new_page(viewport={"width": 1000, "height": 1250}, reduced_motion="reduce")
+        page.goto(page_path.as_uri() + "#divergent/4")
+        page.get_by_text("Frame 4 of 5", exact=True).wait_for()
+        page.locator("[data-player]").screenshot(path=str(target))
         browser.close()
-    return shots
+    return [target]
 
 
 if __name__ == "__main__":
