@@ -47,6 +47,16 @@ def read_inputs(data: Path, content: Path, templates: Path) -> tuple[str, dict[s
     return data_text, sections, files
 
 
+def jinja_cache() -> str | None:
+    """Returns a folder for compiled templates, or None when one cannot be made (the build works without it)."""
+    folder = ROOT / ".cache" / "jinja"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return str(folder) if os.access(folder, os.W_OK) else None
+
+
 def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     """Returns every output file's bytes, computed before anything is written."""
     data_text, section_texts, template_texts = read_inputs(data, content, templates)
@@ -54,7 +64,7 @@ def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     sections = [parse_section(name, text) for name, text in section_texts.items()]
     if not sections:
         raise ContentError(shown(content), "no *.md sections found")
-    html, trace = render_page(explained, sections, template_texts)
+    html, trace = render_page(explained, sections, template_texts, cache_dir=jinja_cache())
     return {"index.html": html.encode("utf-8"),
             "trace.json": (json.dumps(trace, ensure_ascii=False, indent=1) + "\n").encode("utf-8")}
 

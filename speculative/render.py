@@ -88,9 +88,12 @@ def content_security_policy(scripts: list[str], styles: list[str]) -> str:
             "img-src data:; base-uri 'none'; form-action 'none'")
 
 
-def _block(html: str) -> Markup:
-    """Returns HTML that markdown-it keeps as one raw block: no blank lines inside."""
-    return Markup("\n".join(line for line in str(html).splitlines() if line.strip()))
+COMPONENTS = ("walkthrough", "positions", "checks_identity", "checks_charts", "speedup")
+
+
+def _placeholder(name: str) -> Markup:
+    """Returns the marker a section's Markdown holds where a component goes (an HTML comment passes through)."""
+    return Markup(f"\n<!--component:{name}-->\n")
 
 
 def _percent(x: Fraction, places: int = 1) -> str:
@@ -208,44 +211,46 @@ def context(ex: Explained) -> dict[str, Any]:
     }
 
 
-def environment(templates: Mapping[str, str]) -> jinja2.Environment:
-    """Returns a Jinja2 environment over the given template texts, autoescaping, failing on undefined names."""
-    return _environment(tuple(sorted(templates.items())))
+def environment(templates: Mapping[str, str], cache_dir: str | None = None) -> jinja2.Environment:
+    """Returns a Jinja2 environment over the given template texts, autoescaping, failing on undefined names.
+
+    cache_dir, when given, keeps compiled templates between runs (keyed by each template's source).
+    """
+    return _environment(tuple(sorted(templates.items())), cache_dir)
 
 
 @functools.lru_cache(maxsize=4)  # the author's --watch loop rebuilds with the same templates most of the time
-def _environment(templates: tuple[tuple[str, str], ...]) -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.DictLoader(dict(templates)), autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    return env
-
-
-@functools.lru_cache(maxsize=64)
-def _compiled(env: jinja2.Environment, source: str) -> jinja2.Template:
-    return env.from_string(source)
+def _environment(templates: tuple[tuple[str, str], ...], cache_dir: str | None) -> jinja2.Environment:
+    cache = jinja2.FileSystemBytecodeCache(cache_dir) if cache_dir else None
+    return jinja2.Environment(loader=jinja2.DictLoader(dict(templates)), autoescape=True, bytecode_cache=cache,
+                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 
 def _markdown() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": True, "typographer": True}).enable(["table", "replacements", "smartquotes"])
 
 
-def render_section(env: jinja2.Environment, md: MarkdownIt, section: Section, ctx: dict[str, Any]) -> Markup:
-    """Returns one section's HTML: Jinja fills in the computed figures, then markdown-it renders the prose."""
+def render_section(env: jinja2.Environment, md: MarkdownIt, section: Section, ctx: dict[str, Any],
+                   components: Mapping[str, str]) -> Markup:
+    """Returns one section's HTML: Jinja fills in the figures, markdown-it renders the prose, then components go in."""
     try:
-        filled = _compiled(env, section.body).render(ctx)
+        filled = env.get_template(section.source).render(ctx, **{name: _placeholder(name) for name in components})
     except jinja2.TemplateError as err:
         raise ContentError(section.source, f"template error: {err}") from None
-    return Markup(md.render(filled))
+    html = md.render(filled)
+    for name, block in components.items():  # after Markdown, so a component's HTML is never parsed as prose
+        html = html.replace(f"<!--component:{name}-->", block)
+    return Markup(html)
 
 
-def render_page(ex: Explained, sections: list[Section], templates: Mapping[str, str]) -> tuple[str, dict[str, Any]]:
+def render_page(ex: Explained, sections: list[Section], templates: Mapping[str, str],
+                cache_dir: str | None = None) -> tuple[str, dict[str, Any]]:
     """Returns the page's HTML and the trace it embeds."""
-    env = environment(templates)
+    env = environment({**templates, **{s.source: s.body for s in sections}}, cache_dir)
     md = _markdown()
     ctx = context(ex)
     try:
-        for name in ("walkthrough", "positions", "checks_identity", "checks_charts", "speedup"):
-            ctx[name] = _block(env.get_template(f"{name}.html.j2").render(ctx, charts=charts))
+        components = {name: env.get_template(f"{name}.html.j2").render(ctx, charts=charts) for name in COMPONENTS}
         css = rcssmin.cssmin("\n".join(templates[n] for n in ("style.css", "charts.css", "player.css") if n in templates))
         js = rjsmin.jsmin(templates["player.js"])
     except jinja2.TemplateError as err:
@@ -253,7 +258,7 @@ def render_page(ex: Explained, sections: list[Section], templates: Mapping[str, 
     ids = [s.id for s in sections]
     if len(set(ids)) != len(ids):
         raise ContentError("content/", f"two sections share an id: {sorted(i for i in ids if ids.count(i) > 1)[0]}")
-    rendered = [{"id": s.id, "title": s.title, "html": render_section(env, md, s, ctx)}
+    rendered = [{"id": s.id, "title": s.title, "html": render_section(env, md, s, ctx, components)}
                 for s in sorted(sections, key=lambda s: (s.order, s.source))]
     data = trace(ex)
     trace_text = script_json(data)
