@@ -50,7 +50,9 @@ def main() -> int:
     for name, value, target in rows:
         print(f"| {name} | {value} | {target} |")
     for line in player_lines():
-        print(f"| player: {line} | | |" if not line.startswith("(") else line)
+        name, _, rest = line.partition(":")
+        value, _, target = rest.partition("; target")
+        print(f"| player, {name.strip()} | {value.strip()} | {target.replace('<=', '≤').strip()} |" if target else line)
     return 0
 
 
