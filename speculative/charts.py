@@ -175,7 +175,7 @@ def _token_frame(vocab: Sequence[str], top: float, denom: int, rows: Sequence[tu
     ticks = [Fraction(i, 4) for i in range(5)]
     out = [
         f'<path class="ch-grid" d="{"".join(f"M{_L} {_n(base - t * _PH)}H{_n(w - _R)}" for t in ticks[1:])}"/>',
-        _col(_L - 3, "ch-e ch-sm", [_text(None, base - t * _PH + 3, _frac(t, denom)) for t in ticks]),
+        _col(_L - 3, "ch-e ch-sm", [_text(None, base - t * _PH + 3, _frac(t, denom)) for t in ticks[::2]]),
         f'<path class="ch-axis" d="M{_L} {_n(base)}H{_n(w - _R)}"/>',
         _row(base + 12, "ch-m", [_text(c, None, _short(v, slot - 4), "ch-b" if i == bold else "")
                                  for i, (c, v) in enumerate(zip(cx, vocab))]),
