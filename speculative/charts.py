@@ -10,9 +10,10 @@ from __future__ import annotations
 import html
 import math
 import re
-from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Callable, Sequence
+
+from .stats import decimal_str, percent_str, prob_str
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 _EM = 0.56  # rough advance of one character in em, for laying out legends only
@@ -30,28 +31,6 @@ def _n(v: float) -> str:
     s = f"{float(v):.1f}"
     s = s[:-2] if s.endswith(".0") else s
     return "0" if s == "-0" else s
-
-
-def _frac(x: Fraction, denom: int = 8) -> str:
-    """Returns x over the common denominator when that is exact ("4/8"), else "0", "1" or x reduced."""
-    if x == 0:
-        return "0"
-    if x == 1:
-        return "1"
-    num = x * denom
-    if denom <= 32 and num.denominator == 1:
-        return f"{num.numerator}/{denom}"
-    return str(x)
-
-
-def _dec(x: Fraction | float, places: int) -> str:
-    """Returns x rounded half-up to `places` decimals, from the exact value when x is a Fraction."""
-    d = Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else Decimal(repr(float(x)))
-    return str(d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
-
-
-def _pct(x: Fraction | float) -> str:
-    return _dec(x * 100, 1) + "%"
 
 
 def _width(s: str, size: float) -> float:
@@ -175,7 +154,7 @@ def _token_frame(vocab: Sequence[str], top: float, denom: int, rows: Sequence[tu
     ticks = [Fraction(i, 4) for i in range(5)]
     out = [
         f'<path class="ch-grid" d="{"".join(f"M{_L} {_n(base - t * _PH)}H{_n(w - _R)}" for t in ticks[1:])}"/>',
-        _col(_L - 3, "ch-e ch-sm", [_text(None, base - t * _PH + 3, _frac(t, denom)) for t in ticks[::2]]),
+        _col(_L - 3, "ch-e ch-sm", [_text(None, base - t * _PH + 3, prob_str(t, denom)) for t in ticks[::2]]),
         f'<path class="ch-axis" d="M{_L} {_n(base)}H{_n(w - _R)}"/>',
         _row(base + 12, "ch-m", [_text(c, None, _short(v, slot - 4), "ch-b" if i == bold else "")
                                  for i, (c, v) in enumerate(zip(cx, vocab))]),
@@ -221,7 +200,7 @@ def overlap_chart(vocab: list[str], target: list[Fraction], draft: list[Fraction
             box.append(_bar(c - dw / 2, y(b), dw, base, closed=False))  # a bracket standing on the axis
     body = [
         _hatch(p),
-        _text(4, 13, f"Position {position} · α = Σ min(p, q) = {_frac(alpha, denom)}", "ch-cap"),
+        _text(4, 13, f"Position {position} · α = Σ min(p, q) = {prob_str(alpha, denom)}", "ch-cap"),
         _legend(4, 28, [
             (_swatch("ch-overlap"), "min(p, q)"),
             (_swatch("ch-residual", f' fill="url(#{p}-h)"'), "max(0, p − q)"),
@@ -242,7 +221,7 @@ def overlap_chart(vocab: list[str], target: list[Fraction], draft: list[Fraction
         body.append(_text(c - 14, yb, "proposed", "ch-sm"))
         h = yb + 5
     desc = (f"Each token's target p split into min(p, q) and max(0, p − q), beside draft q (the table above "
-            f"prints them). α = {_frac(alpha, denom)}, the chance a drafted token is accepted.")
+            f"prints them). α = {prob_str(alpha, denom)}, the chance a drafted token is accepted.")
     if proposal is not None:
         a, b = target[proposal], draft[proposal]
         if a == 0:
@@ -250,9 +229,9 @@ def overlap_chart(vocab: list[str], target: list[Fraction], draft: list[Fraction
         elif a >= b:
             verdict = "p ≥ q, so it is accepted outright"
         else:
-            verdict = f"it is accepted with probability p/q = {_frac(a / b, denom)}"
+            verdict = f"it is accepted with probability p/q = {prob_str(a / b, denom)}"
         desc += f" The draft proposed “{vocab[proposal]}”: {verdict}."
-    title = f"Position {position}: target p against draft q, α = {_frac(alpha, denom)}"
+    title = f"Position {position}: target p against draft q, α = {prob_str(alpha, denom)}"
     return _svg(p, w, h, title, desc, body)
 
 
@@ -269,13 +248,13 @@ def convergence_chart(vocab: list[str], target: list[Fraction], counts: list[int
     total = sum(counts)
     top = 50
     freq = [c / total for c in counts] if total else []
-    rows = [("seen", [_dec(f, 3) for f in freq])] if total else []  # the bars are p; the Positions table prints it
+    rows = [("seen", [decimal_str(f, 3) for f in freq])] if total else []  # the bars are p; the Positions table prints it
     w, _, cx, base, frame = _token_frame(vocab, top, denom, rows, None)
     bw = 20
     rel = "≤" if tv <= bound else ">"
     if total:
         line1 = f"{position_label}: {total:,} rounds"
-        line2 = f"TV {_dec(tv, 4)} {rel} bound {_dec(bound, 4)}"
+        line2 = f"TV {decimal_str(tv, 4)} {rel} bound {decimal_str(bound, 4)}"
         keys = [(_swatch("ch-target"), "target p"), (_diamond_swatch, "observed")]
     else:
         line1 = f"{position_label}: 0 rounds reached it"
@@ -292,13 +271,13 @@ def convergence_chart(vocab: list[str], target: list[Fraction], counts: list[int
         body.append(_path("ch-observed", [_diamond(c, base - f * _PH) for c, f in zip(cx, freq)]))
     h = base + 24 + 11 * len(rows) - 4
     if total:
-        pairs = "; ".join(f"{v}: p {_frac(a, denom)}, observed {_dec(f, 3)}" for v, a, f in zip(vocab, target, freq))
+        pairs = "; ".join(f"{v}: p {prob_str(a, denom)}, observed {decimal_str(f, 3)}" for v, a, f in zip(vocab, target, freq))
         verdict = "within" if tv <= bound else "above"
-        desc = (f"{pairs}. Total variation distance {_dec(tv, 4)} over {total:,} rounds, "
-                f"{verdict} the bound {_dec(bound, 4)}.")
+        desc = (f"{pairs}. Total variation distance {decimal_str(tv, 4)} over {total:,} rounds, "
+                f"{verdict} the bound {decimal_str(bound, 4)}.")
         title = f"{position_label}: observed frequencies against the target over {total:,} rounds"
     else:
-        pairs = "; ".join(f"{v}: p {_frac(a, denom)}" for v, a in zip(vocab, target))
+        pairs = "; ".join(f"{v}: p {prob_str(a, denom)}" for v, a in zip(vocab, target))
         desc = f"No Monte Carlo round reached this position, so only the target is shown. {pairs}."
         title = f"{position_label}: target only, no round reached it"
     return _svg(p, w, h, title, desc, body)
@@ -323,19 +302,19 @@ def lengths_chart(dist: list[Fraction], observed: list[int], id_prefix: str, *, 
         yc = top + row * (i + 0.5)
         if d:
             bars.append(f"M{left} {_n(yc - 6)}H{_n(x(d))}v12H{left}z")
-        labels.append(_text(None, yc - 1, f"{_frac(d, denom)} ≈ {_pct(d)}"))
+        labels.append(_text(None, yc - 1, f"{prob_str(d, denom)} ≈ {percent_str(d)}"))
         if total:
-            labels.append(_text(None, yc + 10, f"observed {_pct(freq[i])}", "ch-sm"))
+            labels.append(_text(None, yc + 10, f"observed {percent_str(freq[i])}", "ch-sm"))
             marks.append(_diamond(x(freq[i]), yc))
     if total:
         obs_mean = sum(i * c for i, c in enumerate(observed, start=1)) / total
-        line2 = f"Monte Carlo: {total:,} rounds, observed mean {_dec(obs_mean, 2)}"
+        line2 = f"Monte Carlo: {total:,} rounds, observed mean {decimal_str(obs_mean, 2)}"
         legend = [(_swatch("ch-target"), "exact P(N = n)"), (_diamond_swatch, "observed")]
     else:
         line2 = "no Monte Carlo rounds: exact values only"
         legend = [(_swatch("ch-target"), "exact P(N = n)")]
     body = [
-        _text(4, 13, f"Tokens per round: mean E = Σ n·P(N = n) = {_dec(mean, 2)}", "ch-cap"),
+        _text(4, 13, f"Tokens per round: mean E = Σ n·P(N = n) = {decimal_str(mean, 2)}", "ch-cap"),
         _text(4, 27, line2),
         _legend(4, 41, legend),
         f'<path class="ch-grid" d="{"".join(f"M{_n(x(t))} {top}V{bottom}" for t in ticks[1:])}"/>',
@@ -347,13 +326,13 @@ def lengths_chart(dist: list[Fraction], observed: list[int], id_prefix: str, *, 
     ]
     body.append(_path("ch-observed", marks))
     h = bottom + 18
-    parts = "; ".join(f"{i}: {_frac(d, denom)} ({_pct(d)})" + (f", observed {_pct(freq[i - 1])}" if total else "")
+    parts = "; ".join(f"{i}: {prob_str(d, denom)} ({percent_str(d)})" + (f", observed {percent_str(freq[i - 1])}" if total else "")
                       for i, d in enumerate(dist, start=1))
     desc = (f"P(N = n) for n tokens committed in one round, n = 1 to {k1}. {parts}. "
-            f"The expected value is the mean, {mean} = {_dec(mean, 2)}.")
+            f"The expected value is the mean, {mean} = {decimal_str(mean, 2)}.")
     if total:
-        desc += f" Monte Carlo over {total:,} rounds: observed mean {_dec(obs_mean, 2)}."
-    title = f"Tokens committed per round: P(N = n); the expected value E = {_dec(mean, 2)} is its mean"
+        desc += f" Monte Carlo over {total:,} rounds: observed mean {decimal_str(obs_mean, 2)}."
+    title = f"Tokens committed per round: P(N = n); the expected value E = {decimal_str(mean, 2)} is its mean"
     return _svg(p, w, h, title, desc, body)
 
 
@@ -415,10 +394,10 @@ def speedup_chart(rows: list[list[Fraction]], cost_labels: list[str], highlight:
         note = " (this page)" if j == highlight else ""
         label_cls = "ch-sm ch-b" if j == highlight else "ch-sm"
         body.append(_text(lx + 10, yl + 3, _short(cost_labels[j], w - lx - 10, 9), label_cls))
-        body.append(_text(lx + 10, yl + 14, f"{_dec(rows[-1][j], 2)}×{note}", "ch-sm"))
+        body.append(_text(lx + 10, yl + 14, f"{decimal_str(rows[-1][j], 2)}×{note}", "ch-sm"))
     series = "; ".join(
         f"{label}{' (the assumption this page uses)' if j == highlight else ''}: "
-        + ", ".join(_dec(r[j], 2) for r in rows) for j, label in enumerate(cost_labels))
+        + ", ".join(decimal_str(r[j], 2) for r in rows) for j, label in enumerate(cost_labels))
     desc = (f"Speedup against one-token-at-a-time generation for k = 1 to {k} positions drafted per round, "
             f"under assumed costs, one line per draft-step cost. {series}. Below 1 means no gain.")
     title = f"Speedup against k, positions drafted per round, for {m} draft-step costs"

@@ -8,6 +8,7 @@ from typing import Any, Sequence
 
 from .profiles import Dataset, Dist, Profile
 from .sampler import Rounds
+from .stats import prob_str
 
 Frame = dict[str, Any]
 
@@ -16,13 +17,6 @@ def common_denominator(data: Dataset) -> int:
     """Returns the least common denominator of every probability in the file (8 for eighths)."""
     rows = list(data.target) + [data.bonus_target] + [row for prof in data.profiles for row in prof.draft]
     return lcm(*(x.denominator for row in rows for x in row))
-
-
-def prob_str(x: Fraction, denom: int) -> str:
-    """Returns a probability over the file's common denominator ("4/8"), so rows compare at a glance."""
-    if x == 0 or x == 1 or denom > 32 or denom % x.denominator:
-        return str(x)
-    return f"{x.numerator * (denom // x.denominator)}/{denom}"
 
 
 def uniform_str(u: float, a: Fraction) -> str:
@@ -39,7 +33,8 @@ def quoted(vocab: Sequence[str], tokens: Sequence[int]) -> str:
     return " ".join(f"“{vocab[t]}”" for t in tokens)
 
 
-def _ratio_text(p: str, q: str, ratio: Fraction, accept: Fraction) -> str:
+def ratio_text(p: str, q: str, ratio: Fraction, accept: Fraction) -> str:
+    """Returns the accept probability worked out: "min(1, (4/8)/(3/8)) = min(1, 4/3) = 1"."""
     if ratio <= 1:
         return f"min(1, ({p})/({q})) = {accept}"
     return f"min(1, ({p})/({q})) = min(1, {ratio}) = {accept}"
@@ -70,7 +65,7 @@ def verify_frame(data: Dataset, profile: Profile, rounds: Rounds, i: int, commit
                     "ratio": str(ratio), "accept": str(accept), "u": u_s,
                     "verdict": "accepted" if ok else "rejected", "shows": []}
     head = f"Position {i + 1}: the target gives “{tok}” p = {p_s}; the draft gave it q = {q_s}. " \
-           f"Accept with probability {_ratio_text(p_s, q_s, ratio, accept)}. "
+           f"Accept with probability {ratio_text(p_s, q_s, ratio, accept)}. "
     if ok:
         committed.append(x)
         if accept == 1:

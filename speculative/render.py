@@ -19,9 +19,9 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from . import charts
-from .frames import prob_str
+from .frames import ratio_text
 from .profiles import Dist
-from .stats import decimal_str, overlap, residual
+from .stats import decimal_str, overlap, percent_str, prob_str, residual
 from .trace import Explained, ProfileResult, convergence, trace
 
 POINT_TITLES = {
@@ -96,10 +96,6 @@ def _placeholder(name: str) -> Markup:
     return Markup(f"\n<!--component:{name}-->\n")
 
 
-def _percent(x: Fraction, places: int = 1) -> str:
-    return decimal_str(x * 100, places) + "%"
-
-
 def _point(ex: Explained, name: str, where: str | None) -> dict[str, Any]:
     if where is None:
         return {"href": None, "label": None, "title": POINT_TITLES[name]}
@@ -126,9 +122,9 @@ def profile_view(ex: Explained, r: ProfileResult) -> dict[str, Any]:
         "speedup": decimal_str(s.speedup),
         "round_cost": str(s.round_cost),
         "frames": s.frame_count,
-        "all_pass": _percent(s.distribution[-1]),
-        "first_fail": _percent(s.distribution[0]),
-        "distribution": [{"n": n, "exact": str(p), "percent": _percent(p)} for n, p in enumerate(s.distribution, 1)],
+        "all_pass": percent_str(s.distribution[-1]),
+        "first_fail": percent_str(s.distribution[0]),
+        "distribution": [{"n": n, "exact": str(p), "percent": percent_str(p)} for n, p in enumerate(s.distribution, 1)],
         "walk_committed": len(r.frames[-1]["committed"]),
         "walk_rejected_at": rejected["position"] if rejected else None,
         "walk_dropped": len(rejected["dropped"]) if rejected else 0,
@@ -150,9 +146,7 @@ def _position_row(ex: Explained, r: ProfileResult, i: int) -> dict[str, Any]:
     """Returns one row group of the Positions view: p, q and residual in full, and the proposal's check."""
     d, p, q, x = ex.denom, ex.data.target[i], r.profile.draft[i], r.profile.proposals[i]
     res = r.stats.residuals[i]
-    ratio, accept = p[x] / q[x], r.stats.proposal_accept[i]
-    worked = f"min(1, ({prob_str(p[x], d)})/({prob_str(q[x], d)}))"
-    worked += f" = {accept}" if ratio <= 1 else f" = min(1, {ratio}) = {accept}"
+    worked = ratio_text(prob_str(p[x], d), prob_str(q[x], d), p[x] / q[x], r.stats.proposal_accept[i])
     return {"position": i + 1, "proposal": x, "token": ex.data.vocabulary[x],
             "p": [prob_str(v, d) for v in p], "q": [prob_str(v, d) for v in q],
             "p_exact": list(p), "q_exact": list(q),

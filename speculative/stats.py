@@ -105,12 +105,19 @@ def profile_stats(data: Dataset, profile: Profile, passed: Sequence[bool]) -> Pr
     )
 
 
-def fraction_str(x: Fraction) -> str:
-    """Returns "3/8", "0" or "1": the exact value as a reader would write it."""
-    return str(x)
+def prob_str(x: Fraction, denom: int = 1) -> str:
+    """Returns x over the file's common denominator when exact ("4/8"), else "0", "1" or x reduced."""
+    if x == 0 or x == 1 or denom > 32 or denom % x.denominator:
+        return str(x)
+    return f"{x.numerator * (denom // x.denominator)}/{denom}"
 
 
-def decimal_str(x: Fraction, places: int = 2) -> str:
-    """Returns x rounded half-up to `places` decimals, computed from the exact value."""
-    quantum = Decimal(1).scaleb(-places)
-    return str((Decimal(x.numerator) / Decimal(x.denominator)).quantize(quantum, rounding=ROUND_HALF_UP))
+def decimal_str(x: Fraction | float, places: int = 2) -> str:
+    """Returns x rounded half-up to `places` decimals, computed from the exact value when x is a Fraction."""
+    exact = Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else Decimal(repr(float(x)))
+    return str(exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+def percent_str(x: Fraction | float, places: int = 1) -> str:
+    """Returns x as a percentage, rounded half-up from the exact value."""
+    return decimal_str(x * 100, places) + "%"

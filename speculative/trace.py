@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from . import sampler
-from .frames import Frame, common_denominator, prob_str, round_frames
+from .frames import Frame, common_denominator, round_frames
 from .profiles import Dataset, Profile
-from .stats import ProfileStats, decimal_str, profile_stats
+from .stats import ProfileStats, decimal_str, prob_str, profile_stats
 
 POINTS = ("capped", "zero", "drop", "residual")
 

@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from speculative.frames import prob_str, uniform_str
+from speculative.frames import uniform_str
+from speculative.stats import prob_str
 from speculative.trace import explain
 
 
