@@ -18,6 +18,8 @@ import threading
 import time
 from pathlib import Path
 
+import jinja2
+
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
@@ -47,14 +49,15 @@ def read_inputs(data: Path, content: Path, templates: Path) -> tuple[str, dict[s
     return data_text, sections, files
 
 
-def jinja_cache() -> str | None:
-    """Returns a folder for compiled templates, or None when one cannot be made (the build works without it)."""
+@functools.lru_cache(maxsize=1)
+def jinja_cache() -> jinja2.BytecodeCache | None:
+    """Returns a store for compiled templates in .cache/jinja, or None when it cannot be made (builds work without)."""
     folder = ROOT / ".cache" / "jinja"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return str(folder) if os.access(folder, os.W_OK) else None
+    return jinja2.FileSystemBytecodeCache(str(folder)) if os.access(folder, os.W_OK) else None
 
 
 def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
@@ -64,7 +67,7 @@ def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     sections = [parse_section(name, text) for name, text in section_texts.items()]
     if not sections:
         raise ContentError(shown(content), "no *.md sections found")
-    html, trace = render_page(explained, sections, template_texts, cache_dir=jinja_cache())
+    html, trace = render_page(explained, sections, template_texts, cache=jinja_cache())
     return {"index.html": html.encode("utf-8"),
             "trace.json": (json.dumps(trace, ensure_ascii=False, indent=1) + "\n").encode("utf-8")}
 

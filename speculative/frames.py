@@ -91,13 +91,16 @@ def verify_frame(data: Dataset, profile: Profile, rounds: Rounds, i: int, commit
     total = sum(raw, Fraction(0))
     res_text = ", ".join(f"“{vocab[j]}” {prob_str(raw[j], denom)}" for j in kept)
     norm_text = ", ".join(f"“{vocab[j]}” {residual[j]}" for j in kept)
+    own = (f"max(0, {p_s} − {q_s}) = 0: it was rejected because q > p, and the residual subtracts the draft’s "
+           "share from every token, this one included" if p > 0 else
+           f"max(0, 0 − {q_s}) = 0, as any token the target never produces")
     tail = (f" The replacement is drawn from the residual max(0, p − q): {res_text}, every other token 0; "
             f"divided by their sum {prob_str(total, denom)}: {norm_text}. "
-            f"“{tok}” gets 0, because the draft's share was subtracted from it too. Drawn: “{vocab[rep]}”.")
+            f"“{tok}” itself gets {own}. Drawn: “{vocab[rep]}”.")
     frame["shows"].append("residual")
     if dropped:
         tail += f" The proposals at position{'s' if len(dropped) > 1 else ''} " \
-                f"{_positions_text([d['position'] for d in dropped])} are dropped, never checked."
+                f"{_positions_text([d['position'] for d in dropped])} {'are' if len(dropped) > 1 else 'is'} dropped, never checked."
     frame.update(committed=list(committed), caption=head + why + tail, replacement=rep,
                  residual_raw=[prob_str(r, denom) for r in raw], residual=[str(r) for r in residual],
                  dropped=dropped)
@@ -121,11 +124,11 @@ def done_frame(data: Dataset, committed: list[int], dropped: list[dict[str, Any]
     shows = []
     if dropped:
         sure = [d for d in dropped if d["accept"] == "1"]
-        caption += (f" The dropped proposals ({quoted(data.vocabulary, [d['token'] for d in dropped])}) "
-                    "cost a draft step each and were never checked")
-        caption += (", though the target would have accepted "
-                    f"{'them' if len(sure) == len(dropped) else quoted(data.vocabulary, [d['token'] for d in sure])} outright."
-                    if sure else ".")
+        one = len(dropped) == 1
+        caption += (f" The dropped proposal{'' if one else 's'} ({quoted(data.vocabulary, [d['token'] for d in dropped])}) "
+                    f"cost {'a draft step' if one else 'a draft step each'} and {'was' if one else 'were'} never checked")
+        whom = ("it" if one else "them") if len(sure) == len(dropped) else quoted(data.vocabulary, [d["token"] for d in sure])
+        caption += f", though the target would have accepted {whom} outright." if sure else "."
         shows.append("drop")
     return {"kind": "done", "position": None, "committed": list(committed), "dropped": dropped,
             "caption": caption, "shows": shows}

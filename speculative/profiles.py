@@ -102,7 +102,7 @@ class _Checker:
             self.fail(path, f'found unknown key "{key}"; expected one of: {", ".join(sorted(allowed))}')
         return True
 
-    def fraction(self, value: Any, path: str) -> Fraction | None:
+    def fraction(self, value: Any, path: str, probability: bool = True) -> Fraction | None:
         if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
             return Fraction(value)
         match = _FRACTION.match(value) if isinstance(value, str) else None
@@ -110,7 +110,7 @@ class _Checker:
             self.fail(path, f'found {describe(value)}; expected an exact fraction as a string, such as "3/8"')
             return None
         frac = Fraction(value)
-        if frac > 1:
+        if probability and frac > 1:
             self.fail(path, f"found {value}; expected a probability between 0 and 1")
             return None
         return frac
@@ -202,9 +202,10 @@ def _proposals(check: _Checker, value: Any, path: str, vocab: tuple[str, ...] | 
 def _cost(check: _Checker, raw: Any) -> CostModel | None:
     if not check.keys(raw, "cost_model", _COST_KEYS, _COST_KEYS):
         return None
-    step = check.fraction(raw.get("draft_step"), "cost_model.draft_step") if "draft_step" in raw else None
+    # costs are in target steps, not probabilities, so they may exceed 1
+    step = check.fraction(raw.get("draft_step"), "cost_model.draft_step", probability=False) if "draft_step" in raw else None
     verify = raw.get("verify_round")
-    verify_frac = check.fraction(verify, "cost_model.verify_round") if "verify_round" in raw else None
+    verify_frac = check.fraction(verify, "cost_model.verify_round", probability=False) if "verify_round" in raw else None
     if verify_frac == 0:
         check.fail("cost_model.verify_round", "found 0; expected a positive cost")
         verify_frac = None
@@ -213,7 +214,7 @@ def _cost(check: _Checker, raw: Any) -> CostModel | None:
     if not isinstance(compare, list) or not compare:
         check.fail("cost_model.compare_draft_steps", f"found {describe(compare)}; expected a non-empty list of draft-step costs")
     else:
-        steps = [check.fraction(c, f"cost_model.compare_draft_steps[{i}]") for i, c in enumerate(compare)]
+        steps = [check.fraction(c, f"cost_model.compare_draft_steps[{i}]", probability=False) for i, c in enumerate(compare)]
     if step is None or verify_frac is None or not steps or any(s is None for s in steps):
         return None
     return CostModel(draft_step=step, verify_round=verify_frac, compare_draft_steps=tuple(steps))

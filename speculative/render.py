@@ -160,10 +160,21 @@ def commit_chance(p: Dist, q: Dist) -> list[Fraction]:
     return [min(a, b) + (1 - alpha) * (res[y] if res else 0) for y, (a, b) in enumerate(zip(p, q))]
 
 
+def residual_example(ex: Explained) -> dict[str, Any] | None:
+    """Returns the first token the target does produce whose residual is still 0 because q > p, if any."""
+    for r in ex.results:
+        for i, (p, q) in enumerate(zip(ex.data.target, r.profile.draft)):
+            for y, (a, b) in enumerate(zip(p, q)):
+                if 0 < a < b:
+                    return {"profile": r.profile.name, "position": i + 1, "token": ex.data.vocabulary[y],
+                            "p": prob_str(a, ex.denom), "q": prob_str(b, ex.denom)}
+    return None
+
+
 def identity_example(ex: Explained) -> dict[str, Any]:
     """Returns the worked check min(p,q) + (1-α)·residual = p at the walkthrough's first rejection."""
-    r, i = next(((r, f["position"] - 1) for r in ex.results for f in r.frames if f.get("verdict") == "rejected"),
-                (ex.results[0], 0))
+    rejected = next(((r, f["position"] - 1) for r in ex.results for f in r.frames if f.get("verdict") == "rejected"), None)
+    r, i = rejected or (ex.results[0], 0)
     p, q, d = ex.data.target[i], r.profile.draft[i], ex.denom
     total = commit_chance(p, q)
     rows = [{"token": token, "min": prob_str(min(p[y], q[y]), d), "fix": prob_str(total[y] - min(p[y], q[y]), d),
@@ -172,8 +183,8 @@ def identity_example(ex: Explained) -> dict[str, Any]:
     equal = sum(commit_chance(a, b) == list(a) for a, b in pairs)
     summary = (f"The same sum, done in exact fractions for every token at all {len(pairs)} positions of "
                f"the {len(ex.results)} profiles, equals the target at {equal} of {len(pairs)}.")
-    return {"profile": r.profile.name[:1].upper() + r.profile.name[1:], "position": i + 1, "rows": rows,
-            "summary": summary}
+    return {"profile": r.profile.name, "position": i + 1, "rows": rows, "summary": summary,
+            "where": ", where the walkthrough saw a rejection" if rejected else ""}
 
 
 def context(ex: Explained) -> dict[str, Any]:
@@ -198,6 +209,7 @@ def context(ex: Explained) -> dict[str, Any]:
         "bonus_target": [prob_str(x, ex.denom) for x in data.bonus_target],
         "cost_labels": [f"draft step = {c}" for c in cost.compare_draft_steps],
         "identity": identity_example(ex),
+        "residual_example": residual_example(ex),
         "kind_names": {"propose": "the draft proposes", "verify": "check", "bonus": "bonus draw", "done": "round done"},
         "state_names": {"proposed": "proposed", "accepted": "accepted", "rejected": "rejected",
                         "dropped": "dropped, never checked", "pending": "bonus if all pass",
@@ -205,19 +217,32 @@ def context(ex: Explained) -> dict[str, Any]:
     }
 
 
-def environment(templates: Mapping[str, str], cache_dir: str | None = None) -> jinja2.Environment:
+def environment(templates: Mapping[str, str], cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
     """Returns a Jinja2 environment over the given template texts, autoescaping, failing on undefined names.
 
-    cache_dir, when given, keeps compiled templates between runs (keyed by each template's source).
+    cache, when given, keeps compiled templates between runs (keyed by each template's source).
     """
-    return _environment(tuple(sorted(templates.items())), cache_dir)
+    return _environment(tuple(sorted(templates.items())), cache)
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
+
+
+@jinja2.pass_context
+def _finalize(ctx: jinja2.runtime.Context, value: Any) -> Any:
+    """Backslash-escapes Markdown in strings that a Markdown section takes from the data, so a label stays text."""
+    if isinstance(value, str) and not isinstance(value, Markup) and (ctx.name or "").endswith(".md"):
+        return _MARKDOWN_SPECIAL.sub(r"\\\1", value)
+    return value
 
 
 @functools.lru_cache(maxsize=4)  # the author's --watch loop rebuilds with the same templates most of the time
-def _environment(templates: tuple[tuple[str, str], ...], cache_dir: str | None) -> jinja2.Environment:
-    cache = jinja2.FileSystemBytecodeCache(cache_dir) if cache_dir else None
-    return jinja2.Environment(loader=jinja2.DictLoader(dict(templates)), autoescape=True, bytecode_cache=cache,
-                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+def _environment(templates: tuple[tuple[str, str], ...], cache: jinja2.BytecodeCache | None) -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.DictLoader(dict(templates)), autoescape=True, bytecode_cache=cache,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             finalize=_finalize)
+    env.filters["cap"] = lambda text: text[:1].upper() + text[1:]
+    return env
 
 
 def _markdown() -> MarkdownIt:
@@ -238,9 +263,9 @@ def render_section(env: jinja2.Environment, md: MarkdownIt, section: Section, ct
 
 
 def render_page(ex: Explained, sections: list[Section], templates: Mapping[str, str],
-                cache_dir: str | None = None) -> tuple[str, dict[str, Any]]:
+                cache: jinja2.BytecodeCache | None = None) -> tuple[str, dict[str, Any]]:
     """Returns the page's HTML and the trace it embeds."""
-    env = environment({**templates, **{s.source: s.body for s in sections}}, cache_dir)
+    env = environment({**templates, **{s.source: s.body for s in sections}}, cache)
     md = _markdown()
     ctx = context(ex)
     try:

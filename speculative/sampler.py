@@ -80,10 +80,20 @@ class Rounds:
         return self.checked_pm.sum(0)
 
 
-def categorical(cdf: np.ndarray, u: np.ndarray, dtype: type = np.int8) -> np.ndarray:
-    """Returns tokens drawn by inverse CDF: cdf [V] (cumulative probabilities), u [n] -> [n]."""
+def edges(probs: np.ndarray) -> list[float]:
+    """Returns the inverse-CDF thresholds of a distribution [V]: one per token before the last possible one.
+
+    The last token with nonzero probability takes whatever is left, so float rounding in the cumulative
+    sum can never hand out a trailing token of probability 0.
+    """
+    possible = np.flatnonzero(probs > 0)
+    return np.cumsum(probs)[: possible[-1] if possible.size else 0].tolist()
+
+
+def categorical(thresholds: list[float], u: np.ndarray, dtype: type = np.int8) -> np.ndarray:
+    """Returns tokens drawn by inverse CDF: thresholds from edges(), u [n] -> [n]."""
     x = np.zeros(u.shape, dtype)  # [n]
-    for edge in cdf[:-1]:  # V is small: V-1 flat comparisons beat a search; the last token takes what is left
+    for edge in thresholds:  # V is small: V-1 flat comparisons beat a search
         x += u >= edge
     return x
 
@@ -95,9 +105,9 @@ def sample_rounds(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarra
     k, size = target.shape  # [k, V]
     dtype = np.int8 if size < 127 else np.int32
     accept = rule.accept_prob(target, draft)  # [k, V]
-    draft_cdf = np.cumsum(draft, -1)  # [k, V]
-    fix_cdf = np.cumsum(rule.residual(target, draft), -1)  # [k, V]
-    bonus_cdf = np.cumsum(rule.bonus_dist(bonus_target, draft))  # [V]
+    draft_edges = [edges(row) for row in draft]  # k lists of up to V-1 thresholds
+    fix_edges = [edges(row) for row in rule.residual(target, draft)]
+    bonus_edges = edges(rule.bonus_dist(bonus_target, draft))
     out = Rounds(np.empty((k, n)), accept, np.empty((k, n), dtype), np.empty((k, n), bool), np.empty((k, n), bool),
                  np.empty((k, n), dtype), np.empty((k + 1, n), dtype))
     scratch = np.empty(min(n, chunk))
@@ -107,20 +117,20 @@ def sample_rounds(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarra
         all_pass = np.ones(hi - lo, bool)  # [m]
         for i in range(k):  # the draft proposes at every position, checked or not
             u = rng.random(out=scratch[: hi - lo])  # [m]
-            out.proposals_pm[i, lo:hi] = categorical(draft_cdf[i], u, dtype) if proposals is None else proposals[i]
+            out.proposals_pm[i, lo:hi] = categorical(draft_edges[i], u, dtype) if proposals is None else proposals[i]
         for i in range(k):
             x = out.proposals_pm[i, lo:hi]  # [m]
             ok = rng.random(out=out.uniforms_pm[i, lo:hi]) < accept[i][x]  # [m]
             failed = alive & ~ok  # [m] the rounds whose first rejection is here
             y = np.full(hi - lo, -1, dtype)  # [m]
-            y[failed] = categorical(fix_cdf[i], rng.random(np.count_nonzero(failed)), dtype)
+            y[failed] = categorical(fix_edges[i], rng.random(np.count_nonzero(failed)), dtype)
             out.checked_pm[i, lo:hi], out.passed_pm[i, lo:hi], out.replacements_pm[i, lo:hi] = alive, alive & ok, y
             out.committed_pm[i, lo:hi] = np.where(alive & ok, x, y)
             all_pass &= ok
             if rule.drop_after_reject:
                 alive &= ok
         bonus = np.full(hi - lo, -1, dtype)  # [m]
-        bonus[all_pass] = categorical(bonus_cdf, rng.random(np.count_nonzero(all_pass)), dtype)
+        bonus[all_pass] = categorical(bonus_edges, rng.random(np.count_nonzero(all_pass)), dtype)
         out.committed_pm[k, lo:hi] = bonus
     return out
 

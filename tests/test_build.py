@@ -207,3 +207,17 @@ def test_script_json_escapes_everything_that_could_end_the_element():
     text = script_json({"a": "</script>&\u2028\u2029<!--"})
     assert not set("<>&\u2028\u2029") & set(text)
     assert json.loads(text) == {"a": "</script>&\u2028\u2029<!--"}
+
+
+def test_markdown_in_a_token_label_stays_text(tmp_path):
+    raw = json.loads(DATA.read_text())
+    old = raw["vocabulary"][4]
+    raw["vocabulary"][4] = "[x](https://e.com)*a*"
+    for profile in raw["profiles"]:
+        profile["proposals"] = ["[x](https://e.com)*a*" if t == old else t for t in profile["proposals"]]
+    path = tmp_path / "markdown.json"
+    path.write_text(json.dumps(raw))
+    assert run_build("--data", str(path), "--out", str(tmp_path / "site")).returncode == 0
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert 'href="https://e.com"' not in html and "<em>a</em>" not in html
+    assert "“[x](https://e.com)*a*”" in html

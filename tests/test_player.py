@@ -246,7 +246,7 @@ def test_deep_link_restores_state_and_stepping_replaces_the_hash(page: Page, pag
 
 def test_notice_links_open_the_player_at_their_frames(page: Page, page_url, trace):
     page.goto(page_url)
-    links = page.locator('#notice a[href^="#"]')
+    links = page.locator('#notice a[href^="#"]', has_text="Show me")
     hrefs = links.evaluate_all("as => as.map(a => a.getAttribute('href'))")
     assert set(hrefs) == {f"#{where}" for where in trace["points"].values() if where}
     assert len(hrefs) == 4

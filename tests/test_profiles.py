@@ -138,5 +138,12 @@ def test_vocabulary_size_and_position_count_come_from_the_file():
         "expected a token the draft could propose"]
 
 
+def test_costs_are_target_steps_and_may_exceed_one():
+    def edit(raw):
+        raw["cost_model"]["verify_round"] = "2"
+        raw["cost_model"]["compare_draft_steps"] = ["1/10", "3/2"]
+    assert parse(broken(edit), SRC).cost.verify_round == 2
+
+
 def test_schema_key_is_allowed_and_optional():
     parse(broken(_delete(["$schema"])), SRC)

@@ -117,3 +117,10 @@ def test_committed_lengths_follow_the_checked_positions(shipped):
 
 def test_tv_bound_shrinks_with_more_rounds():
     assert sampler.tv_bound(400, 6) == pytest.approx(2 * sampler.tv_bound(1600, 6))
+
+
+def test_inverse_cdf_never_hands_out_a_trailing_zero_probability_token():
+    probs = np.array([0.1, 0.2, 0.7, 0.0, 0.0])  # the float cumsum falls just short of 1
+    u = np.array([0.0, 0.1, 0.2999, 0.31, 0.9999999999999999])
+    assert sampler.categorical(sampler.edges(probs), u).tolist() == [0, 1, 1, 2, 2]
+    assert sampler.categorical(sampler.edges(np.array([0.0, 1.0, 0.0])), u).tolist() == [1] * 5
