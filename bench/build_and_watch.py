@@ -44,7 +44,7 @@ def page_size() -> dict[str, int]:
 
 
 def watch_latency(edits: int = 8) -> dict[str, float]:
-    """Returns the median and worst time from saving the data file to the rewritten page, imports warm."""
+    """Returns the median and worst time from saving a probability in the data file to the rewritten page."""
     work = Path(tempfile.mkdtemp())
     for name in ("data", "content", "templates"):
         shutil.copytree(ROOT / name, work / name)
@@ -57,8 +57,9 @@ def watch_latency(edits: int = 8) -> dict[str, float]:
         while not proc.stdout.readline().startswith("watching"):
             pass
         raw, times = json.loads(data.read_text()), []
+        rows = (["3/8", "1/8", "1/8", "1/8", "1/8", "1/8"], ["3/8", "1/8", "1/8", "1/8", "2/8", "0"])
         for i in range(edits):
-            raw["profiles"][0]["name"] = f"a closely aligned draft ({i})"
+            raw["profiles"][0]["draft"][0] = rows[(i + 1) % 2]  # a real probability edit: α, E, frames and the Monte Carlo change
             before = page.stat().st_ino
             start = time.perf_counter()
             data.write_text(json.dumps(raw))

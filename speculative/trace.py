@@ -10,7 +10,7 @@ import numpy as np
 
 from . import sampler
 from .frames import Frame, common_denominator, round_frames
-from .profiles import Dataset, Profile
+from .profiles import Dataset, Dist, MonteCarlo, Profile
 from .stats import ProfileStats, decimal_str, prob_str, profile_stats
 
 POINTS = ("capped", "zero", "drop", "residual")
@@ -34,10 +34,14 @@ class Explained:
     points: dict[str, str | None]  # point -> "profile-id/frame-number", or None if no frame shows it
 
 
+def floats(rows: tuple[Dist, ...] | list[Dist]) -> np.ndarray:
+    """Returns exact distributions as a float array [rows, V]: the numpy boundary."""
+    return np.array([[float(x) for x in row] for row in rows])
+
+
 def arrays(data: Dataset, profile: Profile) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Returns target [k, V], draft [k, V] and bonus target [V] as floats: the numpy boundary."""
-    to = lambda rows: np.array([[float(x) for x in row] for row in rows])  # noqa: E731
-    return to(data.target), to(profile.draft), to([data.bonus_target])[0]
+    """Returns target [k, V], draft [k, V] and bonus target [V] as floats."""
+    return floats(data.target), floats(profile.draft), floats([data.bonus_target])[0]
 
 
 def walkthrough(data: Dataset, index: int) -> sampler.Rounds:
@@ -47,23 +51,26 @@ def walkthrough(data: Dataset, index: int) -> sampler.Rounds:
     return sampler.sample_rounds(*arrays(data, profile), 1, rng, proposals=np.array(profile.proposals))
 
 
-def monte_carlo(data: Dataset, index: int, rounds: int | None = None, rule: sampler.Rule = sampler.RULE) -> sampler.Rounds:
-    """Returns many rounds of profile `index` with proposals drawn from the draft."""
-    rng = np.random.default_rng([data.monte_carlo.seed, index])
-    n = data.monte_carlo.rounds if rounds is None else rounds
-    return sampler.sample_rounds(*arrays(data, data.profiles[index]), n, rng, rule=rule)
-
-
 def explain_profile(data: Dataset, index: int) -> ProfileResult:
     """Returns the walkthrough, frames, exact statistics and Monte Carlo counts of one profile."""
     profile = data.profiles[index]
     walk = walkthrough(data, index)
     stats = profile_stats(data, profile, [bool(x) for x in walk.passed[0, : int(walk.n_checked[0])]])
-    mc = monte_carlo(data, index)
+    positions, lengths = monte_carlo_counts(data.target, data.bonus_target, profile.draft, data.monte_carlo, index)
     return ProfileResult(profile=profile, walk=walk, stats=stats,
                          frames=round_frames(data, profile, walk, stats.residuals),
-                         position_counts=sampler.position_counts(mc, len(data.vocabulary)),
-                         length_counts=sampler.length_counts(mc))
+                         position_counts=positions, length_counts=lengths)
+
+
+@functools.lru_cache(maxsize=16)  # an edit to one draft, or to the prose, reruns only what it changed
+def monte_carlo_counts(target: tuple[Dist, ...], bonus: Dist, draft: tuple[Dist, ...], mc: MonteCarlo,
+                       index: int) -> tuple[np.ndarray, np.ndarray]:
+    """Returns the committed-token counts [k+1, V] and tokens-per-round counts [k+1] of drawn rounds (read-only)."""
+    rounds = sampler.sample_rounds(floats(target), floats(draft), floats([bonus])[0], mc.rounds,
+                                   np.random.default_rng([mc.seed, index]))
+    positions, lengths = sampler.position_counts(rounds, len(bonus)), sampler.length_counts(rounds)
+    positions.flags.writeable = lengths.flags.writeable = False
+    return positions, lengths
 
 
 def find_points(results: tuple[ProfileResult, ...]) -> dict[str, str | None]:
