@@ -308,6 +308,9 @@ def test_no_horizontal_scroll_at_360px(page: Page, page_url, trace):
             page.get_by_label("Frame", exact=True).fill(str(frame["index"]))
             at(page, frame["index"], len(p["frames"]))
             assert page.evaluate("document.documentElement.scrollWidth") <= 360, (p["id"], frame["index"])
+    # the tables fit too, so a phone reader never has to scroll sideways inside one
+    widths = page.evaluate("[...document.querySelectorAll('.table-scroll')].map(e => e.scrollWidth - e.clientWidth)")
+    assert widths and max(widths) <= 0
 
 
 def axe_violations(page: Page, context: str | None = None) -> list[str]:
