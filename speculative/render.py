@@ -8,7 +8,6 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, Mapping
 
 import jinja2
@@ -20,9 +19,8 @@ from markupsafe import Markup
 
 from . import charts
 from .frames import ratio_text
-from .profiles import Dist
-from .stats import decimal_str, overlap, percent_str, prob_str, residual
-from .trace import Explained, ProfileResult, convergence, trace
+from .stats import commit_chance, decimal_str, percent_str, prob_str
+from .trace import Explained, ProfileResult, trace
 
 POINT_TITLES = {
     "capped": "A proposal the target likes at least as much is accepted outright",
@@ -106,31 +104,18 @@ def _point(ex: Explained, name: str, where: str | None) -> dict[str, Any]:
 
 def profile_view(ex: Explained, r: ProfileResult) -> dict[str, Any]:
     """Returns one profile's figures as display strings, for the prose and the templates."""
-    s, d, vocab = r.stats, ex.denom, ex.data.vocabulary
-    rejected = next((f for f in r.frames if f.get("verdict") == "rejected"), None)
-    conv = convergence(ex.data, r)
+    s, d = r.stats, ex.denom
     return {
         "id": r.profile.id,
         "name": r.profile.name,
-        "href": f"#{r.profile.id}/1",
-        "proposals": [vocab[x] for x in r.profile.proposals],
         "alphas": [prob_str(a, d) for a in s.alphas],
-        "alpha_decimals": [decimal_str(a) for a in s.alphas],
-        "accept": [str(a) for a in s.proposal_accept],
         "expected": decimal_str(s.expected),
         "expected_exact": str(s.expected),
         "speedup": decimal_str(s.speedup),
-        "round_cost": str(s.round_cost),
         "frames": s.frame_count,
         "all_pass": percent_str(s.distribution[-1]),
-        "first_fail": percent_str(s.distribution[0]),
-        "distribution": [{"n": n, "exact": str(p), "percent": percent_str(p)} for n, p in enumerate(s.distribution, 1)],
-        "walk_committed": len(r.frames[-1]["committed"]),
-        "walk_rejected_at": rejected["position"] if rejected else None,
-        "walk_dropped": len(rejected["dropped"]) if rejected else 0,
-        "mc_rounds": f"{int(r.length_counts.sum()):,}",
-        "max_tv": f"{max(row['tv'] for row in conv['positions']):.4f}",
-        "min_n": f"{min(row['n'] for row in conv['positions']):,}",
+        "mc_rounds": f"{r.convergence['rounds']:,}",
+        "max_tv": f"{max(row['tv'] for row in r.convergence['positions']):.4f}",
         "table": [[decimal_str(v) for v in row] for row in s.speedup_table],
         "table_exact": [list(row) for row in s.speedup_table],
         "distribution_exact": list(s.distribution),
@@ -138,7 +123,7 @@ def profile_view(ex: Explained, r: ProfileResult) -> dict[str, Any]:
         "positions": [_position_row(ex, r, i) for i in range(ex.data.k)],
         "convergence": [dict(row, target=list(t), label=f"position {row['position']}" if row["position"] <= ex.data.k
                              else f"bonus position {row['position']}")
-                        for row, t in zip(conv["positions"], list(ex.data.target) + [ex.data.bonus_target])],
+                        for row, t in zip(r.convergence["positions"], list(ex.data.target) + [ex.data.bonus_target])],
     }
 
 
@@ -152,12 +137,6 @@ def _position_row(ex: Explained, r: ProfileResult, i: int) -> dict[str, Any]:
             "p_exact": list(p), "q_exact": list(q),
             "residual": ["–"] * len(p) if res is None else [str(v) for v in res],
             "alpha": prob_str(r.stats.alphas[i], d), "accept_text": worked}
-
-
-def commit_chance(p: Dist, q: Dist) -> list[Fraction]:
-    """Returns each token's total chance of being committed by the rule: min(p,q) + (1-α)·residual."""
-    alpha, res = overlap(p, q), residual(p, q)
-    return [min(a, b) + (1 - alpha) * (res[y] if res else 0) for y, (a, b) in enumerate(zip(p, q))]
 
 
 def residual_example(ex: Explained) -> dict[str, Any] | None:

@@ -27,6 +27,12 @@ def residual(p: Dist, q: Dist) -> Dist | None:
     return None if total == 0 else tuple(r / total for r in raw)
 
 
+def commit_chance(p: Dist, q: Dist) -> list[Fraction]:
+    """Returns each token's total chance of being committed by the rule: min(p,q) + (1-α)·residual."""
+    alpha, res = overlap(p, q), residual(p, q)
+    return [min(a, b) + (1 - alpha) * (res[y] if res else 0) for y, (a, b) in enumerate(zip(p, q))]
+
+
 def expected_tokens(alphas: Sequence[Fraction]) -> Fraction:
     """Returns E = 1 + a1 + a1*a2 + ... + a1*...*ak, bonus token included."""
     total, run = Fraction(1), Fraction(1)

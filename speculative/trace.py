@@ -24,6 +24,7 @@ class ProfileResult:
     frames: list[Frame]
     position_counts: np.ndarray  # [k+1, V] Monte Carlo committed-token counts
     length_counts: np.ndarray  # [k+1] Monte Carlo rounds committing n = 1..k+1 tokens
+    convergence: dict[str, Any]  # those counts with N, TV distance and its bound per position
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,8 @@ def explain_profile(data: Dataset, index: int) -> ProfileResult:
     positions, lengths = monte_carlo_counts(data.target, data.bonus_target, profile.draft, data.monte_carlo, index)
     return ProfileResult(profile=profile, walk=walk, stats=stats,
                          frames=round_frames(data, profile, walk, stats.residuals),
-                         position_counts=positions, length_counts=lengths)
+                         position_counts=positions, length_counts=lengths,
+                         convergence=convergence(data, positions, lengths))
 
 
 @functools.lru_cache(maxsize=16)  # an edit to one draft, or to the prose, reruns only what it changed
@@ -90,18 +92,17 @@ def explain(data: Dataset) -> Explained:
     return Explained(data=data, results=results, denom=common_denominator(data), points=find_points(results))
 
 
-def convergence(data: Dataset, result: ProfileResult) -> dict[str, Any]:
+def convergence(data: Dataset, position_counts: np.ndarray, length_counts: np.ndarray) -> dict[str, Any]:
     """Returns the Monte Carlo histograms of one profile with N, TV distance and its bound per position."""
     targets = list(data.target) + [data.bonus_target]
     rows = []
-    for i, (counts, target) in enumerate(zip(result.position_counts, targets)):
+    for i, (counts, target) in enumerate(zip(position_counts, targets)):
         n = int(counts.sum())
         probs = np.array([float(x) for x in target])
         rows.append({"position": i + 1, "n": n, "counts": counts.tolist(),
                      "tv": round(sampler.total_variation(counts, probs), 6),
                      "tv_bound": round(sampler.tv_bound(n, len(target)), 6)})
-    return {"rounds": int(result.length_counts.sum()), "positions": rows,
-            "lengths": result.length_counts.tolist()}
+    return {"rounds": int(length_counts.sum()), "positions": rows, "lengths": length_counts.tolist()}
 
 
 def trace(ex: Explained) -> dict[str, Any]:
@@ -128,7 +129,7 @@ def trace(ex: Explained) -> dict[str, Any]:
                 "tokens_per_round_distribution": [str(p) for p in s.distribution],
                 "frame_count": s.frame_count,
             },
-            "convergence": convergence(data, r),
+            "convergence": r.convergence,
         })
     return {
         "format": "speculative-decoding-trace/1",
