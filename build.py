@@ -23,30 +23,78 @@ import jinja2
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
+from speculative import view  # noqa: E402
+from speculative.analysis import explain  # noqa: E402
+from speculative.content import ContentError, parse_sections  # noqa: E402
 from speculative.profiles import DataError, parse  # noqa: E402
-from speculative.render import ContentError, parse_section, render_page  # noqa: E402
-from speculative.trace import explain  # noqa: E402
+from speculative.render import render_page, script_json  # noqa: E402
 
 FIX_HINT = "Fix the problem{s} above and build again; {out}/ was left as it was."
+
+
+class Problems(Exception):
+    """Every input problem found before the build gave up, as printable lines."""
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        super().__init__("\n".join(lines))
 
 
 def shown(path: Path) -> str:
     """Returns the path as the user would type it: relative to the working folder when inside it."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(path.absolute().relative_to(Path.cwd().absolute()))
     except ValueError:
         return str(path)
 
 
-def read_inputs(data: Path, content: Path, templates: Path) -> tuple[str, dict[str, str], dict[str, str]]:
-    """Returns the data file's text, content/*.md and templates/* texts, keyed by name."""
+def read_text(path: Path, where: str = "") -> str:
+    """Returns a file's text, or raises Problems with one line: the file, what happened, what was expected.
+
+    `where` prefixes the message with a location, "$: " for a JSON file's root.
+    """
     try:
-        data_text = data.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise DataError(shown(data), [("$", f"could not read the file ({err.__class__.__name__})")]) from None
-    sections = {shown(p): p.read_text(encoding="utf-8") for p in sorted(content.glob("*.md"))}
-    files = {p.name: p.read_text(encoding="utf-8") for p in sorted(templates.iterdir()) if p.is_file()}
-    return data_text, sections, files
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise Problems([f"{shown(path)}: {where}no such file; expected the path of an existing file"]) from None
+    except OSError as err:
+        raise Problems([f"{shown(path)}: {where}could not be read ({err.strerror or err}); expected a readable file"]) from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise Problems([f"{shown(path)}: {where}byte {err.start} is not valid UTF-8; expected UTF-8 text"]) from None
+
+
+def read_all(paths: list[Path], data: Path) -> tuple[dict[str, str], list[str]]:
+    """Returns the texts that could be read, keyed by shown name, and a line for each that could not."""
+    texts, lines = {}, []
+    for path in paths:
+        try:
+            texts[shown(path)] = read_text(path, "$: " if path == data else "")
+        except Problems as err:
+            lines += err.lines
+    return texts, lines
+
+
+def parse_inputs(data: Path, content: Path, templates: Path):
+    """Returns (dataset, sections, template texts), or raises Problems listing every input problem at once."""
+    files = sorted(p for p in templates.iterdir() if p.is_file()) if templates.is_dir() else []
+    texts, lines = read_all([data] + sorted(content.glob("*.md")) + files, data)
+    if not templates.is_dir():
+        lines.append(f"{shown(templates)}: no such folder; expected the page's templates")
+    dataset = sections = None
+    if shown(data) in texts:
+        try:
+            dataset = parse(texts[shown(data)], shown(data))
+        except DataError as err:
+            lines += err.lines()
+    try:
+        sections = parse_sections({n: t for n, t in texts.items() if n.endswith(".md")}, shown(content))
+    except ContentError as err:
+        lines += err.lines()
+    if lines:
+        raise Problems(lines)
+    return dataset, sections, {p.name: texts[shown(p)] for p in files}
 
 
 @functools.lru_cache(maxsize=1)
@@ -61,13 +109,14 @@ def jinja_cache() -> jinja2.BytecodeCache | None:
 
 
 def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
-    """Returns every output file's bytes, computed before anything is written."""
-    data_text, section_texts, template_texts = read_inputs(data, content, templates)
-    explained = explain(parse(data_text, shown(data)))
-    sections = [parse_section(name, text) for name, text in section_texts.items()]
-    if not sections:
-        raise ContentError(shown(content), "no *.md sections found")
-    html, trace = render_page(explained, sections, template_texts, cache=jinja_cache())
+    """Returns every output file's bytes: read, parse, analyse, view, render; nothing is written here."""
+    dataset, sections, template_texts = parse_inputs(data, content, templates)
+    explained = explain(dataset)
+    trace = view.trace(explained)
+    try:
+        html = render_page(sections, template_texts, view.context(explained, trace), script_json(trace), jinja_cache())
+    except ContentError as err:
+        raise Problems(err.lines()) from None
     return {"index.html": html.encode("utf-8"),
             "trace.json": (json.dumps(trace, ensure_ascii=False, indent=1) + "\n").encode("utf-8")}
 
@@ -92,10 +141,8 @@ def build_once(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     try:
         files = build_files(args.data, args.content, args.templates)
-    except DataError as err:
-        return report_problems(err.lines(), args.out)
-    except ContentError as err:
-        return report_problems([str(err)], args.out)
+    except Problems as err:
+        return report_problems(err.lines, args.out)
     write_atomic(args.out, files)
     page = files["index.html"]
     took = time.perf_counter() - start

@@ -23,14 +23,14 @@ STEPS = 100
 # recompute style and layout for each step, so the figure is what a reader waits for, not only the script.
 STEP_JS = """([steps, layout]) => {
   const p = window.__player, radios = document.querySelectorAll('[data-player] [data-profile]');
-  const counts = [...radios].map((r, i) => { p.setProfile(i); return Number(document.querySelector('[data-scrubber]').max); });
-  p.setProfile(0);
+  const counts = [...radios].map((r, i) => { p.update({profile: i, frame: 1}); return Number(document.querySelector('[data-scrubber]').max); });
+  p.update({profile: 0, frame: 1});
   document.body.offsetHeight;
   let profile = 0, frame = 1;
   const start = performance.now();
   for (let i = 0; i < steps; i++) {
-    if (frame < counts[profile]) { frame += 1; p.next(); }
-    else { profile = (profile + 1) % counts.length; frame = 1; p.setProfile(profile); }
+    if (frame < counts[profile]) { frame += 1; p.update({frame}); }
+    else { profile = (profile + 1) % counts.length; frame = 1; p.update({profile, frame}); }
     if (layout) document.body.offsetHeight;
   }
   return (performance.now() - start) / steps;
@@ -53,10 +53,12 @@ def main() -> int:
         inits = []
         for _ in range(LOADS):
             page = browser.new_page()
+            page.add_init_script("window.__playerDebug = true")
             page.goto(url)
-            inits.append(page.evaluate("window.__playerInitMs"))
+            inits.append(page.evaluate("window.__player.initMs"))
             page.close()
         page = browser.new_page()
+        page.add_init_script("window.__playerDebug = true")
         page.goto(url)
         script_only = page.evaluate(STEP_JS, [STEPS, False])
         with_layout = page.evaluate(STEP_JS, [STEPS, True])

@@ -1,12 +1,12 @@
-"""Print each profile's exact statistics: python -m speculative [path/to/profiles.v1.json]."""
+"""Owns the command line of the package: python -m speculative [path/to/profiles.v1.json] prints each profile's exact statistics."""
 
 from __future__ import annotations
 
 import sys
 
 from .profiles import DataError, load
-from .stats import decimal_str
-from .trace import explain
+from .analysis import explain
+from .text import decimal_str
 
 
 def report(path: str) -> str:
@@ -24,7 +24,7 @@ def report(path: str) -> str:
             f"  P(N=n), n=1..{ex.data.k + 1}  {'  '.join(str(p) for p in s.distribution)}",
             f"  E tokens/round   {s.expected} = {decimal_str(s.expected)} (from P(N=n): {s.expected_from_distribution})",
             f"  speedup          {s.expected} / {s.round_cost} = {decimal_str(s.speedup)}x",
-            f"  frames           {s.frame_count}",
+            f"  frames           {len(r.frames)}",
         ]
     return "\n".join(lines)
 

@@ -13,7 +13,7 @@ import re
 from fractions import Fraction
 from typing import Callable, Sequence
 
-from .stats import decimal_str, percent_str, prob_str
+from .text import decimal_str, percent_str, prob_str
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 _EM = 0.56  # rough advance of one character in em, for laying out legends only
@@ -168,7 +168,7 @@ def _token_frame(vocab: Sequence[str], top: float, denom: int, rows: Sequence[tu
 # --- public charts ------------------------------------------------------------
 
 def overlap_chart(vocab: list[str], target: list[Fraction], draft: list[Fraction], proposal: int | None,
-                  position: int, id_prefix: str, *, denom: int = 8, legend: bool = True) -> str:
+                  position: int, id_prefix: str, *, alpha: Fraction, denom: int = 8, legend: bool = True) -> str:
     """Returns an SVG of one position: p split into min(p, q) and max(0, p - q), with q as a dashed bracket.
 
     `position` is the 1-based number shown to the reader; `proposal` is the index of the drafted token, or None.
@@ -178,7 +178,6 @@ def overlap_chart(vocab: list[str], target: list[Fraction], draft: list[Fraction
     n = len(vocab)
     _check_len("target", target, n)
     _check_len("draft", draft, n)
-    alpha = sum((min(a, b) for a, b in zip(target, draft)), Fraction(0))
     top = 38
     if proposal is not None and not 0 <= proposal < n:
         raise ValueError(f"proposal {proposal} is not an index into the {n} tokens")
@@ -283,7 +282,7 @@ def convergence_chart(vocab: list[str], target: list[Fraction], counts: list[int
     return _svg(p, w, h, title, desc, body)
 
 
-def lengths_chart(dist: list[Fraction], observed: list[int], id_prefix: str, *, denom: int = 8) -> str:
+def lengths_chart(dist: list[Fraction], observed: list[int], id_prefix: str, *, mean: Fraction, denom: int = 8) -> str:
     """Returns an SVG of P(N = n) tokens committed per round: exact bars, observed frequency as diamonds."""
     p = _prefix(id_prefix)
     k1 = len(dist)
@@ -291,7 +290,6 @@ def lengths_chart(dist: list[Fraction], observed: list[int], id_prefix: str, *, 
         raise ValueError(f"observed has {len(observed)} entries; expected {k1}, one per n = 1..{k1}")
     total = sum(observed)
     freq = [c / total for c in observed] if total else []
-    mean = sum((i * d for i, d in enumerate(dist, start=1)), Fraction(0))
     w, left, bar_w, text_x, top, row = 320, 40, 150, 200, 50, 26
     xmax = max(Fraction(1, 4), Fraction(math.ceil(max([*dist, *freq, 0]) * 4), 4))
     x = lambda v: left + float(v) / float(xmax) * bar_w  # noqa: E731

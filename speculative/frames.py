@@ -1,171 +1,158 @@
-"""Turn one authored round into the frames the player steps through, as JSON-ready dicts."""
+"""Owns the frames of one round: one small dataclass per frame kind, built in one pass from the round's draws."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-from math import lcm
-from typing import Any, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Sequence
 
-from .profiles import Dataset, Dist, Profile
-from .sampler import Rounds
-from .stats import prob_str
-
-Frame = dict[str, Any]
+from .stats import PositionRecord
+from .text import and_list, count, quoted, uniform_str
 
 
-def common_denominator(data: Dataset) -> int:
-    """Returns the least common denominator of every probability in the file (8 for eighths)."""
-    rows = list(data.target) + [data.bonus_target] + [row for prof in data.profiles for row in prof.draft]
-    return lcm(*(x.denominator for row in rows for x in row))
+@dataclass(frozen=True)
+class Round:
+    """One round's draws: what the draft proposed and what the rule did with it."""
+
+    proposals: tuple[int, ...]  # [k] token indices
+    uniforms: tuple[float, ...]  # [checked] the draw u at each checked position
+    passed: tuple[bool, ...]  # [checked] verdicts; only the last can be False
+    replacement: int | None  # drawn from the residual after the rejection, if any
+    bonus: int | None  # drawn from the target when every position passed
+
+    @property
+    def committed(self) -> tuple[int, ...]:
+        """Returns the tokens the round commits, in order."""
+        kept = self.proposals[: len(self.passed)]
+        if self.replacement is not None:
+            kept = kept[:-1] + (self.replacement,)
+        return kept + (() if self.bonus is None else (self.bonus,))
 
 
-def uniform_str(u: float, a: Fraction) -> str:
-    """Returns u with enough decimals that the shown value compares with `a` the way u does."""
-    for places in range(4, 17):
-        text = f"{u:.{places}f}"
-        if (Fraction(text) < a) == (Fraction(u) < a):
-            return text
-    return repr(u)
+@dataclass(frozen=True)
+class Slot:
+    state: str  # a key of text.STATE_NAMES
+    token: int | None
+    replacement: int | None = None
 
 
-def quoted(vocab: Sequence[str], tokens: Sequence[int]) -> str:
-    """Returns tokens as “a” “b” “c” for captions."""
-    return " ".join(f"“{vocab[t]}”" for t in tokens)
+@dataclass(frozen=True)
+class Frame:
+    index: int  # 1-based
+    slots: tuple[Slot, ...]  # [k+1] every position as this frame leaves it, bonus last
+    committed: tuple[int, ...]
+    caption: tuple[str, ...]  # keys of text.CAPTIONS, filled from context(frame)
+    fields: dict[str, Any]  # the caption's frame-specific fields; position facts come from the position
+    shows: tuple[str, ...] = ()  # the points worth noticing this frame demonstrates
+    kind: ClassVar[str] = ""
+    position: ClassVar[int | None] = None
+    token: ClassVar[int | None] = None
 
 
-def ratio_text(p: str, q: str, ratio: Fraction, accept: Fraction) -> str:
-    """Returns the accept probability worked out: "min(1, (4/8)/(3/8)) = min(1, 4/3) = 1"."""
-    if ratio <= 1:
-        return f"min(1, ({p})/({q})) = {accept}"
-    return f"min(1, ({p})/({q})) = min(1, {ratio}) = {accept}"
+@dataclass(frozen=True)
+class ProposeFrame(Frame):
+    kind: ClassVar[str] = "propose"
 
 
-def _positions_text(positions: Sequence[int]) -> str:
-    names = [str(p) for p in positions]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+@dataclass(frozen=True)
+class VerifyFrame(Frame):
+    position: int = 0  # type: ignore[misc]
+    token: int = 0  # type: ignore[misc]
+    u: str = ""  # the draw, with enough digits to keep its verdict
+    verdict: str = ""  # "accepted" or "rejected"
+    chance: bool = False  # True when the accept probability is strictly between 0 and 1
+    replacement: int | None = None
+    dropped: tuple[int, ...] = field(default=())  # 1-based positions never checked
+    kind: ClassVar[str] = "verify"
 
 
-def propose_frame(data: Dataset, profile: Profile) -> Frame:
-    """Returns the opening frame: every position proposed before any is checked."""
-    caption = (f"The draft proposes {data.k} tokens, one per position, all before any is checked: "
-               f"{quoted(data.vocabulary, profile.proposals)}. One pass of the target will now score every position.")
-    return {"kind": "propose", "position": None, "committed": [], "caption": caption, "shows": []}
+@dataclass(frozen=True)
+class BonusFrame(Frame):
+    position: int = 0  # type: ignore[misc]
+    token: int = 0  # type: ignore[misc]
+    kind: ClassVar[str] = "bonus"
 
 
-def verify_frame(data: Dataset, profile: Profile, rounds: Rounds, i: int, committed: list[int],
-                 residual: Dist | None, denom: int) -> Frame:
-    """Returns the frame that checks position i (0-based) of round 0."""
-    vocab, x = data.vocabulary, profile.proposals[i]
-    p, q = data.target[i][x], profile.draft[i][x]
-    ratio, accept = p / q, min(Fraction(1), p / q)
-    ok = bool(rounds.passed[0, i])
-    u = float(rounds.uniforms[0, i])
-    p_s, q_s, u_s, tok = prob_str(p, denom), prob_str(q, denom), uniform_str(u, accept), vocab[x]
-    frame: Frame = {"kind": "verify", "position": i + 1, "token": x, "p": p_s, "q": q_s,
-                    "ratio": str(ratio), "accept": str(accept), "u": u_s,
-                    "verdict": "accepted" if ok else "rejected", "shows": []}
-    head = f"Position {i + 1}: the target gives “{tok}” p = {p_s}; the draft gave it q = {q_s}. " \
-           f"Accept with probability {ratio_text(p_s, q_s, ratio, accept)}. "
-    if ok:
-        committed.append(x)
-        if accept == 1:
-            frame["shows"] += ["capped"] if p > q else []
-            why = "Since p > q, the ratio is capped at 1" if p > q else "Since p = q, the ratio is exactly 1"
-            tail = f"{why}: accepted outright (u = {u_s} cannot fail)."
-        else:
-            tail = f"The draw u = {u_s} is below {accept}, so “{tok}” is accepted."
-        frame.update(committed=list(committed), caption=head + tail)
-        return frame
-    rep = int(rounds.replacements[0, i])
-    committed.append(rep)
-    raw = [max(Fraction(0), a - b) for a, b in zip(data.target[i], profile.draft[i])]
-    dropped = [{"position": j + 1, "token": profile.proposals[j],
-                "accept": str(min(Fraction(1), data.target[j][profile.proposals[j]] / profile.draft[j][profile.proposals[j]]))}
-               for j in range(i + 1, data.k)]
-    if accept == 0:
-        why = f"The target never produces “{tok}”, so no draw can pass: u = {u_s} is not below 0. Rejected."
-        frame["shows"].append("zero")
-    else:
-        why = f"The draw u = {u_s} is not below {accept}: rejected."
-    kept = [j for j, r in enumerate(raw) if r > 0]
-    total = sum(raw, Fraction(0))
-    res_text = ", ".join(f"“{vocab[j]}” {prob_str(raw[j], denom)}" for j in kept)
-    norm_text = ", ".join(f"“{vocab[j]}” {residual[j]}" for j in kept)
-    own = (f"max(0, {p_s} − {q_s}) = 0: it was rejected because q > p, and the residual subtracts the draft’s "
-           "share from every token, this one included" if p > 0 else
-           f"max(0, 0 − {q_s}) = 0, as any token the target never produces")
-    tail = (f" The replacement is drawn from the residual max(0, p − q): {res_text}, every other token 0; "
-            f"divided by their sum {prob_str(total, denom)}: {norm_text}. "
-            f"“{tok}” itself gets {own}. Drawn: “{vocab[rep]}”.")
-    frame["shows"].append("residual")
-    if dropped:
-        tail += f" The proposals at position{'s' if len(dropped) > 1 else ''} " \
-                f"{_positions_text([d['position'] for d in dropped])} {'are' if len(dropped) > 1 else 'is'} dropped, never checked."
-    frame.update(committed=list(committed), caption=head + why + tail, replacement=rep,
-                 residual_raw=[prob_str(r, denom) for r in raw], residual=[str(r) for r in residual],
-                 dropped=dropped)
-    return frame
+@dataclass(frozen=True)
+class DoneFrame(Frame):
+    dropped: tuple[int, ...] = ()
+    kind: ClassVar[str] = "done"
 
 
-def bonus_frame(data: Dataset, rounds: Rounds, committed: list[int]) -> Frame:
-    """Returns the frame that draws the bonus token after every proposal passed."""
-    tok = int(rounds.bonus[0])
-    committed.append(tok)
-    caption = (f"All {data.k} proposals passed. The same target pass also scored position {data.k + 1}, "
-               f"so one more token is drawn there, straight from the target: “{data.vocabulary[tok]}”.")
-    return {"kind": "bonus", "position": data.k + 1, "token": tok, "committed": list(committed),
-            "caption": caption, "shows": []}
-
-
-def done_frame(data: Dataset, committed: list[int], dropped: list[dict[str, Any]]) -> Frame:
-    """Returns the closing frame: what the round committed and, after a rejection, what it threw away."""
-    caption = (f"The round commits {len(committed)} token{'s' if len(committed) != 1 else ''}: "
-               f"{quoted(data.vocabulary, committed)}, for one pass of the target.")
-    shows = []
-    if dropped:
-        sure = [d for d in dropped if d["accept"] == "1"]
-        one = len(dropped) == 1
-        caption += (f" The dropped proposal{'' if one else 's'} ({quoted(data.vocabulary, [d['token'] for d in dropped])}) "
-                    f"cost {'a draft step' if one else 'a draft step each'} and {'was' if one else 'were'} never checked")
-        whom = ("it" if one else "them") if len(sure) == len(dropped) else quoted(data.vocabulary, [d["token"] for d in sure])
-        caption += f", though the target would have accepted {whom} outright." if sure else "."
-        shows.append("drop")
-    return {"kind": "done", "position": None, "committed": list(committed), "dropped": dropped,
-            "caption": caption, "shows": shows}
-
-
-def slots(data: Dataset, profile: Profile, frame: Frame, verdicts: dict[int, Frame], bonus: int | None) -> list[dict[str, Any]]:
-    """Returns the state of every position, bonus last, as this frame leaves it (slot i is position i + 1)."""
-    upto = {"propose": 0, "verify": frame["position"]}.get(frame["kind"], len(verdicts))  # positions checked so far
-    rejected = next((p for p, f in verdicts.items() if p <= upto and f["verdict"] == "rejected"), None)
+def slots(rnd: Round, upto: int, bonus_shown: bool) -> tuple[Slot, ...]:
+    """Returns every position's state once positions 1..upto are checked, bonus slot last."""
+    rejected = len(rnd.passed) <= upto and not all(rnd.passed)
     out = []
-    for pos, token in enumerate(profile.proposals, start=1):
-        slot: dict[str, Any] = {"token": token}
+    for pos, token in enumerate(rnd.proposals, start=1):
         if pos <= upto:
-            slot["state"] = verdicts[pos]["verdict"]
-            if slot["state"] == "rejected":
-                slot["replacement"] = verdicts[pos]["replacement"]
+            ok = rnd.passed[pos - 1]
+            out.append(Slot("accepted" if ok else "rejected", token, None if ok else rnd.replacement))
         else:
-            slot["state"] = "dropped" if rejected else "proposed"
-        out.append(slot)
-    last = "bonus" if frame["kind"] in ("bonus", "done") and bonus is not None else ("none" if rejected else "pending")
-    out.append({"token": bonus if last == "bonus" else None, "state": last})
-    return out
+            out.append(Slot("dropped" if rejected else "proposed", token))
+    last = "bonus" if bonus_shown else ("none" if rejected else "pending")
+    return tuple(out) + (Slot(last, rnd.bonus if bonus_shown else None),)
 
 
-def round_frames(data: Dataset, profile: Profile, rounds: Rounds, residuals: Sequence[Dist | None]) -> list[Frame]:
+def propose_frame(rnd: Round, vocab: Sequence[str]) -> ProposeFrame:
+    """Returns the opening frame: every position proposed before any is checked."""
+    fields = {"tokens_count": count(len(rnd.proposals), "token"), "proposals": quoted([vocab[x] for x in rnd.proposals])}
+    return ProposeFrame(index=1, slots=slots(rnd, 0, False), committed=(), caption=("propose",), fields=fields)
+
+
+def verify_frame(rnd: Round, rec: PositionRecord, vocab: Sequence[str], index: int) -> VerifyFrame:
+    """Returns the frame that checks position rec.position of the round."""
+    i = rec.position - 1
+    x, ok, facts = rnd.proposals[i], rnd.passed[i], rec.tokens[rnd.proposals[i]]
+    u = uniform_str(rnd.uniforms[i], facts.accept)
+    upto = rec.position
+    committed = rnd.committed[:upto]
+    if ok:
+        key = "chance_pass" if facts.accept < 1 else ("capped" if facts.p > facts.q else "equal")
+        return VerifyFrame(index=index, slots=slots(rnd, upto, False), committed=committed, caption=("verify", key),
+                           fields={"u": u}, shows=("capped",) if key == "capped" else (), position=upto, token=x,
+                           u=u, verdict="accepted", chance=0 < facts.accept < 1)
+    dropped = tuple(range(upto + 1, len(rnd.proposals) + 1))
+    keys = ("verify", "zero" if facts.p == 0 else "chance_fail", "residual",
+            "own_zero" if facts.p == 0 else "own_above", "drawn")
+    keys += (("dropped_one" if len(dropped) == 1 else "dropped_many"),) if dropped else ()
+    fields = {"u": u, "rep": vocab[rnd.replacement], "dropped": and_list(dropped) if dropped else ""}
+    return VerifyFrame(index=index, slots=slots(rnd, upto, False), committed=committed, caption=keys, fields=fields,
+                       shows=(("zero",) if facts.p == 0 else ()) + ("residual",), position=upto, token=x, u=u,
+                       verdict="rejected", chance=0 < facts.accept < 1, replacement=rnd.replacement, dropped=dropped)
+
+
+def bonus_frame(rnd: Round, vocab: Sequence[str], index: int) -> BonusFrame:
+    """Returns the frame that draws the bonus token after every proposal passed."""
+    k = len(rnd.proposals)
+    return BonusFrame(index=index, slots=slots(rnd, k, True), committed=rnd.committed,
+                      caption=("bonus_one" if k == 1 else "bonus_many",), fields={"k": k},
+                      position=k + 1, token=rnd.bonus)
+
+
+def done_frame(rnd: Round, records: Sequence[PositionRecord], vocab: Sequence[str], index: int) -> DoneFrame:
+    """Returns the closing frame: what the round committed and, after a rejection, what it threw away."""
+    committed, checked = rnd.committed, len(rnd.passed)
+    dropped = tuple(range(checked + 1, len(rnd.proposals) + 1)) if not all(rnd.passed) else ()
+    lost = [rnd.proposals[p - 1] for p in dropped]
+    sure = [x for p, x in zip(dropped, lost) if records[p - 1].tokens[x].accept == 1]
+    keys: tuple[str, ...] = ("done",)
+    if dropped:
+        one = len(dropped) == 1
+        if not sure:
+            keys += ("lost_one" if one else "lost_many",)
+        else:
+            keys += ("lost_one_sure" if one else ("lost_many_all_sure" if len(sure) == len(lost) else "lost_many_sure"),)
+    fields = {"committed_count": count(len(committed), "token"), "committed": quoted([vocab[t] for t in committed]),
+              "lost": quoted([vocab[t] for t in lost]), "sure": quoted([vocab[t] for t in sure])}
+    return DoneFrame(index=index, slots=slots(rnd, checked, rnd.bonus is not None), committed=committed,
+                     caption=keys, fields=fields, shows=("drop",) if dropped else (), dropped=dropped)
+
+
+def round_frames(rnd: Round, records: Sequence[PositionRecord], vocab: Sequence[str]) -> tuple[Frame, ...]:
     """Returns propose, one verify per checked position, bonus if all passed, then done."""
-    denom = common_denominator(data)
-    committed: list[int] = []
-    frames = [propose_frame(data, profile)]
-    for i in range(int(rounds.n_checked[0])):
-        frames.append(verify_frame(data, profile, rounds, i, committed, residuals[i], denom))
-    if rounds.bonus[0] >= 0:
-        frames.append(bonus_frame(data, rounds, committed))
-    frames.append(done_frame(data, committed, frames[-1].get("dropped", [])))
-    verdicts = {f["position"]: f for f in frames if f["kind"] == "verify"}
-    bonus = int(rounds.bonus[0]) if rounds.bonus[0] >= 0 else None
-    for n, frame in enumerate(frames, start=1):
-        frame["index"] = n
-        frame["slots"] = slots(data, profile, frame, verdicts, bonus)
-    return frames
+    frames: list[Frame] = [propose_frame(rnd, vocab)]
+    for rec in records[: len(rnd.passed)]:
+        frames.append(verify_frame(rnd, rec, vocab, len(frames) + 1))
+    if rnd.bonus is not None:
+        frames.append(bonus_frame(rnd, vocab, len(frames) + 1))
+    frames.append(done_frame(rnd, records, vocab, len(frames) + 1))
+    return tuple(frames)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Sequence
 
@@ -29,8 +28,7 @@ def residual(p: Dist, q: Dist) -> Dist | None:
 
 def commit_chance(p: Dist, q: Dist) -> list[Fraction]:
     """Returns each token's total chance of being committed by the rule: min(p,q) + (1-α)·residual."""
-    alpha, res = overlap(p, q), residual(p, q)
-    return [min(a, b) + (1 - alpha) * (res[y] if res else 0) for y, (a, b) in enumerate(zip(p, q))]
+    return [t.commit for t in position_record(p, q, 0).tokens]
 
 
 def expected_tokens(alphas: Sequence[Fraction]) -> Fraction:
@@ -71,59 +69,84 @@ def speedup_table(alphas: Sequence[Fraction], cost: CostModel) -> tuple[tuple[Fr
 
 
 @dataclass(frozen=True)
+class TokenFacts:
+    """One token at one position: everything the rule does with it, exact."""
+
+    p: Fraction
+    q: Fraction
+    overlap: Fraction  # min(p, q): the chance it is proposed and accepted
+    ratio: Fraction | None  # p / q, or None where the draft never proposes it
+    accept: Fraction | None  # min(1, p / q), or None where q = 0
+    residual_raw: Fraction  # max(0, p - q)
+    residual: Fraction | None  # residual_raw / (1 - alpha), or None when no rejection can happen
+    commit: Fraction  # min(p, q) + (1 - alpha) * residual: must equal p
+
+
+@dataclass(frozen=True)
+class PositionRecord:
+    """One position of one profile: the one home of alpha, ratios, accept probabilities and residuals."""
+
+    position: int  # 1-based, as the reader sees it
+    alpha: Fraction  # sum_y min(p(y), q(y))
+    residual_total: Fraction  # sum_y max(0, p(y) - q(y)) = 1 - alpha
+    tokens: tuple[TokenFacts, ...]  # [V]
+
+    @property
+    def residual_cuts(self) -> tuple[Fraction, ...]:
+        """Returns the normalised residual's cumulative sums [V]: token y owns [cuts[y-1], cuts[y])."""
+        run, out = Fraction(0), []
+        for t in self.tokens:
+            run += t.residual or 0
+            out.append(run)
+        return tuple(out)
+
+
+def token_facts(a: Fraction, b: Fraction, alpha: Fraction, total: Fraction) -> TokenFacts:
+    """Returns one token's facts from target p = a, draft q = b, the position's alpha and residual total."""
+    raw = max(Fraction(0), a - b)
+    res = raw / total if total else None
+    return TokenFacts(p=a, q=b, overlap=min(a, b), ratio=a / b if b else None,
+                      accept=accept_prob(a, b) if b else None, residual_raw=raw, residual=res,
+                      commit=min(a, b) + (1 - alpha) * (res or 0))
+
+
+def position_record(p: Dist, q: Dist, position: int) -> PositionRecord:
+    """Returns the record of one position: target p [V] against draft q [V]."""
+    alpha = overlap(p, q)
+    total = sum((max(Fraction(0), a - b) for a, b in zip(p, q)), Fraction(0))  # equals 1 - alpha: a test checks it
+    return PositionRecord(position=position, alpha=alpha, residual_total=total,
+                          tokens=tuple(token_facts(a, b, alpha, total) for a, b in zip(p, q)))
+
+
+@dataclass(frozen=True)
 class ProfileStats:
-    alphas: tuple[Fraction, ...]  # [k]
-    proposal_accept: tuple[Fraction, ...]  # [k] min(1, p/q) of the authored proposal
-    residuals: tuple[Dist | None, ...]  # [k]
+    records: tuple[PositionRecord, ...]  # [k]
     expected: Fraction
     expected_from_distribution: Fraction
     distribution: tuple[Fraction, ...]  # [k+1]
     round_cost: Fraction
     speedup: Fraction
     speedup_table: tuple[tuple[Fraction, ...], ...]  # [k][len(compare_draft_steps)]
-    frame_count: int
+
+    @property
+    def alphas(self) -> tuple[Fraction, ...]:
+        """Returns alpha at every position [k]."""
+        return tuple(r.alpha for r in self.records)
 
 
-def frame_count(passed: Sequence[bool]) -> int:
-    """Returns 1 propose + one verify per checked position + 1 bonus if all passed + 1 done."""
-    checked = next((i + 1 for i, ok in enumerate(passed) if not ok), len(passed))
-    return 1 + checked + (1 if all(passed) else 0) + 1
-
-
-def profile_stats(data: Dataset, profile: Profile, passed: Sequence[bool]) -> ProfileStats:
-    """Returns every exact statistic of one profile; `passed` is the walkthrough's verdict per position."""
-    alphas = tuple(overlap(p, q) for p, q in zip(data.target, profile.draft))
-    accept = tuple(accept_prob(p[x], q[x]) for p, q, x in zip(data.target, profile.draft, profile.proposals))
+def profile_stats(data: Dataset, profile: Profile) -> ProfileStats:
+    """Returns every exact statistic of one profile."""
+    records = tuple(position_record(p, q, i) for i, (p, q) in enumerate(zip(data.target, profile.draft), start=1))
+    alphas = tuple(r.alpha for r in records)
     dist = tokens_distribution(alphas)
     expected = expected_tokens(alphas)
     cost = round_cost(data.k, data.cost)
     return ProfileStats(
-        alphas=alphas,
-        proposal_accept=accept,
-        residuals=tuple(residual(p, q) for p, q in zip(data.target, profile.draft)),
+        records=records,
         expected=expected,
         expected_from_distribution=mean_tokens(dist),
         distribution=dist,
         round_cost=cost,
         speedup=expected / cost,
         speedup_table=speedup_table(alphas, data.cost),
-        frame_count=frame_count(passed),
     )
-
-
-def prob_str(x: Fraction, denom: int = 1) -> str:
-    """Returns x over the file's common denominator when exact ("4/8"), else "0", "1" or x reduced."""
-    if x == 0 or x == 1 or denom > 32 or denom % x.denominator:
-        return str(x)
-    return f"{x.numerator * (denom // x.denominator)}/{denom}"
-
-
-def decimal_str(x: Fraction | float, places: int = 2) -> str:
-    """Returns x rounded half-up to `places` decimals, computed from the exact value when x is a Fraction."""
-    exact = Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else Decimal(repr(float(x)))
-    return str(exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
-
-
-def percent_str(x: Fraction | float, places: int = 1) -> str:
-    """Returns x as a percentage, rounded half-up from the exact value."""
-    return decimal_str(x * 100, places) + "%"

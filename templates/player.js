@@ -1,6 +1,7 @@
 'use strict';
 // The round player: reads the trace from #trace and steps through its frames.
-// Pure helpers first; one `state`; setFrame() clamps, then render(); render() alone writes to the page.
+// Pure helpers first; one `state`; update(patch) merges, clamps, schedules and renders;
+// render() and its panel functions alone write to the page. Every sentence comes from trace.text.
 (function () {
   var started = performance.now();
 
@@ -14,14 +15,9 @@
     return parts.length === 2 ? Number(parts[0]) / Number(parts[1]) : Number(parts[0]);
   }
 
-  function gcd(a, b) { return b ? gcd(b, a % b) : Math.abs(a); }
-
-  // ["0", "2/8", "1/8"] -> "3/8": written over the denominator the terms share, as the trace writes them.
-  function fracSum(list) {
-    var den = 1, num = 0;
-    list.forEach(function (t) { var p = String(t).split('/'); var d = Number(p[1] || 1); den = den * d / gcd(den, d); });
-    list.forEach(function (t) { var p = String(t).split('/'); num += Number(p[0]) * den / Number(p[1] || 1); });
-    return num === 0 ? '0' : den === 1 ? String(num) : num + '/' + den;
+  // The same fill as text.fill in Python: {name} -> fields[name].
+  function fill(pattern, fields) {
+    return pattern.replace(/\{(\w+)\}/g, function (m, name) { return String(fields[name]); });
   }
 
   // "#divergent/4" -> {profile: 1, frame: 4}; null when the hash is not a frame of a known profile.
@@ -42,26 +38,24 @@
     return !!(node && node.closest && node.closest('input, select, textarea, [contenteditable]'));
   }
 
-  function frameHead(f, n, kinds) {
-    return 'Frame ' + f.index + ' of ' + n + ': ' + kinds[f.kind] + (f.kind === 'verify' ? ' position ' + f.position : '');
+  // The fields a frame's caption is filled from: its position's facts, then its own (view.caption_context).
+  function context(prof, f, vocab) {
+    var pos = f.position ? prof.positions[f.position - 1] : null, x = f.token, c = {};
+    if (pos && x !== undefined && x !== null) {
+      c = { p: pos.target[x], q: pos.draft[x], accept: pos.accept[x], worked: pos.worked[x],
+        res_raw: pos.res_raw, res_total: pos.res_total, res_norm: pos.res_norm };
+    }
+    if (f.position) c.pos = f.position;
+    if (x !== undefined && x !== null) c.tok = vocab[x];
+    return Object.assign(c, f.fields);
   }
 
-  // Detached nodes only; render() puts them on the page.
+  // Detached nodes only; the panels put them on the page.
   function node(tag, className, text) {
     var e = document.createElement(tag);
     if (className) e.className = className;
     if (text !== undefined) e.textContent = text;
     return e;
-  }
-
-  // slot i of a frame is position i + 1; the last slot is the bonus position
-  function slotNode(s, position, current, k, vocab, labels) {
-    var li = node('li', 'slot is-' + s.state + (current ? ' is-current' : ''));
-    var state = labels[s.state] + (s.state === 'rejected' ? ': ' + quote(vocab[s.replacement]) + ' instead' : '');
-    li.append(node('small', '', position + (position > k ? ' bonus' : '')), ' ',
-      node('b', '', s.token === null ? '\u2013' : vocab[s.token]), ' ',
-      node('span', '', state));
-    return li;
   }
 
   function row(cells, className) {
@@ -91,45 +85,13 @@
     return note ? [token + ' ', node('span', 'row-note', note)] : [token];
   }
 
-  // The residual table: every token, the rejected one at 0, the drawn replacement marked.
-  function residualRows(f, pos, vocab) {
-    return vocab.map(function (tok, y) {
-      var note = y === f.replacement ? 'drawn' : y === f.token ? 'rejected' : '';
-      var cls = y === f.replacement ? 'is-drawn' : y === f.token ? 'is-rejected-token' : '';
-      return row([tokenCell(tok, note), pos.target[y], pos.draft[y], f.residual_raw[y],
-        bar(fracValue(f.residual[y]), f.residual[y])], cls);
-    });
-  }
-
-  function bonusRows(f, target, vocab) {
-    return vocab.map(function (tok, y) {
-      return row([tokenCell(tok, y === f.token ? 'drawn' : ''), bar(fracValue(target[y]), target[y])],
-        y === f.token ? 'is-drawn' : '');
-    });
-  }
-
-  function committedNode(f, token, j, vocab) {
-    var slot = f.slots[j] || {};
-    var note = slot.state === 'rejected' ? ' (replacement)' : slot.state === 'bonus' ? ' (bonus)' : '';
-    var li = node('li', slot.state === 'rejected' ? 'is-replacement' : slot.state === 'bonus' ? 'is-bonus' : '');
-    li.append(node('span', 'chip-tok', vocab[token]), node('span', 'chip-note', note));
-    return li;
-  }
-
-  function droppedNode(d, vocab) {
-    var li = node('li', 'is-dropped');
-    li.append(node('span', 'chip-pos', String(d.position)), ' ', node('span', 'chip-tok', vocab[d.token]),
-      node('span', 'chip-note', ' \u00b7 would have been accepted with ' + d.accept));
-    return li;
-  }
-
   /* ---------- data and state ---------- */
 
   var source = document.getElementById('trace');
   var root = document.querySelector('[data-player]');
   if (!source || !root) return;
   var trace = JSON.parse(source.textContent);
-  var vocab = trace.vocabulary;
+  var vocab = trace.vocabulary, T = trace.text.player, STATES = trace.text.states, KINDS = trace.text.kinds;
   var find = function (sel) { return root.querySelector(sel); };
   var ui = {
     statics: document.querySelectorAll('[data-static]'),
@@ -156,8 +118,6 @@
     droppedList: find('[data-dropped-list]'),
     committed: find('[data-committed]'),
   };
-  var labels = JSON.parse(ui.strip.dataset.labels);
-  var kinds = JSON.parse(ui.strip.dataset.kinds);
   var reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 
   var state = {
@@ -172,123 +132,137 @@
 
   function frames() { return trace.profiles[state.profile].frames; }
 
-  function setFrame(i) {
-    state.frame = clamp(Math.round(Number(i)) || 1, 1, frames().length);
+  // The one way to change state: merge, clamp, (re)schedule playback, render.
+  function update(patch) {
+    Object.assign(state, patch);
+    state.profile = clamp(Math.round(Number(state.profile)) || 0, 0, trace.profiles.length - 1);
+    state.frame = clamp(Math.round(Number(state.frame)) || 1, 1, frames().length);
+    if (state.frame >= frames().length) state.playing = false;
+    clearTimeout(timer);
+    timer = state.playing ? setTimeout(tick, state.delay) : null;
     render();
   }
 
-  function setProfile(index) {
-    state.profile = clamp(index, 0, trace.profiles.length - 1);
-    setFrame(1);
-  }
-
-  function next() { setFrame(state.frame + 1); }
-
-  function schedule() {
-    clearTimeout(timer);
-    timer = state.playing ? setTimeout(tick, state.delay) : null;
-  }
-
   // Playback stops by itself on the last frame.
-  function tick() {
-    state.playing = state.frame + 1 < frames().length;
-    schedule();
-    setFrame(state.frame + 1);
-  }
-
-  function setPlaying(on) {
-    var restart = on && state.frame >= frames().length;
-    state.playing = on;
-    state.linked = true;
-    schedule();
-    setFrame(restart ? 1 : state.frame);
-  }
+  function tick() { update({ frame: state.frame + 1 }); }
 
   // Every manual move pauses playback, so a reader is never fought by the timer.
   function act(action) {
     var n = frames().length;
+    if (action === 'play') {
+      var restart = !state.playing && state.frame >= n;
+      return update({ playing: !state.playing && n > 1, linked: true, frame: restart ? 1 : state.frame });
+    }
     var to = { first: 1, prev: state.frame - 1, next: state.frame + 1, last: n }[action];
-    if (action === 'play') return setPlaying(!state.playing);
     if (to === undefined || to < 1 || to > n) return;
-    state.playing = false;
-    state.linked = true;
-    schedule();
-    setFrame(to);
+    update({ frame: to, playing: false, linked: true });
   }
 
-  function openAt(where) {
-    state.profile = where.profile;
-    state.playing = false;
-    state.linked = true;
-    state.reveal = true;
-    schedule();
-    setFrame(where.frame);
-  }
+  /* ---------- render: the panels, each writing only its own part ---------- */
 
-  /* ---------- the one function that writes to the page ---------- */
-
-  function render() {
-    var prof = trace.profiles[state.profile], list = prof.frames, n = list.length, f = list[state.frame - 1];
-    var verify = f.kind === 'verify', rejected = f.verdict === 'rejected';
-
-    root.hidden = false;
-    ui.statics.forEach(function (s) { s.hidden = true; });
+  function renderControls(n) {
     root.classList.toggle('is-playing', state.playing);
-    ui.radios.forEach(function (r) { r.checked = r.value === prof.id; });
+    ui.radios.forEach(function (r) { r.checked = r.value === trace.profiles[state.profile].id; });
     ui.buttons.forEach(function (b) {
       var a = b.dataset.action;
       var off = (a === 'first' || a === 'prev') ? state.frame === 1 : (a === 'next' || a === 'last') ? state.frame === n : false;
       if (off) b.setAttribute('aria-disabled', 'true'); else b.removeAttribute('aria-disabled');
     });
-    ui.playLabel.textContent = state.playing ? 'Pause' : 'Play';
+    ui.playLabel.textContent = state.playing ? T.pause : T.play;
+    var counter = fill(T.counter, { i: state.frame, n: n });
     ui.scrubber.max = String(n);
     ui.scrubber.value = String(state.frame);
-    ui.scrubber.setAttribute('aria-valuetext', 'Frame ' + state.frame + ' of ' + n);
-    ui.counter.textContent = 'Frame ' + state.frame + ' of ' + n;
-    ui.head.textContent = frameHead(f, n, kinds);
-    ui.caption.textContent = f.caption;
-    ui.strip.replaceChildren.apply(ui.strip, f.slots.map(function (s, i) { return slotNode(s, i + 1, f.position === i + 1, trace.k, vocab, labels); }));
+    ui.scrubber.setAttribute('aria-valuetext', counter);
+    ui.counter.textContent = counter;
+  }
 
-    ui.test.hidden = !verify;
-    if (verify) {
-      var tok = quote(vocab[f.token]);
-      var passed = !rejected;
-      ui.testTitle.textContent = 'Position ' + f.position + ': is ' + tok + ' accepted?';
-      ui.p.textContent = f.p;
-      ui.q.textContent = f.q;
-      ui.ratio.textContent = '(' + f.p + ')/(' + f.q + ') = ' + f.ratio;
-      ui.accept.textContent = 'min(1, ' + f.ratio + ') = ' + f.accept;
-      ui.u.textContent = f.u;
-      ui.bar.style.setProperty('--accept', String(fracValue(f.accept)));
-      ui.bar.style.setProperty('--u', String(fracValue(f.u)));
-      ui.uLabel.textContent = 'u = ' + f.u;
-      ui.verdict.className = 'player-verdict ' + (passed ? 'is-accepted' : 'is-rejected');
-      ui.verdict.replaceChildren(node('strong', '', passed ? 'Accepted' : 'Rejected'),
-        passed ? ': u = ' + f.u + ' is below ' + f.accept + '.' : ': u = ' + f.u + ' is not below ' + f.accept + '.');
-    }
+  function renderStrip(f) {
+    ui.strip.replaceChildren.apply(ui.strip, f.slots.map(function (s, i) {
+      var position = i + 1;
+      var li = node('li', 'slot is-' + s.state + (f.position === position ? ' is-current' : ''));
+      var text = STATES[s.state] + (s.state === 'rejected' ? fill(T.slot_instead, { rep: vocab[s.replacement] }) : '');
+      li.append(node('small', '', position > trace.k ? fill(T.slot_bonus, { pos: position }) : String(position)), ' ',
+        node('b', '', s.token === null ? T.no_token : vocab[s.token]), ' ', node('span', '', text));
+      return li;
+    }));
+  }
 
-    var bonus = f.kind === 'bonus';
+  function renderTest(f, ctx) {
+    ui.test.hidden = f.kind !== 'verify';
+    if (ui.test.hidden) return;
+    var passed = f.verdict === 'accepted', pos = trace.profiles[state.profile].positions[f.position - 1];
+    var ratio = pos.ratio[f.token];
+    ui.testTitle.textContent = fill(T.test_title, ctx);
+    ui.p.textContent = ctx.p;
+    ui.q.textContent = ctx.q;
+    ui.ratio.textContent = fill(T.ratio, { p: ctx.p, q: ctx.q, ratio: ratio });
+    ui.accept.textContent = fill(T.accept, { ratio: ratio, accept: ctx.accept });
+    ui.u.textContent = f.u;
+    ui.bar.style.setProperty('--accept', String(fracValue(ctx.accept)));
+    ui.bar.style.setProperty('--u', String(fracValue(f.u)));
+    ui.uLabel.textContent = fill(T.u, { u: f.u });
+    ui.verdict.className = 'player-verdict ' + (passed ? 'is-accepted' : 'is-rejected');
+    ui.verdict.replaceChildren(node('strong', '', passed ? T.accepted : T.rejected),
+      fill(passed ? T.below : T.not_below, { u: f.u, accept: ctx.accept }));
+  }
+
+  function renderDist(f, prof, ctx) {
+    var rejected = f.verdict === 'rejected', bonus = f.kind === 'bonus';
     ui.dist.hidden = !(rejected || bonus);
     ui.dist.dataset.kind = bonus ? 'bonus' : 'residual';
     if (rejected) {
       var pos = prof.positions[f.position - 1];
-      ui.distTitle.textContent = 'The replacement, drawn from the residual at position ' + f.position;
-      ui.distHead.replaceChildren(headRow(['token', 'p', 'q', 'max(0, p \u2212 q)', '\u00f7 ' + fracSum(f.residual_raw)]));
-      ui.distBody.replaceChildren.apply(ui.distBody, residualRows(f, pos, vocab));
+      ui.distTitle.textContent = fill(T.residual_title, ctx);
+      ui.distHead.replaceChildren(headRow([T.col_token, T.col_p, T.col_q, T.col_raw, fill(T.col_norm, ctx)]));
+      ui.distBody.replaceChildren.apply(ui.distBody, vocab.map(function (tok, y) {
+        var note = y === f.replacement ? T.note_drawn : y === f.token ? T.note_rejected : '';
+        var cls = y === f.replacement ? 'is-drawn' : y === f.token ? 'is-rejected-token' : '';
+        return row([tokenCell(tok, note), pos.target[y], pos.draft[y], pos.residual_raw[y],
+          bar(fracValue(pos.residual[y]), pos.residual[y])], cls);
+      }));
     } else if (bonus) {
-      ui.distTitle.textContent = 'The bonus token, drawn from the target at position ' + f.position;
-      ui.distHead.replaceChildren(headRow(['token', 'p']));
-      ui.distBody.replaceChildren.apply(ui.distBody, bonusRows(f, prof.bonus_target, vocab));
+      ui.distTitle.textContent = fill(T.bonus_title, ctx);
+      ui.distHead.replaceChildren(headRow([T.col_token, T.col_p]));
+      ui.distBody.replaceChildren.apply(ui.distBody, vocab.map(function (tok, y) {
+        return row([tokenCell(tok, y === f.token ? T.note_drawn : ''), bar(fracValue(prof.bonus_target[y]), prof.bonus_target[y])],
+          y === f.token ? 'is-drawn' : '');
+      }));
     }
+  }
 
+  function renderChips(f, prof) {
     var dropped = f.dropped || [];
     ui.dropped.hidden = dropped.length === 0;
-    ui.droppedList.replaceChildren.apply(ui.droppedList, dropped.map(function (d) { return droppedNode(d, vocab); }));
+    ui.droppedList.replaceChildren.apply(ui.droppedList, dropped.map(function (position) {
+      var x = f.slots[position - 1].token, li = node('li', 'is-dropped');
+      li.append(node('span', 'chip-pos', String(position)), ' ', node('span', 'chip-tok', vocab[x]),
+        node('span', 'chip-note', fill(T.chip_dropped, { accept: prof.positions[position - 1].accept[x] })));
+      return li;
+    }));
+    ui.committed.replaceChildren.apply(ui.committed, f.committed.length ? f.committed.map(function (t, j) {
+      var s = f.slots[j] || {}, rep = s.state === 'rejected', bonus = s.state === 'bonus';
+      var li = node('li', rep ? 'is-replacement' : bonus ? 'is-bonus' : '');
+      li.append(node('span', 'chip-tok', vocab[t]), node('span', 'chip-note', rep ? T.chip_replacement : bonus ? T.chip_bonus : ''));
+      return li;
+    }) : [node('li', 'is-empty', T.nothing_yet)]);
+  }
 
-    ui.committed.replaceChildren.apply(ui.committed, f.committed.length
-      ? f.committed.map(function (t, j) { return committedNode(f, t, j, vocab); })
-      : [node('li', 'is-empty', 'nothing yet: no position has been checked')]);
+  function render() {
+    var prof = trace.profiles[state.profile], n = prof.frames.length, f = prof.frames[state.frame - 1];
+    var ctx = context(prof, f, vocab);
+    root.hidden = false;
+    ui.statics.forEach(function (s) { s.hidden = true; });
+    renderControls(n);
+    ui.head.textContent = fill(f.kind === 'verify' ? T.head_verify : T.head, { i: f.index, n: n, kind: KINDS[f.kind], pos: f.position });
+    ui.caption.textContent = f.caption.map(function (key) { return fill(trace.text.captions[key], ctx); }).join(' ');
+    renderStrip(f);
+    renderTest(f, ctx);
+    renderDist(f, prof, ctx);
+    renderChips(f, prof);
+    renderLocation(prof);
+  }
 
+  function renderLocation(prof) {
     if (state.linked) {
       var hash = '#' + prof.id + '/' + state.frame;
       if (decoded(location.hash) !== hash) history.replaceState(history.state, '', hash);
@@ -305,7 +279,11 @@
     root.focus({ preventScroll: true });
   }
 
-  /* ---------- events ---------- */
+  function openAt(where) {
+    update({ profile: where.profile, frame: where.frame, playing: false, linked: true, reveal: true });
+  }
+
+  /* ---------- events: each handler calls update() ---------- */
 
   var KEYS = { ArrowLeft: 'prev', ArrowRight: 'next', ' ': 'play', Home: 'first', End: 'last' };
 
@@ -322,20 +300,14 @@
   });
   root.addEventListener('change', function (e) {
     if (e.target.matches('[data-profile]')) {
-      state.playing = false;
-      state.linked = true;
-      schedule();
-      setProfile(trace.profiles.findIndex(function (p) { return p.id === e.target.value; }));
+      var index = trace.profiles.findIndex(function (p) { return p.id === e.target.value; });
+      update({ profile: index, frame: 1, playing: false, linked: true });
     } else if (e.target.matches('[data-speed]')) {
-      state.delay = Number(e.target.value);
-      schedule();
+      update({ delay: Number(e.target.value) });
     }
   });
   ui.scrubber.addEventListener('input', function () {
-    state.playing = false;
-    state.linked = true;
-    schedule();
-    setFrame(ui.scrubber.value);
+    update({ frame: ui.scrubber.value, playing: false, linked: true });
   });
   window.addEventListener('hashchange', function () {
     var where = parseHash(location.hash, trace.profiles);
@@ -352,9 +324,8 @@
     }
   });
 
-  window.__player = { next: next, setFrame: setFrame, setProfile: setProfile, state: state };
-
   var initial = parseHash(location.hash, trace.profiles);
   if (initial) openAt(initial); else render();
-  window.__playerInitMs = performance.now() - started;
+  // Benchmarks only: they opt in by setting window.__playerDebug before the page loads.
+  if (window.__playerDebug) window.__player = { update: update, state: state, initMs: performance.now() - started };
 })();

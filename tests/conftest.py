@@ -2,23 +2,63 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from fractions import Fraction
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import pytest
 
-from speculative.profiles import Dataset, load
+from speculative.analysis import Explained, explain
+from speculative.profiles import Dataset, parse
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "profiles.v1.json"
 
+# The shipped data's figures, worked out by hand from data/profiles.v1.json (docs/figures.md shows the working):
+# alpha per position, E = 1 + a1 + a1*a2 + ... (Leviathan et al. 2023, eq. 1), the speedup E / (k*c + 1)
+# under the assumed cost c = 1/10 of a target step per draft step, and the player's frame count
+# (1 propose + one verify per checked position + 1 bonus if all pass + 1 done).
+FIGURES = {
+    "aligned": {"alphas": "3/4 7/8 7/8 7/8 7/8", "expected": "3.92", "speedup": "2.62", "frames": 8},
+    "divergent": {"alphas": "3/4 1/2 5/8 3/4 1/2", "expected": "2.62", "speedup": "1.75", "frames": 5},
+}
+
 
 @pytest.fixture(scope="session")
 def shipped() -> Dataset:
-    return load(str(DATA))
+    return parse(DATA.read_text(encoding="utf-8"), str(DATA))
+
+
+@pytest.fixture(scope="session")
+def explained(shipped) -> Explained:
+    """Returns the analysis of the shipped data, computed once per session."""
+    return explain(shipped)
+
+
+def edited_data(folder: Path, edit: Callable[[dict], None], name: str = "edited.json") -> Path:
+    """Returns the path of a copy of the shipped data file after `edit(raw_json)` changed it in place."""
+    raw = json.loads(DATA.read_text(encoding="utf-8"))
+    edit(raw)
+    path = folder / name
+    path.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def run_build(capsys):
+    """Returns a function that runs build.main(argv) in this process and gives (exit code, stdout, stderr)."""
+    import build
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        capsys.readouterr()
+        code = build.main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+    return run
 
 
 def random_dist(rng: np.random.Generator, size: int, zeros: bool = True) -> tuple[Fraction, ...]:

@@ -6,22 +6,24 @@ import base64
 import hashlib
 import json
 import re
-from html import unescape
+import shutil
 import subprocess
 import sys
 from fractions import Fraction
-from pathlib import Path
+from html import unescape
+from typing import Callable
 
 import pytest
 
+from speculative.analysis import explain
 from speculative.profiles import load
-from speculative.stats import decimal_str
-from speculative.trace import explain
+from speculative.text import decimal_str
 
-from .conftest import DATA, ROOT
+from .conftest import DATA, FIGURES, ROOT, edited_data
 
 
-def run_build(*args: str) -> subprocess.CompletedProcess:
+def build_process(*args: str) -> subprocess.CompletedProcess:
+    """Runs build.py as its own process: for exit codes, stderr and byte-identical rebuilds."""
     return subprocess.run([sys.executable, str(ROOT / "build.py"), *args], cwd=ROOT, capture_output=True, text=True)
 
 
@@ -35,15 +37,15 @@ def html(built_site) -> str:
     return (built_site / "index.html").read_text(encoding="utf-8")
 
 
-def test_build_writes_the_page_and_the_trace(tmp_path):
-    out = run_build("--out", str(tmp_path / "site"))
-    assert out.returncode == 0, out.stderr
+def test_build_writes_the_page_and_the_trace(tmp_path, run_build):
+    code, out, err = run_build("--out", str(tmp_path / "site"))
+    assert code == 0, err
     assert sorted(p.name for p in (tmp_path / "site").iterdir()) == ["index.html", "trace.json"]
-    assert re.fullmatch(r"built .*site/index\.html \(\d+\.\d KB, \d+\.\d KB gzipped\) and trace\.json in \d+\.\d\d s\n", out.stdout)
+    assert re.fullmatch(r"built .*site/index\.html \(\d+\.\d KB, \d+\.\d KB gzipped\) and trace\.json in \d+\.\d\d s\n", out)
 
 
 def test_help_names_the_options():
-    out = run_build("--help")
+    out = build_process("--help")
     assert out.returncode == 0
     for option in ("--data", "--out", "--watch", "--serve"):
         assert option in out.stdout
@@ -52,7 +54,7 @@ def test_help_names_the_options():
 def test_trace_is_embedded_and_published_identically(built_site, html):
     published = json.loads((built_site / "trace.json").read_text(encoding="utf-8"))
     assert embedded_trace(html) == published
-    assert [len(p["frames"]) for p in published["profiles"]] == [8, 5]
+    assert [len(p["frames"]) for p in published["profiles"]] == [FIGURES[p["id"]]["frames"] for p in published["profiles"]]
 
 
 def test_every_trace_statistic_equals_the_exact_value(built_site, shipped):
@@ -65,7 +67,7 @@ def test_every_trace_statistic_equals_the_exact_value(built_site, shipped):
         assert s["expected_tokens_per_round"] == float(st.expected)
         assert s["speedup"] == float(st.speedup)
         assert [Fraction(x) for x in s["tokens_per_round_distribution"]] == list(st.distribution)
-        assert s["frame_count"] == len(tp["frames"]) == st.frame_count
+        assert len(tp["frames"]) == len(r.frames)
         assert tp["convergence"]["rounds"] == shipped.monte_carlo.rounds
         for pos, p, q in zip(tp["positions"], shipped.target, r.profile.draft):
             assert [Fraction(x) for x in pos["target"]] == list(p)
@@ -74,21 +76,21 @@ def test_every_trace_statistic_equals_the_exact_value(built_site, shipped):
 
 def test_two_builds_are_byte_identical(tmp_path):
     for name in ("a", "b"):
-        assert run_build("--out", str(tmp_path / name)).returncode == 0
+        assert build_process("--out", str(tmp_path / name)).returncode == 0
     for file in ("index.html", "trace.json"):
         assert (tmp_path / "a" / file).read_bytes() == (tmp_path / "b" / file).read_bytes()
 
 
 def test_bad_data_lists_every_problem_and_leaves_the_old_site(tmp_path):
     out_dir = tmp_path / "site"
-    assert run_build("--out", str(out_dir)).returncode == 0
+    assert build_process("--out", str(out_dir)).returncode == 0
     before = {p.name: p.read_bytes() for p in out_dir.iterdir()}
-    raw = json.loads(DATA.read_text())
-    raw["target"][0][0] = "5/8"
-    raw["profiles"][1]["proposals"][0] = "dog"
-    bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps(raw))
-    out = run_build("--data", str(bad), "--out", str(out_dir))
+
+    def edit(raw):
+        raw["target"][0][0] = "5/8"
+        raw["profiles"][1]["proposals"][0] = "dog"
+    bad = edited_data(tmp_path, edit, "bad.json")
+    out = build_process("--data", str(bad), "--out", str(out_dir))
     assert out.returncode == 1
     assert "Traceback" not in out.stderr
     assert out.stderr.splitlines() == [
@@ -101,25 +103,42 @@ def test_bad_data_lists_every_problem_and_leaves_the_old_site(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json", "site"]  # no temporary folder left behind
 
 
-def test_missing_data_file_is_a_clear_error(tmp_path):
-    out = run_build("--data", str(tmp_path / "nope.json"), "--out", str(tmp_path / "site"))
-    assert out.returncode == 1 and "Traceback" not in out.stderr
-    assert out.stderr.startswith(f"{tmp_path / 'nope.json'}: $: could not read the file (FileNotFoundError)")
+def test_missing_data_file_is_a_clear_error(tmp_path, run_build):
+    code, out, err = run_build("--data", str(tmp_path / "nope.json"), "--out", str(tmp_path / "site"))
+    assert code == 1
+    assert err.startswith(f"{tmp_path / 'nope.json'}: $: no such file; expected the path of an existing file\n")
     assert not (tmp_path / "site").exists()
 
 
-def edited_copy(tmp_path: Path) -> Path:
-    """Returns a data file where the aligned draft at position 1 now copies the target exactly."""
-    raw = json.loads(DATA.read_text())
-    raw["profiles"][0]["draft"][0] = list(raw["target"][0])
-    path = tmp_path / "edited.json"
-    path.write_text(json.dumps(raw))
-    return path
+def test_data_content_and_template_problems_are_listed_together(tmp_path, run_build):
+    content, templates = tmp_path / "content", tmp_path / "templates"
+    shutil.copytree(ROOT / "content", content)
+    shutil.copytree(ROOT / "templates", templates)
+    (content / "98-bad.md").write_text("no front matter")
+    (content / "99-latin1.md").write_bytes("---\ntitle: caf\xe9\n".encode("latin-1"))
+    bad = edited_data(tmp_path, lambda raw: raw["target"][0].__setitem__(0, "5/8"))
+    code, _, err = run_build("--data", str(bad), "--content", str(content), "--templates", str(templates),
+                             "--out", str(tmp_path / "site"))
+    assert code == 1
+    assert err.splitlines()[:3] == [
+        f"{content / '99-latin1.md'}: byte 14 is not valid UTF-8; expected UTF-8 text",
+        f"{bad}: target[0]: sums to 9/8; each distribution must sum to 1",
+        f"{content / '98-bad.md'}: no front matter; expected the file to start with ---, then title, order and id, then ---",
+    ]
 
 
-def test_an_edited_data_file_changes_every_dependent_number(tmp_path, shipped):
-    path = edited_copy(tmp_path)
-    assert run_build("--data", str(path), "--out", str(tmp_path / "site")).returncode == 0
+def test_a_missing_template_is_named(tmp_path, run_build):
+    templates = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates", templates)
+    (templates / "player.js").unlink()
+    code, _, err = run_build("--templates", str(templates), "--out", str(tmp_path / "site"))
+    assert code == 1
+    assert err.startswith("templates/player.js: missing template 'player.js'; expected it in templates/\n")
+
+
+def test_an_edited_data_file_changes_every_dependent_number(tmp_path, shipped, run_build):
+    path = edited_data(tmp_path, lambda raw: raw["profiles"][0]["draft"].__setitem__(0, list(raw["target"][0])))
+    assert run_build("--data", str(path), "--out", str(tmp_path / "site"))[0] == 0
     new_html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     old, new = explain(shipped).results[0].stats, explain(load(str(path))).results[0].stats
     assert new.expected != old.expected
@@ -186,14 +205,19 @@ def test_page_loads_nothing_from_anywhere(html):
 HOSTILE = "</script><img src=x onerror=alert(1)>"
 
 
-def test_hostile_token_label_is_shown_as_inert_text(tmp_path):
-    raw = json.loads(DATA.read_text())
-    old = raw["vocabulary"][5]
-    raw["vocabulary"][5] = HOSTILE
-    raw["profiles"][1]["proposals"] = [HOSTILE if t == old else t for t in raw["profiles"][1]["proposals"]]
-    path = tmp_path / "hostile.json"
-    path.write_text(json.dumps(raw))
-    assert run_build("--data", str(path), "--out", str(tmp_path / "site")).returncode == 0
+def relabel(index: int, label: str) -> Callable[[dict], None]:
+    """Returns an edit that renames vocabulary[index] to `label`, in the proposals too."""
+    def edit(raw: dict) -> None:
+        old = raw["vocabulary"][index]
+        raw["vocabulary"][index] = label
+        for profile in raw["profiles"]:
+            profile["proposals"] = [label if t == old else t for t in profile["proposals"]]
+    return edit
+
+
+def test_hostile_token_label_is_shown_as_inert_text(tmp_path, run_build):
+    path = edited_data(tmp_path, relabel(5, HOSTILE))
+    assert run_build("--data", str(path), "--out", str(tmp_path / "site"))[0] == 0
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert "<img" not in html and "\u2028" not in html
     assert html.count("</script>") == 2  # only the trace and the player close a script element
@@ -209,15 +233,9 @@ def test_script_json_escapes_everything_that_could_end_the_element():
     assert json.loads(text) == {"a": "</script>&\u2028\u2029<!--"}
 
 
-def test_markdown_in_a_token_label_stays_text(tmp_path):
-    raw = json.loads(DATA.read_text())
-    old = raw["vocabulary"][4]
-    raw["vocabulary"][4] = "[x](https://e.com)*a*"
-    for profile in raw["profiles"]:
-        profile["proposals"] = ["[x](https://e.com)*a*" if t == old else t for t in profile["proposals"]]
-    path = tmp_path / "markdown.json"
-    path.write_text(json.dumps(raw))
-    assert run_build("--data", str(path), "--out", str(tmp_path / "site")).returncode == 0
+def test_markdown_in_a_token_label_stays_text(tmp_path, run_build):
+    path = edited_data(tmp_path, relabel(4, "[x](https://e.com)*a*"))
+    assert run_build("--data", str(path), "--out", str(tmp_path / "site"))[0] == 0
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert 'href="https://e.com"' not in html and "<em>a</em>" not in html
     assert "“[x](https://e.com)*a*”" in html

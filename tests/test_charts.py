@@ -8,6 +8,7 @@ from fractions import Fraction as F
 
 import pytest
 
+from speculative.stats import mean_tokens, overlap as overlap_of
 from speculative.charts import convergence_chart, lengths_chart, overlap_chart, speedup_chart
 
 VOCAB = ["the", "cat", "sat", "on", "a", "mat"]
@@ -21,7 +22,7 @@ COSTS = ["draft step = 1/20", "draft step = 1/10", "draft step = 1/4"]
 
 
 def overlap(vocab=VOCAB, prefix="ov1", proposal=0):
-    return overlap_chart(vocab, P, Q, proposal, 1, prefix)
+    return overlap_chart(vocab, P, Q, proposal, 1, prefix, alpha=overlap_of(P, Q))
 
 
 def convergence(counts=(49_900, 12_400, 0, 0, 25_200, 12_500), prefix="cv1", vocab=VOCAB):
@@ -29,7 +30,7 @@ def convergence(counts=(49_900, 12_400, 0, 0, 25_200, 12_500), prefix="cv1", voc
 
 
 def lengths(prefix="ln1", observed=(25_100, 9_400, 8_300, 7_200, 6_100, 43_900)):
-    return lengths_chart(DIST, list(observed), prefix)
+    return lengths_chart(DIST, list(observed), prefix, mean=mean_tokens(DIST))
 
 
 def speedup(prefix="sp1", labels=COSTS):
@@ -155,7 +156,7 @@ def test_overlap_states_alpha_and_marks_the_proposed_token():
 
 
 @pytest.mark.parametrize("make, key", [
-    (lambda **kw: overlap_chart(VOCAB, P, Q, 0, 1, "a", **kw), "min(p, q)"),
+    (lambda **kw: overlap_chart(VOCAB, P, Q, 0, 1, "a", alpha=overlap_of(P, Q), **kw), "min(p, q)"),
     (lambda **kw: convergence_chart(VOCAB, P, [1] * 6, 0.1, 0.2, "position 1", "a", **kw), "target p"),
 ])
 def test_legend_can_be_left_to_the_first_chart_of_a_grid_without_moving_anything(make, key):
@@ -176,7 +177,7 @@ def test_overlap_without_a_proposal_marks_nothing():
     ([E[5], E[3]], [E[4], E[4]], "p ≥ q, so it is accepted outright"),
 ])
 def test_overlap_desc_states_the_rule_for_the_proposal(p, q, verdict):
-    assert verdict in ET.fromstring(overlap_chart(["x", "y"], p, q, 0, 2, "v")).find("desc").text
+    assert verdict in ET.fromstring(overlap_chart(["x", "y"], p, q, 0, 2, "v", alpha=overlap_of(p, q))).find("desc").text
 
 
 @pytest.mark.parametrize("x, denom, shown", [(F(1, 2), 8, "4/8"), (F(0), 8, "0"), (F(1), 8, "1"),
@@ -293,10 +294,10 @@ def test_representative_page_set_stays_small():
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: overlap_chart(VOCAB, P[:5], Q, 0, 1, "x"), "target has 5 entries; expected 6"),
-    (lambda: overlap_chart(VOCAB, P, Q, 6, 1, "x"), "proposal 6 is not an index"),
+    (lambda: overlap_chart(VOCAB, P[:5], Q, 0, 1, "x", alpha=overlap_of(P, Q)), "target has 5 entries; expected 6"),
+    (lambda: overlap_chart(VOCAB, P, Q, 6, 1, "x", alpha=overlap_of(P, Q)), "proposal 6 is not an index"),
     (lambda: convergence_chart(VOCAB, P, [1, 2], 0, 1, "p", "x"), "counts has 2 entries; expected 6"),
-    (lambda: lengths_chart(DIST, [1], "x"), "observed has 1 entries; expected 6"),
+    (lambda: lengths_chart(DIST, [1], "x", mean=mean_tokens(DIST)), "observed has 1 entries; expected 6"),
     (lambda: speedup_chart(SPEED, COSTS, 3, "x"), "highlight 3 is not a column"),
 ])
 def test_rejects_mismatched_inputs(call, message):

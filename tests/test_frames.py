@@ -1,4 +1,5 @@
-"""Frames: the count follows its closed form, and each frame carries the exact numbers it explains."""
+"""Frames: the count follows its closed form, each frame carries the exact numbers it explains, and captions come
+from their one home in speculative.text."""
 
 from __future__ import annotations
 
@@ -6,14 +7,12 @@ from fractions import Fraction
 
 import pytest
 
-from speculative.frames import uniform_str
-from speculative.stats import prob_str
-from speculative.trace import explain
+from speculative import text, view
+from speculative.frames import BonusFrame, DoneFrame, ProposeFrame, Round, VerifyFrame, round_frames
+from speculative.stats import position_record
+from speculative.text import uniform_str
 
-
-@pytest.fixture(scope="module")
-def explained(shipped):
-    return explain(shipped)
+from .conftest import FIGURES
 
 
 def closed_form(data, profile):
@@ -26,50 +25,81 @@ def closed_form(data, profile):
 
 def test_frame_count_equals_its_closed_form(shipped, explained):
     for r in explained.results:
-        assert len(r.frames) == closed_form(shipped, r.profile) == r.stats.frame_count
-        assert [f["index"] for f in r.frames] == list(range(1, len(r.frames) + 1))
+        assert len(r.frames) == closed_form(shipped, r.profile) == FIGURES[r.profile.id]["frames"]
+        assert [f.index for f in r.frames] == list(range(1, len(r.frames) + 1))
 
 
 def test_frame_kinds_run_propose_verify_bonus_done(explained):
     for r in explained.results:
-        kinds = [f["kind"] for f in r.frames]
-        assert kinds[0] == "propose" and kinds[-1] == "done"
-        assert set(kinds[1:-1]) <= {"verify", "bonus"} and kinds.count("bonus") <= 1
-        assert ("bonus" in kinds) == all(f["verdict"] == "accepted" for f in r.frames if f["kind"] == "verify")
+        kinds = [type(f) for f in r.frames]
+        assert kinds[0] is ProposeFrame and kinds[-1] is DoneFrame
+        assert set(kinds[1:-1]) <= {VerifyFrame, BonusFrame} and kinds.count(BonusFrame) <= 1
+        verdicts = [f.verdict for f in r.frames if isinstance(f, VerifyFrame)]
+        assert (BonusFrame in kinds) == all(v == "accepted" for v in verdicts)
 
 
-def test_verify_frames_carry_exact_fractions_from_the_file(shipped, explained):
+def test_verify_frames_carry_the_rule_on_exact_fractions(shipped, explained):
     for r in explained.results:
         for f in r.frames:
-            if f["kind"] != "verify":
-                continue
-            i, x = f["position"] - 1, f["token"]
-            p, q = shipped.target[i][x], r.profile.draft[i][x]
-            assert (Fraction(f["p"]), Fraction(f["q"])) == (p, q)
-            assert Fraction(f["accept"]) == min(1, p / q)
-            assert f"min(1, ({prob_str(p, 8)})/({prob_str(q, 8)}))" in f["caption"]
-            assert (Fraction(f["u"]) < Fraction(f["accept"])) == (f["verdict"] == "accepted")
+            if isinstance(f, VerifyFrame):
+                p, q = shipped.target[f.position - 1][f.token], r.profile.draft[f.position - 1][f.token]
+                assert (Fraction(f.u) < min(1, p / q)) == (f.verdict == "accepted")
 
 
 def test_rejection_frame_shows_residual_replacement_and_dropped_positions(shipped, explained):
     r = next(r for r in explained.results if r.profile.id == "divergent")
-    frame = next(f for f in r.frames if f.get("verdict") == "rejected")
-    x = frame["token"]
-    assert frame["residual"][x] == "0" and frame["replacement"] != x
-    assert sum(Fraction(v) for v in frame["residual"]) == 1
-    assert [d["position"] for d in frame["dropped"]] == list(range(frame["position"] + 1, shipped.k + 1))
-    assert f"min(1, (0)/({frame['q']})) = 0" in frame["caption"]
-    assert frame["committed"][-1] == frame["replacement"]
+    frame = next(f for f in r.frames if getattr(f, "verdict", "") == "rejected")
+    rec = r.stats.records[frame.position - 1]
+    assert rec.tokens[frame.token].residual == 0 and frame.replacement != frame.token
+    assert sum(t.residual for t in rec.tokens) == 1
+    assert frame.dropped == tuple(range(frame.position + 1, shipped.k + 1))
+    assert frame.committed[-1] == frame.replacement
+
+
+def test_captions_are_filled_from_the_one_pattern_table(shipped, explained):
+    tr = view.trace(explained)
+    for pt in tr["profiles"]:
+        for f in pt["frames"]:
+            caption = view.caption_of(pt["positions"], shipped.vocabulary, f)
+            assert "{" not in caption and caption
+            if f["kind"] == "verify":
+                pos = pt["positions"][f["position"] - 1]
+                assert f"min(1, ({pos['target'][f['token']]})/({pos['draft'][f['token']]}))" in caption
+    zero = next(f for pt in tr["profiles"] for f in pt["frames"] if f.get("verdict") == "rejected")
+    assert zero["caption"][:2] == ["verify", "zero"]
+
+
+def test_no_caption_sentence_is_stored_in_the_trace(explained):
+    tr = view.trace(explained)
+    for pt in tr["profiles"]:
+        for f in pt["frames"]:
+            assert all(key in text.CAPTIONS for key in f["caption"])
+            assert all(len(str(v)) < 80 for v in f["fields"].values())
 
 
 def test_points_worth_noticing_each_land_on_a_frame_that_shows_them(explained):
-    for point, where in explained.points.items():
-        pid, n = where.split("/")
-        r = next(r for r in explained.results if r.profile.id == pid)
-        assert point in r.frames[int(n) - 1]["shows"]
+    for point, (i, n) in explained.points.items():
+        assert point in explained.results[i].frames[n - 1].shows
 
 
-@pytest.mark.parametrize("u, a, text", [(0.37412, Fraction(1), "0.3741"), (0.49999, Fraction(1, 2), "0.49999"),
-                                        (0.5000001, Fraction(1, 2), "0.5000")])
-def test_uniform_is_shown_with_enough_digits_to_keep_the_verdict(u, a, text):
-    assert uniform_str(u, a) == text
+@pytest.mark.parametrize("k, words", [(1, ("1 token,", "The proposal at position", "The proposal passed.")),
+                                      (3, ("3 tokens,", "The proposals at positions", "All 3 proposals passed."))])
+def test_counts_agree_in_number(k, words):
+    p, q = (Fraction(1, 2), Fraction(1, 2)), (Fraction(1), Fraction(0))
+    recs = [position_record(p, q, i) for i in range(1, k + 1)]
+    vocab = ("a", "b")
+    passing = round_frames(Round((0,) * k, (0.1,) * k, (True,) * k, None, 1), recs, vocab)
+    failing = round_frames(Round((0,) * k, (0.9,), (False,), 1, None), recs, vocab)
+    common = {"pos": 1, "tok": "a", "p": "1/2", "q": "1", "accept": "1/2", "worked": "", "res_raw": "", "res_total": "",
+              "res_norm": ""}
+    captions = [text.fill(text.CAPTIONS[key], {**common, **f.fields}) for f in passing + failing for key in f.caption]
+    joined = " ".join(captions)
+    assert words[0] in joined and words[2] in joined
+    if k > 1:
+        assert words[1] in joined
+
+
+@pytest.mark.parametrize("u, a, shown", [(0.37412, Fraction(1), "0.3741"), (0.49999, Fraction(1, 2), "0.49999"),
+                                         (0.5000001, Fraction(1, 2), "0.5000")])
+def test_uniform_is_shown_with_enough_digits_to_keep_the_verdict(u, a, shown):
+    assert uniform_str(u, a) == shown

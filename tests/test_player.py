@@ -11,14 +11,27 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
+from speculative.view import caption_of
+
+from .conftest import FIGURES, edited_data
+
 ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "artifacts"
-SHIPPED_FRAMES = {"aligned": 8, "divergent": 5}  # SPEC: 1 + 5 + 1 + 1 and 1 + 3 + 0 + 1
 
 
 @pytest.fixture(scope="module")
 def trace(built_site) -> dict:
     return json.loads((built_site / "trace.json").read_text(encoding="utf-8"))
+
+
+def caption(trace: dict, p: dict, frame: dict) -> str:
+    """Returns the caption Python fills for a frame: the player must show the same sentence."""
+    return caption_of(p["positions"], trace["vocabulary"], frame)
+
+
+def facts(p: dict, frame: dict) -> dict:
+    """Returns the position facts of a verify frame's proposed token."""
+    pos, x = p["positions"][frame["position"] - 1], frame["token"]
+    return {"p": pos["target"][x], "q": pos["draft"][x], "ratio": pos["ratio"][x], "accept": pos["accept"][x]}
 
 
 def profile(trace: dict, pid: str) -> dict:
@@ -63,7 +76,7 @@ def test_page_runs_without_errors_and_loads_nothing(page: Page, page_url, trace)
 def test_next_step_walks_every_frame_of_the_profile(page: Page, page_url, trace, pid):
     p = profile(trace, pid)
     n = len(p["frames"])
-    assert n == p["stats"]["frame_count"] == SHIPPED_FRAMES[pid]
+    assert n == FIGURES[pid]["frames"]
     page.goto(page_url)
     page.get_by_role("radio", name=p["name"]).check()
     at(page, 1, n)
@@ -71,7 +84,7 @@ def test_next_step_walks_every_frame_of_the_profile(page: Page, page_url, trace,
     for i in range(2, n + 1):
         nxt.click()
         at(page, i, n)
-        expect(page.locator("[data-caption]")).to_have_text(p["frames"][i - 1]["caption"])
+        expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, p["frames"][i - 1]))
     expect(nxt).to_be_disabled()
     expect(page.get_by_role("button", name="Last step")).to_be_disabled()
     page.keyboard.press("ArrowRight")
@@ -89,12 +102,11 @@ def test_profile_radios_come_from_the_data(page: Page, page_url, trace):
 def test_a_third_profile_in_the_data_gets_its_own_radio(page: Page, tmp_path):
     import build
 
-    raw = json.loads((ROOT / "data" / "profiles.v1.json").read_text(encoding="utf-8"))
-    raw["profiles"].append({"id": "same", "name": "a draft equal to the target",
-                            "proposals": raw["profiles"][0]["proposals"], "draft": raw["target"]})
-    raw["monte_carlo"]["rounds"] = 2000
-    data = tmp_path / "three.json"
-    data.write_text(json.dumps(raw), encoding="utf-8")
+    def edit(raw):
+        raw["profiles"].append({"id": "same", "name": "a draft equal to the target",
+                                "proposals": raw["profiles"][0]["proposals"], "draft": raw["target"]})
+        raw["monte_carlo"]["rounds"] = 2000
+    data = edited_data(tmp_path, edit, "three.json")
     build.write_atomic(tmp_path / "site", build.build_files(data, ROOT / "content", ROOT / "templates"))
     third = json.loads((tmp_path / "site" / "trace.json").read_text(encoding="utf-8"))["profiles"][2]
     page.goto((tmp_path / "site" / "index.html").as_uri())
@@ -118,9 +130,10 @@ def test_rejection_frame_shows_residual_and_dropped_positions(page: Page, page_u
     expect(page.locator("[data-verdict]")).to_contain_text(f["u"])
     rows = page.locator("[data-dist-body] tr")
     expect(rows).to_have_count(len(vocab))
+    pos = p["positions"][f["position"] - 1]
     for y, token in enumerate(vocab):
-        expect(rows.nth(y).locator("td").nth(3)).to_have_text(f["residual"][y])
-        expect(rows.nth(y).locator("td").nth(2)).to_have_text(f["residual_raw"][y])
+        expect(rows.nth(y).locator("td").nth(3)).to_have_text(pos["residual"][y])
+        expect(rows.nth(y).locator("td").nth(2)).to_have_text(pos["residual_raw"][y])
     expect(rows.nth(f["token"])).to_contain_text("rejected")
     expect(rows.nth(f["token"]).locator("td").nth(3)).to_have_text("0")
     expect(rows.nth(f["replacement"])).to_contain_text("drawn")
@@ -128,31 +141,32 @@ def test_rejection_frame_shows_residual_and_dropped_positions(page: Page, page_u
     dropped = page.locator("[data-strip] .slot.is-dropped")
     expect(dropped).to_have_count(len(f["dropped"]))
     for i, d in enumerate(f["dropped"]):
-        expect(dropped.nth(i)).to_contain_text(vocab[d["token"]])
+        expect(dropped.nth(i)).to_contain_text(vocab[f["slots"][d - 1]["token"]])
         expect(dropped.nth(i)).to_contain_text("dropped, never checked")
     expect(page.locator("[data-strip] .slot.is-rejected")).to_contain_text(f"“{vocab[f['replacement']]}” instead")
     expect(page.locator("[data-dropped-list] li")).to_have_count(len(f["dropped"]))
 
 
 def test_captions_and_figures_show_the_exact_fractions(page: Page, page_url, trace):
-    _, f = rejection(trace)
-    assert "min(1, (0)/(3/8)) = 0" in f["caption"]
+    rp, f = rejection(trace)
+    assert "min(1, (0)/(3/8)) = 0" in caption(trace, rp, f)
     page.goto(page_url)
     for p in trace["profiles"]:
         page.get_by_role("radio", name=p["name"]).check()
         for frame in p["frames"]:
             page.get_by_label("Frame", exact=True).fill(str(frame["index"]))
             at(page, frame["index"], len(p["frames"]))
-            expect(page.locator("[data-caption]")).to_have_text(frame["caption"])
+            expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, frame))
             if frame is f:
                 expect(page.locator("[data-caption]")).to_contain_text("min(1, (0)/(3/8)) = 0")
             if frame["kind"] != "verify":
                 expect(page.locator("[data-test]")).to_be_hidden()
                 continue
-            expect(page.locator("[data-p]")).to_have_text(frame["p"])
-            expect(page.locator("[data-q]")).to_have_text(frame["q"])
-            expect(page.locator("[data-ratio]")).to_have_text(f"({frame['p']})/({frame['q']}) = {frame['ratio']}")
-            expect(page.locator("[data-accept]")).to_have_text(f"min(1, {frame['ratio']}) = {frame['accept']}")
+            x = facts(p, frame)
+            expect(page.locator("[data-p]")).to_have_text(x["p"])
+            expect(page.locator("[data-q]")).to_have_text(x["q"])
+            expect(page.locator("[data-ratio]")).to_have_text(f"({x['p']})/({x['q']}) = {x['ratio']}")
+            expect(page.locator("[data-accept]")).to_have_text(f"min(1, {x['ratio']}) = {x['accept']}")
             expect(page.locator("[data-u]")).to_have_text(frame["u"])
             expect(page.locator("[data-verdict]")).to_contain_text(frame["verdict"].capitalize())
 
@@ -217,12 +231,21 @@ def test_form_fields_keep_their_own_keys(page: Page, page_url, trace):
 def test_play_runs_to_the_last_frame_and_stops(page: Page, page_url, trace):
     p = profile(trace, "divergent")
     n = len(p["frames"])
-    page.goto(f"{page_url}#divergent/{n - 1}")
+    page.clock.install(time=0)
+    page.goto(f"{page_url}#divergent/{n - 2}")
+    page.clock.pause_at(60_000)  # from here on, time moves only when the test says so
     page.get_by_label("Speed", exact=True).select_option(label="Fast")
     page.get_by_role("button", name="Play", exact=True).click()
     expect(page.get_by_role("button", name="Pause")).to_be_visible()
+    page.clock.run_for(899)
+    at(page, n - 2, n)
+    page.clock.run_for(1)
+    at(page, n - 1, n)
+    page.clock.run_for(900)
     at(page, n, n)
     expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible()
+    page.clock.run_for(5000)
+    at(page, n, n)
 
 
 def test_deep_link_restores_state_and_stepping_replaces_the_hash(page: Page, page_url, trace):
@@ -231,7 +254,7 @@ def test_deep_link_restores_state_and_stepping_replaces_the_hash(page: Page, pag
     page.goto(page_url + "#divergent/4")
     at(page, 4, n)
     expect(page.get_by_role("radio", name=p["name"])).to_be_checked()
-    expect(page.locator("[data-caption]")).to_have_text(p["frames"][3]["caption"])
+    expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, p["frames"][3]))
     length = page.evaluate("history.length")
     page.get_by_role("button", name="Next step").click()
     expect(page).to_have_url(re.compile(r"#divergent/5$"))
@@ -245,6 +268,7 @@ def test_deep_link_restores_state_and_stepping_replaces_the_hash(page: Page, pag
 
 
 def test_notice_links_open_the_player_at_their_frames(page: Page, page_url, trace):
+    page.emulate_media(reduced_motion="reduce")  # the reveal scrolls at once instead of smoothly
     page.goto(page_url)
     links = page.locator('#notice a[href^="#"]', has_text="Show me")
     hrefs = links.evaluate_all("as => as.map(a => a.getAttribute('href'))")
@@ -269,7 +293,7 @@ def test_without_javascript_the_static_walkthrough_shows_every_frame(browser, pa
     page = context.new_page()
     page.goto(page_url)
     total = sum(len(p["frames"]) for p in trace["profiles"])
-    assert total == sum(SHIPPED_FRAMES.values())
+    assert total == sum(f["frames"] for f in FIGURES.values())
     frames = page.locator("li.frame")
     expect(frames).to_have_count(total)
     for i in range(total):
@@ -345,18 +369,3 @@ def test_axe_finds_nothing_on_the_whole_page_in_light_or_dark(page: Page, page_u
         page.emulate_media(color_scheme=scheme)
         found += [(scheme, v) for v in axe_violations(page)]
     assert found == []
-
-
-@pytest.mark.parametrize("name, width, scheme, where", [
-    ("desktop-light", 1100, "light", "#divergent/4"),
-    ("360-light", 360, "light", "#divergent/4"),
-    ("desktop-dark", 1100, "dark", "#aligned/7"),
-])
-def test_screenshots_for_review(page: Page, page_url, name, width, scheme, where):
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.set_viewport_size({"width": width, "height": 900})
-    page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
-    page.goto(page_url + where)
-    expect(player(page)).to_be_in_viewport()
-    player(page).screenshot(path=str(ARTIFACTS / f"player-{name}.png"), animations="disabled")
-    page.screenshot(path=str(ARTIFACTS / f"page-{name}.png"), full_page=True, animations="disabled")

@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
-import sys
 
 import pytest
 
-from speculative.render import ContentError, parse_section
+from speculative.content import ContentError, parse_section, parse_sections
 
-from .conftest import DATA, ROOT
+from .conftest import ROOT, edited_data
 
 
 @pytest.mark.parametrize("text, message", [
     ("no front matter here", "no front matter; expected the file to start with ---, then title, order and id, then ---"),
     ("---\ntitle: x\n---\nbody", "front matter is missing order, id"),
-    ("---\ntitle: [x\n---\nbody", "front matter is not valid YAML (ParserError)"),
+    ("---\ntitle: [x\n---\nbody", "front matter is not valid YAML at line 2; expected title, order and id, one per line"),
+    ("---\ntitle: x\norder: first\nid: x\n---\nbody", "front matter order is 'first'; expected a whole number such as 3"),
+    ("---\ntitle: x\norder: 1\nid: 2 words\n---\nbody",
+     "front matter id is '2 words'; expected letters, digits, _ and -, starting with a letter"),
+    ("---\n- a list\n---\nbody", "front matter is not a mapping; expected title, order and id, one per line"),
 ])
 def test_content_file_problems_are_named(text, message):
     with pytest.raises(ContentError) as caught:
@@ -30,40 +31,46 @@ def test_front_matter_gives_title_order_and_id():
     assert (section.title, section.order, section.id, section.body) == ("Hello", 3, "hello", "Body {{ k }}\n")
 
 
-def build(tmp_path, *args):
-    return subprocess.run([sys.executable, str(ROOT / "build.py"), "--out", str(tmp_path / "site"), *args],
-                          cwd=ROOT, capture_output=True, text=True)
+def test_every_bad_section_is_listed_and_ids_must_be_unique():
+    texts = {"a.md": "nothing", "b.md": "---\ntitle: B\norder: 1\nid: same\n---\n",
+             "c.md": "---\ntitle: C\norder: 2\nid: same\n---\n"}
+    with pytest.raises(ContentError) as caught:
+        parse_sections(texts, "content")
+    assert caught.value.lines() == [
+        "a.md: no front matter; expected the file to start with ---, then title, order and id, then ---",
+        "b.md: id 'same' is used by another section too; expected every id to be unique",
+        "c.md: id 'same' is used by another section too; expected every id to be unique",
+    ]
 
 
-def test_undefined_name_in_prose_is_a_clear_error(tmp_path):
+def test_undefined_name_in_prose_is_a_clear_error(tmp_path, run_build):
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content", content)
     (content / "99-bad.md").write_text("---\ntitle: Bad\norder: 99\nid: bad\n---\nE is {{ p.nonexistent.expected }}.\n")
-    out = build(tmp_path, "--content", str(content))
-    assert out.returncode == 1 and "Traceback" not in out.stderr
-    assert out.stderr.startswith(f"{content / '99-bad.md'}: template error: ")
-    assert "nonexistent" in out.stderr
+    code, _, err = run_build("--content", str(content), "--out", str(tmp_path / "site"))
+    assert code == 1
+    assert err.startswith(f"{content / '99-bad.md'}: template error: ")
+    assert "nonexistent" in err
     assert not (tmp_path / "site").exists()
 
 
-def edited(tmp_path, edit) -> str:
-    raw = json.loads(DATA.read_text())
-    edit(raw)
-    path = tmp_path / "edited.json"
-    path.write_text(json.dumps(raw))
-    out = build(tmp_path, "--data", str(path))
-    assert out.returncode == 0, out.stderr
-    return (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+@pytest.fixture
+def edited(tmp_path, run_build):
+    def build(edit) -> str:
+        code, _, err = run_build("--data", str(edited_data(tmp_path, edit)), "--out", str(tmp_path / "site"))
+        assert code == 0, err
+        return (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    return build
 
 
-def test_one_profile_still_builds_and_says_which_points_no_frame_shows(tmp_path):
-    html = edited(tmp_path, lambda raw: raw.update(profiles=raw["profiles"][:1]))
+def test_one_profile_still_builds_and_says_which_points_no_frame_shows(edited):
+    html = edited(lambda raw: raw.update(profiles=raw["profiles"][:1]))
     assert html.count("No frame in the current data shows this.") == 3  # zero, drop and residual need a rejection
     assert "where the walkthrough saw a rejection" not in html
 
 
-def test_renamed_profiles_keep_every_sentence(tmp_path):
+def test_renamed_profiles_keep_every_sentence(edited):
     def rename(raw):
         raw["profiles"][0]["id"], raw["profiles"][1]["id"] = "fast", "slow"
-    html = edited(tmp_path, rename)
+    html = edited(rename)
     assert 'href="#slow/4"' in html and 'id="fast/8"' in html

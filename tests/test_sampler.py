@@ -9,7 +9,7 @@ import pytest
 from scipy.stats import chisquare
 
 from speculative import sampler, stats
-from speculative.trace import arrays, walkthrough
+from speculative.analysis import arrays, walkthrough
 
 from .conftest import agreement_profile, as_float
 

@@ -8,38 +8,34 @@ import numpy as np
 import pytest
 
 from speculative import stats
-from speculative.trace import explain
+from speculative.text import decimal_str
 
-from .conftest import agreement_profile, random_dist
-
-
-@pytest.fixture(scope="module")
-def explained(shipped):
-    return explain(shipped)
+from .conftest import FIGURES, agreement_profile, random_dist
 
 
 def by_id(explained, pid):
     return next(r for r in explained.results if r.profile.id == pid)
 
 
-# SPEC.md's shipped figures: the data file was authored to produce them.
-@pytest.mark.parametrize("pid, expected, speedup, frames", [("aligned", "3.92", "2.62", 8), ("divergent", "2.62", "1.75", 5)])
-def test_shipped_profiles_reproduce_spec_figures(explained, pid, expected, speedup, frames):
-    s = by_id(explained, pid).stats
-    assert stats.decimal_str(s.expected) == expected
-    assert stats.decimal_str(s.speedup) == speedup
-    assert s.frame_count == frames
+# The shipped figures (tests/conftest.py FIGURES): the data file was authored to produce them.
+@pytest.mark.parametrize("pid", FIGURES)
+def test_shipped_profiles_reproduce_the_authored_figures(explained, pid):
+    r = by_id(explained, pid)
+    assert " ".join(str(a) for a in r.stats.alphas) == FIGURES[pid]["alphas"]
+    assert decimal_str(r.stats.expected) == FIGURES[pid]["expected"]
+    assert decimal_str(r.stats.speedup) == FIGURES[pid]["speedup"]
+    assert len(r.frames) == FIGURES[pid]["frames"]
 
 
 def test_aligned_draft_is_accepted_outright_everywhere(shipped, explained):
     r = by_id(explained, "aligned")
     assert all(shipped.target[i][x] >= r.profile.draft[i][x] for i, x in enumerate(r.profile.proposals))
-    assert r.stats.proposal_accept == (1,) * shipped.k
+    assert [rec.tokens[x].accept for rec, x in zip(r.stats.records, r.profile.proposals)] == [1] * shipped.k
 
 
 def test_divergent_draft_passes_twice_then_proposes_a_zero_target_token(shipped, explained):
     r = by_id(explained, "divergent")
-    assert r.stats.proposal_accept[:2] == (1, 1)
+    assert [rec.tokens[x].accept for rec, x in zip(r.stats.records, r.profile.proposals)][:2] == [1, 1]
     assert shipped.target[2][r.profile.proposals[2]] == 0 < r.profile.draft[2][r.profile.proposals[2]]
 
 
@@ -133,4 +129,4 @@ def test_random_agreement_profiles_have_varied_overlap():
 
 @pytest.mark.parametrize("value, text", [(Fraction(64267, 16384), "3.92"), (Fraction(5, 8), "0.63"), (Fraction(1), "1.00")])
 def test_decimal_rounds_half_up_from_the_exact_value(value, text):
-    assert stats.decimal_str(value) == text
+    assert decimal_str(value) == text

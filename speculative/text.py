@@ -1,0 +1,147 @@
+"""Owns every reader-facing sentence pattern, number format, kind and state name.
+
+Patterns use {name} fields. Python fills them for the no-JS page; the same patterns travel in the trace
+and the player fills them in the browser, so each sentence has exactly one source.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+# --- numbers --------------------------------------------------------------------
+
+
+def prob_str(x: Fraction, denom: int = 1) -> str:
+    """Returns x over the file's common denominator when exact ("4/8"), else "0", "1" or x reduced."""
+    if x == 0 or x == 1 or denom > 32 or denom % x.denominator:
+        return str(x)
+    return f"{x.numerator * (denom // x.denominator)}/{denom}"
+
+
+def decimal_str(x: Fraction | float, places: int = 2) -> str:
+    """Returns x rounded half-up to `places` decimals, computed from the exact value when x is a Fraction."""
+    exact = Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else Decimal(repr(float(x)))
+    return str(exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+
+
+def percent_str(x: Fraction | float, places: int = 1) -> str:
+    """Returns x as a percentage, rounded half-up from the exact value."""
+    return decimal_str(x * 100, places) + "%"
+
+
+def uniform_str(u: float, a: Fraction) -> str:
+    """Returns u with enough decimals that the shown value compares with `a` the way u does."""
+    for places in range(4, 17):
+        text = f"{u:.{places}f}"
+        if (Fraction(text) < a) == (Fraction(u) < a):
+            return text
+    return repr(u)
+
+
+def ratio_text(p: str, q: str, ratio: Fraction, accept: Fraction) -> str:
+    """Returns the accept probability worked out: "min(1, (4/8)/(3/8)) = min(1, 4/3) = 1"."""
+    if ratio <= 1:
+        return f"min(1, ({p})/({q})) = {accept}"
+    return f"min(1, ({p})/({q})) = min(1, {ratio}) = {accept}"
+
+
+# --- words ----------------------------------------------------------------------
+
+
+def quoted(labels: Sequence[str]) -> str:
+    """Returns labels as “a” “b” “c” for captions."""
+    return " ".join(f"“{t}”" for t in labels)
+
+
+def and_list(items: Sequence[str]) -> str:
+    """Returns "1", "1 and 2" or "1, 2 and 3"."""
+    items = [str(i) for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def count(n: int, one: str, many: str | None = None) -> str:
+    """Returns "1 token" or "3 tokens": a number with its noun in agreement."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+KIND_NAMES = {"propose": "the draft proposes", "verify": "check", "bonus": "bonus draw", "done": "round done"}
+
+STATE_NAMES = {"proposed": "proposed", "accepted": "accepted", "rejected": "rejected",
+               "dropped": "dropped, never checked", "pending": "bonus if all pass", "none": "no bonus", "bonus": "bonus"}
+
+# Frame captions: a frame's caption is a list of (pattern, fields) parts, joined by spaces.
+CAPTIONS = {
+    "propose": "The draft proposes {tokens_count}, one per position, all before any is checked: {proposals}. "
+               "One pass of the target will now score every position.",
+    "verify": "Position {pos}: the target gives “{tok}” p = {p}; the draft gave it q = {q}. "
+              "Accept with probability {worked}.",
+    "capped": "Since p > q, the ratio is capped at 1: accepted outright (u = {u} cannot fail).",
+    "equal": "Since p = q, the ratio is exactly 1: accepted outright (u = {u} cannot fail).",
+    "chance_pass": "The draw u = {u} is below {accept}, so “{tok}” is accepted.",
+    "zero": "The target never produces “{tok}”, so no draw can pass: u = {u} is not below 0. Rejected.",
+    "chance_fail": "The draw u = {u} is not below {accept}: rejected.",
+    "residual": "The replacement is drawn from the residual max(0, p − q): {res_raw}, every other token 0; "
+                "divided by their sum {res_total}: {res_norm}.",
+    "own_above": "“{tok}” itself gets max(0, {p} − {q}) = 0: it was rejected because q > p, and the residual "
+                 "subtracts the draft’s share from every token, this one included.",
+    "own_zero": "“{tok}” itself gets max(0, 0 − {q}) = 0, as any token the target never produces.",
+    "drawn": "Drawn: “{rep}”.",
+    "dropped_one": "The proposal at position {dropped} is dropped, never checked.",
+    "dropped_many": "The proposals at positions {dropped} are dropped, never checked.",
+    "bonus_one": "The proposal passed. The same target pass also scored position {pos}, "
+                 "so one more token is drawn there, straight from the target: “{tok}”.",
+    "bonus_many": "All {k} proposals passed. The same target pass also scored position {pos}, "
+                  "so one more token is drawn there, straight from the target: “{tok}”.",
+    "done": "The round commits {committed_count}: {committed}, for one pass of the target.",
+    "lost_one": "The dropped proposal ({lost}) cost a draft step and was never checked.",
+    "lost_one_sure": "The dropped proposal ({lost}) cost a draft step and was never checked, "
+                     "though the target would have accepted it outright.",
+    "lost_many": "The dropped proposals ({lost}) cost a draft step each and were never checked.",
+    "lost_many_all_sure": "The dropped proposals ({lost}) cost a draft step each and were never checked, "
+                          "though the target would have accepted them outright.",
+    "lost_many_sure": "The dropped proposals ({lost}) cost a draft step each and were never checked, "
+                      "though the target would have accepted {sure} outright.",
+}
+
+# The player's own words: headings, labels and notes it writes around a frame.
+PLAYER = {
+    "head": "Frame {i} of {n}: {kind}",
+    "head_verify": "Frame {i} of {n}: {kind} position {pos}",
+    "counter": "Frame {i} of {n}",
+    "play": "Play",
+    "pause": "Pause",
+    "test_title": "Position {pos}: is “{tok}” accepted?",
+    "ratio": "({p})/({q}) = {ratio}",
+    "accept": "min(1, {ratio}) = {accept}",
+    "u": "u = {u}",
+    "accepted": "Accepted",
+    "rejected": "Rejected",
+    "below": ": u = {u} is below {accept}.",
+    "not_below": ": u = {u} is not below {accept}.",
+    "residual_title": "The replacement, drawn from the residual at position {pos}",
+    "bonus_title": "The bonus token, drawn from the target at position {pos}",
+    "col_token": "token",
+    "col_p": "p",
+    "col_q": "q",
+    "col_raw": "max(0, p − q)",
+    "col_norm": "÷ {res_total}",
+    "note_drawn": "drawn",
+    "note_rejected": "rejected",
+    "chip_replacement": " (replacement)",
+    "chip_bonus": " (bonus)",
+    "chip_dropped": " · would have been accepted with {accept}",
+    "nothing_yet": "nothing yet: no position has been checked",
+    "slot_bonus": "{pos} bonus",
+    "slot_instead": ": “{rep}” instead",
+    "no_token": "–",
+}
+
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def fill(pattern: str, fields: Mapping[str, Any]) -> str:
+    """Returns the pattern with each {name} replaced by its field; the player's fill() does the same."""
+    return _FIELD.sub(lambda m: str(fields[m.group(1)]), pattern)

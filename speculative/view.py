@@ -1,0 +1,255 @@
+"""Owns the view: turns the analysis into finished strings, chart markup and the JSON trace for the player."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from . import charts, text
+from .analysis import Explained, ProfileResult
+from .frames import Frame
+from .stats import PositionRecord
+from .text import decimal_str, percent_str, prob_str
+
+
+# --- the per-position facts the trace and the prose share -------------------------------------------
+
+
+def position_facts(ex: Explained, r: ProfileResult, rec: PositionRecord) -> dict[str, Any]:
+    """Returns one position as display strings: p, q, accept and worked ratio per token, and the residual."""
+    d, vocab = ex.denom, ex.data.vocabulary
+    kept = [y for y, t in enumerate(rec.tokens) if t.residual_raw > 0]
+    return {
+        "target": [prob_str(t.p, d) for t in rec.tokens],
+        "draft": [prob_str(t.q, d) for t in rec.tokens],
+        "proposal": r.profile.proposals[rec.position - 1],
+        "alpha": prob_str(rec.alpha, d),
+        "accept": [None if t.accept is None else str(t.accept) for t in rec.tokens],
+        "ratio": [None if t.ratio is None else str(t.ratio) for t in rec.tokens],
+        "worked": [None if t.accept is None else text.ratio_text(prob_str(t.p, d), prob_str(t.q, d), t.ratio, t.accept)
+                   for t in rec.tokens],
+        "residual_raw": [prob_str(t.residual_raw, d) for t in rec.tokens],
+        "residual": [None if t.residual is None else str(t.residual) for t in rec.tokens],
+        "res_total": prob_str(rec.residual_total, d),
+        "res_raw": ", ".join(f"“{vocab[y]}” {prob_str(rec.tokens[y].residual_raw, d)}" for y in kept),
+        "res_norm": ", ".join(f"“{vocab[y]}” {rec.tokens[y].residual}" for y in kept),
+    }
+
+
+def caption_context(facts: Sequence[dict[str, Any]], vocab: Sequence[str], frame: dict[str, Any]) -> dict[str, Any]:
+    """Returns the fields a frame's caption is filled from: its position's facts, then its own fields.
+
+    The player's context() does the same in the browser.
+    """
+    ctx: dict[str, Any] = {}
+    pos, x = frame.get("position"), frame.get("token")
+    if pos is not None and pos <= len(facts) and x is not None:
+        f = facts[pos - 1]
+        ctx = {"p": f["target"][x], "q": f["draft"][x], "accept": f["accept"][x], "worked": f["worked"][x],
+               "res_raw": f["res_raw"], "res_total": f["res_total"], "res_norm": f["res_norm"]}
+    if pos is not None:
+        ctx["pos"] = pos
+    if x is not None:
+        ctx["tok"] = vocab[x]
+    return {**ctx, **frame["fields"]}
+
+
+def frame_json(frame: Frame) -> dict[str, Any]:
+    """Returns a frame as trace JSON: its kind, its draws and the keys of its caption, never the sentence."""
+    out: dict[str, Any] = {"kind": frame.kind, "index": frame.index}
+    if frame.position is not None:
+        out.update(position=frame.position, token=frame.token)
+    for name in ("u", "verdict", "chance", "replacement", "dropped"):
+        value = getattr(frame, name, None)
+        if value not in (None, (), ""):
+            out[name] = list(value) if isinstance(value, tuple) else value
+    out["committed"] = list(frame.committed)
+    out["slots"] = [{"state": s.state, "token": s.token, **({"replacement": s.replacement} if s.replacement is not None else {})}
+                    for s in frame.slots]
+    out.update(caption=list(frame.caption), fields=frame.fields, shows=list(frame.shows))
+    return out
+
+
+def caption_of(facts: Sequence[dict[str, Any]], vocab: Sequence[str], frame: dict[str, Any]) -> str:
+    """Returns a trace frame's caption, filled from its one home in text.CAPTIONS."""
+    return " ".join(text.fill(text.CAPTIONS[key], caption_context(facts, vocab, frame)) for key in frame["caption"])
+
+
+# --- the trace ----------------------------------------------------------------------------------
+
+
+def profile_trace(ex: Explained, r: ProfileResult) -> dict[str, Any]:
+    """Returns one profile's part of the trace."""
+    s, d = r.stats, ex.denom
+    return {
+        "id": r.profile.id,
+        "name": r.profile.name,
+        "positions": [position_facts(ex, r, rec) for rec in s.records],
+        "bonus_target": [prob_str(x, d) for x in ex.data.bonus_target],
+        "frames": [frame_json(f) for f in r.frames],
+        "stats": {
+            "accept_probabilities": [prob_str(a, d) for a in s.alphas],
+            "expected_tokens_per_round": float(s.expected),
+            "expected_tokens_exact": str(s.expected),
+            "expected_tokens_display": decimal_str(s.expected),
+            "round_cost": str(s.round_cost),
+            "speedup": float(s.speedup),
+            "speedup_display": decimal_str(s.speedup),
+            "tokens_per_round_distribution": [str(p) for p in s.distribution],
+        },
+        "convergence": {"rounds": r.mc_rounds, "lengths": list(r.length_counts),
+                        "positions": [{"position": c.position, "n": c.n, "counts": list(c.counts), "tv": c.tv,
+                                       "tv_bound": c.tv_bound} for c in r.checks]},
+    }
+
+
+def point_href(ex: Explained, where: tuple[int, int] | None) -> str | None:
+    """Returns "profile-id/frame" for a point's frame, or None."""
+    return None if where is None else f"{ex.results[where[0]].profile.id}/{where[1]}"
+
+
+def trace(ex: Explained) -> dict[str, Any]:
+    """Returns the JSON-ready trace embedded in the page and written to trace.json."""
+    data = ex.data
+    return {
+        "format": "speculative-decoding-trace/2",
+        "vocabulary": list(data.vocabulary),
+        "k": data.k,
+        "cost_model": {"draft_step": str(data.cost.draft_step), "verify_round": str(data.cost.verify_round)},
+        "points": {name: point_href(ex, where) for name, where in ex.points.items()},
+        "text": {"captions": text.CAPTIONS, "player": text.PLAYER, "kinds": text.KIND_NAMES,
+                 "states": text.STATE_NAMES},
+        "profiles": [profile_trace(ex, r) for r in ex.results],
+    }
+
+
+# --- the template context -------------------------------------------------------------------------
+
+
+def point_view(ex: Explained, where: tuple[int, int] | None) -> dict[str, Any]:
+    """Returns a "Show me" link to the frame that shows a point, or an empty link."""
+    if where is None:
+        return {"href": None, "label": None}
+    r = ex.results[where[0]]
+    return {"href": f"#{point_href(ex, where)}", "label": f"{r.profile.name}, frame {where[1]} of {len(r.frames)}"}
+
+
+def slot_views(frame: dict[str, Any], vocab: Sequence[str], k: int) -> list[dict[str, Any]]:
+    """Returns each slot of a frame as the strip prints it."""
+    out = []
+    for pos, s in enumerate(frame["slots"], start=1):
+        state = text.STATE_NAMES[s["state"]]
+        if s["state"] == "rejected":
+            state += text.fill(text.PLAYER["slot_instead"], {"rep": vocab[s["replacement"]]})
+        out.append({"state": s["state"], "current": pos == frame.get("position"),
+                    "pos": text.fill(text.PLAYER["slot_bonus"], {"pos": pos}) if pos > k else str(pos),
+                    "token": text.PLAYER["no_token"] if s["token"] is None else vocab[s["token"]], "text": state})
+    return out
+
+
+def frame_views(ex: Explained, pt: dict[str, Any]) -> list[dict[str, Any]]:
+    """Returns the no-JS list's frames: head, strip and caption, all finished strings."""
+    vocab, n, out = ex.data.vocabulary, len(pt["frames"]), []
+    for f in pt["frames"]:
+        kind = text.KIND_NAMES[f["kind"]]
+        head = text.fill(text.PLAYER["head_verify" if f["kind"] == "verify" else "head"],
+                         {"i": f["index"], "n": n, "kind": kind, "pos": f.get("position")})
+        out.append({"id": f"{pt['id']}/{f['index']}", "head": head, "slots": slot_views(f, vocab, ex.data.k),
+                    "caption": caption_of(pt["positions"], vocab, f)})
+    return out
+
+
+def position_rows(ex: Explained, r: ProfileResult, pt: dict[str, Any]) -> list[dict[str, Any]]:
+    """Returns the Positions table's row groups and each position's overlap chart."""
+    rows = []
+    for rec, facts in zip(r.stats.records, pt["positions"]):
+        x = facts["proposal"]
+        chart = charts.overlap_chart(list(ex.data.vocabulary), [t.p for t in rec.tokens], [t.q for t in rec.tokens],
+                                     x, rec.position, f"ov-{r.profile.id}-{rec.position}", alpha=rec.alpha,
+                                     denom=ex.denom, legend=rec.position == 1)
+        rows.append({"position": rec.position, "proposal": x, "token": ex.data.vocabulary[x], "p": facts["target"],
+                     "q": facts["draft"], "residual": ["–" if v is None else v for v in facts["residual"]],
+                     "alpha": facts["alpha"], "accept_text": facts["worked"][x], "chart": chart})
+    return rows
+
+
+def convergence_views(ex: Explained, r: ProfileResult) -> list[str]:
+    """Returns one Monte Carlo chart per position, bonus last."""
+    k = ex.data.k
+    return [charts.convergence_chart(list(ex.data.vocabulary), list(c.target), list(c.counts), c.tv, c.tv_bound,
+                                     f"position {c.position}" if c.position <= k else f"bonus position {c.position}",
+                                     f"cv-{r.profile.id}-{c.position}", denom=ex.denom, legend=c.position == 1)
+            for c in r.checks]
+
+
+def profile_view(ex: Explained, r: ProfileResult, pt: dict[str, Any], labels: list[str], highlight: int | None) -> dict[str, Any]:
+    """Returns one profile's figures as display strings and chart markup, for the prose and the templates."""
+    s = r.stats
+    return {
+        "id": r.profile.id,
+        "name": r.profile.name,
+        "alphas": [prob_str(a, ex.denom) for a in s.alphas],
+        "expected": decimal_str(s.expected),
+        "expected_exact": str(s.expected),
+        "speedup": decimal_str(s.speedup),
+        "frames": len(r.frames),
+        "frame_views": frame_views(ex, pt),
+        "all_pass": percent_str(s.distribution[-1]),
+        "mc_rounds": f"{r.mc_rounds:,}",
+        "max_tv": f"{max(c.tv for c in r.checks):.4f}",
+        "table": [[decimal_str(v) for v in row] for row in s.speedup_table],
+        "positions": position_rows(ex, r, pt),
+        "convergence": convergence_views(ex, r),
+        "lengths_chart": charts.lengths_chart(list(s.distribution), list(r.length_counts), f"len-{r.profile.id}",
+                                              mean=s.expected_from_distribution, denom=ex.denom),
+        "speedup_chart": charts.speedup_chart([list(row) for row in s.speedup_table], labels, highlight, f"sp-{r.profile.id}"),
+    }
+
+
+def residual_example(ex: Explained) -> dict[str, Any] | None:
+    """Returns the first token the target does produce whose residual is still 0 because q > p, if any."""
+    for r in ex.results:
+        for rec in r.stats.records:
+            for y, t in enumerate(rec.tokens):
+                if 0 < t.p < t.q:
+                    return {"profile": r.profile.name, "position": rec.position, "token": ex.data.vocabulary[y],
+                            "p": prob_str(t.p, ex.denom), "q": prob_str(t.q, ex.denom)}
+    return None
+
+
+def identity_view(ex: Explained) -> dict[str, Any]:
+    """Returns the worked check min(p,q) + (1-α)·residual = p at the walkthrough's first rejection."""
+    where = ex.points.get("residual")
+    r = ex.results[where[0] if where else 0]
+    i = r.frames[where[1] - 1].position - 1 if where else 0
+    d, rec = ex.denom, r.stats.records[i]
+    rows = [{"token": token, "min": prob_str(t.overlap, d), "fix": prob_str(t.commit - t.overlap, d),
+             "total": prob_str(t.commit, d), "p": prob_str(t.p, d)} for token, t in zip(ex.data.vocabulary, rec.tokens)]
+    summary = (f"The same sum, done in exact fractions for every token at all {ex.identity_total} positions of "
+               f"the {len(ex.results)} profiles, equals the target at {ex.identity_equal} of {ex.identity_total}.")
+    return {"profile": r.profile.name, "position": i + 1, "rows": rows, "summary": summary,
+            "where": ", where the walkthrough saw a rejection" if where else ""}
+
+
+def context(ex: Explained, tr: dict[str, Any]) -> dict[str, Any]:
+    """Returns everything the prose and templates may refer to, as finished values."""
+    data, cost = ex.data, ex.data.cost
+    labels = [f"draft step = {c}" for c in cost.compare_draft_steps]
+    highlight = list(cost.compare_draft_steps).index(cost.draft_step) if cost.draft_step in cost.compare_draft_steps else None
+    views = [profile_view(ex, r, pt, labels, highlight) for r, pt in zip(ex.results, tr["profiles"])]
+    return {
+        "vocab": list(data.vocabulary),
+        "V": len(data.vocabulary),
+        "k": data.k,
+        "profiles": views,
+        "p": {v["id"]: v for v in views},
+        "denom": ex.denom,
+        "cost": {"draft_step": str(cost.draft_step), "verify_round": str(cost.verify_round),
+                 "round_cost": str(ex.results[0].stats.round_cost),
+                 "compare": [str(c) for c in cost.compare_draft_steps], "highlight": highlight},
+        "points": {name: point_view(ex, where) for name, where in ex.points.items()},
+        "mc_rounds": f"{data.monte_carlo.rounds:,}",
+        "bonus_target": [prob_str(x, ex.denom) for x in data.bonus_target],
+        "identity": identity_view(ex),
+        "residual_example": residual_example(ex),
+        "state_names": text.STATE_NAMES,
+    }
