@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from fractions import Fraction
+from dataclasses import dataclass, replace
 from math import lcm
 
 import numpy as np
@@ -33,18 +34,54 @@ class PositionCheck:
 
 
 @dataclass(frozen=True)
+class Checkpoint:
+    """The Monte Carlo check after the first `rounds` rounds of the one run: a prefix, not a fresh sample."""
+
+    rounds: int
+    checks: tuple[PositionCheck, ...]  # [k+1], bonus position last
+    length_counts: tuple[int, ...]  # [k+1] rounds committing n = 1..k+1 tokens
+
+
+@dataclass(frozen=True)
 class ProfileResult:
     profile: Profile
     stats: ProfileStats
     walk: Round  # the one authored round the walkthrough shows
     frames: tuple[Frame, ...]
-    checks: tuple[PositionCheck, ...]  # [k+1] Monte Carlo, bonus position last
-    length_counts: tuple[int, ...]  # [k+1] Monte Carlo rounds committing n = 1..k+1 tokens
+    drawn: tuple[tuple[Frame, ...], ...]  # [R] frames of the first R rounds drawn from the draft
+    drawn_rounds: tuple[Round, ...]  # [R]
+    checkpoints: tuple[Checkpoint, ...]  # growing prefixes of the Monte Carlo run, the whole run last
+
+    @property
+    def drawn_with_chance(self) -> int:
+        """Returns how many drawn rounds hold a check whose accept probability is strictly between 0 and 1."""
+        return sum(any(getattr(f, "chance", False) for f in frames) for frames in self.drawn)
+
+    @property
+    def drawn_mean(self) -> Fraction:
+        """Returns the mean number of tokens the drawn rounds committed, bonus included."""
+        return Fraction(sum(len(r.committed) for r in self.drawn_rounds), len(self.drawn_rounds))
+
+    @property
+    def best_k(self) -> tuple[int, ...]:
+        """Returns, per compared draft-step cost, the k (1-based) with the highest speedup; the smallest on a tie."""
+        table = self.stats.speedup_table  # [k][cost]
+        return tuple(max(range(len(table)), key=lambda k: (table[k][c], -k)) + 1 for c in range(len(table[0])))
+
+    @property
+    def checks(self) -> tuple[PositionCheck, ...]:
+        """Returns the Monte Carlo check of every position over the whole run, bonus last."""
+        return self.checkpoints[-1].checks
+
+    @property
+    def length_counts(self) -> tuple[int, ...]:
+        """Returns how many rounds of the whole run committed n = 1..k+1 tokens."""
+        return self.checkpoints[-1].length_counts
 
     @property
     def mc_rounds(self) -> int:
         """Returns the number of Monte Carlo rounds."""
-        return sum(self.length_counts)
+        return self.checkpoints[-1].rounds
 
 
 @dataclass(frozen=True)
@@ -55,6 +92,7 @@ class Explained:
     points: dict[str, tuple[int, int] | None]  # point -> (profile index, frame number), or None if no frame shows it
     identity_equal: int  # positions, over all profiles, where min(p, q) + (1 - α)·residual equals p for every token
     identity_total: int  # positions checked
+    chance: tuple[int, int, int] | None  # the first (profile, position, token) whose accept probability is in (0, 1)
 
 
 def common_denominator(data: Dataset) -> int:
@@ -91,15 +129,31 @@ def round_of(rounds: sampler.Rounds, j: int) -> Round:
                  replacement=rep, bonus=bonus if bonus >= 0 else None)
 
 
+def checkpoint_sizes(total: int) -> tuple[int, ...]:
+    """Returns 10, 30, 100, 300, ... below `total`, then `total` itself."""
+    sizes, n = [], 10
+    while n < total:
+        sizes.append(n)
+        n = n * 3 if str(n)[0] == "1" else n * 10 // 3
+    return tuple(sizes) + (total,)
+
+
 @functools.lru_cache(maxsize=16)  # an edit to one draft, or to the prose, reruns only what it changed
 def monte_carlo_counts(target: tuple[Dist, ...], bonus: Dist, draft: tuple[Dist, ...], mc: MonteCarlo,
-                       index: int) -> tuple[np.ndarray, np.ndarray]:
-    """Returns the committed-token counts [k+1, V] and tokens-per-round counts [k+1] of drawn rounds (read-only)."""
+                       index: int) -> tuple[tuple[int, np.ndarray, np.ndarray], ...]:
+    """Returns, at each checkpoint, (rounds, committed-token counts [k+1, V], tokens-per-round counts [k+1]).
+
+    Every checkpoint counts a prefix of the same run of drawn rounds (arrays are read-only).
+    """
     rounds = sampler.sample_rounds(floats(target), floats(draft), floats([bonus])[0], mc.rounds,
                                    np.random.default_rng([mc.seed, index]))
-    positions, lengths = sampler.position_counts(rounds, len(bonus)), sampler.length_counts(rounds)
-    positions.flags.writeable = lengths.flags.writeable = False
-    return positions, lengths
+    out = []
+    for n in checkpoint_sizes(mc.rounds):
+        prefix = replace(rounds, committed_pm=rounds.committed_pm[:, :n])  # the counts read committed_pm alone
+        positions, lengths = sampler.position_counts(prefix, len(bonus)), sampler.length_counts(prefix)
+        positions.flags.writeable = lengths.flags.writeable = False
+        out.append((n, positions, lengths))
+    return tuple(out)
 
 
 def position_checks(data: Dataset, counts: np.ndarray) -> tuple[PositionCheck, ...]:
@@ -114,15 +168,27 @@ def position_checks(data: Dataset, counts: np.ndarray) -> tuple[PositionCheck, .
     return tuple(out)
 
 
+def drawn_rounds(data: Dataset, index: int) -> tuple[Round, ...]:
+    """Returns the first R rounds of profile `index` with proposals drawn from the draft: no cherry-picking."""
+    rng = np.random.default_rng([data.walkthrough_seed, index, 1])
+    count = getattr(data, "drawn_rounds", 24)  # TODO: read from the file once the loader knows the key
+    rounds = sampler.sample_rounds(*arrays(data, data.profiles[index]), count, rng)
+    return tuple(round_of(rounds, j) for j in range(count))
+
+
 def explain_profile(data: Dataset, index: int) -> ProfileResult:
-    """Returns the walkthrough, frames, exact statistics and Monte Carlo check of one profile."""
+    """Returns the walkthrough, drawn rounds, frames, exact statistics and Monte Carlo checks of one profile."""
     profile = data.profiles[index]
     stats = profile_stats(data, profile)
     walk = round_of(walkthrough(data, index), 0)
-    positions, lengths = monte_carlo_counts(data.target, data.bonus_target, profile.draft, data.monte_carlo, index)
+    drawn = drawn_rounds(data, index)
+    runs = monte_carlo_counts(data.target, data.bonus_target, profile.draft, data.monte_carlo, index)
+    checkpoints = tuple(Checkpoint(rounds=n, checks=position_checks(data, positions),
+                                   length_counts=tuple(int(c) for c in lengths)) for n, positions, lengths in runs)
     return ProfileResult(profile=profile, stats=stats, walk=walk,
                          frames=round_frames(walk, stats.records, data.vocabulary),
-                         checks=position_checks(data, positions), length_counts=tuple(int(c) for c in lengths))
+                         drawn=tuple(round_frames(r, stats.records, data.vocabulary) for r in drawn),
+                         drawn_rounds=drawn, checkpoints=checkpoints)
 
 
 def find_points(results: tuple[ProfileResult, ...]) -> dict[str, tuple[int, int] | None]:
@@ -142,4 +208,14 @@ def explain(data: Dataset) -> Explained:
     records = [rec for r in results for rec in r.stats.records]
     equal = sum(all(t.commit == t.p for t in rec.tokens) for rec in records)
     return Explained(data=data, results=results, denom=common_denominator(data), points=find_points(results),
-                     identity_equal=equal, identity_total=len(records))
+                     identity_equal=equal, identity_total=len(records), chance=chance_example(results))
+
+
+def chance_example(results: tuple[ProfileResult, ...]) -> tuple[int, int, int] | None:
+    """Returns the first (profile index, 1-based position, token) in data order that chance decides, if any."""
+    for i, r in enumerate(results):
+        for rec in r.stats.records:
+            for y, t in enumerate(rec.tokens):
+                if t.accept is not None and 0 < t.accept < 1:
+                    return i, rec.position, y
+    return None

@@ -145,3 +145,46 @@ _FIELD = re.compile(r"\{(\w+)\}")
 def fill(pattern: str, fields: Mapping[str, Any]) -> str:
     """Returns the pattern with each {name} replaced by its field; the player's fill() does the same."""
     return _FIELD.sub(lambda m: str(fields[m.group(1)]), pattern)
+
+# The accept-test lab's words.
+LAB = {
+    "option": "{name}, position {pos}",
+    "threshold": "accept if u < {accept}",
+    "accepted": "Accepted",
+    "rejected": "Rejected",
+    "pass": ": u = {u} is below min(1, ({p})/({q})) = {accept}, so “{tok}” is kept.",
+    "fail": ": u = {u} is not below min(1, ({p})/({q})) = {accept}, so “{tok}” is rejected and a replacement is drawn.",
+    "replacement": "The replacement draw {r} lands in “{rep}”’s segment, [{lo}, {hi}): “{rep}” is committed instead.",
+    "segment": "{tok} {share}",
+    "none": "No proposal in this data is decided by chance: every accept probability here is 0 or 1.",
+    "col_token": "token",
+    "col_p": "target p",
+    "col_q": "draft q",
+    "col_accept": "accept with",
+    "zero_width": "“{tok}” has residual 0, so its segment has width 0.",
+}
+
+# The convergence figure's words.
+CONV = {
+    "position": "position {pos}",
+    "bonus": "bonus position {pos}",
+    "rounds": "{n} rounds",
+    "readout": "After {rounds}: {reached} committed a token at {where}. Total variation from the target {tv}, "
+               "{rel} the bound {bound} that sampling noise alone stays under with probability 1 − 10⁻⁶.",
+    "within": "within",
+    "above": "above",
+    "target": "target p",
+    "observed": "observed",
+    "exact": "exact P(N = n)",
+    "n": "n = {n}",
+}
+
+# The speedup explorer's words.
+EXPLORE = {
+    "readout": "With k = {k} positions drafted and a draft step costing {cost} of a target step, a round costs "
+               "{round_cost} target steps.",
+    "profile": "{name}: {value}× at k = {k}; best k = {best} ({best_value}×).",
+    "slower": " Slower than one token at a time.",
+    "best": "best",
+    "cost": "{cost}",
+}

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from . import charts, text
 from .analysis import Explained, ProfileResult
-from .frames import Frame
+from .frames import Frame, Round
 from .stats import PositionRecord
 from .text import decimal_str, percent_str, prob_str
 
@@ -32,46 +32,73 @@ def position_facts(ex: Explained, r: ProfileResult, rec: PositionRecord) -> dict
         "res_total": prob_str(rec.residual_total, d),
         "res_raw": ", ".join(f"“{vocab[y]}” {prob_str(rec.tokens[y].residual_raw, d)}" for y in kept),
         "res_norm": ", ".join(f"“{vocab[y]}” {rec.tokens[y].residual}" for y in kept),
+        "accept_f": [None if t.accept is None else float(t.accept) for t in rec.tokens],
+        "cuts": [round(float(c), 9) for c in rec.residual_cuts],
+        "bars": bar_widths(rec),
     }
 
 
-def caption_context(facts: Sequence[dict[str, Any]], vocab: Sequence[str], frame: dict[str, Any]) -> dict[str, Any]:
-    """Returns the fields a frame's caption is filled from: its position's facts, then its own fields.
+def bar_widths(rec: PositionRecord) -> list[list[float]]:
+    """Returns [min(p, q), p, q] per token as fractions of the position's largest p or q: for drawing only."""
+    top = max(max(t.p, t.q) for t in rec.tokens)
+    return [[round(float(v / top), 4) for v in (t.overlap, t.p, t.q)] for t in rec.tokens]
+
+
+SLOT_CODES = {"accepted": "a", "rejected": "r", "dropped": "d", "proposed": "p", "pending": "w", "none": "n", "bonus": "b"}
+
+
+def frame_json(frame: Frame) -> dict[str, Any]:
+    """Returns one frame as compact trace JSON: its kind, position, draw, slot states and caption keys.
+
+    Tokens live once in the round; a slot state is one letter of SLOT_CODES, in position order, bonus last.
+    """
+    out: dict[str, Any] = {"kind": frame.kind, "pos": frame.position or 0,
+                           "slots": "".join(SLOT_CODES[s.state] for s in frame.slots), "caption": list(frame.caption)}
+    if getattr(frame, "u", ""):
+        out["u"] = frame.u
+    if getattr(frame, "chance", False):
+        out["chance"] = 1
+    if frame.shows:
+        out["shows"] = list(frame.shows)
+    return out
+
+
+def round_json(rnd: Round, frames: Sequence[Frame]) -> dict[str, Any]:
+    """Returns one round as trace JSON: its tokens and caption fields once, then its frames."""
+    fields = {key: value for f in frames for key, value in f.fields.items() if key != "u"}
+    return {"proposals": list(rnd.proposals), "replacement": rnd.replacement, "bonus": rnd.bonus,
+            "fields": fields, "frames": [frame_json(f) for f in frames]}
+
+
+def frame_token(rnd: dict[str, Any], frame: dict[str, Any]) -> int | None:
+    """Returns the token a frame is about: the proposal it checks, or the bonus token."""
+    if frame["kind"] == "verify":
+        return rnd["proposals"][frame["pos"] - 1]
+    return rnd["bonus"] if frame["kind"] == "bonus" else None
+
+
+def caption_context(pt: dict[str, Any], vocab: Sequence[str], rnd: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any]:
+    """Returns the fields a frame's caption is filled from: its position's facts, the round's fields, its draw.
 
     The player's context() does the same in the browser.
     """
     ctx: dict[str, Any] = {}
-    pos, x = frame.get("position"), frame.get("token")
-    if pos is not None and pos <= len(facts) and x is not None:
-        f = facts[pos - 1]
+    pos, x = frame["pos"], frame_token(rnd, frame)
+    if frame["kind"] == "verify":
+        f = pt["positions"][pos - 1]
         ctx = {"p": f["target"][x], "q": f["draft"][x], "accept": f["accept"][x], "worked": f["worked"][x],
                "res_raw": f["res_raw"], "res_total": f["res_total"], "res_norm": f["res_norm"]}
-    if pos is not None:
+    if pos:
         ctx["pos"] = pos
     if x is not None:
         ctx["tok"] = vocab[x]
-    return {**ctx, **frame["fields"]}
+    return {**ctx, **rnd["fields"], **({"u": frame["u"]} if "u" in frame else {})}
 
 
-def frame_json(frame: Frame) -> dict[str, Any]:
-    """Returns a frame as trace JSON: its kind, its draws and the keys of its caption, never the sentence."""
-    out: dict[str, Any] = {"kind": frame.kind, "index": frame.index}
-    if frame.position is not None:
-        out.update(position=frame.position, token=frame.token)
-    for name in ("u", "verdict", "chance", "replacement", "dropped"):
-        value = getattr(frame, name, None)
-        if value not in (None, (), ""):
-            out[name] = list(value) if isinstance(value, tuple) else value
-    out["committed"] = list(frame.committed)
-    out["slots"] = [{"state": s.state, "token": s.token, **({"replacement": s.replacement} if s.replacement is not None else {})}
-                    for s in frame.slots]
-    out.update(caption=list(frame.caption), fields=frame.fields, shows=list(frame.shows))
-    return out
-
-
-def caption_of(facts: Sequence[dict[str, Any]], vocab: Sequence[str], frame: dict[str, Any]) -> str:
+def caption_of(pt: dict[str, Any], vocab: Sequence[str], rnd: dict[str, Any], frame: dict[str, Any]) -> str:
     """Returns a trace frame's caption, filled from its one home in text.CAPTIONS."""
-    return " ".join(text.fill(text.CAPTIONS[key], caption_context(facts, vocab, frame)) for key in frame["caption"])
+    ctx = caption_context(pt, vocab, rnd, frame)
+    return " ".join(text.fill(text.CAPTIONS[key], ctx) for key in frame["caption"])
 
 
 # --- the trace ----------------------------------------------------------------------------------
@@ -85,7 +112,8 @@ def profile_trace(ex: Explained, r: ProfileResult) -> dict[str, Any]:
         "name": r.profile.name,
         "positions": [position_facts(ex, r, rec) for rec in s.records],
         "bonus_target": [prob_str(x, d) for x in ex.data.bonus_target],
-        "frames": [frame_json(f) for f in r.frames],
+        "walk": round_json(r.walk, r.frames),
+        "drawn": [round_json(rnd, frames) for rnd, frames in zip(r.drawn_rounds, r.drawn)],
         "stats": {
             "accept_probabilities": [prob_str(a, d) for a in s.alphas],
             "expected_tokens_per_round": float(s.expected),
@@ -96,10 +124,18 @@ def profile_trace(ex: Explained, r: ProfileResult) -> dict[str, Any]:
             "speedup_display": decimal_str(s.speedup),
             "tokens_per_round_distribution": [str(p) for p in s.distribution],
         },
-        "convergence": {"rounds": r.mc_rounds, "lengths": list(r.length_counts),
-                        "positions": [{"position": c.position, "n": c.n, "counts": list(c.counts), "tv": c.tv,
-                                       "tv_bound": c.tv_bound} for c in r.checks]},
+        "convergence": convergence_trace(r),
     }
+
+
+def convergence_trace(r: ProfileResult) -> dict[str, Any]:
+    """Returns the Monte Carlo run at every checkpoint: counts, TV and bound per position, tokens per round."""
+    cps = r.checkpoints
+    return {"rounds": r.mc_rounds, "checkpoints": [c.rounds for c in cps],
+            "counts": [[list(x.counts) for x in c.checks] for c in cps],
+            "tv": [[x.tv for x in c.checks] for c in cps], "bound": [[x.tv_bound for x in c.checks] for c in cps],
+            "reached": [[x.n for x in c.checks] for c in cps], "lengths": [list(c.length_counts) for c in cps],
+            "lengths_exact": [str(p) for p in r.stats.distribution]}
 
 
 def point_href(ex: Explained, where: tuple[int, int] | None) -> str | None:
@@ -133,28 +169,33 @@ def point_view(ex: Explained, where: tuple[int, int] | None) -> dict[str, Any]:
     return {"href": f"#{point_href(ex, where)}", "label": f"{r.profile.name}, frame {where[1]} of {len(r.frames)}"}
 
 
-def slot_views(frame: dict[str, Any], vocab: Sequence[str], k: int) -> list[dict[str, Any]]:
-    """Returns each slot of a frame as the strip prints it."""
+STATES_BY_CODE = {code: state for state, code in SLOT_CODES.items()}
+
+
+def slot_views(rnd: dict[str, Any], frame: dict[str, Any], vocab: Sequence[str], k: int) -> list[dict[str, Any]]:
+    """Returns each slot of a frame as the strip prints it (the player's renderStrip does the same)."""
     out = []
-    for pos, s in enumerate(frame["slots"], start=1):
-        state = text.STATE_NAMES[s["state"]]
-        if s["state"] == "rejected":
-            state += text.fill(text.PLAYER["slot_instead"], {"rep": vocab[s["replacement"]]})
-        out.append({"state": s["state"], "current": pos == frame.get("position"),
+    for pos, code in enumerate(frame["slots"], start=1):
+        state = STATES_BY_CODE[code]
+        token = rnd["proposals"][pos - 1] if pos <= k else (rnd["bonus"] if state == "bonus" else None)
+        words = text.STATE_NAMES[state]
+        if state == "rejected":
+            words += text.fill(text.PLAYER["slot_instead"], {"rep": vocab[rnd["replacement"]]})
+        out.append({"state": state, "current": pos == frame["pos"],
                     "pos": text.fill(text.PLAYER["slot_bonus"], {"pos": pos}) if pos > k else str(pos),
-                    "token": text.PLAYER["no_token"] if s["token"] is None else vocab[s["token"]], "text": state})
+                    "token": text.PLAYER["no_token"] if token is None else vocab[token], "text": words})
     return out
 
 
 def frame_views(ex: Explained, pt: dict[str, Any]) -> list[dict[str, Any]]:
     """Returns the no-JS list's frames: head, strip and caption, all finished strings."""
-    vocab, n, out = ex.data.vocabulary, len(pt["frames"]), []
-    for f in pt["frames"]:
-        kind = text.KIND_NAMES[f["kind"]]
+    vocab, rnd = ex.data.vocabulary, pt["walk"]
+    n, out = len(rnd["frames"]), []
+    for i, f in enumerate(rnd["frames"], start=1):
         head = text.fill(text.PLAYER["head_verify" if f["kind"] == "verify" else "head"],
-                         {"i": f["index"], "n": n, "kind": kind, "pos": f.get("position")})
-        out.append({"id": f"{pt['id']}/{f['index']}", "head": head, "slots": slot_views(f, vocab, ex.data.k),
-                    "caption": caption_of(pt["positions"], vocab, f)})
+                         {"i": i, "n": n, "kind": text.KIND_NAMES[f["kind"]], "pos": f["pos"]})
+        out.append({"id": f"{pt['id']}/{i}", "head": head, "slots": slot_views(rnd, f, vocab, ex.data.k),
+                    "caption": caption_of(pt, vocab, rnd, f)})
     return out
 
 
@@ -253,3 +294,47 @@ def context(ex: Explained, tr: dict[str, Any]) -> dict[str, Any]:
         "residual_example": residual_example(ex),
         "state_names": text.STATE_NAMES,
     }
+
+
+# --- the interactive figures: each one's default state, rendered so the page reads without scripting ---
+
+
+def lab_view(ex: Explained, tr: dict[str, Any]) -> dict[str, Any]:
+    """Returns the accept-test lab: its position choices, its default state and the no-JS accept table."""
+    options = [{"value": f"{r.profile.id}/{rec.position}", "label": text.fill(text.LAB["option"], {
+        "name": r.profile.name, "pos": rec.position})} for r in ex.results for rec in r.stats.records]
+    if ex.chance:
+        i, pos, token = ex.chance
+        accept = ex.results[i].stats.records[pos - 1].tokens[token].accept
+        u = decimal_str((accept + 1) / 2, 3)  # halfway between the threshold and 1: a rejection
+    else:
+        i, pos = 0, 1
+        token = next(y for y, t in enumerate(ex.results[0].stats.records[0].tokens) if t.q > 0)
+        u = "0.500"
+    tables = [{"id": r.profile.id, "name": r.profile.name,
+               "rows": [{"position": i2 + 1, "cells": ["–" if a is None else a for a in pt_pos["accept"]]}
+                        for i2, pt_pos in enumerate(pt["positions"])]} for r, pt in zip(ex.results, tr["profiles"])]
+    return {"options": options, "tables": tables, "none": ex.chance is None,
+            "default": {"where": f"{ex.results[i].profile.id}/{pos}", "token": token, "u": u}}
+
+
+def convergence_view(ex: Explained, r: ProfileResult, pt: dict[str, Any]) -> dict[str, Any]:
+    """Returns one profile's convergence figure at its default state (the whole run, position 1), and its TV table."""
+    conv, k = pt["convergence"], ex.data.k
+    last = len(conv["checkpoints"]) - 1
+    positions = [{"value": i, "label": text.fill(text.CONV["position" if i <= k else "bonus"], {"pos": i})}
+                 for i in range(1, k + 2)]
+    rows = [{"position": c.position, "label": positions[c.position - 1]["label"], "n": f"{c.n:,}",
+             "tv": decimal_str(c.tv, 4), "bound": decimal_str(c.tv_bound, 4),
+             "ok": text.CONV["within" if c.tv <= c.tv_bound else "above"]} for c in r.checks]
+    return {"id": r.profile.id, "name": r.profile.name, "last": last, "positions": positions, "rows": rows,
+            "chart": charts.tv_chart(conv["checkpoints"], conv["tv"], conv["bound"], [p["label"] for p in positions],
+                                     f"tv-{r.profile.id}")}
+
+
+def speedup_view(ex: Explained) -> dict[str, Any]:
+    """Returns the speedup explorer's choices and its default state (all k, the page's own draft cost)."""
+    cost = ex.data.cost
+    costs = list(cost.compare_draft_steps)
+    default = costs.index(cost.draft_step) if cost.draft_step in costs else 0
+    return {"costs": [str(c) for c in costs], "default_cost": default, "k": ex.data.k}
