@@ -148,3 +148,15 @@ def test_costs_are_target_steps_and_may_exceed_one():
 
 def test_schema_key_is_allowed_and_optional():
     parse(broken(_delete(["$schema"])), SRC)
+
+
+def test_readme_states_the_loaders_limits():
+    from speculative.errors import MAX_INPUT_BYTES
+    from speculative.profiles import (MAX_COSTS, MAX_DENOMINATOR, MAX_DEPTH, MAX_DIGITS, MAX_ID, MAX_LABEL,
+                                      MAX_NAME, MAX_POSITIONS, MAX_PROFILES, MAX_TOKENS)
+    readme = " ".join((DATA.parent.parent / "README.md").read_text(encoding="utf-8").split())
+    for claim in [f"at most {MAX_TOKENS} tokens, {MAX_POSITIONS} positions, {MAX_PROFILES} profiles and {MAX_COSTS} ",
+                  f"a token label at most {MAX_LABEL} characters, a profile `name` at most {MAX_NAME} and an `id` "
+                  f"at most {MAX_ID}", f"is at most {MAX_DENOMINATOR}, and no number has more than {MAX_DIGITS} digits",
+                  f"at most {MAX_INPUT_BYTES:,} bytes", f"nested at most {MAX_DEPTH} deep"]:
+        assert claim in readme
