@@ -69,7 +69,7 @@ def describe(value: Any, most: int = 40) -> str:
 def decode(raw: bytes, source: str) -> str:
     """Returns the UTF-8 text of a file's bytes, without a leading byte-order mark; raises InputError if not UTF-8."""
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        raise InputError(source, [("byte 0", "found a UTF-16 byte-order mark; expected UTF-8 text "
+        raise InputError(source, [("line 1, column 1 (byte offset 0)", "found a UTF-16 byte-order mark; expected UTF-8 text "
                                    "(save the file as UTF-8)")])
     try:
         text = raw.decode("utf-8")
@@ -83,5 +83,5 @@ def _where(raw: bytes, offset: int) -> str:
     line_start = raw.rfind(b"\n", 0, offset) + 1
     column = len(raw[line_start:offset].decode("utf-8", "replace")) + 1
     line = raw.count(b"\n", 0, offset) + 1
-    return f"line {line}, column {column} (byte {offset})"
+    return f"line {line}, column {column} (byte offset {offset})"
 

@@ -295,6 +295,7 @@ class _Checker:
 
     def __init__(self, problems: list[tuple[str, str]]) -> None:
         self.problems = problems
+        self.too_many_tokens = -1  # the vocabulary's length when it is over the limit, already reported there
 
     def fail(self, path: str, message: str) -> None:
         self.problems.append((path, message))
@@ -338,7 +339,7 @@ class _Checker:
         if size is not None and not (isinstance(value, list) and len(value) == size):
             self.fail(path, f"found {describe(value)}; expected a list of {size} probabilities, one per vocabulary token")
             return None
-        if not isinstance(value, list) or not 0 < len(value) <= MAX_TOKENS:
+        if not isinstance(value, list) or not 0 < len(value) <= MAX_TOKENS and len(value) != self.too_many_tokens:
             self.fail(path, f"found {describe(value)}; expected a list of 1 to {MAX_TOKENS} probabilities, "
                             "one per vocabulary token")
             return None
@@ -417,6 +418,7 @@ def _vocabulary(check: _Checker, value: Any) -> tuple[str, ...] | None:
         check.fail("vocabulary", f"found {describe(value)}; expected a non-empty list of token strings")
         return None
     if len(value) > MAX_TOKENS:
+        check.too_many_tokens = len(value)
         check.fail("vocabulary", f"found {len(value)} tokens; expected at most {MAX_TOKENS}, "
                                  "so the page's tables and charts fit a phone screen")
         return None
