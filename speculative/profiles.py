@@ -495,10 +495,12 @@ def _ids(check: _Checker, ids: list[tuple[int, Any]]) -> None:
             if pid == other:
                 check.fail(f"profiles[{i}].id", f"found {describe(pid)} again; expected every profile id to be unique")
             elif pid.startswith(other + "-") or other.startswith(pid + "-"):
-                short, long_ = sorted((pid, other), key=len)
-                check.fail(f"profiles[{i}].id", f'found {describe(pid)}, and profiles[{j}].id is {describe(other)}; '
-                           f'expected ids where neither is the other followed by a dash, because the page names '
-                           f'elements after them (pos-{long_} and the caption pos-{short}-… could clash)')
+                short = min(pid, other, key=len)
+                clash = (f"begins with {describe(short + '-')}, the id of profiles[{j}]" if short == other else
+                         f"is how profiles[{j}].id {describe(other)} begins")
+                check.fail(f"profiles[{i}].id", f"found {describe(pid)}, which {clash}; expected ids where none is "
+                           "another followed by a dash, because the page names elements by id and suffix "
+                           f"(pos-{short}-cap), so two profiles could name the same element")
             else:
                 continue
             break

@@ -315,9 +315,13 @@ CASES: list[tuple[str, bytes, list[str]]] = [
      ['profiles[1].name: found "a closely aligned draft" again; expected every profile name to be unique']),
     # profile ids
     ("id and id-t", edited(put("profiles.1.id", "aligned-t")),
-     ['profiles[1].id: found "aligned-t", and profiles[0].id is "aligned"; expected ids where neither is the other '
-      "followed by a dash, because the page names elements after them (pos-aligned-t and the caption "
-      "pos-aligned-… could clash)"]),
+     ['profiles[1].id: found "aligned-t", which begins with "aligned-", the id of profiles[0]; expected ids where '
+      "none is another followed by a dash, because the page names elements by id and suffix (pos-aligned-cap), "
+      "so two profiles could name the same element"]),
+    ("id-t and id", edited(lambda raw: (put("profiles.0.id", "divergent-t")(raw), put("profiles.1.id", "divergent")(raw))),
+     ['profiles[1].id: found "divergent", which is how profiles[0].id "divergent-t" begins; expected ids where '
+      "none is another followed by a dash, because the page names elements by id and suffix (pos-divergent-cap), "
+      "so two profiles could name the same element"]),
     ("same id twice", edited(put("profiles.1.id", "aligned")),
      ['profiles[1].id: found "aligned" again; expected every profile id to be unique']),
     ("id main", edited(put("profiles.0.id", "main")),
