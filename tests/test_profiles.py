@@ -75,7 +75,7 @@ BROKEN = [
     (_set(["bonus_target"], ["1"]),
      ["bonus_target: found a list of 1; expected a list of 6 probabilities, one per vocabulary token"]),
     (lambda raw: raw["profiles"][0]["draft"].pop(),
-     ["profiles[0].draft: found a list of 4; expected a list of 5 positions"]),
+     ["profiles[0].draft: found 4 rows; expected 5, one per position, as many as target has"]),
     (_delete(["bonus_target"]),
      ['$: missing key "bonus_target"']),
     (_set(["profiles", 0, "drafts"], []),
@@ -83,14 +83,15 @@ BROKEN = [
     (_set(["profiles", 1, "id"], "aligned"),
      ['profiles[1].id: found "aligned" again; expected every profile id to be unique']),
     (_set(["profiles", 0, "id"], "Aligned Draft"),
-     ['profiles[0].id: found "Aligned Draft"; expected lower-case letters, digits and dashes, such as "aligned"']),
+     ['profiles[0].id: found "Aligned Draft"; expected lower-case letters and digits, with single dashes between them, '
+      'such as "aligned"']),
     (_set(["profiles", 0, "proposals", 1], "dog"),
      ['profiles[0].proposals[1]: found "dog"; expected a token from the vocabulary']),
     (_set(["profiles", 0, "proposals", 1], "on"),
      ['profiles[0].proposals[1]: found "on", which the draft gives probability 0 at position 2; '
       "expected a token the draft could propose"]),
     (_set(["profiles", 0, "proposals"], ["the"]),
-     ["profiles[0].proposals: found a list of 1; expected a list of 5 proposed tokens, one per position"]),
+     ["profiles[0].proposals: found 1 proposal; expected 5, one per position, as many as target has"]),
     (_set(["version"], 2),
      ["version: found 2; expected 1 for profiles.v1.json"]),
     (_set(["monte_carlo", "rounds"], 0),
@@ -120,7 +121,7 @@ def test_collects_every_problem_before_failing():
 def test_rejects_invalid_json_with_line_and_column():
     text = DATA.read_text().replace('"version": 1,', '"version": 1')
     (line,) = problems(text)
-    assert line.startswith(f"{SRC}: line ") and "found invalid JSON (Expecting ',' delimiter)" in line
+    assert line == f'{SRC}: line 4, column 3: found the string "about"; expected "," or "}}" (is a comma missing before it?)'
 
 
 def test_vocabulary_size_and_position_count_come_from_the_file():
@@ -147,3 +148,16 @@ def test_costs_are_target_steps_and_may_exceed_one():
 
 def test_schema_key_is_allowed_and_optional():
     parse(broken(_delete(["$schema"])), SRC)
+
+
+def test_readme_states_the_loaders_limits():
+    from speculative.errors import MAX_INPUT_BYTES
+    from speculative.profiles import (MAX_COSTS, MAX_DENOMINATOR, MAX_DEPTH, MAX_DIGITS, MAX_DRAWN, MAX_ID, MAX_LABEL,
+                                      MAX_NAME, MAX_POSITIONS, MAX_PROFILES, MAX_TOKENS)
+    readme = " ".join((DATA.parent.parent / "README.md").read_text(encoding="utf-8").split())
+    for claim in [f"at most {MAX_TOKENS} tokens, {MAX_POSITIONS} positions, {MAX_PROFILES} profiles, {MAX_COSTS} "
+                  f"`compare_draft_steps` costs and {MAX_DRAWN} `drawn_rounds`",
+                  f"a token label at most {MAX_LABEL} characters, a profile `name` at most {MAX_NAME} and an `id` "
+                  f"at most {MAX_ID}", f"is at most {MAX_DENOMINATOR}, and no number has more than {MAX_DIGITS} digits",
+                  f"at most {MAX_INPUT_BYTES:,} bytes", f"nested at most {MAX_DEPTH} deep"]:
+        assert claim in readme

@@ -61,7 +61,7 @@ STRUCTURAL = [
     ("unknown top-level key", _set(["profile"], []), [], "additionalProperties"),
     ("decimal string", _set(["target", 0, 1], "0.125"), ["target", 0, 1], "anyOf"),
     ("boolean probability", _set(["target", 0, 0], True), ["target", 0, 0], "anyOf"),
-    ("blank token", _set(["vocabulary", 5], "  "), ["vocabulary", 5], "pattern"),
+    ("blank token", _set(["vocabulary", 5], "  "), ["vocabulary", 5], "not"),
     ("repeated token", _set(["vocabulary", 2], "cat"), ["vocabulary"], "uniqueItems"),
     ("negative seed", _set(["walkthrough_seed"], -1), ["walkthrough_seed"], "minimum"),
     ("seed above 2**32 - 1", _set(["monte_carlo", "seed"], 2**32), ["monte_carlo", "seed"], "maximum"),
@@ -119,3 +119,22 @@ def test_every_property_and_definition_has_a_description_for_editor_hover_text()
     found.update((f"$defs.{name}", "description" in sub) for name, sub in SCHEMA["$defs"].items())
     assert len(found) >= len(_TOP_KEYS | _PROFILE_KEYS | _COST_KEYS | _MC_KEYS)
     assert [path for path, ok in found.items() if not ok] == []
+
+
+def test_schema_states_the_loaders_limits():
+    from speculative.profiles import (MAX_COSTS, MAX_ID, MAX_LABEL, MAX_NAME, MAX_POSITIONS, MAX_PROFILES,
+                                      MAX_TOKENS, PAGE_IDS)
+    top, defs = SCHEMA["properties"], SCHEMA["$defs"]
+    profile = defs["profile"]["properties"]
+    assert top["vocabulary"]["maxItems"] == defs["distribution"]["maxItems"] == MAX_TOKENS
+    assert top["vocabulary"]["items"]["maxLength"] == MAX_LABEL
+    assert top["target"]["maxItems"] == profile["draft"]["maxItems"] == profile["proposals"]["maxItems"] == MAX_POSITIONS
+    assert top["profiles"]["maxItems"] == MAX_PROFILES
+    assert (profile["name"]["maxLength"], profile["id"]["maxLength"]) == (MAX_NAME, MAX_ID)
+    assert set(profile["id"]["not"]["enum"]) == PAGE_IDS
+    assert top["cost_model"]["properties"]["compare_draft_steps"]["maxItems"] == MAX_COSTS
+
+
+@pytest.mark.parametrize("label", ["ca\u202et", "ca\nt", "ca\tt", " cat", "cat ", "cat\n", "a\u2066b"])
+def test_refuses_labels_the_page_cannot_show(label):
+    assert errors(json.loads(broken(_set(["vocabulary", 5], label))))

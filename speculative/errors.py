@@ -1,0 +1,87 @@
+"""The one error type for bad input files, and pure helpers that show what an author typed."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+MAX_INPUT_BYTES = 1_000_000  # the size limit for every input file; build.py refuses a larger file before reading it
+MAX_PROBLEMS = 50  # lines listed before "… and N more problems"
+
+_BOM = "\ufeff"
+# Invisible in a terminal or able to reorder the text around them, so an error message names them instead.
+_HIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"}
+_CONTROL_NAMES = {"\t": "tab", "\n": "line feed", "\r": "carriage return", "\x00": "null"}
+
+
+class InputError(Exception):
+    """Every problem found in one input file, each as a (location, message) pair."""
+
+    def __init__(self, source: str, problems: list[tuple[str, str]]):
+        self.source = source
+        self.problems = problems
+        super().__init__("\n".join(self.lines()))
+
+    def lines(self) -> list[str]:
+        """Returns one printable line per problem (file, location, message), at most MAX_PROBLEMS and a count."""
+        shown = [f"{self.source}: {path}: {message}" for path, message in self.problems[:MAX_PROBLEMS]]
+        rest = len(self.problems) - MAX_PROBLEMS
+        if rest > 0:
+            shown.append(f"{self.source}: … and {rest} more problem{'s' if rest > 1 else ''}")
+        return shown
+
+
+def char_name(ch: str) -> str:
+    """Returns a character's code point and name, such as "U+202E (right-to-left override)"."""
+    name = _CONTROL_NAMES.get(ch) or unicodedata.name(ch, "").lower() or _category_name(ch)
+    return f"U+{ord(ch):04X} ({name})"
+
+
+def _category_name(ch: str) -> str:
+    cat = unicodedata.category(ch)
+    return {"Cc": "a control character", "Cs": "half of a surrogate pair", "Co": "a private-use character",
+            "Cn": "an unassigned code point"}.get(cat, "an invisible character")
+
+
+def visible(text: str) -> str:
+    """Returns text as typed, with invisible, control and bidi characters written as <U+XXXX>."""
+    return "".join(f"<U+{ord(c):04X}>" if c != " " and unicodedata.category(c) in _HIDDEN else c for c in text)
+
+
+def describe(value: Any, most: int = 40) -> str:
+    """Returns a short rendering of a JSON value for an error message, as the author would have typed it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, str):
+        cut = value if len(value) <= most else value[:most - 10] + "…"
+        quoted = '"' + visible(cut.replace("\\", "\\\\").replace('"', '\\"')) + '"'
+        return quoted if cut is value else f"{quoted} ({len(value)} characters)"
+    text = str(value)
+    return text if len(text) <= most else f"{text[:most - 10]}… ({len(text)} characters)"
+
+
+def decode(raw: bytes, source: str) -> str:
+    """Returns the UTF-8 text of a file's bytes, without a leading byte-order mark; raises InputError if not UTF-8."""
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise InputError(source, [("line 1, column 1 (byte offset 0)", "found a UTF-16 byte-order mark; expected UTF-8 text "
+                                   "(save the file as UTF-8)")])
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(source, [(_where(raw, err.start), f"found the byte 0x{raw[err.start]:02X}, "
+                                   "which is not valid UTF-8 here; expected UTF-8 text (save the file as UTF-8)")]) from None
+    return text[1:] if text.startswith(_BOM) else text
+
+
+def _where(raw: bytes, offset: int) -> str:
+    line_start = raw.rfind(b"\n", 0, offset) + 1
+    column = len(raw[line_start:offset].decode("utf-8", "replace")) + 1
+    line = raw.count(b"\n", 0, offset) + 1
+    return f"line {line}, column {column} (byte offset {offset})"
+
