@@ -256,3 +256,15 @@ def plant(probs: np.ndarray, tv: float) -> np.ndarray:
 def problems(checks: list[Check]) -> list[str]:
     """Returns the reason of every failed check."""
     return [c.problem for c in checks if c.problem]
+
+
+def planted(tv: float) -> sampler.Rule:
+    """Returns the rule with an error of exactly `tv` planted at the bonus position, the one fewest rounds reach."""
+    return replace(sampler.RULE, bonus_dist=lambda bonus, draft: plant(bonus, tv))
+
+
+def caught(profiles: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]], rule: sampler.Rule, seed: int,
+           rounds: int = ROUNDS) -> list[bool]:
+    """Returns, per profile, whether its checks at `rounds` found a problem with the given rule and seed."""
+    rng = np.random.default_rng(seed)
+    return [bool(problems(profile_checks(t, d, b, rounds, rng, rule, name))) for name, t, d, b in profiles]
