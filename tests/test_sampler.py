@@ -157,3 +157,21 @@ def test_inverse_cdf_never_hands_out_a_trailing_zero_probability_token():
     assert sampler.categorical(sampler.edges(np.array([0.0, 1.0, 0.0])), u).tolist() == [1] * 5
     table = sampler.edge_table(np.array([probs, [0.0, 1.0, 0.0, 0.0, 0.0]]))  # [V-1, 2] padded with +inf
     assert sampler.draw(table, np.array([0, 0, 1, 1, 0]), u, np.int8).tolist() == [0, 1, 1, 1, 2]
+
+
+def test_tv_bound_solves_the_bretagnolle_huber_carol_tail_for_delta():
+    n, m, delta = 5000, 6, 1e-6
+    l1 = 2 * sampler.tv_bound(n, m, delta)
+    assert 2 ** m * np.exp(-n * l1 ** 2 / 2) == pytest.approx(delta)
+
+
+def test_counts_agree_with_a_count_round_by_round(shipped):
+    t, d, b = arrays(shipped, shipped.profiles[1])
+    r = sampler.sample_rounds(t, d, b, 300, np.random.default_rng(6))
+    positions, lengths = np.zeros((len(t) + 1, len(b)), int), np.zeros(len(t) + 1, int)
+    for row in r.committed.tolist():
+        tokens = [x for x in row if x >= 0]
+        lengths[len(tokens) - 1] += 1
+        for i, x in enumerate(tokens):
+            positions[i, x] += 1
+    assert (sampler.position_counts(r, len(b)) == positions).all() and (sampler.length_counts(r) == lengths).all()
