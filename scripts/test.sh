@@ -27,4 +27,17 @@ else
   exit 1
 fi
 
-"$PY" -m pytest "$@"
+if [ "$#" -gt 0 ]; then exec "$PY" -m pytest "$@"; fi
+
+# No arguments: the non-browser tests under branch coverage, which the rule and the exact statistics
+# must reach in full, then the browser tests. set -e stops at the first non-zero exit, with its code.
+export COVERAGE_FILE=.cache/coverage
+mkdir -p .cache
+"$PY" -m coverage run --branch --source=speculative -m pytest -m "not browser"
+if ! "$PY" -m coverage report -m --include=speculative/sampler.py,speculative/stats.py --fail-under=100; then
+  echo "error: speculative/sampler.py and speculative/stats.py must reach 100% branch coverage." >&2
+  echo "" >&2
+  echo "Add tests for the lines listed under Missing above, then run this again." >&2
+  exit 1
+fi
+"$PY" -m pytest -m browser

@@ -30,6 +30,9 @@ def report(path: str) -> str:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["check"]:  # python -m speculative check [--rounds N] [--data FILE]
+        from .check import main as check_main
+        return check_main(argv[1:])
     path = argv[0] if argv else "data/profiles.v1.json"
     try:
         print(report(path))

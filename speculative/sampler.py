@@ -1,12 +1,17 @@
 """Speculative sampling, vectorised over many rounds. Imports nothing but numpy.
 
-One implementation serves both uses: the walkthrough passes the authored proposals,
-and the Monte Carlo check lets the sampler draw them from the draft.
+One implementation serves every use: the walkthrough passes the authored proposals, the Monte Carlo
+check lets the sampler draw them from the draft, and whole texts are grown round after round.
+
+Distributions may depend on the previous token, as in a first-order Markov "model": a table then has
+one row per previous token ([k, V, V]: position, previous token, next token; the bonus [V, V]). A table
+without that axis ([k, V], bonus [V]) is the same at every previous token, and is sampled exactly as
+before the axis existed, draw for draw.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -15,19 +20,40 @@ import numpy as np
 def accept_prob(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Returns min(1, p/q) per token; where q = 0 the draft never proposes it, so the value is unused."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.minimum(1.0, np.where(q > 0, p / q, 1.0))  # [k, V]
+        return np.minimum(1.0, np.where(q > 0, p / q, 1.0))  # [..., V]
 
 
 def residual(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Returns max(0, p - q) renormalised per row; a row with p == q stays zero (it is never used)."""
-    r = np.maximum(0.0, p - q)  # [k, V]
-    total = r.sum(-1, keepdims=True)  # [k, 1]
+    r = np.maximum(0.0, p - q)  # [..., V]
+    total = r.sum(-1, keepdims=True)  # [..., 1]
     return np.divide(r, total, out=np.zeros_like(r), where=total > 0)
 
 
 def bonus_dist(bonus_target: np.ndarray, draft: np.ndarray) -> np.ndarray:
     """Returns the distribution the bonus token is drawn from: the target's, at the bonus position."""
-    return bonus_target  # [V]
+    return bonus_target  # [V] or [V, V]
+
+
+def draft_dist(draft: np.ndarray) -> np.ndarray:
+    """Returns the distribution proposals are drawn from: the draft's own."""
+    return draft  # [k, V] or [k, V, V]
+
+
+def before(previous: np.ndarray, proposal: np.ndarray) -> np.ndarray:
+    """Returns the token before the proposal: the context the proposal itself was drafted in."""
+    return previous  # [m]
+
+
+def at(previous: np.ndarray, proposal: np.ndarray) -> np.ndarray:
+    """Returns the proposal itself: the context for whatever comes after it."""
+    return proposal  # [m]
+
+
+def last_committed(rounds: Rounds) -> np.ndarray:
+    """Returns [n] each round's last committed token: the context the next round continues from."""
+    n = rounds.committed_pm.shape[1]
+    return rounds.committed_pm[rounds.n_committed - 1, np.arange(n)]
 
 
 @dataclass(frozen=True)
@@ -38,6 +64,11 @@ class Rule:
     residual: Callable[[np.ndarray, np.ndarray], np.ndarray] = residual
     bonus_dist: Callable[[np.ndarray, np.ndarray], np.ndarray] = bonus_dist
     drop_after_reject: bool = True
+    draft_dist: Callable[[np.ndarray], np.ndarray] = draft_dist  # what proposals are drawn from
+    accepts: Callable[[np.ndarray, np.ndarray], np.ndarray] = np.less  # (u, accept probability) -> accepted
+    residual_given: Callable[[np.ndarray, np.ndarray], np.ndarray] = before  # the residual's context
+    bonus_given: Callable[[np.ndarray, np.ndarray], np.ndarray] = at  # the bonus's context, from the last proposal
+    next_context: Callable[[Rounds], np.ndarray] = last_committed  # where the next round of a text starts
 
 
 RULE = Rule()
@@ -48,12 +79,13 @@ class Rounds:
     """What happened in n rounds of k positions, stored position-major ([k, n]); -1 marks "none"."""
 
     uniforms_pm: np.ndarray  # [k, n] the draw u each check compares with: accept when u < accept probability
-    accept_table: np.ndarray  # [k, V] min(1, p/q) for every token the draft could propose
+    accept_table: np.ndarray  # [k, V] min(1, p/q) for every token the draft could propose ([k, V, V] given the previous)
     proposals_pm: np.ndarray  # [k, n] token indices
     checked_pm: np.ndarray  # [k, n] bool, positions actually verified
     passed_pm: np.ndarray  # [k, n] bool, verified and accepted
     replacements_pm: np.ndarray  # [k, n] token drawn from the residual where a check failed, else -1
     committed_pm: np.ndarray  # [k+1, n] tokens committed at each position, -1 past the end
+    starts: np.ndarray | None = field(default=None)  # [n] the token each round continues from, if any
 
     proposals = property(lambda self: self.proposals_pm.T)  # [n, k]
     checked = property(lambda self: self.checked_pm.T)  # [n, k]
@@ -66,8 +98,12 @@ class Rounds:
 
     @property
     def accept_probs(self) -> np.ndarray:
-        """Returns [n, k] min(1, p/q) of each proposal."""
-        return self.accept_table[np.arange(len(self.accept_table))[:, None], self.proposals_pm].T
+        """Returns [n, k] min(1, p/q) of each proposal, given the token before it."""
+        positions = np.arange(len(self.accept_table))[:, None]  # [k, 1]
+        if self.accept_table.ndim == 2:
+            return self.accept_table[positions, self.proposals_pm].T
+        previous = np.vstack([self.starts[None], self.proposals_pm[:-1]])  # [k, n]
+        return self.accept_table[positions, previous, self.proposals_pm].T
 
     @property
     def n_committed(self) -> np.ndarray:
@@ -98,41 +134,132 @@ def categorical(thresholds: list[float], u: np.ndarray, dtype: type = np.int8) -
     return x
 
 
+def edge_table(probs: np.ndarray) -> np.ndarray:
+    """Returns [V-1, R] the edges() of each row of probs [R, V], padded with +inf past a row's last token."""
+    table = np.full((probs.shape[-1] - 1, len(probs)), np.inf)  # [V-1, R]
+    for r, row in enumerate(probs):
+        thresholds = edges(row)
+        table[: len(thresholds), r] = thresholds
+    return table
+
+
+def draw(table: np.ndarray, given: np.ndarray | None, u: np.ndarray, dtype: type) -> np.ndarray:
+    """Returns tokens drawn by inverse CDF from row `given` [m] of an edge table [V-1, R]: u [m] -> [m]."""
+    if table.shape[1] == 1:  # one row for every context: flat thresholds, the fast path
+        return categorical(table[np.isfinite(table[:, 0]), 0].tolist(), u, dtype)
+    x = np.zeros(u.shape, dtype)  # [m]
+    for column in table:  # [R] one threshold of every row
+        x += u >= column[given]
+    return x
+
+
+def lookup(table: np.ndarray, given: np.ndarray | None, x: np.ndarray) -> np.ndarray:
+    """Returns table[given, x] from a table [R, V], reading its only row when R = 1: [m]."""
+    return table[0][x] if len(table) == 1 else table[given, x]
+
+
+def conditional(probs: np.ndarray, axes: int) -> np.ndarray:
+    """Returns probs with a previous-token axis: [k, V] -> [k, 1, V] (axes = 2), [V] -> [1, V] (axes = 1)."""
+    return probs[..., None, :] if probs.ndim == axes else probs
+
+
+def token_dtype(vocab_size: int) -> type:
+    """Returns the integer type for token indices: int8 while every index and -1 fit, else int32."""
+    return np.int8 if vocab_size < 127 else np.int32
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Everything a round reads, computed once per call; R is 1 (no context) or V (one row per previous token)."""
+
+    accept: np.ndarray  # [k, R, V] min(1, p/q)
+    propose: list[np.ndarray]  # k edge tables [V-1, R] of the distribution proposals come from
+    fix: list[np.ndarray]  # k edge tables [V-1, R] of the residual
+    bonus: np.ndarray  # [V-1, R] edge table of the bonus distribution
+
+
+def tables(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray, rule: Rule) -> Tables:
+    """Returns the rule's tables for target, draft [k, V] or [k, V, V] and bonus [V] or [V, V]."""
+    p, q = conditional(target, 2), conditional(draft, 2)  # [k, R, V]
+    return Tables(accept=rule.accept_prob(p, q),
+                  propose=[edge_table(rows) for rows in conditional(rule.draft_dist(draft), 2)],
+                  fix=[edge_table(rows) for rows in np.broadcast_to(rule.residual(p, q), np.broadcast_shapes(p.shape, q.shape))],
+                  bonus=edge_table(conditional(rule.bonus_dist(bonus_target, draft), 1)))
+
+
 def sample_rounds(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray, n: int,
                   rng: np.random.Generator, proposals: np.ndarray | None = None, rule: Rule = RULE,
-                  chunk: int = 32768) -> Rounds:
-    """Returns n independent rounds; proposals [k] are authored, or drawn from the draft when None."""
-    k, size = target.shape  # [k, V]
-    dtype = np.int8 if size < 127 else np.int32
-    accept = rule.accept_prob(target, draft)  # [k, V]
-    draft_edges = [edges(row) for row in draft]  # k lists of up to V-1 thresholds
-    fix_edges = [edges(row) for row in rule.residual(target, draft)]
-    bonus_edges = edges(rule.bonus_dist(bonus_target, draft))
-    out = Rounds(np.empty((k, n)), accept, np.empty((k, n), dtype), np.empty((k, n), bool), np.empty((k, n), bool),
-                 np.empty((k, n), dtype), np.empty((k + 1, n), dtype))
+                  chunk: int = 32768, start: np.ndarray | None = None) -> Rounds:
+    """Returns n independent rounds; proposals [k] are authored, or drawn from the draft when None.
+
+    start [n] is the token each round continues from; tables with a previous-token axis need it.
+    """
+    k, size = target.shape[0], target.shape[-1]
+    if start is None and (target.ndim == 3 or draft.ndim == 3 or bonus_target.ndim == 2):
+        raise ValueError("tables with a previous-token axis need start: the token each round continues from")
+    dtype = token_dtype(size)
+    t = tables(target, draft, bonus_target, rule)
+    starts = None if start is None else np.broadcast_to(np.asarray(start, dtype), (n,))
+    out = Rounds(np.empty((k, n)), t.accept[:, 0] if t.accept.shape[1] == 1 else t.accept, np.empty((k, n), dtype),
+                 np.empty((k, n), bool), np.empty((k, n), bool), np.empty((k, n), dtype), np.empty((k + 1, n), dtype),
+                 starts)
     scratch = np.empty(min(n, chunk))
     for lo in range(0, n, chunk):  # chunks small enough to stay in cache
         hi = min(n, lo + chunk)
-        alive = np.ones(hi - lo, bool)  # [m] rounds with no rejection so far
-        all_pass = np.ones(hi - lo, bool)  # [m]
-        for i in range(k):  # the draft proposes at every position, checked or not
-            u = rng.random(out=scratch[: hi - lo])  # [m]
-            out.proposals_pm[i, lo:hi] = categorical(draft_edges[i], u, dtype) if proposals is None else proposals[i]
-        for i in range(k):
-            x = out.proposals_pm[i, lo:hi]  # [m]
-            ok = rng.random(out=out.uniforms_pm[i, lo:hi]) < accept[i][x]  # [m]
-            failed = alive & ~ok  # [m] the rounds whose first rejection is here
-            y = np.full(hi - lo, -1, dtype)  # [m]
-            y[failed] = categorical(fix_edges[i], rng.random(np.count_nonzero(failed)), dtype)
-            out.checked_pm[i, lo:hi], out.passed_pm[i, lo:hi], out.replacements_pm[i, lo:hi] = alive, alive & ok, y
-            out.committed_pm[i, lo:hi] = np.where(alive & ok, x, y)
-            all_pass &= ok
-            if rule.drop_after_reject:
-                alive &= ok
-        bonus = np.full(hi - lo, -1, dtype)  # [m]
-        bonus[all_pass] = categorical(bonus_edges, rng.random(np.count_nonzero(all_pass)), dtype)
-        out.committed_pm[k, lo:hi] = bonus
+        first = None if starts is None else starts[lo:hi]  # [m]
+        propose(t, out, lo, hi, first, proposals, rng, scratch, dtype)
+        verify(t, out, lo, hi, first, rule, rng, dtype)
     return out
+
+
+def propose(t: Tables, out: Rounds, lo: int, hi: int, given: np.ndarray | None, proposals: np.ndarray | None,
+            rng: np.random.Generator, scratch: np.ndarray, dtype: type) -> None:
+    """Fills proposals_pm[:, lo:hi]: each drafted given the proposal before it, all before any is checked."""
+    for i in range(len(t.propose)):
+        u = rng.random(out=scratch[: hi - lo])  # [m]
+        out.proposals_pm[i, lo:hi] = draw(t.propose[i], given, u, dtype) if proposals is None else proposals[i]
+        given = out.proposals_pm[i, lo:hi]  # [m]
+
+
+def verify(t: Tables, out: Rounds, lo: int, hi: int, given: np.ndarray | None, rule: Rule,
+           rng: np.random.Generator, dtype: type) -> None:
+    """Checks positions in order; at the first rejection draws the replacement; if none, draws the bonus."""
+    alive = np.ones(hi - lo, bool)  # [m] rounds with no rejection so far
+    all_pass = np.ones(hi - lo, bool)  # [m]
+    for i in range(len(t.accept)):
+        x = out.proposals_pm[i, lo:hi]  # [m]
+        ok = rule.accepts(rng.random(out=out.uniforms_pm[i, lo:hi]), lookup(t.accept[i], given, x))  # [m]
+        failed = alive & ~ok  # [m] the rounds whose first rejection is here
+        y = np.full(hi - lo, -1, dtype)  # [m]
+        fix_given = None if given is None else rule.residual_given(given, x)[failed]
+        y[failed] = draw(t.fix[i], fix_given, rng.random(np.count_nonzero(failed)), dtype)
+        out.checked_pm[i, lo:hi], out.passed_pm[i, lo:hi], out.replacements_pm[i, lo:hi] = alive, alive & ok, y
+        out.committed_pm[i, lo:hi] = np.where(alive & ok, x, y)
+        all_pass &= ok
+        if rule.drop_after_reject:
+            alive &= ok
+        given, last_given = (None if given is None else x), given
+    bonus = np.full(hi - lo, -1, dtype)  # [m]
+    bonus_given = None if given is None else rule.bonus_given(last_given, given)[all_pass]
+    bonus[all_pass] = draw(t.bonus, bonus_given, rng.random(np.count_nonzero(all_pass)), dtype)
+    out.committed_pm[len(t.accept), lo:hi] = bonus
+
+
+def sample_texts(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray, n: int, length: int,
+                 rng: np.random.Generator, start: int, rule: Rule = RULE) -> np.ndarray:
+    """Returns [n, length] the first tokens of n independent texts, each grown by rounds from its last token."""
+    texts = np.full((n, length), -1, token_dtype(target.shape[-1]))  # [n, L]
+    filled = np.zeros(n, np.int64)  # [n] tokens written so far
+    context = np.full(n, start, texts.dtype)  # [n]
+    while (todo := np.flatnonzero(filled < length)).size:
+        rounds = sample_rounds(target, draft, bonus_target, todo.size, rng, rule=rule, start=context[todo])
+        for j, tokens in enumerate(rounds.committed_pm):  # [m] the j-th token of each round
+            column = filled[todo] + j  # [m]
+            write = (tokens >= 0) & (column < length)  # [m]
+            texts[todo[write], column[write]] = tokens[write]
+        filled[todo] += rounds.n_committed
+        context[todo] = rule.next_context(rounds)
+    return texts
 
 
 def position_counts(rounds: Rounds, vocab_size: int) -> np.ndarray:

@@ -2,85 +2,104 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+import hashlib
 
 import numpy as np
 import pytest
-from scipy.stats import chisquare
 
-from speculative import sampler, stats
+from speculative import checks, sampler
 from speculative.analysis import arrays, walkthrough
 
-from .conftest import agreement_profile, as_float
 
-ROUNDS = 100_000
-P_MIN = 1e-5  # a correct sampler fails one of the ~100 chi-square tests below with probability about 1e-3
-
-
-def chi_square_problem(counts: np.ndarray, probs: np.ndarray, what: str) -> str | None:
-    """Returns why `counts` do not look drawn from `probs`, or None when they do."""
-    if counts.sum() == 0:
-        return None
-    impossible = (probs == 0) & (counts > 0)
-    if impossible.any():
-        return f"{what}: drew a token or length of probability 0"
-    live = probs > 0
-    expected = probs[live] / probs[live].sum() * counts.sum()
-    p_value = chisquare(counts[live], expected).pvalue
-    return f"{what}: chi-square p = {p_value:.2e}" if p_value < P_MIN else None
-
-
-def check_profile(target, draft, bonus, rng, rule, name: str) -> list[str]:
-    """Returns every failed check for one profile: each position's histogram and the length histogram."""
-    t, d, b = as_float(target), as_float(draft), as_float([bonus])[0]
-    rounds = sampler.sample_rounds(t, d, b, ROUNDS, rng, rule=rule)
-    found = []
-    targets = np.vstack([t, b[None]])  # [k+1, V]
-    for i, counts in enumerate(sampler.position_counts(rounds, t.shape[1])):
-        found.append(chi_square_problem(counts, targets[i], f"{name} position {i + 1}"))
-        if counts.sum() and sampler.total_variation(counts, targets[i]) > sampler.tv_bound(int(counts.sum()), t.shape[1]):
-            found.append(f"{name} position {i + 1}: TV above the bound")
-    exact = np.array([float(x) for x in stats.tokens_distribution([stats.overlap(p, q) for p, q in zip(target, draft)])])
-    found.append(chi_square_problem(sampler.length_counts(rounds), exact, f"{name} tokens per round"))
-    return [f for f in found if f]
-
-
-def all_profiles(data):
-    """Yields (name, target, draft, bonus): the two shipped profiles and 12 random agreement profiles."""
+def shipped_profiles(data):
+    """Yields (name, target, draft, bonus) as floats for each shipped profile."""
     for profile in data.profiles:
-        yield profile.id, data.target, profile.draft, data.bonus_target
-    rng = np.random.default_rng(12)
-    for j in range(12):
-        size, k = int(rng.integers(3, 9)), int(rng.integers(2, 7))
-        yield (f"random-{j}", *agreement_profile(rng, size, k))
+        yield (profile.id, *arrays(data, profile))
 
 
-def failures(data, rule) -> list[str]:
-    rng = np.random.default_rng(20230217)
-    return [f for name, t, d, b in all_profiles(data) for f in check_profile(t, d, b, rng, rule, name)]
+def failures(data, rule, seed: int = checks.SEED, random: bool = True) -> list[str]:
+    """Returns every failed check of the shipped profiles at checks.ROUNDS and the random ones at RANDOM_ROUNDS."""
+    rng = np.random.default_rng(seed)
+    found = [p for name, t, d, b in shipped_profiles(data)
+             for p in checks.problems(checks.profile_checks(t, d, b, checks.ROUNDS, rng, rule, name))]
+    if random:
+        found += [p for name, t, d, b in checks.random_profiles()
+                  for p in checks.problems(checks.profile_checks(t, d, b, checks.RANDOM_ROUNDS, rng, rule, name))]
+    return found
 
 
 def test_output_matches_the_target_on_shipped_and_random_profiles(shipped):
     assert failures(shipped, sampler.RULE) == []
 
 
-def forgot_subtract(p, q):
-    r = np.where(p > q, p, 0.0)  # keeps the clip, forgets to subtract the draft
-    return r / np.maximum(r.sum(-1, keepdims=True), 1e-300)
-
-
-BROKEN = {
-    "residual forgets to subtract the draft": replace(sampler.RULE, residual=forgot_subtract),
-    "replacement drawn from the target": replace(sampler.RULE, residual=lambda p, q: p),
-    "ratio inverted (q/p)": replace(sampler.RULE, accept_prob=lambda p, q: sampler.accept_prob(q, p)),
-    "no drop after a rejection": replace(sampler.RULE, drop_after_reject=False),
-    "bonus drawn from the draft": replace(sampler.RULE, bonus_dist=lambda bonus, draft: draft[-1]),
-}
-
-
-@pytest.mark.parametrize("name", BROKEN)
+@pytest.mark.parametrize("name", checks.BROKEN)
 def test_checks_fail_on_a_broken_sampler(shipped, name):
-    assert failures(shipped, BROKEN[name]) != []
+    assert failures(shipped, checks.BROKEN[name]) != []
+
+
+@pytest.mark.parametrize("name", checks.HARMLESS)
+def test_checks_pass_a_harmless_change(shipped, name):
+    assert failures(shipped, checks.HARMLESS[name]) == []
+
+
+def test_random_profiles_span_the_stated_token_and_position_ranges():
+    profiles = list(checks.random_profiles())
+    sizes, ks = [t.shape[1] for _, t, _, _ in profiles], [len(t) for _, t, _, _ in profiles]
+    assert len(profiles) == checks.RANDOM_PROFILES
+    assert (min(sizes), max(sizes)) == checks.RANDOM_TOKENS and (min(ks), max(ks)) == checks.RANDOM_POSITIONS
+    assert any(sampler.token_dtype(v) == np.int8 for v in sizes) and any(sampler.token_dtype(v) == np.int32 for v in sizes)
+
+
+def test_checks_fail_when_small_vocabulary_tokens_are_stored_as_int8_at_200_tokens(shipped, monkeypatch):
+    monkeypatch.setattr(sampler, "token_dtype", lambda size: np.int8)
+    assert failures(shipped, sampler.RULE) != []
+
+
+# sha256 of committed_pm from the sampler as it was before tables could depend on the previous token:
+# dirichlet profiles from default_rng(5), 4 positions, 50,000 rounds from default_rng(V), chunk 10,000.
+BEFORE_CONTEXT = {2: "cf446271d684febf", 7: "fbfacded209a059f", 130: "2768954e0ed5db13", 300: "f1f11374c7271d1e"}
+
+
+def test_tables_without_context_are_sampled_draw_for_draw_as_before():
+    rng = np.random.default_rng(5)
+    for size, digest in BEFORE_CONTEXT.items():
+        t, q, b = rng.dirichlet(np.ones(size), 4), rng.dirichlet(np.ones(size), 4), rng.dirichlet(np.ones(size))
+        r = sampler.sample_rounds(t, q, b, 50_000, np.random.default_rng(size), chunk=10_000)
+        assert hashlib.sha256(r.committed_pm.tobytes()).hexdigest()[:16] == digest
+
+
+def test_a_table_whose_rows_are_all_the_same_samples_as_the_table_without_context(shipped):
+    t, d, b = arrays(shipped, shipped.profiles[1])
+    size = len(b)
+    flat = sampler.sample_rounds(t, d, b, 20_000, np.random.default_rng(8), chunk=5000)
+    rows = sampler.sample_rounds(np.repeat(t[:, None], size, 1), np.repeat(d[:, None], size, 1), np.tile(b, (size, 1)),
+                                 20_000, np.random.default_rng(8), chunk=5000, start=np.arange(20_000) % size)
+    assert (flat.committed_pm == rows.committed_pm).all() and (flat.uniforms_pm == rows.uniforms_pm).all()
+    assert np.allclose(flat.accept_probs, rows.accept_probs)
+
+
+def test_each_proposal_is_drafted_and_verified_given_the_proposal_before_it():
+    draft = np.zeros((2, 2, 2))
+    draft[:, 0], draft[:, 1] = [0.0, 1.0], [1.0, 0.0]  # the draft flips the previous token
+    target = np.array([[0.0, 1.0], [0.5, 0.5]])  # [V, V] given 0 always 1; given 1 a coin
+    r = sampler.sample_rounds(np.stack([target] * 2), draft, target, 1000, np.random.default_rng(0), start=0)
+    assert (r.proposals == [1, 0]).all()
+    assert (r.accept_probs == [1.0, 0.5]).all()
+    assert set(r.committed[:, 1]) == {0, 1}
+
+
+def test_context_tables_need_a_start_token(shipped):
+    t, d, b = arrays(shipped, shipped.profiles[0])
+    with pytest.raises(ValueError, match="start"):
+        sampler.sample_rounds(t, np.repeat(d[:, None], len(b), 1), b, 10, np.random.default_rng(0))
+
+
+def test_texts_are_continued_from_the_last_committed_token_until_long_enough():
+    chain = checks.TOY
+    texts = sampler.sample_texts(*chain.tables(), 2000, 9, np.random.default_rng(1), chain.start)
+    assert texts.shape == (2000, 9) and (texts >= 0).all()
+    impossible = chain.target[texts[:, :-1], texts[:, 1:]] == 0  # [n, L-1]
+    assert not impossible.any()
 
 
 def test_walkthrough_uses_the_authored_proposals_and_stops_at_the_first_rejection(shipped):
@@ -115,8 +134,20 @@ def test_committed_lengths_follow_the_checked_positions(shipped):
     assert ((rounds.bonus >= 0) == all_pass).all()
 
 
+def test_accept_and_residual_match_their_definitions_token_by_token():
+    p, q = np.array([0.5, 0.5, 0.0]), np.array([0.25, 0.25, 0.5])
+    assert sampler.accept_prob(p, q).tolist() == [1.0, 1.0, 0.0]
+    assert sampler.residual(p, q).tolist() == [0.5, 0.5, 0.0]
+    assert sampler.residual(p, p).tolist() == [0.0, 0.0, 0.0]
+
+
 def test_tv_bound_shrinks_with_more_rounds():
     assert sampler.tv_bound(400, 6) == pytest.approx(2 * sampler.tv_bound(1600, 6))
+
+
+def test_total_variation_is_half_the_l1_distance_and_zero_without_draws():
+    assert sampler.total_variation(np.array([3, 1]), np.array([0.5, 0.5])) == 0.25
+    assert sampler.total_variation(np.array([0, 0]), np.array([0.5, 0.5])) == 0.0
 
 
 def test_inverse_cdf_never_hands_out_a_trailing_zero_probability_token():
@@ -124,3 +155,23 @@ def test_inverse_cdf_never_hands_out_a_trailing_zero_probability_token():
     u = np.array([0.0, 0.1, 0.2999, 0.31, 0.9999999999999999])
     assert sampler.categorical(sampler.edges(probs), u).tolist() == [0, 1, 1, 2, 2]
     assert sampler.categorical(sampler.edges(np.array([0.0, 1.0, 0.0])), u).tolist() == [1] * 5
+    table = sampler.edge_table(np.array([probs, [0.0, 1.0, 0.0, 0.0, 0.0]]))  # [V-1, 2] padded with +inf
+    assert sampler.draw(table, np.array([0, 0, 1, 1, 0]), u, np.int8).tolist() == [0, 1, 1, 1, 2]
+
+
+def test_tv_bound_solves_the_bretagnolle_huber_carol_tail_for_delta():
+    n, m, delta = 5000, 6, 1e-6
+    l1 = 2 * sampler.tv_bound(n, m, delta)
+    assert 2 ** m * np.exp(-n * l1 ** 2 / 2) == pytest.approx(delta)
+
+
+def test_counts_agree_with_a_count_round_by_round(shipped):
+    t, d, b = arrays(shipped, shipped.profiles[1])
+    r = sampler.sample_rounds(t, d, b, 300, np.random.default_rng(6))
+    positions, lengths = np.zeros((len(t) + 1, len(b)), int), np.zeros(len(t) + 1, int)
+    for row in r.committed.tolist():
+        tokens = [x for x in row if x >= 0]
+        lengths[len(tokens) - 1] += 1
+        for i, x in enumerate(tokens):
+            positions[i, x] += 1
+    assert (sampler.position_counts(r, len(b)) == positions).all() and (sampler.length_counts(r) == lengths).all()

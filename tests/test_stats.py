@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from speculative import stats
+from speculative import checks, stats
 from speculative.text import decimal_str
 
 from .conftest import FIGURES, agreement_profile, random_dist
@@ -67,13 +67,28 @@ def test_expected_tokens_agree_two_ways_on_shipped_and_random_profiles(explained
         assert sum(dist) == 1 and stats.mean_tokens(dist) == stats.expected_tokens(alphas)
 
 
+def commit_by_enumeration(p, q) -> list[Fraction]:
+    """Returns P(commit y) by summing over every proposal x: accepted with min(1, p/q), else the residual's draw."""
+    raw = [max(Fraction(0), a - b) for a, b in zip(p, q)]
+    total = sum(raw, Fraction(0))
+    chance = [Fraction(0)] * len(p)
+    for x, qx in enumerate(q):
+        if qx == 0:
+            continue
+        keep = min(Fraction(1), p[x] / qx)
+        chance[x] += qx * keep
+        for y, r in enumerate(raw):
+            chance[y] += qx * (1 - keep) * (r / total if total else 0)
+    return chance
+
+
 def check_identity(p, q):
-    """min(p,q) + max(0, p-q) = p per token, and the rule's total chance of committing y is p(y)."""
+    """The residual's normalising total is the rejection chance 1 - alpha, and the rule commits y with chance p(y)."""
     alpha = stats.overlap(p, q)
     res = stats.residual(p, q)
     for y, (a, b) in enumerate(zip(p, q)):
-        assert min(a, b) + max(Fraction(0), a - b) == a
-        assert min(a, b) + (1 - alpha) * (res[y] if res else 0) == a
+        assert (1 - alpha) * (res[y] if res else 0) == max(Fraction(0), a - b)
+    assert stats.commit_chance(p, q) == commit_by_enumeration(p, q) == list(p)
 
 
 def test_rejection_identity_holds_exactly_on_shipped_profiles(shipped):
@@ -83,8 +98,9 @@ def test_rejection_identity_holds_exactly_on_shipped_profiles(shipped):
 
 
 def test_rejection_identity_holds_exactly_on_5000_random_pairs():
+    assert checks.IDENTITY_PAIRS == 5000
     rng = np.random.default_rng(2211)
-    for _ in range(5000):
+    for _ in range(checks.IDENTITY_PAIRS):
         size = int(rng.integers(1, 9))
         check_identity(random_dist(rng, size), random_dist(rng, size))
 
@@ -96,6 +112,14 @@ def test_identity_check_catches_a_residual_that_forgets_the_draft():
         mp.setattr(stats, "residual", wrong)
         with pytest.raises(AssertionError):
             check_identity(p, q)
+
+
+def test_commit_chance_needs_its_rejection_factor():
+    p, q = (Fraction(3, 4), Fraction(1, 4)), (Fraction(1, 4), Fraction(3, 4))
+    assert stats.commit_chance(p, q) == [Fraction(3, 4), Fraction(1, 4)]
+    assert stats.commit_chance(p, p) == list(p)  # no residual: nothing is ever rejected
+    without = [min(a, b) + r for (a, b), r in zip(zip(p, q), stats.residual(p, q))]  # (1 - alpha) left out
+    assert without != stats.commit_chance(p, q)
 
 
 def test_residual_never_offers_the_token_just_rejected(shipped):

@@ -1,0 +1,270 @@
+"""The statistical checks of the sampler, and the one home of the suite's constants.
+
+The tests, `python -m speculative check` and the page all read the constants below. Every check compares
+what the sampler drew with exact probabilities: a chi-square p-value (scipy, imported only when a p-value
+is asked for, so the build never loads it) and the total-variation distance against its bound.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Callable, Iterator
+
+import numpy as np
+
+from . import sampler
+from .stats import tokens_distribution
+
+SEED = 20230217  # the suite's seed; the power test also tries SEED + 1 ... SEED + POWER_SEEDS - 1
+P_MIN = 1e-6  # a check fails when its chi-square p-value is below this
+DETECTABLE_TV = 0.005  # the smallest error, in total variation at one position, the suite must catch
+POWER = 0.95  # ... with this probability at every position of the shipped profiles
+POWER_SEEDS, POWER_CAUGHT = 10, 9  # measured: caught at >= POWER_CAUGHT of POWER_SEEDS seeds
+ROUNDS = 6_400_000  # rounds per shipped profile: its least-reached position gets enough for DETECTABLE_TV
+RANDOM_PROFILES = 12
+RANDOM_TOKENS = (2, 300)  # both ends included, so int8 and int32 token paths both run
+RANDOM_POSITIONS = (1, 12)
+RANDOM_ROUNDS = 500_000
+RANDOM_MIN_OVERLAP = 5 / 8  # the draft keeps at least this share of the target, so position 12 is reached
+IDENTITY_PAIRS = 5000  # random exact pairs on which min(p, q) + (1 - alpha) * residual = p is checked
+SEQUENCE_TEXTS = 1_000_000
+SEQUENCE_LENGTH = 4  # the first L tokens of each text: V**L chi-square cells
+PAGE_SEQUENCE_TEXTS = 50_000  # the smaller run whose joint TV the page quotes
+MIN_EXPECTED = 5  # chi-square cells expected fewer times than this are pooled
+
+
+def greedy(draft: np.ndarray) -> np.ndarray:
+    """Returns the draft made greedy: all its mass on its most likely token (a known published bug)."""
+    return np.eye(draft.shape[-1])[draft.argmax(-1)]  # [..., V]
+
+
+def forgot_subtract(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Returns p clipped where p > q, renormalised: the residual that forgets to subtract the draft."""
+    r = np.where(p > q, p, 0.0)
+    return r / np.maximum(r.sum(-1, keepdims=True), 1e-300)
+
+
+def rejected_token(rounds: sampler.Rounds) -> np.ndarray:
+    """Returns [n] the rejected proposal of each round that had one, else its last committed token."""
+    n = rounds.committed_pm.shape[1]
+    rejected = ~rounds.passed_pm[rounds.n_checked - 1, np.arange(n)]  # [n]
+    return np.where(rejected, rounds.proposals_pm[rounds.n_checked - 1, np.arange(n)], sampler.last_committed(rounds))
+
+
+R = sampler.RULE
+BROKEN: dict[str, sampler.Rule] = {  # each must fail the per-position and tokens-per-round checks
+    "residual forgets to subtract the draft": replace(R, residual=forgot_subtract),
+    "replacement drawn from the target": replace(R, residual=lambda p, q: np.broadcast_to(p, np.broadcast_shapes(p.shape, q.shape))),
+    "ratio inverted (q/p)": replace(R, accept_prob=lambda p, q: sampler.accept_prob(q, p)),
+    "no drop after a rejection": replace(R, drop_after_reject=False),
+    "bonus drawn from the draft": replace(R, bonus_dist=lambda bonus, draft: draft[-1]),
+    "proposals taken greedily": replace(R, draft_dist=greedy),
+}
+SEQUENCE_BROKEN: dict[str, sampler.Rule] = {  # each must fail the sequence check
+    "no drop after a rejection": replace(R, drop_after_reject=False),
+    "residual given the rejected token": replace(R, residual_given=sampler.at),
+    "next round continued from the rejected token": replace(R, next_context=rejected_token),
+    "bonus given the token before the last": replace(R, bonus_given=sampler.before),
+    "proposals taken greedily": replace(R, draft_dist=greedy),
+}
+HARMLESS: dict[str, sampler.Rule] = {"accept when u <= a": replace(R, accepts=np.less_equal)}
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A context-dependent toy: target and draft depend on the previous token; texts start after `start`."""
+
+    vocabulary: tuple[str, ...]
+    target: np.ndarray  # [V, V] next token given the previous one, the same at every position
+    draft: np.ndarray  # [k, V, V] the draft, which may differ by position in the round
+    start: int  # the token before the first: p(x1) = target[start]
+
+    def tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Returns the sampler's target [k, V, V], draft [k, V, V] and bonus [V, V]."""
+        return np.broadcast_to(self.target, self.draft.shape), self.draft, self.target
+
+
+TOY = Chain(  # hand-authored eighths; rows differ so that a wrong context shows
+    vocabulary=("a", "b", "c"),
+    target=np.array([[1, 5, 2], [6, 1, 1], [2, 2, 4]]) / 8,
+    draft=np.array([[[4, 2, 2], [2, 4, 2], [3, 3, 2]],
+                    [[2, 4, 2], [4, 1, 3], [1, 3, 4]],
+                    [[1, 6, 1], [3, 3, 2], [2, 4, 2]]]) / 8,
+    start=0,
+)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check's outcome: its name, sample size, chi-square p-value, TV distance and that distance's bound."""
+
+    name: str
+    n: int
+    p_value: float
+    tv: float
+    bound: float
+    problem: str | None  # why it failed, or None
+
+    @property
+    def ok(self) -> bool:
+        """Returns whether the check passed."""
+        return self.problem is None
+
+
+def pooled(counts: np.ndarray, expected: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Returns counts and expected counts with every cell expected fewer than MIN_EXPECTED times merged into one."""
+    small = expected < MIN_EXPECTED  # [C]
+    if not small.any():
+        return counts, expected
+    c = np.append(counts[~small], counts[small].sum())  # [C']
+    e = np.append(expected[~small], expected[small].sum())
+    if e[-1] < MIN_EXPECTED and len(e) > 1:  # still too small: fold it into the smallest of the rest
+        j = int(np.argmin(e[:-1]))
+        c[j], e[j] = c[j] + c[-1], e[j] + e[-1]
+        c, e = c[:-1], e[:-1]
+    return c, e
+
+
+def p_value(counts: np.ndarray, probs: np.ndarray) -> float:
+    """Returns the chi-square p-value of counts [C] drawn from probs [C]; 0 when a probability-0 cell was drawn."""
+    from scipy.stats import chi2  # lazily: the build never needs it
+
+    if ((probs == 0) & (counts > 0)).any():
+        return 0.0
+    live = probs > 0
+    c, e = pooled(counts[live], probs[live] / probs[live].sum() * counts.sum())
+    if len(c) < 2:
+        return 1.0
+    return float(chi2.sf(((c - e) ** 2 / e).sum(), len(c) - 1))
+
+
+def check(name: str, counts: np.ndarray, probs: np.ndarray) -> Check:
+    """Returns the check of counts against exact probs: failed when unreached, improbable, or past the TV bound."""
+    n = int(counts.sum())
+    if n == 0:
+        return Check(name, 0, float("nan"), float("nan"), float("nan"), f"{name}: no round reached it")
+    pv, tv, bound = p_value(counts, probs), sampler.total_variation(counts, probs), sampler.tv_bound(n, len(probs))
+    problem = (f"{name}: chi-square p = {pv:.2e} < {P_MIN:g}" if pv < P_MIN else
+               f"{name}: TV {tv:.4f} above its bound {bound:.4f}" if tv > bound else None)
+    return Check(name, n, pv, tv, bound, problem)
+
+
+def count_rounds(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, rounds: int, rng: np.random.Generator,
+                 rule: sampler.Rule = sampler.RULE, block: int = 1 << 19,
+                 progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Returns committed-token counts [k+1, V] and tokens-per-round counts [k+1] of drawn rounds, block by block."""
+    positions, lengths = 0, 0
+    for lo in range(0, rounds, block):
+        r = sampler.sample_rounds(target, draft, bonus, min(block, rounds - lo), rng, rule=rule)
+        positions = positions + sampler.position_counts(r, target.shape[-1])
+        lengths = lengths + sampler.length_counts(r)
+        if progress:
+            progress(min(block, rounds - lo))
+    return positions, lengths
+
+
+def profile_checks(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, rounds: int, rng: np.random.Generator,
+                   rule: sampler.Rule = sampler.RULE, name: str = "",
+                   progress: Callable[[int], None] | None = None) -> list[Check]:
+    """Returns one check per position, bonus included, and one of the tokens-per-round histogram."""
+    positions, lengths = count_rounds(target, draft, bonus, rounds, rng, rule, progress=progress)
+    targets = np.vstack([target, bonus[None]])  # [k+1, V]
+    out = [check(f"{name} position {i + 1}".strip(), c, p) for i, (c, p) in enumerate(zip(positions, targets))]
+    alphas = [Fraction(float(a)) for a in np.minimum(target, draft).sum(-1)]  # exact value of each float
+    exact = np.array([float(x) for x in tokens_distribution(alphas)])  # [k+1]
+    return out + [check(f"{name} tokens per round".strip(), lengths, exact)]
+
+
+def chain_probs(chain: Chain, length: int) -> np.ndarray:
+    """Returns [V] * length the exact joint p(x1) p(x2|x1) ... p(xL|xL-1) of the toy's first tokens."""
+    joint = chain.target[chain.start]  # [V]
+    for _ in range(length - 1):
+        joint = joint[..., None] * chain.target  # [V]*t -> [V]*(t+1): p(prefix) * p(next | its last token)
+    return joint
+
+
+def text_counts(texts: np.ndarray, vocab_size: int) -> np.ndarray:
+    """Returns [V**L] how often each sequence of L tokens opens a text: texts [n, L] -> counts."""
+    cells = np.ravel_multi_index(tuple(texts.T.astype(np.int64)), (vocab_size,) * texts.shape[1])  # [n]
+    return np.bincount(cells, minlength=vocab_size ** texts.shape[1])
+
+
+def sequence_check(chain: Chain, texts: int, rng: np.random.Generator, rule: sampler.Rule = sampler.RULE,
+                   length: int = SEQUENCE_LENGTH) -> Check:
+    """Returns the check of the first `length` tokens of drawn texts against the exact chain, over all V**L cells."""
+    drawn = sampler.sample_texts(*chain.tables(), texts, length, rng, chain.start, rule)  # [n, L]
+    counts = text_counts(drawn, len(chain.vocabulary))
+    return check(f"first {length} tokens of {texts:,} texts", counts, chain_probs(chain, length).ravel())
+
+
+def sequence_tv(chain: Chain = TOY, texts: int = PAGE_SEQUENCE_TEXTS, seed: int = SEED,
+                length: int = SEQUENCE_LENGTH) -> tuple[float, float]:
+    """Returns the joint TV of the first `length` tokens of drawn texts from the exact chain, and its bound (no scipy)."""
+    drawn = sampler.sample_texts(*chain.tables(), texts, length, np.random.default_rng(seed), chain.start)
+    probs = chain_probs(chain, length).ravel()
+    return sampler.total_variation(text_counts(drawn, len(chain.vocabulary)), probs), sampler.tv_bound(texts, len(probs))
+
+
+def random_profile(rng: np.random.Generator, size: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Returns target [k, V], draft [k, V] and bonus [V] with some zeros and every overlap >= RANDOM_MIN_OVERLAP."""
+    def dist(rows: int) -> np.ndarray:
+        w = rng.dirichlet(np.full(size, 0.7), rows) * (rng.random((rows, size)) > 0.2)  # [rows, V] some zeros
+        w[w.sum(-1) == 0, 0] = 1
+        return w / w.sum(-1, keepdims=True)
+
+    target = dist(k)  # [k, V]
+    share = RANDOM_MIN_OVERLAP + (1 - RANDOM_MIN_OVERLAP) * rng.random((k, 1))  # [k, 1] min(p, q) >= share * p
+    return target, share * target + (1 - share) * dist(k), dist(1)[0]
+
+
+def random_profiles(seed: int = SEED) -> Iterator[tuple[str, np.ndarray, np.ndarray, np.ndarray]]:
+    """Yields (name, target, draft, bonus): RANDOM_PROFILES profiles whose sizes include both ends of each range."""
+    rng = np.random.default_rng(seed)
+    (v0, v1), (k0, k1) = RANDOM_TOKENS, RANDOM_POSITIONS
+    sizes = [v0, v1, 200] + [int(x) for x in np.exp(rng.uniform(np.log(v0), np.log(v1), RANDOM_PROFILES - 3)).round()]
+    positions = [k1, k0, 3] + [int(x) for x in rng.integers(k0, k1 + 1, RANDOM_PROFILES - 3)]
+    for j, (size, k) in enumerate(zip(sizes, positions)):
+        yield (f"random-{j} ({size} tokens, {k} positions)", *random_profile(rng, size, k))
+
+
+def detectable_tv(n: int, categories: int, p_min: float = P_MIN, power: float = POWER) -> float:
+    """Returns the smallest TV error at a position reached n times that the chi-square check catches with `power`.
+
+    The hardest error of a given TV to see moves mass d = tv * (p/P(A) - p/P(B)) between two halves A, B of
+    the tokens; its chi-square noncentrality is n * tv^2 * (1/P(A) + 1/P(B)) >= 4 n tv^2.
+    """
+    from scipy.optimize import brentq
+    from scipy.stats import chi2, ncx2
+
+    critical = chi2.isf(p_min, categories - 1)
+    lam = brentq(lambda x: ncx2.sf(critical, categories - 1, x) - power, 1e-9, 1e6)
+    return float(np.sqrt(lam / (4 * n)))
+
+
+def plant(probs: np.ndarray, tv: float) -> np.ndarray:
+    """Returns probs [V] moved by exactly `tv` in total variation, in the shape a chi-square sees least."""
+    order = np.argsort(-probs)  # fill half A greedily from the most likely token down
+    half = np.zeros(len(probs), bool)
+    for y in order:
+        if probs[half].sum() + probs[y] / 2 <= 0.5 + 1e-12:
+            half[y] = True
+    a, b = probs[half].sum(), probs[~half].sum()
+    return probs + tv * np.where(half, probs / a, -probs / b)  # [V]
+
+
+def problems(checks: list[Check]) -> list[str]:
+    """Returns the reason of every failed check."""
+    return [c.problem for c in checks if c.problem]
+
+
+def planted(tv: float) -> sampler.Rule:
+    """Returns the rule with an error of exactly `tv` planted at the bonus position, the one fewest rounds reach."""
+    return replace(sampler.RULE, bonus_dist=lambda bonus, draft: plant(bonus, tv))
+
+
+def caught(profiles: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]], rule: sampler.Rule, seed: int,
+           rounds: int = ROUNDS) -> list[bool]:
+    """Returns, per profile, whether its checks at `rounds` found a problem with the given rule and seed."""
+    rng = np.random.default_rng(seed)
+    return [bool(problems(profile_checks(t, d, b, rounds, rng, rule, name))) for name, t, d, b in profiles]

@@ -1,0 +1,114 @@
+"""The checks themselves: exact references computed a second way, the sequence check, and the suite's power."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from speculative import checks, sampler, stats
+from speculative.analysis import arrays
+
+
+def shipped_profiles(data):
+    return [(p.id, *arrays(data, p)) for p in data.profiles]
+
+
+def test_chain_probabilities_are_the_product_of_each_step_given_the_one_before():
+    chain, length = checks.TOY, 3
+    probs = checks.chain_probs(chain, length)
+    for text in itertools.product(range(len(chain.vocabulary)), repeat=length):
+        product, before = 1.0, chain.start
+        for x in text:
+            product, before = product * chain.target[before, x], x
+        assert probs[text] == pytest.approx(product, abs=1e-15)
+    assert probs.sum() == pytest.approx(1)
+
+
+def test_text_counts_index_each_text_by_its_tokens_in_base_v():
+    texts = np.array([[0, 0, 1], [2, 1, 0], [0, 0, 1]])
+    counts = checks.text_counts(texts, 3)
+    assert counts[1] == 2 and counts[2 * 9 + 1 * 3] == 1 and counts.sum() == 3
+
+
+def test_sequence_check_passes_the_rule_on_a_million_texts():
+    c = checks.sequence_check(checks.TOY, checks.SEQUENCE_TEXTS, np.random.default_rng(checks.SEED))
+    assert c.ok, c.problem
+    assert c.n == checks.SEQUENCE_TEXTS >= 1_000_000 and checks.SEQUENCE_LENGTH >= 3
+
+
+@pytest.mark.parametrize("name", checks.SEQUENCE_BROKEN)
+def test_sequence_check_fails_on_a_broken_sampler(name):
+    c = checks.sequence_check(checks.TOY, checks.SEQUENCE_TEXTS, np.random.default_rng(checks.SEED),
+                              checks.SEQUENCE_BROKEN[name])
+    assert not c.ok
+
+
+@pytest.mark.parametrize("name", checks.HARMLESS)
+def test_sequence_check_passes_a_harmless_change(name):
+    c = checks.sequence_check(checks.TOY, checks.SEQUENCE_TEXTS, np.random.default_rng(checks.SEED),
+                              checks.HARMLESS[name])
+    assert c.ok, c.problem
+
+
+def test_the_toy_depends_on_context_and_its_draft_disagrees_with_it():
+    t, d, _ = checks.TOY.tables()
+    assert len({tuple(row) for row in checks.TOY.target}) == len(checks.TOY.vocabulary)
+    assert (np.minimum(t, d).sum(-1) < 1).all()
+
+
+def test_page_figure_is_a_joint_tv_under_its_bound():
+    tv, bound = checks.sequence_tv()
+    assert 0 < tv < bound
+
+
+def test_a_position_no_round_reaches_is_a_failure():
+    target = np.array([[0.0, 1.0], [0.5, 0.5]])  # position 1: the draft below never matches, so nothing passes
+    draft = np.array([[1.0, 0.0], [0.5, 0.5]])
+    found = checks.problems(checks.profile_checks(target, draft, target[1], 1000, np.random.default_rng(0)))
+    assert found == ["position 2: no round reached it", "position 3: no round reached it"]
+
+
+def test_a_drawn_token_of_probability_zero_fails_whatever_the_count():
+    c = checks.check("x", np.array([1000, 1]), np.array([1.0, 0.0]))
+    assert c.p_value == 0 and not c.ok
+
+
+def test_rare_cells_are_pooled_before_the_chi_square():
+    counts, expected = checks.pooled(np.array([50, 40, 1, 0, 2]), np.array([49.0, 40.0, 1.5, 0.5, 2.0]))
+    assert counts.tolist() == [50, 43] and expected.tolist() == [49.0, 44.0]  # pooled 4 < 5: folded into 40
+    counts, expected = checks.pooled(np.array([50, 40, 6, 1, 2]), np.array([49.0, 40.0, 4.0, 3.0, 2.0]))
+    assert counts.tolist() == [50, 40, 9] and expected.tolist() == [49.0, 40.0, 9.0]
+    counts, expected = checks.pooled(np.array([50, 40]), np.array([49.0, 41.0]))
+    assert counts.tolist() == [50, 40] and expected.tolist() == [49.0, 41.0]
+
+
+def test_planted_error_has_exactly_the_stated_total_variation(shipped):
+    for probs in [np.array([float(x) for x in shipped.bonus_target]), np.array([0.5, 0.125, 0.25, 0.125])]:
+        moved = checks.plant(probs, checks.DETECTABLE_TV)
+        assert 0.5 * np.abs(moved - probs).sum() == pytest.approx(checks.DETECTABLE_TV)
+        assert moved.sum() == pytest.approx(1) and (moved >= 0).all()
+
+
+def test_rounds_reach_every_shipped_position_often_enough_to_see_the_detectable_tv(shipped):
+    for profile in shipped.profiles:
+        reach = Fraction(1)
+        for p, q in [*zip(shipped.target, profile.draft), (shipped.bonus_target, None)]:
+            n = int(checks.ROUNDS * reach)
+            assert checks.detectable_tv(n, len(p)) <= checks.DETECTABLE_TV
+            reach *= stats.overlap(p, q) if q else 1
+
+
+def test_an_error_of_the_detectable_size_is_caught_at_nearly_every_seed(shipped):
+    profiles = shipped_profiles(shipped)
+    seeds = range(checks.SEED, checks.SEED + checks.POWER_SEEDS)
+    hits = np.array([checks.caught(profiles, checks.planted(checks.DETECTABLE_TV), seed) for seed in seeds])  # [seeds, profiles]
+    assert (hits.sum(0) >= checks.POWER_CAUGHT).all(), hits.sum(0)
+
+
+def test_the_correct_sampler_passes_at_every_seed_tried(shipped):
+    profiles = shipped_profiles(shipped)
+    seeds = range(checks.SEED, checks.SEED + checks.POWER_SEEDS)
+    assert not any(any(checks.caught(profiles, sampler.RULE, seed)) for seed in seeds)
