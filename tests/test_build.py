@@ -54,7 +54,7 @@ def test_help_names_the_options():
 def test_trace_is_embedded_and_published_identically(built_site, html):
     published = json.loads((built_site / "trace.json").read_text(encoding="utf-8"))
     assert embedded_trace(html) == published
-    assert [len(p["frames"]) for p in published["profiles"]] == [FIGURES[p["id"]]["frames"] for p in published["profiles"]]
+    assert [len(p["walk"]["frames"]) for p in published["profiles"]] == [FIGURES[p["id"]]["frames"] for p in published["profiles"]]
 
 
 def test_every_trace_statistic_equals_the_exact_value(built_site, shipped):
@@ -67,8 +67,8 @@ def test_every_trace_statistic_equals_the_exact_value(built_site, shipped):
         assert s["expected_tokens_per_round"] == float(st.expected)
         assert s["speedup"] == float(st.speedup)
         assert [Fraction(x) for x in s["tokens_per_round_distribution"]] == list(st.distribution)
-        assert len(tp["frames"]) == len(r.frames)
-        assert tp["convergence"]["rounds"] == shipped.monte_carlo.rounds
+        assert len(tp["walk"]["frames"]) == len(r.frames)
+        assert tp["convergence"]["rounds"] == shipped.monte_carlo.rounds == tp["convergence"]["checkpoints"][-1]
         for pos, p, q in zip(tp["positions"], shipped.target, r.profile.draft):
             assert [Fraction(x) for x in pos["target"]] == list(p)
             assert [Fraction(x) for x in pos["draft"]] == list(q)

@@ -56,25 +56,32 @@ def test_rejection_frame_shows_residual_replacement_and_dropped_positions(shippe
     assert frame.committed[-1] == frame.replacement
 
 
+def rounds_of(pt):
+    """Yields every round of a profile's trace: the authored walk, then the drawn rounds."""
+    yield pt["walk"]
+    yield from pt["drawn"]
+
+
 def test_captions_are_filled_from_the_one_pattern_table(shipped, explained):
     tr = view.trace(explained)
     for pt in tr["profiles"]:
-        for f in pt["frames"]:
-            caption = view.caption_of(pt["positions"], shipped.vocabulary, f)
-            assert "{" not in caption and caption
-            if f["kind"] == "verify":
-                pos = pt["positions"][f["position"] - 1]
-                assert f"min(1, ({pos['target'][f['token']]})/({pos['draft'][f['token']]}))" in caption
-    zero = next(f for pt in tr["profiles"] for f in pt["frames"] if f.get("verdict") == "rejected")
+        for rnd in rounds_of(pt):
+            for f in rnd["frames"]:
+                caption = view.caption_of(pt, shipped.vocabulary, rnd, f)
+                assert "{" not in caption and caption
+                if f["kind"] == "verify":
+                    pos, x = pt["positions"][f["pos"] - 1], rnd["proposals"][f["pos"] - 1]
+                    assert f"min(1, ({pos['target'][x]})/({pos['draft'][x]}))" in caption
+    zero = next(f for pt in tr["profiles"] for f in pt["walk"]["frames"] if "r" in f["slots"])
     assert zero["caption"][:2] == ["verify", "zero"]
 
 
 def test_no_caption_sentence_is_stored_in_the_trace(explained):
     tr = view.trace(explained)
     for pt in tr["profiles"]:
-        for f in pt["frames"]:
-            assert all(key in text.CAPTIONS for key in f["caption"])
-            assert all(len(str(v)) < 80 for v in f["fields"].values())
+        for rnd in rounds_of(pt):
+            assert all(key in text.CAPTIONS for f in rnd["frames"] for key in f["caption"])
+            assert all(len(str(v)) < 80 for v in rnd["fields"].values())
 
 
 def test_points_worth_noticing_each_land_on_a_frame_that_shows_them(explained):
