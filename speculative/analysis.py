@@ -12,7 +12,7 @@ import numpy as np
 from . import sampler
 from .frames import Frame, Round, round_frames
 from .profiles import Dataset, Dist, MonteCarlo, Profile
-from .stats import ProfileStats, profile_stats
+from .stats import ProfileStats, profile_stats, round_cost
 
 POINTS = ("capped", "zero", "drop", "residual")
 
@@ -93,6 +93,7 @@ class Explained:
     identity_equal: int  # positions, over all profiles, where min(p, q) + (1 - α)·residual equals p for every token
     identity_total: int  # positions checked
     chance: tuple[int, int, int] | None  # the first (profile, position, token) whose accept probability is in (0, 1)
+    round_costs: tuple[tuple[Fraction, ...], ...]  # [cost][k] k·c + verify, in target steps, per compared cost c
 
 
 def common_denominator(data: Dataset) -> int:
@@ -208,7 +209,9 @@ def explain(data: Dataset) -> Explained:
     records = [rec for r in results for rec in r.stats.records]
     equal = sum(all(t.commit == t.p for t in rec.tokens) for rec in records)
     return Explained(data=data, results=results, denom=common_denominator(data), points=find_points(results),
-                     identity_equal=equal, identity_total=len(records), chance=chance_example(results))
+                     identity_equal=equal, identity_total=len(records), chance=chance_example(results),
+                     round_costs=tuple(tuple(round_cost(k, data.cost, c) for k in range(1, data.k + 1))
+                                       for c in data.cost.compare_draft_steps))
 
 
 def chance_example(results: tuple[ProfileResult, ...]) -> tuple[int, int, int] | None:

@@ -400,3 +400,60 @@ def speedup_chart(rows: list[list[Fraction]], cost_labels: list[str], highlight:
             f"under assumed costs, one line per draft-step cost. {series}. Below 1 means no gain.")
     title = f"Speedup against k, positions drafted per round, for {m} draft-step costs"
     return _svg(p, w, bottom + 32, title, desc, body)
+
+
+def _log_axis(lo: float, hi: float, a: float, b: float) -> Callable[[float], float]:
+    """Returns a map from [lo, hi] on a log scale onto [a, b]."""
+    span = math.log10(hi) - math.log10(lo)
+    return lambda v: a + (math.log10(max(v, lo)) - math.log10(lo)) / span * (b - a)
+
+
+def tv_chart(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequence[Sequence[float]],
+             labels: Sequence[str], id_prefix: str) -> str:
+    """Returns a log-log SVG of TV against rounds, one marked line per position, and position 1's bound.
+
+    tv and bound are [checkpoint][position]; the bound shrinks as 1/sqrt(rounds), a straight line of slope -1/2.
+    """
+    p = _prefix(id_prefix)
+    if len(rounds) < 2:
+        raise ValueError("a TV chart needs at least two checkpoints")
+    w, left, right, top, bottom, floor = 320, 44, 226, 24, 170, 1e-3
+    x = _log_axis(rounds[0], rounds[-1], left, right)
+    y = _log_axis(floor, 1.0, bottom, top)
+    decades = [10.0 ** -e for e in range(0, 4)]
+    body = [
+        _text(4, 13, "TV distance against rounds (log–log)", "ch-cap"),
+        f'<path class="ch-grid" d="{"".join(f"M{left} {_n(y(d))}H{right}" for d in decades)}"/>',
+        _col(left - 4, "ch-e", [_text(None, y(d) + 4, f"{d:g}") for d in decades]),
+        _row(bottom + 15, "ch-m", [_text(x(n), None, f"{n:,}" if n < 1000 else f"{n // 1000:,}k")
+                                   for n in rounds[::2]]),
+        f'<path class="ch-axis" d="M{left} {top}V{bottom}H{right}"/>',
+        _path("ch-bound", ["".join(("L" if i else "M") + f"{_n(x(n))} {_n(y(b[0]))}" for i, (n, b) in enumerate(zip(rounds, bound)))]),
+        f'<path class="ch-now" data-conv-now d="M0 {top}V{bottom}" transform="translate({_n(x(rounds[-1]))} 0)" '
+        f'data-xs="{" ".join(_n(x(n)) for n in rounds)}"/>',
+    ]
+    ends = []
+    for j, label in enumerate(labels):
+        cls = f"ch-s{j % 4}"
+        pts = "".join(f"{'L' if i else 'M'}{_n(x(n))} {_n(y(t[j]))}" for i, (n, t) in enumerate(zip(rounds, tv)))
+        body.append(f'<path class="ch-line {cls}" d="{pts}"/>')
+        body.append(f'<path class="ch-mk {cls}" d="{"".join(_marker(j, x(n), y(t[j])) for n, t in zip(rounds, tv))}"/>')
+        ends.append((y(tv[-1][j]), j, label))
+    body.append(_text(right + 6, y(bound[-1][0]) + 4, "bound", "ch-sm"))
+    body += _end_labels(ends, right + 6, top, bottom)
+    series = "; ".join(f"{label}: " + ", ".join(f"{t[j]:.4f}" for t in tv) for j, label in enumerate(labels))
+    desc = (f"Total-variation distance between the observed and the target distribution after "
+            f"{', '.join(f'{n:,}' for n in rounds)} rounds, on log scales. {series}. The bound for position 1 falls "
+            f"from {bound[0][0]:.4f} to {bound[-1][0]:.4f}, as 1/√N: a straight line of slope −1/2.")
+    return _svg(p, w, bottom + 24, "TV distance against rounds for every position, with the bound", desc, body)
+
+
+def _end_labels(ends: list[tuple[float, int, str]], x: float, top: float, bottom: float) -> list[str]:
+    """Returns the series labels at the right end of their lines, pushed apart so they never overlap."""
+    out, last = [], top - 20.0
+    for yv, j, label in sorted(ends):
+        yl = min(max(yv, last + 13), bottom + 10)
+        out.append(f'<path class="ch-mk ch-s{j % 4}" d="{_marker(j, x + 40, yl - 4)}"/>')
+        out.append(_text(x + 48, yl, _short(label, 320 - x - 48, 11), "ch-sm"))
+        last = yl
+    return out

@@ -40,8 +40,8 @@ def content_security_policy(scripts: list[str], styles: list[str]) -> str:
             "img-src data:; base-uri 'none'; form-action 'none'")
 
 
-COMPONENTS = ("walkthrough", "positions", "checks_identity", "checks_charts", "speedup")
-STYLES = ("style.css", "charts.css", "player.css")
+COMPONENTS = ("lab", "walkthrough", "positions", "checks_identity", "checks_charts", "speedup")
+STYLES = ("style.css", "charts.css", "player.css", "figures.css")
 
 
 def _placeholder(name: str) -> Markup:

@@ -137,6 +137,8 @@ PLAYER = {
     "slot_bonus": "{pos} bonus",
     "slot_instead": ": “{rep}” instead",
     "no_token": "–",
+    "drawn_counter": "Drawn round {i} of {n}",
+    "chance": "Decided by chance: the accept probability {accept} is strictly between 0 and 1, so the draw u settles it.",
 }
 
 _FIELD = re.compile(r"\{(\w+)\}")

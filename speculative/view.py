@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Sequence
 
 from . import charts, text
@@ -39,28 +40,32 @@ def position_facts(ex: Explained, r: ProfileResult, rec: PositionRecord) -> dict
 
 
 def bar_widths(rec: PositionRecord) -> list[list[float]]:
-    """Returns [min(p, q), p, q] per token as fractions of the position's largest p or q: for drawing only."""
+    """Returns [min(p, q), |p − q|, 1 if p > q else 0] per token, widths as fractions of the largest p or q there."""
     top = max(max(t.p, t.q) for t in rec.tokens)
-    return [[round(float(v / top), 4) for v in (t.overlap, t.p, t.q)] for t in rec.tokens]
+    return [[round(float(t.overlap / top), 4), round(float(abs(t.p - t.q) / top), 4), int(t.p > t.q)] for t in rec.tokens]
 
 
 SLOT_CODES = {"accepted": "a", "rejected": "r", "dropped": "d", "proposed": "p", "pending": "w", "none": "n", "bonus": "b"}
 
 
-def frame_json(frame: Frame) -> dict[str, Any]:
-    """Returns one frame as compact trace JSON: its kind, position, draw, slot states and caption keys.
+FRAME_FIELDS = ("kind", "pos", "slots", "caption", "u", "chance", "shows")
+
+
+def frame_json(frame: Frame) -> list[Any]:
+    """Returns one frame as a compact row of FRAME_FIELDS: kind, position, slot states, caption keys, draw, flags.
 
     Tokens live once in the round; a slot state is one letter of SLOT_CODES, in position order, bonus last.
     """
-    out: dict[str, Any] = {"kind": frame.kind, "pos": frame.position or 0,
-                           "slots": "".join(SLOT_CODES[s.state] for s in frame.slots), "caption": list(frame.caption)}
-    if getattr(frame, "u", ""):
-        out["u"] = frame.u
-    if getattr(frame, "chance", False):
-        out["chance"] = 1
-    if frame.shows:
-        out["shows"] = list(frame.shows)
-    return out
+    return [frame.kind, frame.position or 0, "".join(SLOT_CODES[s.state] for s in frame.slots), " ".join(frame.caption),
+            getattr(frame, "u", ""), int(getattr(frame, "chance", False)), " ".join(frame.shows)]
+
+
+def frame_dict(row: Sequence[Any]) -> dict[str, Any]:
+    """Returns a trace frame row as a dict of FRAME_FIELDS, caption keys and shows as lists (the player's frameOf)."""
+    if isinstance(row, dict):
+        return row
+    f = dict(zip(FRAME_FIELDS, row))
+    return {**f, "caption": f["caption"].split(), "shows": f["shows"].split()}
 
 
 def round_json(rnd: Round, frames: Sequence[Frame]) -> dict[str, Any]:
@@ -83,6 +88,7 @@ def caption_context(pt: dict[str, Any], vocab: Sequence[str], rnd: dict[str, Any
     The player's context() does the same in the browser.
     """
     ctx: dict[str, Any] = {}
+    frame = frame_dict(frame)
     pos, x = frame["pos"], frame_token(rnd, frame)
     if frame["kind"] == "verify":
         f = pt["positions"][pos - 1]
@@ -92,13 +98,13 @@ def caption_context(pt: dict[str, Any], vocab: Sequence[str], rnd: dict[str, Any
         ctx["pos"] = pos
     if x is not None:
         ctx["tok"] = vocab[x]
-    return {**ctx, **rnd["fields"], **({"u": frame["u"]} if "u" in frame else {})}
+    return {**ctx, **rnd["fields"], **({"u": frame["u"]} if frame["u"] else {})}
 
 
 def caption_of(pt: dict[str, Any], vocab: Sequence[str], rnd: dict[str, Any], frame: dict[str, Any]) -> str:
     """Returns a trace frame's caption, filled from its one home in text.CAPTIONS."""
     ctx = caption_context(pt, vocab, rnd, frame)
-    return " ".join(text.fill(text.CAPTIONS[key], ctx) for key in frame["caption"])
+    return " ".join(text.fill(text.CAPTIONS[key], ctx) for key in frame_dict(frame)["caption"])
 
 
 # --- the trace ----------------------------------------------------------------------------------
@@ -125,6 +131,7 @@ def profile_trace(ex: Explained, r: ProfileResult) -> dict[str, Any]:
             "tokens_per_round_distribution": [str(p) for p in s.distribution],
         },
         "convergence": convergence_trace(r),
+        "speedup": speedup_trace(ex, r),
     }
 
 
@@ -132,8 +139,11 @@ def convergence_trace(r: ProfileResult) -> dict[str, Any]:
     """Returns the Monte Carlo run at every checkpoint: counts, TV and bound per position, tokens per round."""
     cps = r.checkpoints
     return {"rounds": r.mc_rounds, "checkpoints": [c.rounds for c in cps],
-            "counts": [[list(x.counts) for x in c.checks] for c in cps],
-            "tv": [[x.tv for x in c.checks] for c in cps], "bound": [[x.tv_bound for x in c.checks] for c in cps],
+            "within": [[int(x.tv <= x.tv_bound) for x in c.checks] for c in cps],
+            "tv_text": [[decimal_str(x.tv, 4) for x in c.checks] for c in cps],
+            "bound_text": [[decimal_str(x.tv_bound, 4) for x in c.checks] for c in cps],
+            "freq": [[[decimal_str(Fraction(v, x.n), 3) if x.n else "0" for v in x.counts] for x in c.checks] for c in cps],
+            "lengths_freq": [[decimal_str(Fraction(v, c.rounds), 3) for v in c.length_counts] for c in cps],
             "reached": [[x.n for x in c.checks] for c in cps], "lengths": [list(c.length_counts) for c in cps],
             "lengths_exact": [str(p) for p in r.stats.distribution]}
 
@@ -152,8 +162,12 @@ def trace(ex: Explained) -> dict[str, Any]:
         "k": data.k,
         "cost_model": {"draft_step": str(data.cost.draft_step), "verify_round": str(data.cost.verify_round)},
         "points": {name: point_href(ex, where) for name, where in ex.points.items()},
+        "frame_fields": list(FRAME_FIELDS),
         "text": {"captions": text.CAPTIONS, "player": text.PLAYER, "kinds": text.KIND_NAMES,
-                 "states": text.STATE_NAMES},
+                 "states": text.STATE_NAMES, "lab": text.LAB, "conv": text.CONV, "explore": text.EXPLORE},
+        "lab": lab_default(ex),
+        "explore": {"costs": [str(c) for c in data.cost.compare_draft_steps],
+                    "round_costs": [[str(x) for x in row] for row in ex.round_costs]},
         "profiles": [profile_trace(ex, r) for r in ex.results],
     }
 
@@ -191,7 +205,7 @@ def frame_views(ex: Explained, pt: dict[str, Any]) -> list[dict[str, Any]]:
     """Returns the no-JS list's frames: head, strip and caption, all finished strings."""
     vocab, rnd = ex.data.vocabulary, pt["walk"]
     n, out = len(rnd["frames"]), []
-    for i, f in enumerate(rnd["frames"], start=1):
+    for i, f in enumerate(map(frame_dict, rnd["frames"]), start=1):
         head = text.fill(text.PLAYER["head_verify" if f["kind"] == "verify" else "head"],
                          {"i": i, "n": n, "kind": text.KIND_NAMES[f["kind"]], "pos": f["pos"]})
         out.append({"id": f"{pt['id']}/{i}", "head": head, "slots": slot_views(rnd, f, vocab, ex.data.k),
@@ -213,16 +227,7 @@ def position_rows(ex: Explained, r: ProfileResult, pt: dict[str, Any]) -> list[d
     return rows
 
 
-def convergence_views(ex: Explained, r: ProfileResult) -> list[str]:
-    """Returns one Monte Carlo chart per position, bonus last."""
-    k = ex.data.k
-    return [charts.convergence_chart(list(ex.data.vocabulary), list(c.target), list(c.counts), c.tv, c.tv_bound,
-                                     f"position {c.position}" if c.position <= k else f"bonus position {c.position}",
-                                     f"cv-{r.profile.id}-{c.position}", denom=ex.denom, legend=c.position == 1)
-            for c in r.checks]
-
-
-def profile_view(ex: Explained, r: ProfileResult, pt: dict[str, Any], labels: list[str], highlight: int | None) -> dict[str, Any]:
+def profile_view(ex: Explained, r: ProfileResult, pt: dict[str, Any]) -> dict[str, Any]:
     """Returns one profile's figures as display strings and chart markup, for the prose and the templates."""
     s = r.stats
     return {
@@ -237,12 +242,10 @@ def profile_view(ex: Explained, r: ProfileResult, pt: dict[str, Any], labels: li
         "all_pass": percent_str(s.distribution[-1]),
         "mc_rounds": f"{r.mc_rounds:,}",
         "max_tv": f"{max(c.tv for c in r.checks):.4f}",
-        "table": [[decimal_str(v) for v in row] for row in s.speedup_table],
+        "table": speedup_cells(r),
         "positions": position_rows(ex, r, pt),
-        "convergence": convergence_views(ex, r),
         "lengths_chart": charts.lengths_chart(list(s.distribution), list(r.length_counts), f"len-{r.profile.id}",
                                               mean=s.expected_from_distribution, denom=ex.denom),
-        "speedup_chart": charts.speedup_chart([list(row) for row in s.speedup_table], labels, highlight, f"sp-{r.profile.id}"),
     }
 
 
@@ -274,9 +277,7 @@ def identity_view(ex: Explained) -> dict[str, Any]:
 def context(ex: Explained, tr: dict[str, Any]) -> dict[str, Any]:
     """Returns everything the prose and templates may refer to, as finished values."""
     data, cost = ex.data, ex.data.cost
-    labels = [f"draft step = {c}" for c in cost.compare_draft_steps]
-    highlight = list(cost.compare_draft_steps).index(cost.draft_step) if cost.draft_step in cost.compare_draft_steps else None
-    views = [profile_view(ex, r, pt, labels, highlight) for r, pt in zip(ex.results, tr["profiles"])]
+    views = [profile_view(ex, r, pt) for r, pt in zip(ex.results, tr["profiles"])]
     return {
         "vocab": list(data.vocabulary),
         "V": len(data.vocabulary),
@@ -286,23 +287,25 @@ def context(ex: Explained, tr: dict[str, Any]) -> dict[str, Any]:
         "denom": ex.denom,
         "cost": {"draft_step": str(cost.draft_step), "verify_round": str(cost.verify_round),
                  "round_cost": str(ex.results[0].stats.round_cost),
-                 "compare": [str(c) for c in cost.compare_draft_steps], "highlight": highlight},
+                 "compare": [str(c) for c in cost.compare_draft_steps]},
         "points": {name: point_view(ex, where) for name, where in ex.points.items()},
         "mc_rounds": f"{data.monte_carlo.rounds:,}",
         "bonus_target": [prob_str(x, ex.denom) for x in data.bonus_target],
         "identity": identity_view(ex),
         "residual_example": residual_example(ex),
         "state_names": text.STATE_NAMES,
+        "lab": lab_view(ex, tr),
+        "convergence": [convergence_view(ex, r, pt) for r, pt in zip(ex.results, tr["profiles"])],
+        "explore": speedup_view(ex),
+        "conv_words": text.CONV,
     }
 
 
 # --- the interactive figures: each one's default state, rendered so the page reads without scripting ---
 
 
-def lab_view(ex: Explained, tr: dict[str, Any]) -> dict[str, Any]:
-    """Returns the accept-test lab: its position choices, its default state and the no-JS accept table."""
-    options = [{"value": f"{r.profile.id}/{rec.position}", "label": text.fill(text.LAB["option"], {
-        "name": r.profile.name, "pos": rec.position})} for r in ex.results for rec in r.stats.records]
+def lab_default(ex: Explained) -> dict[str, Any]:
+    """Returns the lab's opening state: the first proposal chance decides, with u on the rejecting side."""
     if ex.chance:
         i, pos, token = ex.chance
         accept = ex.results[i].stats.records[pos - 1].tokens[token].accept
@@ -311,11 +314,18 @@ def lab_view(ex: Explained, tr: dict[str, Any]) -> dict[str, Any]:
         i, pos = 0, 1
         token = next(y for y, t in enumerate(ex.results[0].stats.records[0].tokens) if t.q > 0)
         u = "0.500"
+    return {"profile": i, "where": f"{ex.results[i].profile.id}/{pos}", "pos": pos, "token": token, "u": u}
+
+
+def lab_view(ex: Explained, tr: dict[str, Any]) -> dict[str, Any]:
+    """Returns the accept-test lab: its position choices, its default state and the no-JS accept table."""
+    options = [{"value": f"{r.profile.id}/{rec.position}", "label": text.fill(text.LAB["option"], {
+        "name": r.profile.name, "pos": rec.position})} for r in ex.results for rec in r.stats.records]
     tables = [{"id": r.profile.id, "name": r.profile.name,
                "rows": [{"position": i2 + 1, "cells": ["–" if a is None else a for a in pt_pos["accept"]]}
                         for i2, pt_pos in enumerate(pt["positions"])]} for r, pt in zip(ex.results, tr["profiles"])]
-    return {"options": options, "tables": tables, "none": ex.chance is None,
-            "default": {"where": f"{ex.results[i].profile.id}/{pos}", "token": token, "u": u}}
+    return {"options": options, "tables": tables, "none": ex.chance is None, "none_text": text.LAB["none"],
+            "default": tr["lab"]}
 
 
 def convergence_view(ex: Explained, r: ProfileResult, pt: dict[str, Any]) -> dict[str, Any]:
@@ -328,7 +338,8 @@ def convergence_view(ex: Explained, r: ProfileResult, pt: dict[str, Any]) -> dic
              "tv": decimal_str(c.tv, 4), "bound": decimal_str(c.tv_bound, 4),
              "ok": text.CONV["within" if c.tv <= c.tv_bound else "above"]} for c in r.checks]
     return {"id": r.profile.id, "name": r.profile.name, "last": last, "positions": positions, "rows": rows,
-            "chart": charts.tv_chart(conv["checkpoints"], conv["tv"], conv["bound"], [p["label"] for p in positions],
+            "chart": charts.tv_chart(conv["checkpoints"], [[x.tv for x in c.checks] for c in r.checkpoints],
+                                     [[x.tv_bound for x in c.checks] for c in r.checkpoints], [p["label"] for p in positions],
                                      f"tv-{r.profile.id}")}
 
 
@@ -338,3 +349,20 @@ def speedup_view(ex: Explained) -> dict[str, Any]:
     costs = list(cost.compare_draft_steps)
     default = costs.index(cost.draft_step) if cost.draft_step in costs else 0
     return {"costs": [str(c) for c in costs], "default_cost": default, "k": ex.data.k}
+
+
+def speedup_cells(r: ProfileResult) -> list[list[dict[str, Any]]]:
+    """Returns the speedup table [k][cost] as cells: the value, ★ on each cost's best k, and whether it is below 1×."""
+    best = r.best_k
+    return [[{"text": decimal_str(v) + "×" + (" ★" if best[c] == k else ""), "slow": v < 1} for c, v in enumerate(row)]
+            for k, row in enumerate(r.stats.speedup_table, start=1)]
+
+
+def speedup_trace(ex: Explained, r: ProfileResult) -> dict[str, Any]:
+    """Returns one profile's speedup at every (cost, k) for the explorer: display strings, heights and the best k."""
+    table = r.stats.speedup_table  # [k][cost]
+    top = max(max(max(row) for row in table), 1)
+    return {"values": [[decimal_str(row[c]) for row in table] for c in range(len(table[0]))],
+            "heights": [[round(float(row[c] / top), 4) for row in table] for c in range(len(table[0]))],
+            "slow": [[int(row[c] < 1) for row in table] for c in range(len(table[0]))],
+            "best": list(r.best_k), "one": round(float(1 / top), 4)}
