@@ -167,239 +167,55 @@ def _token_frame(vocab: Sequence[str], top: float, denom: int, rows: Sequence[tu
 
 # --- public charts ------------------------------------------------------------
 
-def overlap_chart(vocab: list[str], target: list[Fraction], draft: list[Fraction], proposal: int | None,
-                  position: int, id_prefix: str, *, alpha: Fraction, denom: int = 8, legend: bool = True) -> str:
-    """Returns an SVG of one position: p split into min(p, q) and max(0, p - q), with q as a dashed bracket.
+def overlap_matrix(vocab: Sequence[str], rows: Sequence[tuple[int, str, Sequence[Fraction], Sequence[Fraction], int]],
+                   id_prefix: str, *, denom: int = 8) -> str:
+    """Returns one SVG of every position of a profile: a row per position, a column per token.
 
-    `position` is the 1-based number shown to the reader; `proposal` is the index of the drafted token, or None.
-    legend=False leaves the legend's row blank (same geometry, so charts in a grid still line up).
+    rows are (position, α shown, target p [V], draft q [V], proposed token). Each cell shows p as min(p, q) (solid)
+    plus max(0, p − q) (hatched), and q as a dashed bracket, so q − p shows where the draft offers more.
     """
     p = _prefix(id_prefix)
     n = len(vocab)
-    _check_len("target", target, n)
-    _check_len("draft", draft, n)
-    top = 38
-    if proposal is not None and not 0 <= proposal < n:
-        raise ValueError(f"proposal {proposal} is not an index into the {n} tokens")
-    w, slot, cx, base, frame = _token_frame(vocab, top, denom, [], proposal)  # the Positions table prints p and q
-    bw, dw = 20, 26  # the draft box is wider than the bar so its sides show beside it
-    y = lambda v: base - float(v) * _PH  # noqa: E731
-    col, over, resid, excess, box = [], [], [], [], []
-    for i, (c, a, b) in enumerate(zip(cx, target, draft)):
-        lo = min(a, b)
-        if i == proposal:
-            col.append(_bar(c - slot / 2 + 3, top - 4, slot - 6, base))
-        if lo:
-            over.append(_bar(c - bw / 2, y(lo), bw, base))
-        if a > b:
-            resid.append(_bar(c - bw / 2, y(a), bw, y(lo)))
-        if b > a:
-            excess.append(_bar(c - dw / 2, y(b), dw, y(a)))
-        if b:
-            box.append(_bar(c - dw / 2, y(b), dw, base, closed=False))  # a bracket standing on the axis
-    body = [
-        _hatch(p),
-        _text(4, 13, f"Position {position} · α = Σ min(p, q) = {prob_str(alpha, denom)}", "ch-cap"),
-        _legend(4, 28, [
-            (_swatch("ch-overlap"), "min(p, q)"),
-            (_swatch("ch-residual", f' fill="url(#{p}-h)"'), "max(0, p − q)"),
-            (_swatch("ch-draft"), "draft q"),
-            (_swatch("ch-excess"), "q − p"),
-        ]) if legend else "",
-        _path("ch-col", col),
-        *frame,
-        _path("ch-overlap", over),
-        _path("ch-residual", resid, f' fill="url(#{p}-h)"'),
-        _path("ch-excess", excess),
-        _path("ch-draft", box),
-    ]
-    h = base + 20
-    if proposal is not None:
-        c, yb = cx[proposal], base + 28
-        body.append(f'<path class="ch-mark" d="M{_n(c - 24)} {_n(yb)}l4-7 4 7z"/>')
-        body.append(_text(c - 14, yb, "proposed", "ch-sm"))
-        h = yb + 5
-    desc = (f"Each token's target p split into min(p, q) and max(0, p − q), beside draft q (the table above "
-            f"prints them). α = {prob_str(alpha, denom)}, the chance a drafted token is accepted.")
-    if proposal is not None:
-        a, b = target[proposal], draft[proposal]
-        if a == 0:
-            verdict = "p = 0, so it is always rejected"
-        elif a >= b:
-            verdict = "p ≥ q, so it is accepted outright"
-        else:
-            verdict = f"it is accepted with probability p/q = {prob_str(a / b, denom)}"
-        desc += f" The draft proposed “{vocab[proposal]}”: {verdict}."
-    title = f"Position {position}: target p against draft q, α = {prob_str(alpha, denom)}"
-    return _svg(p, w, h, title, desc, body)
-
-
-def convergence_chart(vocab: list[str], target: list[Fraction], counts: list[int], tv: float, bound: float,
-                      position_label: str, id_prefix: str, *, denom: int = 8, legend: bool = True) -> str:
-    """Returns an SVG of one position's Monte Carlo check: target p as bars, observed frequency as diamonds.
-
-    legend=False leaves the legend's row blank (same geometry, so charts in a grid still line up).
-    """
-    p = _prefix(id_prefix)
-    n = len(vocab)
-    _check_len("target", target, n)
-    _check_len("counts", counts, n)
-    total = sum(counts)
-    top = 50
-    freq = [c / total for c in counts] if total else []
-    rows = [("seen", [decimal_str(f, 3) for f in freq])] if total else []  # the bars are p; the Positions table prints it
-    w, _, cx, base, frame = _token_frame(vocab, top, denom, rows, None)
-    bw = 20
-    rel = "≤" if tv <= bound else ">"
-    if total:
-        line1 = f"{position_label}: {total:,} rounds"
-        line2 = f"TV {decimal_str(tv, 4)} {rel} bound {decimal_str(bound, 4)}"
-        keys = [(_swatch("ch-target"), "target p"), (_diamond_swatch, "observed")]
-    else:
-        line1 = f"{position_label}: 0 rounds reached it"
-        line2 = "only the target is drawn"
-        keys = [(_swatch("ch-target"), "target p")]
-    body = [
-        _text(4, 13, line1, "ch-cap"),
-        _text(4, 27, line2),
-        _legend(4, 41, keys) if legend else "",
-        *frame,
-        _path("ch-target", [_bar(c - bw / 2, base - float(a) * _PH, bw, base) for c, a in zip(cx, target) if a]),
-    ]
-    if total:
-        body.append(_path("ch-observed", [_diamond(c, base - f * _PH) for c, f in zip(cx, freq)]))
-    h = base + 24 + 11 * len(rows) - 4
-    if total:
-        pairs = "; ".join(f"{v}: p {prob_str(a, denom)}, observed {decimal_str(f, 3)}" for v, a, f in zip(vocab, target, freq))
-        verdict = "within" if tv <= bound else "above"
-        desc = (f"{pairs}. Total variation distance {decimal_str(tv, 4)} over {total:,} rounds, "
-                f"{verdict} the bound {decimal_str(bound, 4)}.")
-        title = f"{position_label}: observed frequencies against the target over {total:,} rounds"
-    else:
-        pairs = "; ".join(f"{v}: p {prob_str(a, denom)}" for v, a in zip(vocab, target))
-        desc = f"No Monte Carlo round reached this position, so only the target is shown. {pairs}."
-        title = f"{position_label}: target only, no round reached it"
-    return _svg(p, w, h, title, desc, body)
-
-
-def lengths_chart(dist: list[Fraction], observed: list[int], id_prefix: str, *, mean: Fraction, denom: int = 8) -> str:
-    """Returns an SVG of P(N = n) tokens committed per round: exact bars, observed frequency as diamonds."""
-    p = _prefix(id_prefix)
-    k1 = len(dist)
-    if len(observed) != k1:
-        raise ValueError(f"observed has {len(observed)} entries; expected {k1}, one per n = 1..{k1}")
-    total = sum(observed)
-    freq = [c / total for c in observed] if total else []
-    w, left, bar_w, text_x, top, row = 320, 40, 150, 200, 50, 26
-    xmax = max(Fraction(1, 4), Fraction(math.ceil(max([*dist, *freq, 0]) * 4), 4))
-    x = lambda v: left + float(v) / float(xmax) * bar_w  # noqa: E731
-    bottom = top + row * k1
-    ticks = [Fraction(i, 4) for i in range(int(xmax * 4) + 1)]
-    bars, labels, marks = [], [], []
-    for i, d in enumerate(dist):
-        yc = top + row * (i + 0.5)
-        if d:
-            bars.append(f"M{left} {_n(yc - 6)}H{_n(x(d))}v12H{left}z")
-        labels.append(_text(None, yc - 1, f"{prob_str(d, denom)} ≈ {percent_str(d)}"))
-        if total:
-            labels.append(_text(None, yc + 10, f"observed {percent_str(freq[i])}", "ch-sm"))
-            marks.append(_diamond(x(freq[i]), yc))
-    if total:
-        obs_mean = sum(i * c for i, c in enumerate(observed, start=1)) / total
-        line2 = f"Monte Carlo: {total:,} rounds, observed mean {decimal_str(obs_mean, 2)}"
-        legend = [(_swatch("ch-target"), "exact P(N = n)"), (_diamond_swatch, "observed")]
-    else:
-        line2 = "no Monte Carlo rounds: exact values only"
-        legend = [(_swatch("ch-target"), "exact P(N = n)")]
-    body = [
-        _text(4, 13, f"Tokens per round: mean E = Σ n·P(N = n) = {decimal_str(mean, 2)}", "ch-cap"),
-        _text(4, 27, line2),
-        _legend(4, 41, legend),
-        f'<path class="ch-grid" d="{"".join(f"M{_n(x(t))} {top}V{bottom}" for t in ticks[1:])}"/>',
-        _row(bottom + 12, "ch-m ch-sm", [_text(x(t), None, f"{t * 100}%" if t else "0") for t in ticks]),
-        f'<path class="ch-axis" d="M{left} {top}V{bottom}"/>',
-        _col(left - 4, "ch-e", [_text(None, top + row * (i + 0.5) + 3, f"n = {i + 1}") for i in range(k1)]),
-        _path("ch-target", bars),
-        _col(text_x, "", labels),
-    ]
-    body.append(_path("ch-observed", marks))
-    h = bottom + 18
-    parts = "; ".join(f"{i}: {prob_str(d, denom)} ({percent_str(d)})" + (f", observed {percent_str(freq[i - 1])}" if total else "")
-                      for i, d in enumerate(dist, start=1))
-    desc = (f"P(N = n) for n tokens committed in one round, n = 1 to {k1}. {parts}. "
-            f"The expected value is the mean, {mean} = {decimal_str(mean, 2)}.")
-    if total:
-        desc += f" Monte Carlo over {total:,} rounds: observed mean {decimal_str(obs_mean, 2)}."
-    title = f"Tokens committed per round: P(N = n); the expected value E = {decimal_str(mean, 2)} is its mean"
-    return _svg(p, w, h, title, desc, body)
-
-
-def speedup_chart(rows: list[list[Fraction]], cost_labels: list[str], highlight: int | None, id_prefix: str) -> str:
-    """Returns an SVG line chart of speedup against k, one dashed-and-marked line per draft-step cost.
-
-    `highlight` is the column of the page's own assumption, drawn heavier; None (or a negative number) highlights none.
-    """
-    p = _prefix(id_prefix)
-    k = len(rows)
-    m = len(cost_labels)
-    if k == 0 or any(len(r) != m for r in rows):
-        raise ValueError(f"rows must be a non-empty [k][{m}] table, one column per cost label")
-    if highlight is None or highlight < 0:
-        highlight = -1
-    elif highlight >= m:
-        raise ValueError(f"highlight {highlight} is not a column of the {m} cost labels")
-    w, left, top, bottom = 320, 30, 40, 168
-    right = w - 112  # the rest holds the direct labels
-    top_v = max(v for r in rows for v in r)
-    ymax = max(2, math.floor(top_v) + 1)
-    step = 1 if ymax <= 6 else math.ceil(ymax / 6)
-    x = lambda i: (left + right) / 2 if k == 1 else left + 10 + i * (right - left - 20) / (k - 1)  # noqa: E731
-    y = lambda v: bottom - float(v) / ymax * (bottom - top)  # noqa: E731
-    ticks = range(0, ymax + 1, step)
-    body = [
-        _text(4, 13, "Speedup under the assumed costs", "ch-cap"),
-        _text(4, 31, "speedup ×", "ch-sm"),
-        f'<path class="ch-grid" d="{"".join(f"M{left} {_n(y(t))}H{right}" for t in ticks if t)}"/>',
-        _col(left - 3, "ch-e ch-sm", [_text(None, y(t) + 3, f"{t}×") for t in ticks]),
-        _row(bottom + 12, "ch-m ch-sm", [_text(x(i), None, str(i + 1)) for i in range(k)]),
-        _text((left + right) / 2, bottom + 26, "k (positions drafted per round)", "ch-m ch-sm"),
-        f'<path class="ch-axis" d="M{left} {top}V{bottom}H{right}"/>',
-        f'<path class="ch-ref" d="M{left} {_n(y(1))}H{right}"/>',
-        _text(left + 3, y(1) + 10, "1× = no gain", "ch-sm"),
-    ]
-    order = list(range(m))
-    order.sort(key=lambda j: (j == highlight, j))  # the highlighted line is drawn last, on top
-    for j in order:
-        cls = f"ch-s{j % 4}" + (" ch-hi" if j == highlight else "")
-        pts = "".join(f"{'L' if i else 'M'}{_n(x(i))} {_n(y(r[j]))}" for i, r in enumerate(rows))
-        body.append(f'<path class="ch-line {cls}" d="{pts}"/>')
-        body.append(f'<path class="ch-mk {cls}" d="{"".join(_marker(j, x(i), y(r[j])) for i, r in enumerate(rows))}"/>')
-    # direct labels at the line ends, pushed apart so two lines that end close together stay readable
-    gap, ends = 24, sorted(range(m), key=lambda j: (y(rows[-1][j]), j))
-    ly = {j: y(rows[-1][j]) for j in ends}
-    for a, b in zip(ends, ends[1:]):
-        ly[b] = max(ly[b], ly[a] + gap)
-    ly[ends[-1]] = min(ly[ends[-1]], bottom - 8)
-    for a, b in reversed(list(zip(ends, ends[1:]))):
-        ly[a] = min(ly[a], ly[b] - gap)
-    lx = x(k - 1) + 10
-    for j in range(m):
-        cls = f"ch-s{j % 4}" + (" ch-hi" if j == highlight else "")
-        ye, yl = y(rows[-1][j]), ly[j]
-        if abs(ye - yl) > 2:
-            body.append(f'<path class="ch-lead" d="M{_n(x(k - 1) + 4)} {_n(ye)}L{_n(lx - 1)} {_n(yl)}"/>')
-        body.append(f'<path class="ch-mk {cls}" d="{_marker(j, lx + 3, yl)}"/>')
-        note = " (this page)" if j == highlight else ""
-        label_cls = "ch-sm ch-b" if j == highlight else "ch-sm"
-        body.append(_text(lx + 10, yl + 3, _short(cost_labels[j], w - lx - 10, 9), label_cls))
-        body.append(_text(lx + 10, yl + 14, f"{decimal_str(rows[-1][j], 2)}×{note}", "ch-sm"))
-    series = "; ".join(
-        f"{label}{' (the assumption this page uses)' if j == highlight else ''}: "
-        + ", ".join(decimal_str(r[j], 2) for r in rows) for j, label in enumerate(cost_labels))
-    desc = (f"Speedup against one-token-at-a-time generation for k = 1 to {k} positions drafted per round, "
-            f"under assumed costs, one line per draft-step cost. {series}. Below 1 means no gain.")
-    title = f"Speedup against k, positions drafted per round, for {m} draft-step costs"
-    return _svg(p, w, bottom + 32, title, desc, body)
+    if not n or not rows:
+        raise ValueError("an overlap matrix needs at least one token and one position")
+    for _, _, a, b, _ in rows:
+        _check_len("target", a, n)
+        _check_len("draft", b, n)
+    top_v = max(max(max(a), max(b)) for _, _, a, b, _ in rows)
+    scale = Fraction(math.ceil(top_v * 4), 4) or Fraction(1)  # round the axis up to a quarter
+    left, slot, head, rh, ph = 64, max(40, 260 / n), 34, 66, 50  # ph: plot height of one row
+    w = left + n * slot + 4
+    y0 = lambda r: head + r * rh + ph + 4  # noqa: E731  baseline of row r
+    h = lambda v: float(v / scale) * ph  # noqa: E731
+    over, resid, excess, box, marks, grid, labels = [], [], [], [], [], [], []
+    for r, (pos, alpha, target, draft, x) in enumerate(rows):
+        base = y0(r)
+        grid.append(f"M{left} {_n(base)}H{_n(w - 4)}M{left} {_n(base - ph)}H{_n(w - 4)}")
+        labels.append(_text(4, base - ph / 2, f"pos. {pos}", "ch-b"))
+        labels.append(_text(4, base - ph / 2 + 15, f"α = {alpha}", "ch-sm"))
+        for i, (a, b) in enumerate(zip(target, draft)):
+            c, lo = left + slot * (i + 0.5), min(a, b)
+            if lo:
+                over.append(_bar(c - 9, base - h(lo), 18, base))
+            if a > b:
+                resid.append(_bar(c - 9, base - h(a), 18, base - h(lo)))
+            if b > a:
+                excess.append(_bar(c - 12, base - h(b), 24, base - h(a)))
+            if b:
+                box.append(_bar(c - 12, base - h(b), 24, base, closed=False))
+            if i == x:
+                marks.append(f"M{_n(c)} {_n(base + 2)}l5 8h-10z")
+    body = [_hatch(p), _path("ch-grid", grid),
+            _row(head - 12, "ch-m", [_text(left + slot * (i + 0.5), None, _short(t, slot - 2, 12)) for i, t in enumerate(vocab)]),
+            *labels, _path("ch-overlap", over), _path("ch-residual", resid, f' fill="url(#{p}-h)"'),
+            _path("ch-excess", excess), _path("ch-draft", box), _path("ch-mark", marks)]
+    cells = "; ".join(f"position {pos} (α = {alpha}, proposed “{vocab[x]}”): "
+                      + ", ".join(f"{t} p {prob_str(a, denom)} q {prob_str(b, denom)}" for t, a, b in zip(vocab, target, draft))
+                      for pos, alpha, target, draft, x in rows)
+    desc = (f"For each position, each token's target p as min(p, q), solid, plus max(0, p − q), hatched, with the "
+            f"draft's q as a dashed bracket; a triangle marks the proposed token. Bars are drawn to a scale of "
+            f"{prob_str(scale, denom)} per row height. {cells}.")
+    return _svg(p, w, y0(len(rows) - 1) + 14, "Target p against draft q at every position", desc, body)
 
 
 def _log_axis(lo: float, hi: float, a: float, b: float) -> Callable[[float], float]:
@@ -417,7 +233,7 @@ def tv_chart(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequen
     p = _prefix(id_prefix)
     if len(rounds) < 2:
         raise ValueError("a TV chart needs at least two checkpoints")
-    w, left, right, top, bottom, floor = 320, 44, 226, 24, 170, 1e-3
+    w, left, right, top, bottom, floor = 330, 44, 240, 24, 170, 1e-3
     x = _log_axis(rounds[0], rounds[-1], left, right)
     y = _log_axis(floor, 1.0, bottom, top)
     decades = [10.0 ** -e for e in range(0, 4)]
@@ -453,7 +269,7 @@ def _end_labels(ends: list[tuple[float, int, str]], x: float, top: float, bottom
     out, last = [], top - 20.0
     for yv, j, label in sorted(ends):
         yl = min(max(yv, last + 13), bottom + 10)
-        out.append(f'<path class="ch-mk ch-s{j % 4}" d="{_marker(j, x + 40, yl - 4)}"/>')
-        out.append(_text(x + 48, yl, _short(label, 320 - x - 48, 11), "ch-sm"))
+        out.append(f'<path class="ch-mk ch-s{j % 4}" d="{_marker(j, x + 42, yl - 4)}"/>')
+        out.append(_text(x + 50, yl, _short(label, 330 - x - 50, 11), "ch-sm"))
         last = yl
     return out

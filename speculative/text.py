@@ -170,6 +170,7 @@ LAB = {
 CONV = {
     "position": "position {pos}",
     "bonus": "bonus position {pos}",
+    "short": "pos. {pos}",
     "rounds": "{n} rounds",
     "readout": "After {rounds}: {reached} committed a token at {where}. Total variation from the target {tv}, "
                "{rel} the bound {bound} that sampling noise alone stays under with probability 1 − 10⁻⁶.",
@@ -185,7 +186,7 @@ CONV = {
 EXPLORE = {
     "readout": "With k = {k} positions drafted and a draft step costing {cost} of a target step, a round costs "
                "{round_cost} target steps.",
-    "profile": "{name}: {value}× at k = {k}; best k = {best} ({best_value}×).",
+    "profile": "For {name}, {value}× at k = {k}; the best k is {best} ({best_value}×).",
     "slower": " Slower than one token at a time.",
     "best": "best",
     "cost": "{cost}",

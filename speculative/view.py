@@ -218,12 +218,9 @@ def position_rows(ex: Explained, r: ProfileResult, pt: dict[str, Any]) -> list[d
     rows = []
     for rec, facts in zip(r.stats.records, pt["positions"]):
         x = facts["proposal"]
-        chart = charts.overlap_chart(list(ex.data.vocabulary), [t.p for t in rec.tokens], [t.q for t in rec.tokens],
-                                     x, rec.position, f"ov-{r.profile.id}-{rec.position}", alpha=rec.alpha,
-                                     denom=ex.denom, legend=rec.position == 1)
         rows.append({"position": rec.position, "proposal": x, "token": ex.data.vocabulary[x], "p": facts["target"],
-                     "q": facts["draft"], "residual": ["–" if v is None else v for v in facts["residual"]],
-                     "alpha": facts["alpha"], "accept_text": facts["worked"][x], "chart": chart})
+                     "q": facts["draft"], "accept": ["–" if a is None else a for a in facts["accept"]],
+                     "alpha": facts["alpha"], "accept_text": facts["worked"][x]})
     return rows
 
 
@@ -244,8 +241,10 @@ def profile_view(ex: Explained, r: ProfileResult, pt: dict[str, Any]) -> dict[st
         "max_tv": f"{max(c.tv for c in r.checks):.4f}",
         "table": speedup_cells(r),
         "positions": position_rows(ex, r, pt),
-        "lengths_chart": charts.lengths_chart(list(s.distribution), list(r.length_counts), f"len-{r.profile.id}",
-                                              mean=s.expected_from_distribution, denom=ex.denom),
+        "overlap_chart": charts.overlap_matrix(
+            ex.data.vocabulary, [(rec.position, prob_str(rec.alpha, ex.denom), [t.p for t in rec.tokens],
+                                  [t.q for t in rec.tokens], x) for rec, x in zip(r.stats.records, r.profile.proposals)],
+            f"ov-{r.profile.id}", denom=ex.denom),
     }
 
 
@@ -339,7 +338,8 @@ def convergence_view(ex: Explained, r: ProfileResult, pt: dict[str, Any]) -> dic
              "ok": text.CONV["within" if c.tv <= c.tv_bound else "above"]} for c in r.checks]
     return {"id": r.profile.id, "name": r.profile.name, "last": last, "positions": positions, "rows": rows,
             "chart": charts.tv_chart(conv["checkpoints"], [[x.tv for x in c.checks] for c in r.checkpoints],
-                                     [[x.tv_bound for x in c.checks] for c in r.checkpoints], [p["label"] for p in positions],
+                                     [[x.tv_bound for x in c.checks] for c in r.checkpoints],
+                                     [text.fill(text.CONV["short"], {"pos": i}) for i in range(1, k + 2)],
                                      f"tv-{r.profile.id}")}
 
 

@@ -148,7 +148,6 @@
   function player(root) {
     var find = function (sel) { return root.querySelector(sel); };
     var ui = {
-      statics: document.querySelectorAll('[data-static]'),
       radios: root.querySelectorAll('[data-profile]'),
       roundRadios: root.querySelectorAll('[data-round]'),
       roundCounter: find('[data-round-counter]'),
@@ -332,7 +331,6 @@
       var p = prof(), rnd = roundOf(p, state.round), n = rnd.frames.length, f = frameAt(rnd, state.frame);
       var ctx = context(p, rnd, f, vocab), slots = slotsOf(rnd, f, trace.k);
       root.hidden = false;
-      ui.statics.forEach(function (s) { s.hidden = true; });
       renderControls(n);
       ui.head.textContent = fill(f.kind === 'verify' ? T.head_verify : T.head, { i: state.frame, n: n, kind: KINDS[f.kind], pos: f.pos });
       ui.caption.textContent = f.caption.map(function (key) { return fill(trace.text.captions[key], ctx); }).join(' ');
@@ -524,12 +522,12 @@
       render();
     }
 
+    // One row, two bars drawn by its background: the target above, the observed frequency below.
     function pair(label, target, observed, tw, ow) {
-      var r = node('div', 'hist-row'), bars = node('span', 'hist-bars'), t = node('span', 'hist-t'), o = node('span', 'hist-o');
-      t.style.setProperty('--w', String(tw));
-      o.style.setProperty('--w', String(ow));
-      bars.append(t, o);
-      r.append(node('bdi', 'bar-tok', label), bars, node('span', 'bar-num', target + ' · ' + observed));
+      var r = node('div', 'hist-row');
+      r.style.setProperty('--t', String(tw));
+      r.style.setProperty('--o', String(ow));
+      r.append(node('bdi', 'bar-tok', label), node('span', 'bar-num', target + ' · ' + observed));
       return r;
     }
 
@@ -610,6 +608,21 @@
     update({});
     debug.explore = { update: update, state: state };
   }
+
+  // Print shows every frame of the authored walkthrough: the no-script list, parsed from its <noscript> on demand,
+  // so a reader on screen does not carry hundreds of hidden elements.
+  function printable() {
+    document.querySelectorAll('noscript[data-static]').forEach(function (n) {
+      if (n.nextElementSibling && n.nextElementSibling.hasAttribute('data-printed')) return;
+      var t = document.createElement('template'), d = document.createElement('div');
+      t.innerHTML = n.textContent;
+      d.setAttribute('data-printed', '');
+      d.append(t.content);
+      n.after(d);
+    });
+  }
+  window.addEventListener('beforeprint', printable);
+  window.matchMedia('print').addEventListener('change', function (e) { if (e.matches) printable(); });
 
   var playerRoot = document.querySelector('[data-player]');
   if (playerRoot) player(playerRoot);
