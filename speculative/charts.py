@@ -17,7 +17,6 @@ from .text import decimal_str, percent_str, prob_str
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 _EM = 0.56  # rough advance of one character in em, for laying out legends only
-_PH = 112  # plot height of the bar charts: 1/8 of it is a whole number, so eighths land on exact coordinates
 
 
 # --- formatting ---------------------------------------------------------------
@@ -31,10 +30,6 @@ def _n(v: float) -> str:
     s = f"{float(v):.1f}"
     s = s[:-2] if s.endswith(".0") else s
     return "0" if s == "-0" else s
-
-
-def _width(s: str, size: float) -> float:
-    return len(s) * size * _EM
 
 
 # --- markup -------------------------------------------------------------------
@@ -113,56 +108,9 @@ def _hatch(p: str) -> str:
             f'patternTransform="rotate(45)"><path class="ch-hatch" d="M2.5 0V5"/></pattern></defs>')
 
 
-def _swatch(cls: str, fill: str = "") -> Callable[[float, float], str]:
-    return lambda x, y: f'<path class="{cls}"{fill} d="M{_n(x)} {_n(y)}h9v9h-9z"/>'
-
-
-def _diamond_swatch(x: float, y: float) -> str:
-    return f'<path class="ch-observed" d="{_diamond(x + 4.5, y + 4.5)}"/>'
-
-
-def _legend(x: float, y: float, items: Sequence[tuple[Callable[[float, float], str], str]]) -> str:
-    """Returns a row of (swatch drawn at its top-left corner, label) entries from x, on text baseline y."""
-    out, texts = [], []
-    for swatch, label in items:
-        out.append(swatch(x, y - 8))
-        texts.append(_text(x + 12, None, label))
-        x += round(12 + _width(label, 9) + 10)
-    return "".join(out) + _row(y, "ch-sm", texts)
-
-
 def _check_len(name: str, values: Sequence[object], n: int) -> None:
     if len(values) != n:
         raise ValueError(f"{name} has {len(values)} entries; expected {n}, one per token")
-
-
-# --- bar-chart frame shared by the two per-token charts --------------------------
-
-_L, _R, _SLOT = 34, 6, 46
-
-
-def _token_frame(vocab: Sequence[str], top: float, denom: int, rows: Sequence[tuple[str, Sequence[str]]],
-                 bold: int | None) -> tuple[float, float, list[float], float, list[str]]:
-    """Returns (width, slot width, slot centres, baseline, markup) of a 0..1 bar frame with labels and value rows."""
-    n = len(vocab)
-    if not n:
-        raise ValueError("the vocabulary is empty; a chart needs at least one token")
-    slot = max(_SLOT, 276 / n)  # at least a 316-wide chart, so a short vocabulary is not blown up
-    w = _L + _R + n * slot
-    cx = [_L + slot * (i + 0.5) for i in range(n)]
-    base = top + _PH
-    ticks = [Fraction(i, 4) for i in range(5)]
-    out = [
-        f'<path class="ch-grid" d="{"".join(f"M{_L} {_n(base - t * _PH)}H{_n(w - _R)}" for t in ticks[1:])}"/>',
-        _col(_L - 3, "ch-e ch-sm", [_text(None, base - t * _PH + 3, prob_str(t, denom)) for t in ticks[::2]]),
-        f'<path class="ch-axis" d="M{_L} {_n(base)}H{_n(w - _R)}"/>',
-        _row(base + 12, "ch-m", [_text(c, None, _short(v, slot - 4), "ch-b" if i == bold else "")
-                                 for i, (c, v) in enumerate(zip(cx, vocab))]),
-    ]
-    for r, (name, values) in enumerate(rows):
-        texts = [_text(_L - 3, None, name, "ch-e")] + [_text(c, None, v) for c, v in zip(cx, values)]
-        out.append(_row(base + 24 + 11 * r, "ch-m ch-sm", texts))
-    return w, slot, cx, base, out
 
 
 # --- public charts ------------------------------------------------------------
@@ -187,24 +135,9 @@ def overlap_matrix(vocab: Sequence[str], rows: Sequence[tuple[int, str, Sequence
     w = left + n * slot + 4
     y0 = lambda r: head + r * rh + ph + 4  # noqa: E731  baseline of row r
     h = lambda v: float(v / scale) * ph  # noqa: E731
-    over, resid, excess, box, marks, grid, labels = [], [], [], [], [], [], []
-    for r, (pos, alpha, target, draft, x) in enumerate(rows):
-        base = y0(r)
-        grid.append(f"M{left} {_n(base)}H{_n(w - 4)}M{left} {_n(base - ph)}H{_n(w - 4)}")
-        labels.append(_text(4, base - ph / 2, f"pos. {pos}", "ch-b"))
-        labels.append(_text(4, base - ph / 2 + 15, f"α = {alpha}", "ch-sm"))
-        for i, (a, b) in enumerate(zip(target, draft)):
-            c, lo = left + slot * (i + 0.5), min(a, b)
-            if lo:
-                over.append(_bar(c - 9, base - h(lo), 18, base))
-            if a > b:
-                resid.append(_bar(c - 9, base - h(a), 18, base - h(lo)))
-            if b > a:
-                excess.append(_bar(c - 12, base - h(b), 24, base - h(a)))
-            if b:
-                box.append(_bar(c - 12, base - h(b), 24, base, closed=False))
-            if i == x:
-                marks.append(f"M{_n(c)} {_n(base + 2)}l5 8h-10z")
+    shapes = _matrix_cells(rows, left, slot, w, y0, h, ph)
+    over, resid, excess, box, marks, grid, labels = (shapes[k] for k in ("over", "resid", "excess", "box", "marks",
+                                                                        "grid", "labels"))
     body = [_hatch(p), _path("ch-grid", grid),
             _row(head - 12, "ch-m", [_text(left + slot * (i + 0.5), None, _short(t, slot - 2, 12)) for i, t in enumerate(vocab)]),
             *labels, _path("ch-overlap", over), _path("ch-residual", resid, f' fill="url(#{p}-h)"'),
@@ -216,6 +149,30 @@ def overlap_matrix(vocab: Sequence[str], rows: Sequence[tuple[int, str, Sequence
             f"draft's q as a dashed bracket; a triangle marks the proposed token. Bars are drawn to a scale of "
             f"{prob_str(scale, denom)} per row height. {cells}.")
     return _svg(p, w, y0(len(rows) - 1) + 14, "Target p against draft q at every position", desc, body)
+
+
+def _matrix_cells(rows: Sequence[tuple[int, str, Sequence[Fraction], Sequence[Fraction], int]], left: float,
+                  slot: float, w: float, y0: Callable[[int], float], h: Callable[[Fraction], float],
+                  ph: float) -> dict[str, list[str]]:
+    """Returns the overlap matrix's shapes by class: bars, brackets, marks, gridlines and row labels."""
+    out: dict[str, list[str]] = {k: [] for k in ("over", "resid", "excess", "box", "marks", "grid", "labels")}
+    for r, (pos, alpha, target, draft, x) in enumerate(rows):
+        base = y0(r)
+        out["grid"].append(f"M{left} {_n(base)}H{_n(w - 4)}M{left} {_n(base - ph)}H{_n(w - 4)}")
+        out["labels"] += [_text(4, base - ph / 2, f"pos. {pos}", "ch-b"), _text(4, base - ph / 2 + 15, f"α = {alpha}", "ch-sm")]
+        for i, (a, b) in enumerate(zip(target, draft)):
+            c, lo = left + slot * (i + 0.5), min(a, b)
+            if lo:
+                out["over"].append(_bar(c - 9, base - h(lo), 18, base))
+            if a > b:
+                out["resid"].append(_bar(c - 9, base - h(a), 18, base - h(lo)))
+            if b > a:
+                out["excess"].append(_bar(c - 12, base - h(b), 24, base - h(a)))
+            if b:
+                out["box"].append(_bar(c - 12, base - h(b), 24, base, closed=False))
+            if i == x:
+                out["marks"].append(f"M{_n(c)} {_n(base + 2)}l5 8h-10z")
+    return out
 
 
 def _log_axis(lo: float, hi: float, a: float, b: float) -> Callable[[float], float]:
@@ -245,7 +202,7 @@ def tv_chart(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequen
                                    for n in rounds[::2]]),
         f'<path class="ch-axis" d="M{left} {top}V{bottom}H{right}"/>',
         _path("ch-bound", ["".join(("L" if i else "M") + f"{_n(x(n))} {_n(y(b[0]))}" for i, (n, b) in enumerate(zip(rounds, bound)))]),
-        f'<path class="ch-now" data-conv-now d="M0 {top}V{bottom}" transform="translate({_n(x(rounds[-1]))} 0)" '
+        f'<path class="ch-now" data-conv-now="" d="M0 {top}V{bottom}" transform="translate({_n(x(rounds[-1]))} 0)" '
         f'data-xs="{" ".join(_n(x(n)) for n in rounds)}"/>',
     ]
     ends = []
