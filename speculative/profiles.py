@@ -33,7 +33,9 @@ MAX_DIGITS = 30  # in a JSON number or either side of a fraction, far below Pyth
 PAGE_IDS = frozenset({
     "what", "why", "how", "walkthrough-section", "notice", "positions", "guarantee", "speedup", "cost", "limits",
     "sources", "main", "trace", "player", "player-frame", "player-speed", "walkthrough", "identity-cap",
-    "pos", "sp", "spt", "conv", "frames", "ov", "cv", "len", "identity"})
+    "pos", "sp", "spt", "conv", "frames", "ov", "cv", "len", "identity",
+    "lab", "lab-title", "lab-position", "lab-u", "lab-rep", "lab-cap", "cr", "cp", "cw", "tv", "tvt",
+    "ex", "ex-k", "ex-cost", "explore-title", "colophon"})
 
 _FRACTION = re.compile(r"^(0|[1-9][0-9]*)(/([1-9][0-9]*))?$")
 _PROFILE_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")

@@ -381,7 +381,7 @@
     root.addEventListener('change', function (e) {
       if (e.target.matches('[data-profile]')) {
         var index = trace.profiles.findIndex(function (p) { return p.id === e.target.value; });
-        update({ profile: index, frame: 1, playing: false, linked: true });
+        update({ profile: index, frame: 1, lastDrawn: 0, round: state.round ? 1 : 0, playing: false, linked: true });
       } else if (e.target.matches('[data-round]')) {
         update({ round: e.target.value === 'drawn' ? Math.max(1, state.lastDrawn) : 0, frame: 1, playing: false, linked: true });
       } else if (e.target.matches('[data-speed]')) {

@@ -69,10 +69,11 @@ def test_captions_are_filled_from_the_one_pattern_table(shipped, explained):
             for f in rnd["frames"]:
                 caption = view.caption_of(pt, shipped.vocabulary, rnd, f)
                 assert "{" not in caption and caption
+                f = view.frame_dict(f)
                 if f["kind"] == "verify":
                     pos, x = pt["positions"][f["pos"] - 1], rnd["proposals"][f["pos"] - 1]
                     assert f"min(1, ({pos['target'][x]})/({pos['draft'][x]}))" in caption
-    zero = next(f for pt in tr["profiles"] for f in pt["walk"]["frames"] if "r" in f["slots"])
+    zero = next(view.frame_dict(f) for pt in tr["profiles"] for f in pt["walk"]["frames"] if "r" in view.frame_dict(f)["slots"])
     assert zero["caption"][:2] == ["verify", "zero"]
 
 
@@ -80,7 +81,7 @@ def test_no_caption_sentence_is_stored_in_the_trace(explained):
     tr = view.trace(explained)
     for pt in tr["profiles"]:
         for rnd in rounds_of(pt):
-            assert all(key in text.CAPTIONS for f in rnd["frames"] for key in f["caption"])
+            assert all(key in text.CAPTIONS for f in rnd["frames"] for key in view.frame_dict(f)["caption"])
             assert all(len(str(v)) < 80 for v in rnd["fields"].values())
 
 

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-from speculative.view import caption_of
+from speculative.view import caption_of, frame_dict, frame_token
 
 from .conftest import FIGURES, edited_data
 
@@ -23,9 +23,21 @@ def trace(built_site) -> dict:
     return json.loads((built_site / "trace.json").read_text(encoding="utf-8"))
 
 
+def frames(p: dict, rnd: dict | None = None) -> list[dict]:
+    """Returns a round's frames (the authored walk unless rnd is given) as dicts, with index, token and verdict."""
+    rnd = rnd or p["walk"]
+    out = []
+    for i, row in enumerate(rnd["frames"], start=1):
+        f = frame_dict(row)
+        verdict = {"a": "accepted", "r": "rejected"}.get(f["slots"][f["pos"] - 1]) if f["kind"] == "verify" else None
+        out.append({**f, "index": i, "token": frame_token(rnd, f), "position": f["pos"], "verdict": verdict,
+                    "round": rnd})
+    return out
+
+
 def caption(trace: dict, p: dict, frame: dict) -> str:
     """Returns the caption Python fills for a frame: the player must show the same sentence."""
-    return caption_of(p["positions"], trace["vocabulary"], frame)
+    return caption_of(p, trace["vocabulary"], frame.get("round", p["walk"]), frame)
 
 
 def facts(p: dict, frame: dict) -> dict:
@@ -40,7 +52,7 @@ def profile(trace: dict, pid: str) -> dict:
 
 def rejection(trace: dict) -> tuple[dict, dict]:
     """Returns (profile, frame) of the first rejected verify frame in the trace."""
-    return next((p, f) for p in trace["profiles"] for f in p["frames"] if f.get("verdict") == "rejected")
+    return next((p, f) for p in trace["profiles"] for f in frames(p) if f["verdict"] == "rejected")
 
 
 def counter(page: Page):
@@ -65,9 +77,9 @@ def test_page_runs_without_errors_and_loads_nothing(page: Page, page_url, trace)
     for p in trace["profiles"]:
         page.get_by_role("radio", name=p["name"]).check()
         page.get_by_role("button", name="Last step").click()
-        at(page, len(p["frames"]), len(p["frames"]))
+        at(page, len(frames(p)), len(frames(p)))
         page.get_by_role("button", name="First step").click()
-        at(page, 1, len(p["frames"]))
+        at(page, 1, len(frames(p)))
     assert errors == []
     assert [u for u in requests if u != page_url and not u.startswith("data:")] == []
 
@@ -75,7 +87,7 @@ def test_page_runs_without_errors_and_loads_nothing(page: Page, page_url, trace)
 @pytest.mark.parametrize("pid", ["aligned", "divergent"])
 def test_next_step_walks_every_frame_of_the_profile(page: Page, page_url, trace, pid):
     p = profile(trace, pid)
-    n = len(p["frames"])
+    n = len(frames(p))
     assert n == FIGURES[pid]["frames"]
     page.goto(page_url)
     page.get_by_role("radio", name=p["name"]).check()
@@ -84,7 +96,7 @@ def test_next_step_walks_every_frame_of_the_profile(page: Page, page_url, trace,
     for i in range(2, n + 1):
         nxt.click()
         at(page, i, n)
-        expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, p["frames"][i - 1]))
+        expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, frames(p)[i - 1]))
     expect(nxt).to_be_disabled()
     expect(page.get_by_role("button", name="Last step")).to_be_disabled()
     page.keyboard.press("ArrowRight")
@@ -93,7 +105,7 @@ def test_next_step_walks_every_frame_of_the_profile(page: Page, page_url, trace,
 
 def test_profile_radios_come_from_the_data(page: Page, page_url, trace):
     page.goto(page_url)
-    radios = page.locator("[data-player]").get_by_role("radio")
+    radios = page.get_by_role("group", name="Draft profile").get_by_role("radio")
     expect(radios).to_have_count(len(trace["profiles"]))
     for p in trace["profiles"]:
         expect(page.get_by_role("group", name="Draft profile").get_by_role("radio", name=p["name"])).to_be_visible()
@@ -110,22 +122,23 @@ def test_a_third_profile_in_the_data_gets_its_own_radio(page: Page, tmp_path):
     build.write_atomic(tmp_path / "site", build.build_files(data, ROOT / "content", ROOT / "templates"))
     third = json.loads((tmp_path / "site" / "trace.json").read_text(encoding="utf-8"))["profiles"][2]
     page.goto((tmp_path / "site" / "index.html").as_uri())
-    expect(page.locator("[data-player]").get_by_role("radio")).to_have_count(3)
+    expect(page.get_by_role("group", name="Draft profile").get_by_role("radio")).to_have_count(3)
     page.get_by_role("radio", name="a draft equal to the target").check()
-    at(page, 1, len(third["frames"]))
+    at(page, 1, len(third["walk"]["frames"]))
     page.keyboard.press("End")  # focus is on the radio: a form field keeps its keys
-    at(page, 1, len(third["frames"]))
+    at(page, 1, len(third["walk"]["frames"]))
     page.get_by_role("button", name="Last step").click()
-    at(page, len(third["frames"]), len(third["frames"]))
-    expect(page).to_have_url(re.compile(rf"#same/{len(third['frames'])}$"))
+    at(page, len(third["walk"]["frames"]), len(third["walk"]["frames"]))
+    expect(page).to_have_url(re.compile(rf"#same/{len(third['walk']['frames'])}$"))
 
 
 def test_rejection_frame_shows_residual_and_dropped_positions(page: Page, page_url, trace):
     p, f = rejection(trace)
     vocab = trace["vocabulary"]
-    assert (p["id"], f["position"], len(f["dropped"])) == ("divergent", 3, 2)  # SPEC: rejected at 3, 4 and 5 dropped
+    dropped = [i + 1 for i, c in enumerate(f["slots"]) if c == "d"]
+    assert (p["id"], f["position"], dropped) == ("divergent", 3, [4, 5])  # the authored rejection, 4 and 5 dropped
     page.goto(f"{page_url}#{p['id']}/{f['index']}")
-    at(page, f["index"], len(p["frames"]))
+    at(page, f["index"], len(frames(p)))
     expect(page.locator("[data-verdict]")).to_contain_text("Rejected")
     expect(page.locator("[data-verdict]")).to_contain_text(f["u"])
     rows = page.locator("[data-dist-body] tr")
@@ -136,15 +149,16 @@ def test_rejection_frame_shows_residual_and_dropped_positions(page: Page, page_u
         expect(rows.nth(y).locator("td").nth(2)).to_have_text(pos["residual_raw"][y])
     expect(rows.nth(f["token"])).to_contain_text("rejected")
     expect(rows.nth(f["token"]).locator("td").nth(3)).to_have_text("0")
-    expect(rows.nth(f["replacement"])).to_contain_text("drawn")
+    expect(rows.nth(f["round"]["replacement"])).to_contain_text("drawn")
     expect(page.locator("[data-dist-head]")).to_contain_text("max(0, p − q)")
-    dropped = page.locator("[data-strip] .slot.is-dropped")
-    expect(dropped).to_have_count(len(f["dropped"]))
-    for i, d in enumerate(f["dropped"]):
-        expect(dropped.nth(i)).to_contain_text(vocab[f["slots"][d - 1]["token"]])
-        expect(dropped.nth(i)).to_contain_text("dropped, never checked")
-    expect(page.locator("[data-strip] .slot.is-rejected")).to_contain_text(f"“{vocab[f['replacement']]}” instead")
-    expect(page.locator("[data-dropped-list] li")).to_have_count(len(f["dropped"]))
+    dropped_slots = page.locator("[data-strip] .slot.is-dropped")
+    expect(dropped_slots).to_have_count(len(dropped))
+    for i, d in enumerate(dropped):
+        expect(dropped_slots.nth(i)).to_contain_text(vocab[f["round"]["proposals"][d - 1]])
+        expect(dropped_slots.nth(i)).to_contain_text("dropped, never checked")
+    rep = f["round"]["replacement"]
+    expect(page.locator("[data-strip] .slot.is-rejected")).to_contain_text(f"“{vocab[rep]}” instead")
+    expect(page.locator("[data-dropped-list] li")).to_have_count(len(dropped))
 
 
 def test_captions_and_figures_show_the_exact_fractions(page: Page, page_url, trace):
@@ -153,9 +167,9 @@ def test_captions_and_figures_show_the_exact_fractions(page: Page, page_url, tra
     page.goto(page_url)
     for p in trace["profiles"]:
         page.get_by_role("radio", name=p["name"]).check()
-        for frame in p["frames"]:
+        for frame in frames(p):
             page.get_by_label("Frame", exact=True).fill(str(frame["index"]))
-            at(page, frame["index"], len(p["frames"]))
+            at(page, frame["index"], len(frames(p)))
             expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, frame))
             if frame is f:
                 expect(page.locator("[data-caption]")).to_contain_text("min(1, (0)/(3/8)) = 0")
@@ -173,18 +187,18 @@ def test_captions_and_figures_show_the_exact_fractions(page: Page, page_url, tra
 
 def test_bonus_frame_shows_the_draw_from_the_target(page: Page, page_url, trace):
     p = profile(trace, "aligned")
-    f = next(f for f in p["frames"] if f["kind"] == "bonus")
+    f = next(f for f in frames(p) if f["kind"] == "bonus")
     page.goto(f"{page_url}#aligned/{f['index']}")
     rows = page.locator("[data-dist-body] tr")
     expect(rows).to_have_count(len(trace["vocabulary"]))
     expect(rows.nth(f["token"])).to_contain_text("drawn")
     for y, value in enumerate(p["bonus_target"]):
         expect(rows.nth(y).locator("td")).to_have_text(value)
-    expect(page.locator("[data-committed] li")).to_have_count(len(f["committed"]))
+    expect(page.locator("[data-committed] li")).to_have_count(f["slots"].count("a") + f["slots"].count("b"))
 
 
 def test_keyboard_shortcuts_step_jump_and_play(page: Page, page_url, trace):
-    n = len(trace["profiles"][0]["frames"])
+    n = len(frames(trace["profiles"][0]))
     page.goto(page_url)
     page.get_by_label("Speed", exact=True).select_option(label="Slow")
     page.get_by_role("button", name="Next step").focus()
@@ -216,21 +230,21 @@ def test_form_fields_keep_their_own_keys(page: Page, page_url, trace):
     scrubber = page.get_by_label("Frame", exact=True)
     scrubber.focus()
     page.keyboard.press("ArrowRight")
-    at(page, 2, len(aligned["frames"]))
+    at(page, 2, len(frames(aligned)))
     expect(scrubber).to_have_value("2")
     page.keyboard.press("ArrowRight")
-    at(page, 3, len(aligned["frames"]))
+    at(page, 3, len(frames(aligned)))
     page.keyboard.press("ArrowLeft")
-    at(page, 2, len(aligned["frames"]))
+    at(page, 2, len(frames(aligned)))
     page.get_by_role("radio", name=aligned["name"]).focus()
     page.keyboard.press("ArrowRight")  # native: moves to the next radio, which switches profile
     expect(page.get_by_role("radio", name=divergent["name"])).to_be_checked()
-    at(page, 1, len(divergent["frames"]))
+    at(page, 1, len(frames(divergent)))
 
 
 def test_play_runs_to_the_last_frame_and_stops(page: Page, page_url, trace):
     p = profile(trace, "divergent")
-    n = len(p["frames"])
+    n = len(frames(p))
     page.clock.install(time=0)
     page.goto(f"{page_url}#divergent/{n - 2}")
     page.clock.pause_at(60_000)  # from here on, time moves only when the test says so
@@ -250,11 +264,11 @@ def test_play_runs_to_the_last_frame_and_stops(page: Page, page_url, trace):
 
 def test_deep_link_restores_state_and_stepping_replaces_the_hash(page: Page, page_url, trace):
     p = profile(trace, "divergent")
-    n = len(p["frames"])
+    n = len(frames(p))
     page.goto(page_url + "#divergent/4")
     at(page, 4, n)
     expect(page.get_by_role("radio", name=p["name"])).to_be_checked()
-    expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, p["frames"][3]))
+    expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, frames(p)[3]))
     length = page.evaluate("history.length")
     page.get_by_role("button", name="Next step").click()
     expect(page).to_have_url(re.compile(r"#divergent/5$"))
@@ -278,7 +292,7 @@ def test_notice_links_open_the_player_at_their_frames(page: Page, page_url, trac
         pid, frame = href[1:].split("/")
         p = profile(trace, pid)
         links.nth(i).click()
-        at(page, int(frame), len(p["frames"]))
+        at(page, int(frame), len(frames(p)))
         expect(page.get_by_role("radio", name=p["name"])).to_be_checked()
         expect(player(page)).to_be_in_viewport()
     # the same link again, the hash already set (so no hashchange): it still brings the player back into view
@@ -292,12 +306,12 @@ def test_without_javascript_the_static_walkthrough_shows_every_frame(browser, pa
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     page.goto(page_url)
-    total = sum(len(p["frames"]) for p in trace["profiles"])
+    total = sum(len(frames(p)) for p in trace["profiles"])
     assert total == sum(f["frames"] for f in FIGURES.values())
-    frames = page.locator("li.frame")
-    expect(frames).to_have_count(total)
+    items = page.locator("li.frame")
+    expect(items).to_have_count(total)
     for i in range(total):
-        expect(frames.nth(i)).to_be_visible()
+        expect(items.nth(i)).to_be_visible()
     expect(player(page)).to_be_hidden()
     context.close()
 
@@ -305,12 +319,12 @@ def test_without_javascript_the_static_walkthrough_shows_every_frame(browser, pa
 def test_print_shows_every_static_frame_and_hides_the_player(page: Page, page_url, trace):
     page.goto(page_url)
     expect(player(page)).to_be_visible()
-    expect(page.locator("[data-static]")).to_be_hidden()
+    expect(page.locator("li.frame")).to_have_count(0)  # with scripting on, the no-JS list is not in the DOM
     page.emulate_media(media="print")
-    frames = page.locator("li.frame")
-    expect(frames).to_have_count(sum(len(p["frames"]) for p in trace["profiles"]))
-    for i in range(frames.count()):
-        expect(frames.nth(i)).to_be_visible()
+    items = page.locator("li.frame")
+    expect(items).to_have_count(sum(len(frames(p)) for p in trace["profiles"]))
+    for i in range(items.count()):
+        expect(items.nth(i)).to_be_visible()
     expect(player(page)).to_be_hidden()
 
 
@@ -328,9 +342,9 @@ def test_no_horizontal_scroll_at_360px(page: Page, page_url, trace):
     expect(player(page)).to_be_visible()
     for p in trace["profiles"]:
         page.get_by_role("radio", name=p["name"]).check()
-        for frame in p["frames"]:
+        for frame in frames(p):
             page.get_by_label("Frame", exact=True).fill(str(frame["index"]))
-            at(page, frame["index"], len(p["frames"]))
+            at(page, frame["index"], len(frames(p)))
             assert page.evaluate("document.documentElement.scrollWidth") <= 360, (p["id"], frame["index"])
     # the tables fit too, so a phone reader never has to scroll sideways inside one
     widths = page.evaluate("[...document.querySelectorAll('.table-scroll')].map(e => e.scrollWidth - e.clientWidth)")
@@ -347,7 +361,7 @@ def axe_violations(page: Page, context: str | None = None) -> list[str]:
 def test_axe_finds_nothing_in_the_player_in_light_or_dark(page: Page, page_url, trace):
     looks, seen = [], set()
     for p in trace["profiles"]:
-        for frame in p["frames"]:
+        for frame in frames(p):
             look = (frame["kind"], frame.get("verdict"))
             if look not in seen and frame["kind"] != "done":  # one frame of each look; done repeats what came before
                 seen.add(look)
@@ -357,7 +371,7 @@ def test_axe_finds_nothing_in_the_player_in_light_or_dark(page: Page, page_url, 
         page.emulate_media(color_scheme=scheme)
         for p, frame in looks:
             page.evaluate("where => { location.hash = where; }", f"#{p['id']}/{frame['index']}")
-            at(page, frame["index"], len(p["frames"]))
+            at(page, frame["index"], len(frames(p)))
             assert axe_violations(page, "[data-player]") == [], (scheme, p["id"], frame["index"])
 
 

@@ -1,0 +1,117 @@
+"""The analysis: drawn rounds follow the rule (checked independently of the code that made them), the Monte Carlo
+checkpoints are prefixes of one run, and the figures' facts come from the data."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from speculative import sampler, view
+from speculative.analysis import arrays, checkpoint_sizes
+
+from .conftest import FIGURES
+
+
+def drawn(explained):
+    """Yields (profile result, its trace, one drawn round's trace) for every drawn round."""
+    tr = view.trace(explained)
+    for r, pt in zip(explained.results, tr["profiles"]):
+        for rnd in pt["drawn"]:
+            yield r, pt, rnd
+
+
+def checked(rnd) -> list[tuple[int, str, str]]:
+    """Returns (position, verdict letter, u) of every verify frame of a round's trace."""
+    out = []
+    for row in rnd["frames"]:
+        f = view.frame_dict(row)
+        if f["kind"] == "verify":
+            out.append((f["pos"], f["slots"][f["pos"] - 1], f["u"]))
+    return out
+
+
+def test_every_drawn_verdict_is_u_below_the_exact_accept_probability(shipped, explained):
+    seen = 0
+    for r, _, rnd in drawn(explained):
+        for pos, verdict, u in checked(rnd):
+            x = rnd["proposals"][pos - 1]
+            p, q = shipped.target[pos - 1][x], r.profile.draft[pos - 1][x]
+            assert q > 0, "a drawn proposal always has draft probability above 0"
+            assert (Fraction(u) < min(1, p / q)) == (verdict == "a"), (r.profile.id, pos, u)
+            seen += 1
+    assert seen > 48
+
+
+def test_nothing_is_checked_after_a_rejection_and_the_bonus_comes_only_after_all_pass(shipped, explained):
+    for r, _, rnd in drawn(explained):
+        verdicts = [v for _, v, _ in checked(rnd)]
+        assert [pos for pos, _, _ in checked(rnd)] == list(range(1, len(verdicts) + 1))
+        assert "r" not in verdicts[:-1]
+        all_pass = verdicts == ["a"] * shipped.k
+        assert (rnd["bonus"] is not None) == all_pass
+        assert (rnd["replacement"] is not None) == (verdicts[-1] == "r")
+        kinds = [view.frame_dict(row)["kind"] for row in rnd["frames"]]
+        assert len(kinds) == 1 + len(verdicts) + int(all_pass) + 1  # the closed form of the frame count
+
+
+def test_every_replacement_has_positive_residual(shipped, explained):
+    for r, _, rnd in drawn(explained):
+        if rnd["replacement"] is not None:
+            pos = len(checked(rnd))
+            y = rnd["replacement"]
+            assert shipped.target[pos - 1][y] > r.profile.draft[pos - 1][y]
+
+
+def test_drawn_rounds_are_the_first_rounds_of_their_seed(shipped, explained):
+    for i, r in enumerate(explained.results):
+        rng = np.random.default_rng([shipped.walkthrough_seed, i, 1])
+        rounds = sampler.sample_rounds(*arrays(shipped, r.profile), shipped.drawn_rounds, rng)
+        assert [list(d.proposals) for d in r.drawn_rounds] == rounds.proposals.tolist()
+        assert len(r.drawn_rounds) == shipped.drawn_rounds
+
+
+def test_checkpoints_are_prefixes_of_one_run(shipped, explained):
+    for r in explained.results:
+        sizes = [c.rounds for c in r.checkpoints]
+        assert sizes == list(checkpoint_sizes(shipped.monte_carlo.rounds)) and sizes[-1] == shipped.monte_carlo.rounds
+        for a, b in zip(r.checkpoints, r.checkpoints[1:]):
+            for ca, cb in zip(a.checks, b.checks):
+                assert all(x <= y for x, y in zip(ca.counts, cb.counts))  # counts only grow: one run, not fresh samples
+            assert sum(a.length_counts) == a.rounds
+        i = explained.results.index(r)
+        rng = np.random.default_rng([shipped.monte_carlo.seed, i])
+        run = sampler.sample_rounds(*arrays(shipped, r.profile), shipped.monte_carlo.rounds, rng)
+        first = r.checkpoints[0]
+        assert [list(c.counts) for c in first.checks] == [
+            np.bincount(row[: first.rounds][row[: first.rounds] >= 0], minlength=len(shipped.vocabulary)).tolist()
+            for row in run.committed_pm]
+
+
+def test_checkpoint_sizes_grow_by_three_then_ten_thirds():
+    assert checkpoint_sizes(100_000) == (10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000)
+    assert checkpoint_sizes(50) == (10, 30, 50)
+    assert checkpoint_sizes(5) == (5,)
+
+
+def test_the_first_chance_decided_proposal_is_found_in_data_order(shipped, explained):
+    i, pos, y = explained.chance
+    t = explained.results[i].stats.records[pos - 1].tokens[y]
+    assert 0 < t.accept < 1
+    for j, r in enumerate(explained.results[: i + 1]):
+        for rec in r.stats.records[: pos - 1 if j == i else None]:
+            assert all(tok.accept is None or tok.accept in (0, 1) for tok in rec.tokens)
+
+
+def test_best_k_maximises_the_exact_speedup(explained):
+    for r in explained.results:
+        table = r.stats.speedup_table
+        for c, k in enumerate(r.best_k):
+            assert table[k - 1][c] == max(row[c] for row in table)
+
+
+def test_drawn_rounds_mean_length_is_reported_exactly(explained):
+    for r in explained.results:
+        lengths = [len(d.committed) for d in r.drawn_rounds]
+        assert r.drawn_mean == Fraction(sum(lengths), len(lengths))
+        assert FIGURES[r.profile.id]["frames"] >= 5

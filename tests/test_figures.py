@@ -1,0 +1,221 @@
+"""The interactive figures in a real Chromium from file://: the accept-test lab, drawn rounds, convergence and the
+speedup explorer, each driven by its accessible names and checked against the trace."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from speculative.view import frame_dict
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def trace(built_site) -> dict:
+    return json.loads((built_site / "trace.json").read_text(encoding="utf-8"))
+
+
+def lab(page: Page):
+    return page.locator("#lab")
+
+
+def position_of(trace: dict, where: str) -> dict:
+    pid, n = where.split("/")
+    return next(p for p in trace["profiles"] if p["id"] == pid)["positions"][int(n) - 1]
+
+
+def test_lab_opens_on_the_first_proposal_chance_decides_with_u_on_the_rejecting_side(page: Page, page_url, trace):
+    page.goto(page_url)
+    d = trace["lab"]
+    pos = position_of(trace, d["where"])
+    assert 0 < pos["accept_f"][d["token"]] < 1
+    expect(lab(page).get_by_label("Position", exact=True)).to_have_value(d["where"])
+    expect(lab(page).get_by_role("radio", name=trace["vocabulary"][d["token"]], exact=True)).to_be_checked()
+    expect(lab(page).locator("[data-lab-verdict]")).to_contain_text("Rejected")
+    expect(lab(page).locator("[data-lab-residual]")).to_be_visible()
+
+
+def test_u_just_below_and_just_above_the_threshold_flips_the_verdict(page: Page, page_url, trace):
+    page.goto(page_url)
+    d = trace["lab"]
+    pos, x = position_of(trace, d["where"]), d["token"]
+    a = pos["accept_f"][x]
+    u = lab(page).get_by_label("Uniform draw u")
+    verdict = lab(page).locator("[data-lab-verdict]")
+    u.fill(f"{a - 0.001:.3f}")
+    expect(verdict).to_contain_text("Accepted")
+    expect(verdict).to_contain_text(f"min(1, ({pos['target'][x]})/({pos['draft'][x]})) = {pos['accept'][x]}")
+    expect(lab(page).locator("[data-lab-residual]")).to_be_hidden()
+    u.fill(f"{a:.3f}")  # u < a is the rule: u equal to a is a rejection
+    expect(verdict).to_contain_text("Rejected")
+    u.fill(f"{a + 0.001:.3f}")
+    expect(verdict).to_contain_text("Rejected")
+
+
+def test_the_replacement_draw_lands_on_every_residual_segment_and_never_on_a_zero_one(page: Page, page_url, trace):
+    page.goto(page_url)
+    vocab = trace["vocabulary"]
+    for p in trace["profiles"]:
+        for n, pos in enumerate(p["positions"], start=1):
+            rejectable = [y for y, a in enumerate(pos["accept_f"]) if a is not None and a < 1]
+            if not rejectable:
+                continue
+            lab(page).get_by_label("Position", exact=True).select_option(f"{p['id']}/{n}")
+            lab(page).get_by_role("radio", name=vocab[rejectable[0]], exact=True).check()
+            lab(page).get_by_label("Uniform draw u").fill("0.999")
+            low = 0.0
+            for y, cut in enumerate(pos["cuts"]):
+                if cut > low + 1e-9:
+                    lab(page).get_by_label("Replacement draw").fill(f"{min((low + cut) / 2, 0.999):.3f}")
+                    expect(lab(page).locator("[data-lab-rep]")).to_contain_text(f"“{vocab[y]}” is committed instead")
+                    assert pos["residual"][y] not in (None, "0")
+                low = cut
+            assert all(pos["residual"][y] in (None, "0") for y in rejectable if pos["accept_f"][y] < 1)
+
+
+def test_position_select_lists_every_profiles_positions(page: Page, page_url, trace):
+    page.goto(page_url)
+    options = lab(page).get_by_label("Position", exact=True).locator("option")
+    expect(options).to_have_count(sum(len(p["positions"]) for p in trace["profiles"]))
+
+
+def closed_form(rnd: dict) -> int:
+    """1 propose + one verify per checked position + 1 bonus if all passed + 1 done, from the round's own slots."""
+    done = frame_dict(rnd["frames"][-1])["slots"][:-1]
+    checked = sum(c in "ar" for c in done)
+    return 1 + checked + (rnd["bonus"] is not None) + 1
+
+
+def test_draw_another_round_walks_every_drawn_round_and_wraps(page: Page, page_url, trace):
+    page.goto(page_url)
+    player = page.locator("[data-player]")
+    for p in trace["profiles"]:
+        player.get_by_role("radio", name=p["name"]).check()
+        player.get_by_role("radio", name="The authored walkthrough").check()
+        drawn = p["drawn"]
+        for i, rnd in enumerate(drawn + drawn[:1], start=1):
+            player.get_by_role("button", name="Draw another round").click()
+            number = (i - 1) % len(drawn) + 1
+            expect(player.locator("[data-round-counter]")).to_have_text(f"Drawn round {number} of {len(drawn)}")
+            expect(player.locator("[data-counter]")).to_have_text(f"Frame 1 of {closed_form(rnd)}")
+        player.get_by_role("radio", name="The authored walkthrough").check()
+        expect(player.locator("[data-round-counter]")).to_have_text("")
+
+
+@pytest.mark.parametrize("hash_, round_, frame", [("#divergent/r7/3", 7, 3), ("#divergent/4", 0, 4), ("#aligned/r24/1", 24, 1)])
+def test_deep_links_open_the_right_round_and_frame(page: Page, page_url, trace, hash_, round_, frame):
+    p = next(p for p in trace["profiles"] if p["id"] == hash_[1:].split("/")[0])
+    rnd = p["drawn"][round_ - 1] if round_ else p["walk"]
+    frame = min(frame, len(rnd["frames"]))
+    page.goto(page_url + hash_)
+    player = page.locator("[data-player]")
+    expect(player.locator("[data-counter]")).to_have_text(f"Frame {frame} of {len(rnd['frames'])}")
+    counter = f"Drawn round {round_} of {len(p['drawn'])}" if round_ else ""
+    expect(player.locator("[data-round-counter]")).to_have_text(counter)
+    name = "Rounds drawn from the draft" if round_ else "The authored walkthrough"
+    expect(player.get_by_role("radio", name=name)).to_be_checked()
+
+
+def test_a_check_that_chance_decides_is_marked(page: Page, page_url, trace):
+    where = next((p, i, j) for p in trace["profiles"] for i, rnd in enumerate(p["drawn"], start=1)
+                 for j, row in enumerate(rnd["frames"], start=1) if frame_dict(row)["chance"])
+    p, i, j = where
+    page.goto(f"{page_url}#{p['id']}/r{i}/{j}")
+    expect(page.locator("[data-player] [data-chance]")).to_contain_text("Decided by chance")
+    page.goto(f"{page_url}#{p['id']}/2")
+    expect(page.locator("[data-player] [data-chance]")).to_be_hidden()
+
+
+def test_a_verify_frame_lights_up_its_position_block_and_shows_its_bars(page: Page, page_url, trace):
+    page.goto(page_url + "#divergent/3")
+    block = page.locator('[data-position-block="divergent-2"]')
+    expect(block).to_have_class("position is-current")
+    expect(page.locator("[data-player] [data-bars] .bar-row")).to_have_count(len(trace["vocabulary"]))
+    page.goto(page_url + "#divergent/1")
+    expect(page.locator("[data-position-block].is-current")).to_have_count(0)
+
+
+def test_a_positions_block_link_opens_the_lab_there(page: Page, page_url):
+    page.goto(page_url)
+    page.locator('[data-lab-open="divergent/3"]').click()
+    expect(lab(page).get_by_label("Position", exact=True)).to_have_value("divergent/3")
+    expect(lab(page)).to_be_in_viewport()
+
+
+def test_the_rounds_slider_shows_the_trace_tv_at_every_checkpoint(page: Page, page_url, trace):
+    page.goto(page_url)
+    for i, p in enumerate(trace["profiles"]):
+        fig = page.locator(f'[data-conv="{i}"]')
+        conv = p["convergence"]
+        for pos in (1, len(p["positions"]) + 1):
+            fig.get_by_label("Position", exact=True).select_option(str(pos))
+            for c, n in enumerate(conv["checkpoints"]):
+                fig.get_by_label("Rounds").fill(str(c))
+                readout = fig.locator("[data-conv-readout]")
+                expect(readout).to_contain_text(f"After {n:,} rounds: {conv['reached'][c][pos - 1]:,} committed")
+                expect(readout).to_contain_text(f"Total variation from the target {conv['tv_text'][c][pos - 1]}")
+                expect(readout).to_contain_text(conv["bound_text"][c][pos - 1])
+
+
+def test_the_speedup_explorer_shows_the_trace_values(page: Page, page_url, trace):
+    page.goto(page_url)
+    fig = page.locator("[data-explore]")
+    costs = trace["explore"]["costs"]
+    for c, cost in enumerate(costs):
+        fig.get_by_label("Draft step cost").select_option(str(c))
+        for k in (1, trace["k"]):
+            fig.get_by_label("Positions drafted").fill(str(k))
+            readout = fig.locator("[data-explore-readout]")
+            expect(readout).to_contain_text(f"a draft step costing {cost} of a target step")
+            expect(readout).to_contain_text(f"round costs {trace['explore']['round_costs'][c][k - 1]} target steps")
+            for p in trace["profiles"]:
+                s = p["speedup"]
+                expect(readout).to_contain_text(f"For {p['name']}, {s['values'][c][k - 1]}× at k = {k}; the best k is {s['best'][c]}")
+    slow = [(c, p) for p in trace["profiles"] for c in range(len(costs)) if any(p["speedup"]["slow"][c])]
+    assert slow, "the costs on offer include one where drafting is slower than one token at a time"
+    c, p = slow[0]
+    fig.get_by_label("Draft step cost").select_option(str(c))
+    fig.get_by_label("Positions drafted").fill(str(p["speedup"]["slow"][c].index(1) + 1))
+    expect(fig.locator("[data-explore-readout]")).to_contain_text("Slower than one token at a time")
+    expect(fig.locator(".ex-col.is-slow").first).to_be_visible()
+
+
+def test_figure_controls_work_from_the_keyboard(page: Page, page_url):
+    page.goto(page_url)
+    u = lab(page).get_by_label("Uniform draw u")
+    u.focus()
+    before = u.input_value()
+    page.keyboard.press("ArrowLeft")
+    expect(u).not_to_have_value(before)
+    rounds = page.locator('[data-conv="0"]').get_by_label("Rounds")
+    rounds.focus()
+    page.keyboard.press("Home")
+    expect(page.locator('[data-conv="0"] [data-conv-readout]')).to_contain_text("After 10 rounds")
+    k = page.get_by_label("Positions drafted")
+    k.focus()
+    page.keyboard.press("Home")
+    expect(page.locator("[data-explore-readout]")).to_contain_text("With k = 1 positions drafted")
+    assert page.evaluate("document.activeElement.matches(':focus-visible')")
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
+
+
+def axe_violations(page: Page, context: str | None = None) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, context=context)
+    return [f"{v['id']}: {n['target']} {v['help']}" for v in results.response["violations"] for n in v["nodes"]]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_in_the_figures_default_or_changed(page: Page, page_url, scheme):
+    page.emulate_media(color_scheme=scheme)
+    page.goto(page_url)
+    found = [v for sel in ("#lab", ".conv", ".explore") for v in axe_violations(page, sel)]
+    lab(page).get_by_label("Uniform draw u").fill("0.100")
+    page.locator('[data-conv="0"]').get_by_label("Rounds").fill("2")
+    page.get_by_label("Draft step cost").select_option("7")
+    found += [v for sel in ("#lab", ".conv", ".explore") for v in axe_violations(page, sel)]
+    assert found == []
