@@ -156,7 +156,14 @@ def listed(folder: Path, suffix: str = "") -> list[Path]:
     except OSError:
         return []
     return sorted(folder / e.name for e in entries
-                  if e.name.endswith(suffix) and not e.name.startswith(".") and not e.is_dir())
+                  if e.name.endswith(suffix) and not e.name.startswith(".") and not is_folder(e))
+
+
+def is_folder(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:  # a loop of links: not a folder, so the reader names it
+        return False
 
 
 def parse_inputs(data: Path, content: Path, templates: Path):
@@ -487,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
         with sigterm_as_interrupt():
             return run(args)
     except KeyboardInterrupt as err:
-        print(f"\n{'stopped' if isinstance(err, Terminated) else 'interrupted'}; "
+        print(f"{'stopped' if isinstance(err, Terminated) else 'interrupted'}; "
               f"{shown(args.out)}/ holds the last complete build", file=sys.stderr, flush=True)
         return TERMINATED if isinstance(err, Terminated) else INTERRUPTED
 
