@@ -240,9 +240,9 @@ def output_problems(out: Path, inputs: list[Path]) -> list[str]:
 
 
 def write_all(fd: int, blob: bytes) -> None:
-    view_ = memoryview(blob)
-    while view_:
-        view_ = view_[os.write(fd, view_):]
+    rest = memoryview(blob)
+    while rest:
+        rest = rest[os.write(fd, rest):]
 
 
 def write_temp(out: Path, name: str, blob: bytes) -> Path:
