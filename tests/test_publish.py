@@ -24,7 +24,7 @@ import build
 from speculative.errors import InputError, decode
 from speculative.profiles import parse
 
-from .conftest import DATA, ROOT, edited_data
+from .conftest import ROOT, edited_data
 from .test_broken_data import BROKEN_FILES
 
 SRC = "data/profiles.v1.json"
