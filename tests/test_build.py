@@ -106,7 +106,7 @@ def test_bad_data_lists_every_problem_and_leaves_the_old_site(tmp_path):
 def test_missing_data_file_is_a_clear_error(tmp_path, run_build):
     code, out, err = run_build("--data", str(tmp_path / "nope.json"), "--out", str(tmp_path / "site"))
     assert code == 1
-    assert err.startswith(f"{tmp_path / 'nope.json'}: $: no such file; expected the path of an existing file\n")
+    assert err.startswith(f"{tmp_path / 'nope.json'}: $: found no such file; expected the path of an existing file\n")
     assert not (tmp_path / "site").exists()
 
 
@@ -121,7 +121,8 @@ def test_data_content_and_template_problems_are_listed_together(tmp_path, run_bu
                              "--out", str(tmp_path / "site"))
     assert code == 1
     assert err.splitlines()[:3] == [
-        f"{content / '99-latin1.md'}: byte 14 is not valid UTF-8; expected UTF-8 text",
+        f"{content / '99-latin1.md'}: line 2, column 11 (byte offset 14): found the byte 0xE9, which is not valid "
+        "UTF-8 here; expected UTF-8 text (save the file as UTF-8)",
         f"{bad}: target[0]: sums to 9/8; each distribution must sum to 1",
         f"{content / '98-bad.md'}: no front matter; expected the file to start with ---, then title, order and id, then ---",
     ]

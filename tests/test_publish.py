@@ -1,0 +1,370 @@
+"""build.py's guarantees: every input failure is a message, site/ is never missing or half-written, builds take turns,
+Ctrl-C and SIGTERM leave nothing behind, and --serve never serves a missing page."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import build
+from speculative.errors import InputError, decode
+from speculative.profiles import parse
+
+from .conftest import ROOT, edited_data
+from .test_broken_data import BROKEN_FILES
+
+SRC = "data/profiles.v1.json"
+HINT = "Fix the problem{s} above and build again; site/ was left as it was."
+TEMP = re.compile(r"^\..*\.tmp$")
+
+
+def hint(lines: list[str]) -> list[str]:
+    return ["", HINT.format(s="s" if len(lines) > 1 else "")]
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Returns every file under folder by relative path, with its bytes (a link as its target's name);
+    .cache/, which holds the build lock, is left out."""
+    found = {}
+    for path in sorted(p for p in folder.rglob("*") if p.relative_to(folder).parts[0] != ".cache"):
+        if path.is_symlink():
+            found[str(path.relative_to(folder))] = os.readlink(path).encode()
+        elif path.is_file():  # a file too large to be an input is compared by size: it was never read
+            size = path.stat().st_size
+            found[str(path.relative_to(folder))] = path.read_bytes() if size < 2**26 else str(size).encode()
+    return found
+
+
+@pytest.fixture
+def project(tmp_path, built_site, monkeypatch) -> Path:
+    """Returns a working folder holding a copy of data/, content/, templates/ and a built site/, and makes it the cwd."""
+    for name in ("data", "content", "templates"):
+        shutil.copytree(ROOT / name, tmp_path / name)
+    shutil.copytree(built_site, tmp_path / "site")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(build, "CACHE", tmp_path / ".cache")
+    return tmp_path
+
+
+ARGS = ["--data", SRC, "--out", "site", "--content", "content", "--templates", "templates"]
+
+
+def refused(run_build, project: Path, *extra: str) -> list[str]:
+    """Runs the build in process and returns its stderr lines, after checking it failed as a refusal should:
+    exit 1, nothing on stdout, no traceback, quickly, with site/ and the rest of the folder as they were."""
+    before = snapshot(project)
+    start = time.perf_counter()
+    code, out, err = run_build(*ARGS, *extra)
+    assert time.perf_counter() - start < 3
+    assert (code, out) == (1, "")
+    assert "Traceback" not in err
+    after = snapshot(project)
+    assert after.keys() == before.keys(), "no file is added or removed, and no temporary file is left"
+    assert after == before
+    return err.splitlines()
+
+
+# --- every broken data file, through the real build ---------------------------------------------------------
+
+def loader_lines(blob: bytes) -> list[str]:
+    with pytest.raises(InputError) as caught:
+        parse(decode(blob, SRC), SRC)
+    return caught.value.lines()
+
+
+LOCATION = re.compile(r"data/profiles\.v1\.json: (\$|line \d+, column \d+|[\w$]+(\[\d+\]|\.[\w$]+)*)[:( ,]")
+
+
+@pytest.mark.parametrize("name", list(BROKEN_FILES))
+def test_every_broken_data_file_is_refused_with_the_loaders_lines(name, project, run_build):
+    blob = BROKEN_FILES[name]
+    (project / SRC).write_bytes(blob)
+    lines = refused(run_build, project)
+    expected = loader_lines(blob)
+    assert lines == expected + hint(expected)
+    for line in expected:
+        assert line.startswith(f"{SRC}: … and ") or LOCATION.match(line), line
+        assert line.startswith(f"{SRC}: … and ") or ("found" in line and ("expected" in line or "must" in line)), line
+
+
+# --- problems with a file itself, before it is read ---------------------------------------------------------
+
+def fifo(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    os.mkfifo(path)
+
+
+def folder(path: Path) -> None:
+    path.unlink()
+    path.mkdir()
+
+
+def loop(path: Path) -> None:
+    path.unlink()
+    path.symlink_to(path.name)
+
+
+def dangling(path: Path) -> None:
+    path.unlink()
+    path.symlink_to("nowhere.json")
+
+
+def sparse_10_gb(path: Path) -> None:
+    with path.open("r+b") as handle:  # if the build read this file, the test would take minutes
+        handle.truncate(10 * 2**30)
+
+
+FILE_CASES = [
+    ("FIFO at the data path", SRC, fifo, [f"{SRC}: $: found a named pipe (FIFO); expected a regular file"]),
+    ("folder at the data path", SRC, folder, [f"{SRC}: $: found a folder; expected a regular file"]),
+    ("symlink loop at the data path", SRC, loop,
+     [f"{SRC}: $: found a loop of symbolic links; expected the path of a readable file"]),
+    ("dangling symlink at the data path", SRC, dangling,
+     [f"{SRC}: $: found a symbolic link to a missing file (nowhere.json); expected the path of an existing file"]),
+    ("missing data file", SRC, Path.unlink,
+     [f"{SRC}: $: found no such file; expected the path of an existing file"]),
+    ("10 GB data file", SRC, sparse_10_gb,
+     [f"{SRC}: $: found 10,737,418,240 bytes; expected at most 1,000,000 bytes for an input file"]),
+    ("FIFO as a content file", "content/99-pipe.md", fifo,
+     ["content/99-pipe.md: found a named pipe (FIFO); expected a regular file"]),
+    ("symlink loop as a content file", "content/99-loop.md", lambda p: p.symlink_to(p.name),
+     ["content/99-loop.md: found a loop of symbolic links; expected the path of a readable file"]),
+    ("non-UTF-8 content file", "content/01-what.md", lambda p: p.write_bytes(b"---\ntitle: caf\xe9\n"),
+     ["content/01-what.md: line 2, column 11 (byte offset 14): found the byte 0xE9, which is not valid UTF-8 here; "
+      "expected UTF-8 text (save the file as UTF-8)"]),
+    ("oversized template", "templates/style.css", lambda p: p.write_bytes(b"a{}" * 400_000),
+     ["templates/style.css: found 1,200,000 bytes; expected at most 1,000,000 bytes for an input file"]),
+    ("FIFO as a template", "templates/player.js", fifo,
+     ["templates/player.js: found a named pipe (FIFO); expected a regular file"]),
+    ("missing template", "templates/player.js", Path.unlink,
+     ["templates/player.js: missing template 'player.js'; expected it in templates/"]),
+    ("missing templates folder", "templates", shutil.rmtree,
+     ["templates: found no such folder; expected the folder of the page's templates"]),
+]
+
+
+@pytest.mark.parametrize("relative, make, expected", [c[1:] for c in FILE_CASES], ids=[c[0] for c in FILE_CASES])
+def test_a_file_that_cannot_be_read_is_named_with_what_was_found(relative, make, expected, project, run_build):
+    make(project / relative)
+    assert refused(run_build, project) == expected + hint(expected)
+
+
+def test_problems_in_data_content_and_templates_are_listed_together(project, run_build):
+    fifo(project / SRC)
+    (project / "content" / "01-what.md").write_bytes(b"\xff")
+    (project / "templates" / "style.css").write_bytes(b" " * 1_000_001)
+    assert refused(run_build, project) == [
+        f"{SRC}: $: found a named pipe (FIFO); expected a regular file",
+        "content/01-what.md: line 1, column 1 (byte offset 0): found the byte 0xFF, which is not valid UTF-8 here; "
+        "expected UTF-8 text (save the file as UTF-8)",
+        "templates/style.css: found 1,000,001 bytes; expected at most 1,000,000 bytes for an input file",
+    ] + hint([1, 2])
+
+
+def test_byte_order_marks_are_accepted_everywhere(project, run_build):
+    for path in (project / SRC, project / "content" / "01-what.md", project / "templates" / "page.html.j2"):
+        path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    before = snapshot(project / "site")
+    code, _, err = run_build(*ARGS)
+    assert (code, err) == (0, "")
+    assert snapshot(project / "site") == before, "a byte-order mark changes nothing on the page"
+
+
+def test_editor_lock_and_swap_files_are_not_inputs(project, run_build):
+    (project / "content" / ".#01-what.md").symlink_to("someone@host.1234")  # Emacs's lock: a dangling link
+    (project / "templates" / ".page.html.j2.swp").write_bytes(b"\x00\xff")
+    assert run_build(*ARGS)[0] == 0
+
+
+@pytest.mark.parametrize("out, expected", [
+    ("data", "data: found the folder that holds data/profiles.v1.json; expected a folder of its own for the built "
+             "page, such as site/"),
+    (".", ".: found the folder that holds data/profiles.v1.json; expected a folder of its own for the built page, "
+          "such as site/"),
+    ("notes", "notes: found a folder that holds notes.txt and no index.html; expected an empty folder or one an "
+              "earlier build wrote, since publishing removes the files it does not write"),
+    ("notes/notes.txt", "notes/notes.txt: found a file; expected a folder for the built page"),
+], ids=["the data folder", "the working folder", "a folder of notes", "a file"])
+def test_an_output_folder_that_holds_other_things_is_refused(out, expected, project, run_build):
+    (project / "notes").mkdir()
+    (project / "notes" / "notes.txt").write_text("mine")
+    lines = refused(run_build, project, "--out", out)
+    assert lines == [expected, "", HINT.replace("site/", f"{out}/").format(s="")]
+
+
+# --- an unexpected error is one line, with the details in .cache/last-error.log ------------------------------
+
+def test_an_unexpected_error_is_one_line_and_a_log(project, run_build, monkeypatch):
+    def broken(dataset):
+        raise TypeError("unhashable type: 'list'")
+    monkeypatch.setattr(build, "explain", broken)
+    before = snapshot(project / "site")
+    code, out, err = run_build(*ARGS)
+    assert (code, out) == (1, "")
+    assert err == ("build failed unexpectedly: TypeError: unhashable type: 'list'; "
+                   "details in .cache/last-error.log; site/ was left as it was\n")
+    log = (project / ".cache" / "last-error.log").read_text()
+    assert log.startswith("Traceback") and "in broken" in log
+    assert snapshot(project / "site") == before
+
+
+# --- publishing ------------------------------------------------------------------------------------------------
+
+def test_publishing_replaces_the_files_in_place_and_removes_only_strays(project, run_build, tmp_path_factory):
+    site = project / "site"
+    outside = tmp_path_factory.mktemp("outside") / "keep.txt"
+    outside.write_text("not ours")
+    (site / "old-chart.svg").write_text("from an earlier build")
+    (site / ".index.html.999.deadbeef.tmp").write_text("left by a killed build")
+    (site / "link-out").symlink_to(outside)
+    (site / "assets").mkdir()
+    (site / "assets" / "photo.png").write_bytes(b"kept")
+    inode = (site / "index.html").stat().st_ino
+    assert run_build(*ARGS, "--data", str(edited_data(project, lambda raw: raw.update(walkthrough_seed=7))))[0] == 0
+    assert sorted(p.name for p in site.iterdir()) == ["assets", "index.html", "trace.json"]
+    assert (site / "assets" / "photo.png").read_bytes() == b"kept" and outside.read_text() == "not ours"
+    assert (site / "index.html").stat().st_ino != inode, "replaced by a new file, not rewritten in place"
+
+
+def test_the_folder_is_kept_so_a_server_never_loses_it(project, run_build):
+    inode = (project / "site").stat().st_ino
+    assert run_build(*ARGS)[0] == 0
+    assert (project / "site").stat().st_ino == inode
+
+
+def test_a_second_build_waits_for_the_lock_then_publishes(project, capsys):
+    (project / ".cache").mkdir()
+    holder = os.open(project / ".cache" / "build.lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    codes = []
+    waiter = threading.Thread(target=lambda: codes.append(build.main(ARGS + ["--out", "fresh"])))
+    waiter.start()
+    try:
+        seen = ""
+        deadline = time.monotonic() + 20
+        while "waiting for another build" not in seen and time.monotonic() < deadline:
+            seen += capsys.readouterr().out
+            time.sleep(0.01)
+        assert "waiting for another build to finish writing fresh/ …" in seen
+        assert not (project / "fresh" / "index.html").exists()
+    finally:
+        os.close(holder)
+        waiter.join(timeout=20)
+    assert codes == [0] and (project / "fresh" / "index.html").is_file()
+
+
+def test_concurrent_builds_take_turns_and_leave_one_complete_site(project):
+    procs = [subprocess.Popen([sys.executable, str(ROOT / "build.py"), *ARGS], cwd=project,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
+    results = [p.communicate(timeout=60) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], results
+    assert sorted(p.name for p in (project / "site").iterdir()) == ["index.html", "trace.json"]
+    html = (project / "site" / "index.html").read_text(encoding="utf-8")
+    assert html.rstrip().endswith("</html>")
+
+
+def test_an_interrupt_during_the_swap_finishes_the_swap_first(project, run_build, monkeypatch):
+    real_replace = os.replace
+
+    def replace_then_interrupted(src, dst):
+        os.kill(os.getpid(), signal.SIGINT)  # arrives between the two files' swaps
+        real_replace(src, dst)
+    data = edited_data(project, lambda raw: raw.update(walkthrough_seed=7))
+    monkeypatch.setattr(build.os, "replace", replace_then_interrupted)
+    code, out, err = run_build(*ARGS, "--data", str(data))
+    monkeypatch.undo()
+    assert code == 130 and err == "interrupted; site/ holds the last complete build\n"
+    site = project / "site"
+    assert sorted(p.name for p in site.iterdir()) == ["index.html", "trace.json"]
+    embedded = re.search(r'<script type="application/json" id="trace">(.*?)</script>',
+                         (site / "index.html").read_text(encoding="utf-8"), re.S).group(1)
+    assert json.loads(embedded) == json.loads((site / "trace.json").read_text(encoding="utf-8")), "one build's pair"
+
+
+SLOW_WRITER = textwrap.dedent("""
+    import sys, time
+    sys.path.insert(0, sys.argv[1])
+    import build
+    real = build.write_all
+    def slow(fd, blob):
+        real(fd, blob[:len(blob) // 2])
+        print("writing", flush=True)
+        time.sleep(60)
+        real(fd, blob[len(blob) // 2:])
+    build.write_all = slow
+    sys.exit(build.main(sys.argv[2:]))
+""")
+
+
+@pytest.mark.parametrize("sig, code, word", [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "stopped")],
+                         ids=["Ctrl-C", "SIGTERM"])
+def test_stopping_a_build_while_it_writes_leaves_the_site_and_nothing_else(sig, code, word, project):
+    data = edited_data(project, lambda raw: raw.update(walkthrough_seed=7))
+    before = snapshot(project)
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_WRITER, str(ROOT), *ARGS, "--data", str(data)], cwd=project,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline() == "writing\n"
+        assert any(TEMP.match(p.name) for p in (project / "site").iterdir()), "caught while a temporary file exists"
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == code
+    assert err == f"{word}; site/ holds the last complete build\n"
+    assert snapshot(project) == before
+
+
+# --- --serve while the site is rebuilt ----------------------------------------------------------------------
+
+def test_serve_answers_every_request_with_a_complete_page_during_50_rebuilds(project, capsys):
+    args = build.parse_args(ARGS)
+    pages = [build.build_files(args.data, args.content, args.templates),
+             build.build_files(edited_data(project, lambda raw: raw.update(walkthrough_seed=7)), args.content,
+                               args.templates)]
+    server = build.make_server(args.out, 0)
+    build.start_serving(server, args.out)
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    answers, stop = [], threading.Event()
+
+    def fetch():
+        while not stop.is_set():
+            for path in ("", "index.html", "trace.json"):
+                try:
+                    with urllib.request.urlopen(url + path, timeout=10) as response:
+                        answers.append((path or "index.html", response.status, response.read()))
+                except urllib.error.HTTPError as err:
+                    answers.append((path or "index.html", err.code, b""))
+    clients = [threading.Thread(target=fetch) for _ in range(4)]
+    for client in clients:
+        client.start()
+    try:
+        published = 0
+        while published < 50 or len(answers) < 300:  # at least 50 rebuilds, with requests throughout
+            build.publish(args, pages[published % 2])
+            published += 1
+            assert published < 5000, "the clients got no answers"
+    finally:
+        stop.set()
+        for client in clients:
+            client.join(timeout=20)
+        server.shutdown()
+        server.server_close()
+    assert {status for _, status, _ in answers} == {200}
+    for name, _, body in answers:
+        assert body in (pages[0][name], pages[1][name])
+    assert all(body.rstrip().endswith(b"</html>") for name, _, body in answers if name == "index.html")
