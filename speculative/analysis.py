@@ -9,7 +9,7 @@ from math import lcm
 
 import numpy as np
 
-from . import sampler
+from . import checks, sampler
 from .frames import Frame, Round, round_frames
 from .profiles import Dataset, Dist, MonteCarlo, Profile
 from .stats import ProfileStats, profile_stats, round_cost
@@ -94,6 +94,7 @@ class Explained:
     identity_total: int  # positions checked
     chance: tuple[int, int, int] | None  # the first (profile, position, token) whose accept probability is in (0, 1)
     round_costs: tuple[tuple[Fraction, ...], ...]  # [cost][k] k·c + verify, in target steps, per compared cost c
+    sequence: tuple[float, float]  # joint TV of the first tokens of texts from the context-dependent toy, and its bound
 
 
 def common_denominator(data: Dataset) -> int:
@@ -211,7 +212,15 @@ def explain(data: Dataset) -> Explained:
     return Explained(data=data, results=results, denom=common_denominator(data), points=find_points(results),
                      identity_equal=equal, identity_total=len(records), chance=chance_example(results),
                      round_costs=tuple(tuple(round_cost(k, data.cost, c) for k in range(1, data.k + 1))
-                                       for c in data.cost.compare_draft_steps))
+                                       for c in data.cost.compare_draft_steps),
+                     sequence=sequence_figures())
+
+
+@functools.lru_cache(maxsize=1)  # the toy and its seed are fixed, so one run serves every build
+def sequence_figures() -> tuple[float, float]:
+    """Returns the sequence-level check the page quotes: joint TV of the toy's first tokens, and its bound."""
+    tv, bound = checks.sequence_tv()
+    return round(tv, 6), round(bound, 6)
 
 
 def chance_example(results: tuple[ProfileResult, ...]) -> tuple[int, int, int] | None:

@@ -55,7 +55,6 @@ def rejected_token(rounds: sampler.Rounds) -> np.ndarray:
 R = sampler.RULE
 BROKEN: dict[str, sampler.Rule] = {  # each must fail the per-position and tokens-per-round checks
     "residual forgets to subtract the draft": replace(R, residual=forgot_subtract),
-    "replacement drawn from the target": replace(R, residual=lambda p, q: np.broadcast_to(p, np.broadcast_shapes(p.shape, q.shape))),
     "ratio inverted (q/p)": replace(R, accept_prob=lambda p, q: sampler.accept_prob(q, p)),
     "no drop after a rejection": replace(R, drop_after_reject=False),
     "bonus drawn from the draft": replace(R, bonus_dist=lambda bonus, draft: draft[-1]),

@@ -35,7 +35,7 @@ PAGE_IDS = frozenset({
     "sources", "main", "trace", "player", "player-frame", "player-speed", "walkthrough", "identity-cap",
     "pos", "sp", "spt", "conv", "frames", "ov", "cv", "len", "identity",
     "lab", "lab-title", "lab-position", "lab-u", "lab-rep", "lab-cap", "cr", "cp", "cw", "tv", "tvt",
-    "ex", "ex-k", "ex-cost", "explore-title", "colophon"})
+    "ex", "ex-k", "ex-cost", "explore-title", "colophon", "rule", "not-a-sample"})
 
 _FRACTION = re.compile(r"^(0|[1-9][0-9]*)(/([1-9][0-9]*))?$")
 _PROFILE_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")

@@ -133,6 +133,11 @@ class ProfileStats:
         """Returns alpha at every position [k]."""
         return tuple(r.alpha for r in self.records)
 
+    @property
+    def worst_speedup(self) -> Fraction:
+        """Returns the speedup of a round whose first proposal is rejected: one token for a whole round's cost."""
+        return 1 / self.round_cost
+
 
 def profile_stats(data: Dataset, profile: Profile) -> ProfileStats:
     """Returns every exact statistic of one profile."""

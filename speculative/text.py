@@ -7,6 +7,7 @@ and the player fills them in the browser, so each sentence has exactly one sourc
 from __future__ import annotations
 
 import re
+from math import log10
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
@@ -49,6 +50,12 @@ def ratio_text(p: str, q: str, ratio: Fraction, accept: Fraction) -> str:
 
 
 # --- words ----------------------------------------------------------------------
+
+
+def power_of_ten(x: float) -> str:
+    """Returns 1e-6 as "10<sup>−6</sup>" for the prose (HTML inside Markdown)."""
+    exponent = round(log10(x))
+    return f"10<sup>{'−' if exponent < 0 else ''}{abs(exponent)}</sup>"
 
 
 def quoted(labels: Sequence[str]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Sequence
 
-from . import charts, text
+from . import charts, checks, text
 from .analysis import Explained, ProfileResult
 from .frames import Frame, Round
 from .stats import PositionRecord
@@ -236,6 +236,10 @@ def profile_view(ex: Explained, r: ProfileResult, pt: dict[str, Any]) -> dict[st
         "speedup": decimal_str(s.speedup),
         "frames": len(r.frames),
         "frame_views": frame_views(ex, pt),
+        "drawn_chance": r.drawn_with_chance,
+        "drawn_mean": decimal_str(r.drawn_mean),
+        "peak_k": r.best_k[cost_index(ex)] if cost_index(ex) is not None else None,
+        "peak": decimal_str(r.stats.speedup_table[r.best_k[cost_index(ex)] - 1][cost_index(ex)]) if cost_index(ex) is not None else None,
         "all_pass": percent_str(s.distribution[-1]),
         "mc_rounds": f"{r.mc_rounds:,}",
         "max_tv": f"{max(c.tv for c in r.checks):.4f}",
@@ -297,7 +301,39 @@ def context(ex: Explained, tr: dict[str, Any]) -> dict[str, Any]:
         "convergence": [convergence_view(ex, r, pt) for r, pt in zip(ex.results, tr["profiles"])],
         "explore": speedup_view(ex),
         "conv_words": text.CONV,
+        "n": counts(ex),
+        "seeds": {"walk": data.walkthrough_seed, "mc": data.monte_carlo.seed, "drawn": data.drawn_rounds},
+        "worst": {"round_cost": str(ex.results[0].stats.round_cost),
+                  "speedup": decimal_str(ex.results[0].stats.worst_speedup)},
+        "suite": suite_view(ex),
     }
+
+
+def cost_index(ex: Explained) -> int | None:
+    """Returns the column of the page's own draft-step cost among the compared costs, if it is one of them."""
+    costs = list(ex.data.cost.compare_draft_steps)
+    return costs.index(ex.data.cost.draft_step) if ex.data.cost.draft_step in costs else None
+
+
+def counts(ex: Explained) -> dict[str, str]:
+    """Returns the counts the prose names, each with its noun in agreement ("1 position", "5 positions")."""
+    k, v = ex.data.k, len(ex.data.vocabulary)
+    return {"tokens": text.count(v, "token"), "positions": text.count(k, "position"),
+            "proposals": text.count(k, "proposal"), "profiles": text.count(len(ex.results), "profile"),
+            "drawn": text.count(ex.data.drawn_rounds, "round"), "bonus_position": str(k + 1)}
+
+
+def suite_view(ex: Explained) -> dict[str, Any]:
+    """Returns what the page says about the test suite, from the constants the suite itself uses (speculative.checks)."""
+    c = checks
+    return {"rounds": f"{c.ROUNDS:,}", "random": c.RANDOM_PROFILES, "tokens": f"{c.RANDOM_TOKENS[0]} to {c.RANDOM_TOKENS[1]}",
+            "positions": f"{c.RANDOM_POSITIONS[0]} to {c.RANDOM_POSITIONS[1]}", "pairs": f"{c.IDENTITY_PAIRS:,}",
+            "p_min": text.power_of_ten(c.P_MIN), "detectable": f"{c.DETECTABLE_TV:g}", "power": f"{c.POWER:.0%}",
+            "broken_count": text.count(len(c.BROKEN), "broken sampler"), "broken": text.and_list(list(c.BROKEN)),
+            "sequence_broken": text.and_list(list(c.SEQUENCE_BROKEN)), "harmless": text.and_list(list(c.HARMLESS)),
+            "texts": f"{c.SEQUENCE_TEXTS:,}", "length": c.SEQUENCE_LENGTH, "page_texts": f"{c.PAGE_SEQUENCE_TEXTS:,}",
+            "toy_tokens": len(c.TOY.vocabulary), "cells": f"{len(c.TOY.vocabulary) ** c.SEQUENCE_LENGTH:,}",
+            "joint_tv": decimal_str(ex.sequence[0], 4), "joint_bound": decimal_str(ex.sequence[1], 4)}
 
 
 # --- the interactive figures: each one's default state, rendered so the page reads without scripting ---

@@ -175,3 +175,13 @@ def test_counts_agree_with_a_count_round_by_round(shipped):
         for i, x in enumerate(tokens):
             positions[i, x] += 1
     assert (sampler.position_counts(r, len(b)) == positions).all() and (sampler.length_counts(r) == lengths).all()
+
+
+def test_the_broken_samplers_are_five_different_ways_to_be_wrong(shipped):
+    """Two mutants that always commit the same tokens would be one failure named twice."""
+    t, d, b = arrays(shipped, shipped.profiles[1])
+    outputs = {}
+    for name, rule in checks.BROKEN.items():
+        rounds = sampler.sample_rounds(t, d, b, 20_000, np.random.default_rng(5), rule=rule)
+        outputs[name] = rounds.committed_pm.tobytes()
+    assert len(set(outputs.values())) == len(checks.BROKEN) == 5
