@@ -10,10 +10,11 @@ from __future__ import annotations
 import html
 import math
 import re
+import unicodedata
 from fractions import Fraction
 from typing import Callable, Sequence
 
-from .text import decimal_str, percent_str, prob_str
+from .text import decimal_str, isolated, percent_str, prob_str
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 _EM = 0.56  # rough advance of one character in em, for laying out legends only
@@ -67,10 +68,28 @@ def _col(x: float, cls: str, texts: Sequence[str]) -> str:
     return f'<g{_cls(cls)} transform="translate({_n(x)} 0)">{"".join(texts)}</g>'
 
 
+_JOINS = re.compile(r"[\u0300-\u036f\u200c\u200d\ufe00-\ufe0f\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]")
+
+
+def graphemes(s: str) -> list[str]:
+    """Returns s split into user-perceived characters, near enough for labels: a base character keeps its
+    combining marks, variation selectors, skin tones and zero-width-joined parts, and flags stay in pairs."""
+    out: list[str] = []
+    for ch in s:
+        regional = "\U0001f1e6" <= ch <= "\U0001f1ff"
+        joined = out and (out[-1].endswith("\u200d") or _JOINS.match(ch) or unicodedata.combining(ch))
+        pair = out and regional and len(out[-1]) == 1 and "\U0001f1e6" <= out[-1] <= "\U0001f1ff"
+        if joined or pair:
+            out[-1] += ch
+        else:
+            out.append(ch)
+    return out
+
+
 def _short(s: str, room: float, size: float = 10) -> str:
-    """Returns s, cut with an ellipsis when it is wider than `room`; the desc keeps the whole label."""
-    most = max(2, int(room / (size * _EM)))
-    return s if len(s) <= most else s[:most - 1] + "…"
+    """Returns s, cut with an ellipsis between whole characters when wider than `room`; the desc keeps all of it."""
+    most, parts = max(2, int(room / (size * _EM))), graphemes(s)
+    return isolated(s if len(parts) <= most else "".join(parts[:most - 1]) + "…")
 
 
 def _bar(x: float, top: float, w: float, bottom: float, closed: bool = True) -> str:

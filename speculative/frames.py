@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Sequence
 
 from .stats import PositionRecord
-from .text import and_list, count, quoted, uniform_str
+from .text import and_list, count, isolated, quoted, uniform_str
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ def verify_frame(rnd: Round, rec: PositionRecord, vocab: Sequence[str], index: i
     keys = ("verify", "zero" if facts.p == 0 else "chance_fail", "residual",
             "own_zero" if facts.p == 0 else "own_above", "drawn")
     keys += (("dropped_one" if len(dropped) == 1 else "dropped_many"),) if dropped else ()
-    fields = {"u": u, "rep": vocab[rnd.replacement], "dropped": and_list(dropped) if dropped else ""}
+    fields = {"u": u, "rep": isolated(vocab[rnd.replacement]), "dropped": and_list(dropped) if dropped else ""}
     return VerifyFrame(index=index, slots=slots(rnd, upto, False), committed=committed, caption=keys, fields=fields,
                        shows=(("zero",) if facts.p == 0 else ()) + ("residual",), position=upto, token=x, u=u,
                        verdict="rejected", chance=0 < facts.accept < 1, replacement=rnd.replacement, dropped=dropped)

@@ -7,6 +7,7 @@ and the player fills them in the browser, so each sentence has exactly one sourc
 from __future__ import annotations
 
 import re
+import unicodedata
 from math import log10
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -58,9 +59,18 @@ def power_of_ten(x: float) -> str:
     return f"10<sup>{'−' if exponent < 0 else ''}{abs(exponent)}</sup>"
 
 
+def isolated(label: str) -> str:
+    """Returns a label wrapped in Unicode isolates (FSI ... PDI) when its direction could reorder the text around it.
+
+    A label of left-to-right letters and digits cannot, so it is returned as it is.
+    """
+    plain = all(unicodedata.bidirectional(ch) in ("L", "EN") for ch in label)
+    return label if plain else f"\u2068{label}\u2069"
+
+
 def quoted(labels: Sequence[str]) -> str:
-    """Returns labels as “a” “b” “c” for captions."""
-    return " ".join(f"“{t}”" for t in labels)
+    """Returns labels as “a” “b” “c” for captions, each isolated where its direction could reorder the rest."""
+    return " ".join(f"“{isolated(t)}”" for t in labels)
 
 
 def and_list(items: Sequence[str]) -> str:
@@ -104,13 +114,15 @@ CAPTIONS = {
                   "so one more token is drawn there, straight from the target: “{tok}”.",
     "done": "The round commits {committed_count}: {committed}, for one pass of the target.",
     "lost_one": "The dropped proposal ({lost}) cost a draft step and was never checked.",
-    "lost_one_sure": "The dropped proposal ({lost}) cost a draft step and was never checked, "
-                     "though the target would have accepted it outright.",
+    "lost_one_sure": "The dropped proposal ({lost}) cost a draft step and was never checked, though in this toy, "
+                     "where positions do not depend on one another, the target would have accepted it with probability 1.",
     "lost_many": "The dropped proposals ({lost}) cost a draft step each and were never checked.",
-    "lost_many_all_sure": "The dropped proposals ({lost}) cost a draft step each and were never checked, "
-                          "though the target would have accepted them outright.",
-    "lost_many_sure": "The dropped proposals ({lost}) cost a draft step each and were never checked, "
-                      "though the target would have accepted {sure} outright.",
+    "lost_many_all_sure": "The dropped proposals ({lost}) cost a draft step each and were never checked, though in "
+                          "this toy, where positions do not depend on one another, the target would have accepted them "
+                          "with probability 1.",
+    "lost_many_sure": "The dropped proposals ({lost}) cost a draft step each and were never checked, though in "
+                      "this toy, where positions do not depend on one another, the target would have accepted {sure} "
+                      "with probability 1.",
 }
 
 # The player's own words: headings, labels and notes it writes around a frame.
@@ -139,7 +151,7 @@ PLAYER = {
     "note_rejected": "rejected",
     "chip_replacement": " (replacement)",
     "chip_bonus": " (bonus)",
-    "chip_dropped": " · would have been accepted with {accept}",
+    "chip_dropped": " · in this toy, accepted with probability {accept} had it been checked",
     "nothing_yet": "nothing yet: no position has been checked",
     "slot_bonus": "{pos} bonus",
     "slot_instead": ": “{rep}” instead",

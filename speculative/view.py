@@ -31,10 +31,10 @@ def position_facts(ex: Explained, r: ProfileResult, rec: PositionRecord) -> dict
         "residual_raw": [prob_str(t.residual_raw, d) for t in rec.tokens],
         "residual": [None if t.residual is None else str(t.residual) for t in rec.tokens],
         "res_total": prob_str(rec.residual_total, d),
-        "res_raw": ", ".join(f"“{vocab[y]}” {prob_str(rec.tokens[y].residual_raw, d)}" for y in kept),
-        "res_norm": ", ".join(f"“{vocab[y]}” {rec.tokens[y].residual}" for y in kept),
+        "res_raw": ", ".join(f"{text.quoted([vocab[y]])} {prob_str(rec.tokens[y].residual_raw, d)}" for y in kept),
+        "res_norm": ", ".join(f"{text.quoted([vocab[y]])} {rec.tokens[y].residual}" for y in kept),
         "accept_f": [None if t.accept is None else float(t.accept) for t in rec.tokens],
-        "cuts": [round(float(c), 9) for c in rec.residual_cuts],
+        "cuts": [round(float(c), 6) for c in rec.residual_cuts],
         "bars": bar_widths(rec),
     }
 
@@ -97,7 +97,7 @@ def caption_context(pt: dict[str, Any], vocab: Sequence[str], rnd: dict[str, Any
     if pos:
         ctx["pos"] = pos
     if x is not None:
-        ctx["tok"] = vocab[x]
+        ctx["tok"] = text.isolated(vocab[x])
     return {**ctx, **rnd["fields"], **({"u": frame["u"]} if frame["u"] else {})}
 
 
@@ -142,9 +142,9 @@ def convergence_trace(r: ProfileResult) -> dict[str, Any]:
             "within": [[int(x.tv <= x.tv_bound) for x in c.checks] for c in cps],
             "tv_text": [[decimal_str(x.tv, 4) for x in c.checks] for c in cps],
             "bound_text": [[decimal_str(x.tv_bound, 4) for x in c.checks] for c in cps],
-            "freq": [[[decimal_str(Fraction(v, x.n), 3) if x.n else "0" for v in x.counts] for x in c.checks] for c in cps],
-            "lengths_freq": [[decimal_str(Fraction(v, c.rounds), 3) for v in c.length_counts] for c in cps],
-            "reached": [[x.n for x in c.checks] for c in cps], "lengths": [list(c.length_counts) for c in cps],
+            "freq": [[[float(decimal_str(Fraction(v, x.n), 3)) if x.n else 0 for v in x.counts] for x in c.checks] for c in cps],
+            "lengths_freq": [[float(decimal_str(Fraction(v, c.rounds), 3)) for v in c.length_counts] for c in cps],
+            "reached": [[x.n for x in c.checks] for c in cps],
             "lengths_exact": [str(p) for p in r.stats.distribution]}
 
 
@@ -159,6 +159,7 @@ def trace(ex: Explained) -> dict[str, Any]:
     return {
         "format": "speculative-decoding-trace/2",
         "vocabulary": list(data.vocabulary),
+        "labels": [text.isolated(t) for t in data.vocabulary],  # for sentences: isolated where direction matters
         "k": data.k,
         "cost_model": {"draft_step": str(data.cost.draft_step), "verify_round": str(data.cost.verify_round)},
         "points": {name: point_href(ex, where) for name, where in ex.points.items()},
@@ -194,7 +195,7 @@ def slot_views(rnd: dict[str, Any], frame: dict[str, Any], vocab: Sequence[str],
         token = rnd["proposals"][pos - 1] if pos <= k else (rnd["bonus"] if state == "bonus" else None)
         words = text.STATE_NAMES[state]
         if state == "rejected":
-            words += text.fill(text.PLAYER["slot_instead"], {"rep": vocab[rnd["replacement"]]})
+            words += text.fill(text.PLAYER["slot_instead"], {"rep": text.isolated(vocab[rnd["replacement"]])})
         out.append({"state": state, "current": pos == frame["pos"],
                     "pos": text.fill(text.PLAYER["slot_bonus"], {"pos": pos}) if pos > k else str(pos),
                     "token": text.PLAYER["no_token"] if token is None else vocab[token], "text": words})

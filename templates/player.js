@@ -56,7 +56,7 @@
         res_raw: pos.res_raw, res_total: pos.res_total, res_norm: pos.res_norm };
     }
     if (f.pos) c.pos = f.pos;
-    if (x !== null) c.tok = vocab[x];
+    if (x !== null) c.tok = trace.labels[x];
     Object.assign(c, rnd.fields);
     if (f.u) c.u = f.u;
     return c;
@@ -123,11 +123,11 @@
     return vocab.map(function (tok, y) {
       var w = pos.bars[y], li = node('div', 'bar-row' + (y === mark ? ' is-mark' : ''));
       var track = node('span', 'bar-track');
-      var lo = node('span', 'bar-min'), hi = node('span', w[2] ? 'bar-res' : 'bar-exc');
+      var lo = node('span', 'bar-min' + (w[0] ? '' : ' is-zero')), hi = node('span', (w[2] ? 'bar-res' : 'bar-exc') + (w[1] ? '' : ' is-zero'));
       lo.style.setProperty('--w', String(w[0]));
       hi.style.setProperty('--w', String(w[1]));
       track.append(lo, hi);
-      li.append(node('bdi', 'bar-tok', tok), track, node('span', 'bar-num', pos.target[y] + ' / ' + pos.draft[y]));
+      li.append(node('bdi', 'bar-tok', tok), track, node('span', 'bar-num', 'p ' + pos.target[y] + ' · q ' + pos.draft[y]));
       return li;
     });
   }
@@ -248,9 +248,9 @@
       ui.strip.replaceChildren.apply(ui.strip, slots.map(function (s, i) {
         var position = i + 1;
         var li = node('li', 'slot is-' + s.state + (f.pos === position ? ' is-current' : ''));
-        var text = STATES[s.state] + (s.state === 'rejected' ? fill(T.slot_instead, { rep: vocab[s.replacement] }) : '');
+        var text = STATES[s.state] + (s.state === 'rejected' ? fill(T.slot_instead, { rep: trace.labels[s.replacement] }) : '');
         li.append(node('small', '', position > trace.k ? fill(T.slot_bonus, { pos: position }) : String(position)), ' ',
-          node('b', '', s.token === null ? T.no_token : vocab[s.token]), ' ', node('span', '', text));
+          node('bdi', '', s.token === null ? T.no_token : vocab[s.token]), ' ', node('span', '', text));
         return li;
       }));
     }
@@ -266,6 +266,7 @@
       ui.accept.textContent = fill(T.accept, { ratio: pos.ratio[x], accept: ctx.accept });
       ui.u.textContent = f.u;
       ui.bar.style.setProperty('--accept', String(pos.accept_f[x]));
+      ui.bar.classList.toggle('is-never', pos.accept_f[x] === 0);
       ui.bar.style.setProperty('--u', f.u);
       ui.uLabel.textContent = fill(T.u, { u: f.u });
       ui.verdict.className = 'player-verdict ' + (passed ? 'is-accepted' : 'is-rejected');
@@ -306,7 +307,7 @@
       ui.dropped.hidden = dropped.length === 0;
       ui.droppedList.replaceChildren.apply(ui.droppedList, dropped.map(function (position) {
         var x = slots[position - 1].token, li = node('li', 'is-dropped');
-        li.append(node('span', 'chip-pos', String(position)), ' ', node('span', 'chip-tok', vocab[x]),
+        li.append(node('span', 'chip-pos', String(position)), ' ', node('bdi', 'chip-tok', vocab[x]),
           node('span', 'chip-note', fill(T.chip_dropped, { accept: prof().positions[position - 1].accept[x] })));
         return li;
       }));
@@ -314,7 +315,7 @@
       ui.committed.replaceChildren.apply(ui.committed, committed.length ? committed.map(function (c) {
         var rep = c.state === 'rejected', bonus = c.state === 'bonus';
         var li = node('li', rep ? 'is-replacement' : bonus ? 'is-bonus' : '');
-        li.append(node('span', 'chip-tok', vocab[c.token]), node('span', 'chip-note', rep ? T.chip_replacement : bonus ? T.chip_bonus : ''));
+        li.append(node('bdi', 'chip-tok', vocab[c.token]), node('span', 'chip-note', rep ? T.chip_replacement : bonus ? T.chip_bonus : ''));
         return li;
       }) : [node('li', 'is-empty', T.nothing_yet)]);
     }
@@ -455,10 +456,11 @@
 
     function renderTest(here) {
       var pos = here.pos, x = state.token, a = pos.accept_f[x], passed = state.u < a;
-      var u = state.u.toFixed(3), f = { u: u, p: pos.target[x], q: pos.draft[x], accept: pos.accept[x], tok: vocab[x] };
+      var u = state.u.toFixed(3), f = { u: u, p: pos.target[x], q: pos.draft[x], accept: pos.accept[x], tok: trace.labels[x] };
       ui.u.value = u;
       ui.u.setAttribute('aria-valuetext', 'u = ' + u);
       ui.yes.style.setProperty('--w', String(a));
+      ui.yes.parentNode.classList.toggle('is-never', a === 0);
       ui.mark.style.setProperty('--u', u);
       ui.threshold.textContent = fill(L.threshold, f);
       ui.verdict.className = 'lab-verdict ' + (passed ? 'is-accepted' : 'is-rejected');
@@ -477,7 +479,7 @@
         return seg;
       }));
       lo = y ? pos.cuts[y - 1] : 0;
-      ui.rep.textContent = fill(L.replacement, { r: r, rep: vocab[y], lo: lo.toFixed(3), hi: pos.cuts[y].toFixed(3) });
+      ui.rep.textContent = fill(L.replacement, { r: r, rep: trace.labels[y], lo: lo.toFixed(3), hi: pos.cuts[y].toFixed(3) });
     }
 
     function render() {
@@ -542,10 +544,10 @@
       ui.readout.textContent = fill(C.readout, { rounds: rounds, reached: conv.reached[c][i].toLocaleString('en-US'), where: where,
         tv: conv.tv_text[c][i], bound: conv.bound_text[c][i], rel: conv.within[c][i] ? C.within : C.above });
       ui.hist.replaceChildren.apply(ui.hist, vocab.map(function (tok, y) {
-        return pair(tok, target[y], freq[y], fracValue(target[y]), Number(freq[y]));
+        return pair(tok, target[y], freq[y].toFixed(3), fracValue(target[y]), freq[y]);
       }));
       ui.lengths.replaceChildren.apply(ui.lengths, conv.lengths_exact.map(function (p, j) {
-        return pair(fill(C.n, { n: j + 1 }), p, conv.lengths_freq[c][j], fracValue(p), Number(conv.lengths_freq[c][j]));
+        return pair(fill(C.n, { n: j + 1 }), p, conv.lengths_freq[c][j].toFixed(3), fracValue(p), conv.lengths_freq[c][j]);
       }));
       if (ui.now) ui.now.setAttribute('transform', 'translate(' + xs[c] + ' 0)');
       root.hidden = false;
