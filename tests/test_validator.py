@@ -79,7 +79,7 @@ def checked(built_site, tmp_path_factory) -> dict[str, list[dict]]:
                     f"{(result.stdout + result.stderr).strip()[:2000]}", pytrace=False)
     by_file: dict[str, list[dict]] = {page.name: [], broken.name: []}
     for m in messages:
-        by_file[Path(m.get("url", "")).name].append(m)
+        by_file.setdefault(Path(m.get("url", "")).name, []).append(m)
     return by_file
 
 
