@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
-# Run every test: make .venv if needed, install with the test extra, find a Chromium, run pytest.
+# Run every test: make .venv if needed, install with the test extra, find a Chromium and the HTML checker, run pytest.
 . "$(dirname "$0")/setup.sh" "test"
+
+apt_updated=""
+apt_install() {  # as root with apt only; one apt-get update per run
+  have_root_apt || return 1
+  if [ -z "$apt_updated" ]; then apt-get update -qq >/dev/null 2>&1 || return 1; apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null 2>&1
+}
 
 find_chromium() {
   if [ -n "${CHROMIUM_PATH:-}" ] && [ -x "$CHROMIUM_PATH" ]; then return 0; fi
@@ -16,7 +23,7 @@ if find_chromium; then
 elif timeout 300 "$PY" -m playwright install chromium >/dev/null 2>&1; then
   unset CHROMIUM_PATH
   echo "test: using Playwright's own Chromium" >&2
-elif have_root_apt && { apt-get update -qq >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null 2>&1; } && find_chromium; then
+elif apt_install chromium && find_chromium; then
   export CHROMIUM_PATH
   echo "test: installed Debian's chromium at $CHROMIUM_PATH" >&2
 else
@@ -27,17 +34,47 @@ else
   exit 1
 fi
 
+# The Nu HTML Checker for tests/test_validator.py: vnu.jar from npm at a pinned version, run with Java.
+# What is missing is installed once (Debian's default-jre-headless and npm as root with apt). If that fails,
+# the validator test says what to install: it fails under CI=true and skips elsewhere.
+VNU_VERSION=26.9.27
+export VNU_JAR="$PWD/.cache/vnu/node_modules/vnu-jar/build/dist/vnu.jar"
+vnu_pinned() { [ -f "$VNU_JAR" ] && grep -Eqs "\"version\": *\"$VNU_VERSION\"" .cache/vnu/node_modules/vnu-jar/package.json; }
+
+if ! command -v java >/dev/null 2>&1; then
+  # Debian's slim images lack this folder, and the JRE's post-install step fails without it.
+  if have_root_apt; then mkdir -p /usr/share/man/man1; fi
+  if apt_install --no-install-recommends default-jre-headless && command -v java >/dev/null 2>&1; then
+    echo "test: installed Debian's default-jre-headless for the HTML checker" >&2
+  else
+    echo "test: no java for the HTML checker; tests/test_validator.py will say what to install" >&2
+  fi
+fi
+if ! vnu_pinned; then
+  if ! command -v npm >/dev/null 2>&1 && apt_install --no-install-recommends npm; then
+    echo "test: installed Debian's npm to fetch the HTML checker" >&2
+  fi
+  if command -v npm >/dev/null 2>&1 &&
+     timeout 300 npm install --prefix .cache/vnu --no-audit --no-fund --silent "vnu-jar@$VNU_VERSION" >/dev/null 2>&1 &&
+     vnu_pinned; then
+    echo "test: installed vnu-jar $VNU_VERSION into .cache/vnu" >&2
+  else
+    echo "test: could not install vnu-jar $VNU_VERSION with npm; tests/test_validator.py will say what to install" >&2
+  fi
+fi
+
 if [ "$#" -gt 0 ]; then exec "$PY" -m pytest "$@"; fi
 
-# No arguments: the non-browser tests under branch coverage, which the rule and the exact statistics
-# must reach in full, then the browser tests. set -e stops at the first non-zero exit, with its code.
+# No arguments: the tests that need neither a browser nor the HTML checker, under branch coverage, which the
+# rule and the exact statistics must reach in full; then the browser and checker tests. set -e stops at the
+# first non-zero exit, with its code, and the last pytest's code is the script's.
 export COVERAGE_FILE=.cache/coverage
 mkdir -p .cache
-"$PY" -m coverage run --branch --source=speculative -m pytest -m "not browser"
+"$PY" -m coverage run --branch --source=speculative -m pytest -m "not browser and not validator"
 if ! "$PY" -m coverage report -m --include=speculative/sampler.py,speculative/stats.py --fail-under=100; then
   echo "error: speculative/sampler.py and speculative/stats.py must reach 100% branch coverage." >&2
   echo "" >&2
   echo "Add tests for the lines listed under Missing above, then run this again." >&2
   exit 1
 fi
-"$PY" -m pytest -m browser
+"$PY" -m pytest -m "browser or validator"

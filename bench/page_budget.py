@@ -1,0 +1,166 @@
+"""Print the page's budgets for site/index.html in headless Chromium: bytes, DOM size, requests, script start,
+each control's response with style and layout, and sideways scroll at phone and desktop widths.
+
+Usage: .venv/bin/python bench/page_budget.py   (builds nothing: run `python build.py` first)
+Each line reads `name: measured; target ≤ budget`. Exits 2 when a budget is missed, 1 when there is no page.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import shutil
+import statistics
+import sys
+from pathlib import Path
+
+from playwright.sync_api import Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "site" / "index.html"
+RAW_KB, GZIP_KB, DOM, REQUESTS, INIT_MS, RESPOND_MS = 180, 40, 1400, 0, 20, 16
+LOADS = 15  # page loads for the script start figure
+ACTIONS = 40  # timed actions per control
+WIDTHS = (360, 1280)
+
+# (row name, CSS selector); a selector that matches several controls gives one row each.
+CONTROLS = [
+    ("lab, Uniform draw u", "#lab-u"),
+    ("lab, Replacement draw", "#lab-rep"),
+    ("lab, Position", "#lab-position"),
+    ("convergence, Rounds", "input[data-conv-rounds]"),
+    ("convergence, Position", "select[data-conv-position]"),
+    ("explorer, Positions drafted", "#ex-k"),
+    ("explorer, Draft step cost", "#ex-cost"),
+]
+
+# Sets one control to each of its values in turn (a range's ends, a select's options), fires what a reader's
+# move fires, and reads offsetHeight so the browser recomputes style and layout inside the timed span.
+# A range ends on its maximum, so the lab's u is left on the rejecting side for the replacement draw after it.
+SET_JS = """([selector, index, actions]) => {
+  const el = document.querySelectorAll(selector)[index];
+  const values = el.tagName === 'SELECT' ? [...el.options].map(o => o.value) : [el.min, el.max];
+  const times = [];
+  for (let i = 1; i <= actions; i++) {
+    document.body.offsetHeight;
+    const start = performance.now();
+    el.value = values[i % values.length];
+    el.dispatchEvent(new Event('input', {bubbles: true}));
+    el.dispatchEvent(new Event('change', {bubbles: true}));
+    document.body.offsetHeight;
+    times.push(performance.now() - start);
+  }
+  return times;
+}"""
+
+# Clicks the player's Next step button; at the last frame, First step (untimed) starts the walk again.
+NEXT_JS = """(actions) => {
+  const player = document.querySelector('[data-player]'), scrubber = player.querySelector('[data-scrubber]');
+  const next = player.querySelector('[data-action="next"]'), first = player.querySelector('[data-action="first"]');
+  const times = [];
+  for (let i = 0; i < actions; i++) {
+    if (next.disabled || scrubber.value === scrubber.max) first.click();
+    document.body.offsetHeight;
+    const start = performance.now();
+    next.click();
+    document.body.offsetHeight;
+    times.push(performance.now() - start);
+  }
+  return times;
+}"""
+
+
+def chromium_path() -> str | None:
+    return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def open_ready(page: Page, url: str) -> None:
+    """Opens the page and waits until its script has shown the player."""
+    page.goto(url)
+    page.wait_for_selector("[data-player]", state="visible")
+
+
+def controls(page: Page) -> dict[str, list[float]]:
+    """Returns each control's response times in ms, keyed by row name."""
+    out = {}
+    for name, selector in CONTROLS:
+        ids = page.eval_on_selector_all(selector, "els => els.map(e => e.id)")
+        for i, id_ in enumerate(ids):
+            label = f"{name} (#{id_})" if len(ids) > 1 else name
+            out[label] = page.evaluate(SET_JS, [selector, i, ACTIONS])
+    out["player, Next step"] = page.evaluate(NEXT_JS, ACTIONS)
+    return out
+
+
+def measure() -> dict:
+    """Returns every figure: sizes in bytes, DOM count, requests, init and response times in ms, scroll widths."""
+    html = PAGE.read_bytes()
+    url = PAGE.as_uri()
+    path = chromium_path()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(**({"executable_path": path} if path else {}))
+        inits = []
+        for _ in range(LOADS):
+            page = browser.new_page()
+            page.add_init_script("window.__playerDebug = true")
+            open_ready(page, url)
+            inits.append(page.evaluate("window.__player.initMs"))
+            page.close()
+        page = browser.new_page()
+        requests = []
+        page.on("request", lambda r: requests.append(r.url) if r.url != url and not r.url.startswith("data:") else None)
+        open_ready(page, url)
+        dom = page.evaluate("document.getElementsByTagName('*').length")
+        times = controls(page)
+        page.close()
+        scroll = {}
+        for width in WIDTHS:
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            open_ready(page, url)
+            scroll[width] = page.evaluate("document.documentElement.scrollWidth")
+            page.close()
+        browser.close()
+    return {"raw": len(html), "gzip": len(gzip.compress(html, 9, mtime=0)), "dom": dom, "requests": requests,
+            "inits": inits, "controls": times, "scroll": scroll}
+
+
+def rows(m: dict) -> list[tuple[str, str, str, bool]]:
+    """Returns (name, measured, target, within budget) for every figure in `m`."""
+    init = statistics.median(m["inits"])
+    out = [
+        ("page size, raw", f"{m['raw'] / 1024:.1f} KB", f"≤ {RAW_KB} KB", m["raw"] <= RAW_KB * 1024),
+        ("page size, gzipped", f"{m['gzip'] / 1024:.1f} KB", f"≤ {GZIP_KB} KB", m["gzip"] <= GZIP_KB * 1024),
+        ("DOM elements after scripts run", f"{m['dom']:,}", f"≤ {DOM:,}", m["dom"] <= DOM),
+        ("requests besides the page", f"{len(m['requests'])}", f"{REQUESTS}", len(m["requests"]) <= REQUESTS),
+        ("script start (player init)", f"{init:.2f} ms median, {max(m['inits']):.2f} ms worst of {LOADS} loads",
+         f"≤ {INIT_MS} ms", init <= INIT_MS),
+    ]
+    for name, times in m["controls"].items():
+        median = statistics.median(times)
+        out.append((f"{name}, response with style and layout",
+                    f"{median:.2f} ms median, {max(times):.2f} ms worst of {len(times)}", f"≤ {RESPOND_MS} ms",
+                    median <= RESPOND_MS))
+    for width, scroll_width in m["scroll"].items():
+        out.append((f"scroll width at {width} px", f"{scroll_width} px", f"= {width} px", scroll_width == width))
+    return out
+
+
+def main() -> int:
+    if not PAGE.exists():
+        print(f"{PAGE.relative_to(ROOT)} not found.\n\nRun `python build.py` first; this script builds nothing.",
+              file=sys.stderr)
+        return 1
+    m = measure()
+    table = rows(m)
+    for name, value, target, _ in table:
+        print(f"{name}: {value}; target {target}")
+    for request in m["requests"]:
+        print(f"request: {request}", file=sys.stderr)
+    missed = [name for name, _, _, ok in table if not ok]
+    if missed:
+        print(f"\nmissed budgets: {', '.join(missed)}", file=sys.stderr)
+    return 2 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+"""The page's budgets in a real Chromium from file://: DOM size after the scripts run, and no sideways scroll at
+phone and desktop widths with every figure moved away from its default state. bench/page_budget.py measures
+the rest (bytes, requests, timings)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+DOM_BUDGET = 1400  # Lighthouse's "avoid an excessive DOM size" line, and the chance issue's budget
+WIDTHS = (360, 1280)
+
+
+def open_ready(page: Page, url: str) -> None:
+    """Opens the page and waits until its script has filled the player and the lab."""
+    page.goto(url)
+    expect(page.locator("[data-player]")).to_be_visible()
+    expect(page.locator("#lab [data-lab-verdict]")).to_contain_text("Rejected")
+
+
+def sideways(page: Page) -> tuple[int, int]:
+    """Returns the root's (scrollWidth, clientWidth): equal when nothing scrolls sideways."""
+    return tuple(page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]"))
+
+
+def change_every_figure(page: Page) -> None:
+    """Moves the lab's u to accept, the first convergence figure to its first checkpoint, and the explorer's cost."""
+    page.locator("#lab").get_by_label("Uniform draw u").fill("0.010")
+    expect(page.locator("#lab [data-lab-verdict]")).to_contain_text("Accepted")
+    conv = page.locator('[data-conv="0"]')
+    conv.get_by_label("Rounds").fill("0")
+    expect(conv.locator("[data-conv-readout]")).to_contain_text("After 10 rounds")
+    cost = page.locator("[data-explore]").get_by_label("Draft step cost")
+    other = "0" if cost.input_value() != "0" else str(cost.locator("option").count() - 1)
+    cost.select_option(other)
+    expect(cost).to_have_value(other)
+
+
+def test_dom_stays_within_budget_after_the_scripts_run(page: Page, page_url):
+    open_ready(page, page_url)
+    count = page.evaluate("document.getElementsByTagName('*').length")
+    assert count <= DOM_BUDGET, f"the page has {count:,} elements after its scripts run; the budget is {DOM_BUDGET:,}"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_nothing_scrolls_sideways_by_default_or_with_every_figure_changed(page: Page, page_url, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    open_ready(page, page_url)
+    default = sideways(page)
+    change_every_figure(page)
+    changed = sideways(page)
+    assert default[0] == default[1], f"at {width} px, by default: scrollWidth {default[0]} != clientWidth {default[1]}"
+    assert changed[0] == changed[1], f"at {width} px, figures changed: scrollWidth {changed[0]} != clientWidth {changed[1]}"
