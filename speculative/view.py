@@ -144,7 +144,7 @@ def convergence_trace(r: ProfileResult) -> dict[str, Any]:
             "bound_text": [[decimal_str(x.tv_bound, 4) for x in c.checks] for c in cps],
             "freq": [[[float(decimal_str(Fraction(v, x.n), 3)) if x.n else 0 for v in x.counts] for x in c.checks] for c in cps],
             "lengths_freq": [[float(decimal_str(Fraction(v, c.rounds), 3)) for v in c.length_counts] for c in cps],
-            "reached": [[x.n for x in c.checks] for c in cps],
+            "reached": [[f"{x.n:,}" for x in c.checks] for c in cps], "rounds_text": [f"{c.rounds:,}" for c in cps],
             "lengths_exact": [str(p) for p in r.stats.distribution]}
 
 

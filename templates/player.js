@@ -534,14 +534,14 @@
     }
 
     function render() {
-      var c = state.cp, i = state.pos - 1, n = conv.checkpoints[c];
+      var c = state.cp, i = state.pos - 1;
       var target = i < trace.k ? prof.positions[i].target : prof.bonus_target;
       var freq = conv.freq[c][i], where = fill(state.pos > trace.k ? C.bonus : C.position, { pos: state.pos });
-      var rounds = fill(C.rounds, { n: n.toLocaleString('en-US') });
+      var rounds = fill(C.rounds, { n: conv.rounds_text[c] });
       ui.rounds.value = String(c);
       ui.rounds.setAttribute('aria-valuetext', rounds);
       ui.position.value = String(state.pos);
-      ui.readout.textContent = fill(C.readout, { rounds: rounds, reached: conv.reached[c][i].toLocaleString('en-US'), where: where,
+      ui.readout.textContent = fill(C.readout, { rounds: rounds, reached: conv.reached[c][i], where: where,
         tv: conv.tv_text[c][i], bound: conv.bound_text[c][i], rel: conv.within[c][i] ? C.within : C.above });
       ui.hist.replaceChildren.apply(ui.hist, vocab.map(function (tok, y) {
         return pair(tok, target[y], freq[y].toFixed(3), fracValue(target[y]), freq[y]);
