@@ -54,9 +54,10 @@ def ratio_text(p: str, q: str, ratio: Fraction, accept: Fraction) -> str:
 
 
 def power_of_ten(x: float) -> str:
-    """Returns 1e-6 as "10<sup>−6</sup>" for the prose (HTML inside Markdown)."""
+    """Returns 1e-6 as "10⁻⁶", in superscript characters that need no markup."""
     exponent = round(log10(x))
-    return f"10<sup>{'−' if exponent < 0 else ''}{abs(exponent)}</sup>"
+    sup = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+    return "10" + str(exponent).translate(sup)
 
 
 def isolated(label: str) -> str:
