@@ -111,8 +111,12 @@ def _diamond(x: float, y: float, r: float = 4) -> str:
 
 
 def _marker(j: int, x: float, y: float) -> str:
-    """Returns path data for series j's marker: circle, square, triangle, diamond."""
-    shape = j % 4
+    """Returns path data for series j's marker: circle, square, triangle, diamond, inverted triangle, bar."""
+    shape = j % 6
+    if shape == 4:
+        return f"M{_n(x)} {_n(y + 3.5)}l3.5-6.5h-7z"
+    if shape == 5:
+        return f"M{_n(x - 4)} {_n(y - 1.5)}h8v3h-8z"
     if shape == 0:
         return f"M{_n(x - 3)} {_n(y)}a3 3 0 1 0 6 0a3 3 0 1 0-6 0"
     if shape == 1:
@@ -158,7 +162,7 @@ def overlap_matrix(vocab: Sequence[str], rows: Sequence[tuple[int, str, Sequence
     over, resid, excess, box, marks, grid, labels = (shapes[k] for k in ("over", "resid", "excess", "box", "marks",
                                                                         "grid", "labels"))
     body = [_hatch(p), _path("ch-grid", grid),
-            _row(head - 12, "ch-m", [_text(left + slot * (i + 0.5), None, _short(t, slot - 2, 12)) for i, t in enumerate(vocab)]),
+            _row(head - 12, "ch-m", [_text(left + slot * (i + 0.5), None, _short(t, slot - 2, 14)) for i, t in enumerate(vocab)]),
             *labels, _path("ch-overlap", over), _path("ch-residual", resid, f' fill="url(#{p}-h)"'),
             _path("ch-excess", excess), _path("ch-draft", box), _path("ch-mark", marks)]
     cells = "; ".join(f"position {pos} (α = {alpha}, proposed “{vocab[x]}”): "
@@ -209,7 +213,7 @@ def tv_chart(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequen
     p = _prefix(id_prefix)
     if len(rounds) < 2:
         raise ValueError("a TV chart needs at least two checkpoints")
-    w, left, right, top, bottom, floor = 330, 44, 240, 24, 170, 1e-3
+    w, left, right, top, bottom, floor = 360, 46, 222, 24, 170, 1e-3
     x = _log_axis(rounds[0], rounds[-1], left, right)
     y = _log_axis(floor, 1.0, bottom, top)
     decades = [10.0 ** -e for e in range(0, 4)]
@@ -226,26 +230,29 @@ def tv_chart(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequen
     ]
     ends = []
     for j, label in enumerate(labels):
-        cls = f"ch-s{j % 4}"
+        cls = f"ch-s{j % 6}"
         pts = "".join(f"{'L' if i else 'M'}{_n(x(n))} {_n(y(t[j]))}" for i, (n, t) in enumerate(zip(rounds, tv)))
-        body.append(f'<path class="ch-line {cls}" d="{pts}"/>')
-        body.append(f'<path class="ch-mk {cls}" d="{"".join(_marker(j, x(n), y(t[j])) for n, t in zip(rounds, tv))}"/>')
+        body.append(f'<g data-line="{j + 1}"><path class="ch-line {cls}" d="{pts}"/>'
+                    f'<path class="ch-mk {cls}" d="{"".join(_marker(j, x(n), y(t[j])) for n, t in zip(rounds, tv))}"/></g>')
         ends.append((y(tv[-1][j]), j, label))
-    body.append(_text(right + 6, y(bound[-1][0]) + 4, "bound", "ch-sm"))
-    body += _end_labels(ends, right + 6, top, bottom)
+    body.append(_text(right - 4, y(bound[-1][0]) - 6, "bound", "ch-sm ch-e"))
+    body += _end_labels(ends, right + 44, top, bottom + 16, w)
     series = "; ".join(f"{label}: " + ", ".join(f"{t[j]:.4f}" for t in tv) for j, label in enumerate(labels))
     desc = (f"Total-variation distance between the observed and the target distribution after "
-            f"{', '.join(f'{n:,}' for n in rounds)} rounds, on log scales. {series}. The bound for position 1 falls "
-            f"from {bound[0][0]:.4f} to {bound[-1][0]:.4f}, as 1/√N: a straight line of slope −1/2.")
+            f"{', '.join(f'{n:,}' for n in rounds)} rounds, on log scales. {series}. The dashed line is the bound for "
+            f"position 1, which every round reaches; it falls from {min(bound[0][0], 1):.4f} to {bound[-1][0]:.4f}, "
+            f"as 1/√N: a straight line of slope −1/2. Later positions are reached by fewer rounds, so their bounds sit higher.")
     return _svg(p, w, bottom + 24, "TV distance against rounds for every position, with the bound", desc, body)
 
 
-def _end_labels(ends: list[tuple[float, int, str]], x: float, top: float, bottom: float) -> list[str]:
-    """Returns the series labels at the right end of their lines, pushed apart so they never overlap."""
-    out, last = [], top - 20.0
-    for yv, j, label in sorted(ends):
-        yl = min(max(yv, last + 13), bottom + 10)
-        out.append(f'<path class="ch-mk ch-s{j % 4}" d="{_marker(j, x + 42, yl - 4)}"/>')
-        out.append(_text(x + 50, yl, _short(label, 330 - x - 50, 11), "ch-sm"))
-        last = yl
+def _end_labels(ends: list[tuple[float, int, str]], x: float, top: float, bottom: float, w: float) -> list[str]:
+    """Returns a legend of the series at the right, in the order their lines end, spaced so none overlap."""
+    gap, ys = 15.0, []
+    for yv, _, _ in sorted(ends):
+        ys.append(max(yv + 4, ys[-1] + gap if ys else top))
+    shift = max(0.0, ys[-1] - bottom) if ys else 0.0  # pushed past the bottom: move the whole column up
+    out = []
+    for yl, (_, j, label) in zip(ys, sorted(ends)):
+        out.append(f'<path class="ch-mk ch-s{j % 6}" d="{_marker(j, x, yl - shift - 4)}"/>')
+        out.append(_text(x + 8, yl - shift, _short(label, w - x - 8, 14), "ch-sm"))
     return out

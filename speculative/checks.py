@@ -67,7 +67,7 @@ SEQUENCE_BROKEN: dict[str, sampler.Rule] = {  # each must fail the sequence chec
     "bonus given the token before the last": replace(R, bonus_given=sampler.before),
     "proposals taken greedily": replace(R, draft_dist=greedy),
 }
-HARMLESS: dict[str, sampler.Rule] = {"accept when u <= a": replace(R, accepts=np.less_equal)}
+HARMLESS: dict[str, sampler.Rule] = {"accepting when u equals the accept probability too": replace(R, accepts=np.less_equal)}
 
 
 @dataclass(frozen=True)

@@ -44,10 +44,16 @@ def uniform_str(u: float, a: Fraction) -> str:
 
 
 def ratio_text(p: str, q: str, ratio: Fraction, accept: Fraction) -> str:
-    """Returns the accept probability worked out: "min(1, (4/8)/(3/8)) = min(1, 4/3) = 1"."""
+    """Returns the accept probability worked out: "min(1, (4/8)/(3/8)) = min(1, 4/3) = 1"; a whole number needs no brackets."""
+    top, bottom = (f"({x})" if "/" in x else x for x in (p, q))
     if ratio <= 1:
-        return f"min(1, ({p})/({q})) = {accept}"
-    return f"min(1, ({p})/({q})) = min(1, {ratio}) = {accept}"
+        return f"min(1, {top}/{bottom}) = {accept}"
+    return f"min(1, {top}/{bottom}) = min(1, {ratio}) = {accept}"
+
+
+def cost_phrase(cost: Fraction) -> str:
+    """Returns a draft step's cost in words: "1/10 of a target step", or "1 target step"."""
+    return f"{cost} of a target step" if cost < 1 else count(int(cost), "target step") if cost.denominator == 1 else f"{cost} target steps"
 
 
 # --- words ----------------------------------------------------------------------
@@ -105,7 +111,7 @@ CAPTIONS = {
                 "divided by their sum {res_total}: {res_norm}.",
     "own_above": "“{tok}” itself gets max(0, {p} − {q}) = 0: it was rejected because q > p, and the residual "
                  "subtracts the draft’s share from every token, this one included.",
-    "own_zero": "“{tok}” itself gets max(0, 0 − {q}) = 0, as any token the target never produces.",
+    "own_zero": "“{tok}” itself gets max(0, 0 − {q}) = 0, as does any token the target never produces.",
     "drawn": "Drawn: “{rep}”.",
     "dropped_one": "The proposal at position {dropped} is dropped, never checked.",
     "dropped_many": "The proposals at positions {dropped} are dropped, never checked.",
@@ -174,8 +180,8 @@ LAB = {
     "threshold": "accept if u < {accept}",
     "accepted": "Accepted",
     "rejected": "Rejected",
-    "pass": ": u = {u} is below min(1, ({p})/({q})) = {accept}, so “{tok}” is kept.",
-    "fail": ": u = {u} is not below min(1, ({p})/({q})) = {accept}, so “{tok}” is rejected and a replacement is drawn.",
+    "pass": ": u = {u} is below {worked}, so “{tok}” is kept.",
+    "fail": ": u = {u} is not below {worked}, so “{tok}” is rejected and a replacement is drawn.",
     "replacement": "The replacement draw {r} lands in “{rep}”’s segment, [{lo}, {hi}): “{rep}” is committed instead.",
     "segment": "{tok} {share}",
     "none": "No proposal in this data is decided by chance: every accept probability here is 0 or 1.",
@@ -190,24 +196,29 @@ LAB = {
 CONV = {
     "position": "position {pos}",
     "bonus": "bonus position {pos}",
-    "short": "pos. {pos}",
+    "short": "bonus {pos}",
     "rounds": "{n} rounds",
+    "reached": "{n} rounds",
     "readout": "After {rounds}: {reached} committed a token at {where}. Total variation from the target {tv}, "
                "{rel} the bound {bound} that sampling noise alone stays under with probability 1 − 10⁻⁶.",
+    "vacuous": "After {rounds}: {reached} committed a token at {where}. Total variation from the target {tv}; "
+               "too few rounds reached it for the noise bound to rule anything out yet.",
     "within": "within",
     "above": "above",
-    "target": "target p",
-    "observed": "observed",
+    "target": "exact: p, or P(N = n)",
+    "observed": "observed frequency",
     "exact": "exact P(N = n)",
     "n": "n = {n}",
 }
 
 # The speedup explorer's words.
 EXPLORE = {
-    "readout": "With k = {k} positions drafted and a draft step costing {cost} of a target step, a round costs "
-               "{round_cost} target steps.",
+    "readout": "With {k_text} drafted and a draft step costing {cost}, a round costs {round_cost} target steps.",
     "profile": "For {name}, {value}× at k = {k}; the best k is {best} ({best_value}×).",
-    "slower": " Slower than one token at a time.",
+    "profile_none": "For {name}, {value}× at k = {k}; at this cost no k beats decoding one token at a time.",
+    "slower": " At this k, that is slower than decoding one token at a time.",
+    "k_one": "1 position",
+    "k_many": "{k} positions",
     "best": "best",
     "cost": "{cost}",
 }

@@ -70,7 +70,7 @@ def frame_dict(row: Sequence[Any]) -> dict[str, Any]:
 
 def round_json(rnd: Round, frames: Sequence[Frame]) -> dict[str, Any]:
     """Returns one round as trace JSON: its tokens and caption fields once, then its frames."""
-    fields = {key: value for f in frames for key, value in f.fields.items() if key != "u"}
+    fields = {key: value for f in frames for key, value in f.fields.items() if key not in ("u", "tokens_count", "k") and value}
     return {"proposals": list(rnd.proposals), "replacement": rnd.replacement, "bonus": rnd.bonus,
             "fields": fields, "frames": [frame_json(f) for f in frames]}
 
@@ -98,7 +98,12 @@ def caption_context(pt: dict[str, Any], vocab: Sequence[str], rnd: dict[str, Any
         ctx["pos"] = pos
     if x is not None:
         ctx["tok"] = text.isolated(vocab[x])
-    return {**ctx, **rnd["fields"], **({"u": frame["u"]} if frame["u"] else {})}
+    return {**ctx, **common_fields(len(rnd["proposals"])), **rnd["fields"], **({"u": frame["u"]} if frame["u"] else {})}
+
+
+def common_fields(k: int) -> dict[str, Any]:
+    """Returns the caption fields every round of k positions shares, so the trace holds them once."""
+    return {"k": k, "tokens_count": text.count(k, "token"), "lost": "", "sure": "", "dropped": ""}
 
 
 def caption_of(pt: dict[str, Any], vocab: Sequence[str], rnd: dict[str, Any], frame: dict[str, Any]) -> str:
@@ -140,8 +145,9 @@ def convergence_trace(r: ProfileResult) -> dict[str, Any]:
     cps = r.checkpoints
     return {"rounds": r.mc_rounds, "checkpoints": [c.rounds for c in cps],
             "within": [[int(x.tv <= x.tv_bound) for x in c.checks] for c in cps],
+            "vacuous": [[int(x.tv_bound >= 1) for x in c.checks] for c in cps],
             "tv_text": [[decimal_str(x.tv, 4) for x in c.checks] for c in cps],
-            "bound_text": [[decimal_str(x.tv_bound, 4) for x in c.checks] for c in cps],
+            "bound_text": [[decimal_str(min(x.tv_bound, 1.0), 4) for x in c.checks] for c in cps],
             "freq": [[[float(decimal_str(Fraction(v, x.n), 3)) if x.n else 0 for v in x.counts] for x in c.checks] for c in cps],
             "lengths_freq": [[float(decimal_str(Fraction(v, c.rounds), 3)) for v in c.length_counts] for c in cps],
             "reached": [[f"{x.n:,}" for x in c.checks] for c in cps], "rounds_text": [f"{c.rounds:,}" for c in cps],
@@ -160,6 +166,7 @@ def trace(ex: Explained) -> dict[str, Any]:
         "format": "speculative-decoding-trace/2",
         "vocabulary": list(data.vocabulary),
         "labels": [text.isolated(t) for t in data.vocabulary],  # for sentences: isolated where direction matters
+        "fields": common_fields(data.k),
         "k": data.k,
         "cost_model": {"draft_step": str(data.cost.draft_step), "verify_round": str(data.cost.verify_round)},
         "points": {name: point_href(ex, where) for name, where in ex.points.items()},
@@ -168,6 +175,7 @@ def trace(ex: Explained) -> dict[str, Any]:
                  "states": text.STATE_NAMES, "lab": text.LAB, "conv": text.CONV, "explore": text.EXPLORE},
         "lab": lab_default(ex),
         "explore": {"costs": [str(c) for c in data.cost.compare_draft_steps],
+                    "cost_text": [text.cost_phrase(c) for c in data.cost.compare_draft_steps],
                     "round_costs": [[str(x) for x in row] for row in ex.round_costs]},
         "profiles": [profile_trace(ex, r) for r in ex.results],
     }
@@ -272,10 +280,12 @@ def identity_view(ex: Explained) -> dict[str, Any]:
     d, rec = ex.denom, r.stats.records[i]
     rows = [{"token": token, "min": prob_str(t.overlap, d), "fix": prob_str(t.commit - t.overlap, d),
              "total": prob_str(t.commit, d), "p": prob_str(t.p, d)} for token, t in zip(ex.data.vocabulary, rec.tokens)]
-    summary = (f"The same sum, done in exact fractions for every token at all {ex.identity_total} positions of "
-               f"the {len(ex.results)} profiles, equals the target at {ex.identity_equal} of {ex.identity_total}.")
+    scope = (f"at all {text.count(ex.identity_total, 'position')}" if ex.identity_equal == ex.identity_total
+             else f"at only {ex.identity_equal} of {text.count(ex.identity_total, 'position')}")
+    summary = (f"The same sum, done in exact fractions for every token at every position of "
+               f"{'the draft' if len(ex.results) == 1 else f'all {len(ex.results)} drafts'}, matches the target {scope}.")
     return {"profile": r.profile.name, "position": i + 1, "rows": rows, "summary": summary,
-            "where": ", where the walkthrough saw a rejection" if where else ""}
+            "where": ", where the walkthrough below meets a rejection" if where else ""}
 
 
 def context(ex: Explained, tr: dict[str, Any]) -> dict[str, Any]:
@@ -321,7 +331,8 @@ def counts(ex: Explained) -> dict[str, str]:
     k, v = ex.data.k, len(ex.data.vocabulary)
     return {"tokens": text.count(v, "token"), "positions": text.count(k, "position"),
             "proposals": text.count(k, "proposal"), "profiles": text.count(len(ex.results), "profile"),
-            "drawn": text.count(ex.data.drawn_rounds, "round"), "bonus_position": str(k + 1)}
+            "drawn": text.count(ex.data.drawn_rounds, "round"), "drawn_rounds": text.count(ex.data.drawn_rounds, "drawn round"),
+            "bonus_position": str(k + 1)}
 
 
 def suite_view(ex: Explained) -> dict[str, Any]:
@@ -376,7 +387,8 @@ def convergence_view(ex: Explained, r: ProfileResult, pt: dict[str, Any]) -> dic
     return {"id": r.profile.id, "name": r.profile.name, "last": last, "positions": positions, "rows": rows,
             "chart": charts.tv_chart(conv["checkpoints"], [[x.tv for x in c.checks] for c in r.checkpoints],
                                      [[x.tv_bound for x in c.checks] for c in r.checkpoints],
-                                     [text.fill(text.CONV["short"], {"pos": i}) for i in range(1, k + 2)],
+                                     [p["label"] if p["value"] <= k else text.fill(text.CONV["short"], {"pos": p["value"]})
+                                      for p in positions],
                                      f"tv-{r.profile.id}")}
 
 
@@ -385,14 +397,15 @@ def speedup_view(ex: Explained) -> dict[str, Any]:
     cost = ex.data.cost
     costs = list(cost.compare_draft_steps)
     default = costs.index(cost.draft_step) if cost.draft_step in costs else 0
-    return {"costs": [str(c) for c in costs], "default_cost": default, "k": ex.data.k}
+    return {"costs": [str(c) for c in costs], "cost_text": [text.cost_phrase(c) for c in costs], "default_cost": default,
+            "k": ex.data.k}
 
 
 def speedup_cells(r: ProfileResult) -> list[list[dict[str, Any]]]:
     """Returns the speedup table [k][cost] as cells: the value, ★ on each cost's best k, and whether it is below 1×."""
     best = r.best_k
-    return [[{"text": decimal_str(v) + "×" + (" ★" if best[c] == k else ""), "slow": v < 1} for c, v in enumerate(row)]
-            for k, row in enumerate(r.stats.speedup_table, start=1)]
+    return [[{"text": decimal_str(v) + "×" + ("\u00a0★" if best[c] == k and v > 1 else ""), "slow": v < 1}
+             for c, v in enumerate(row)] for k, row in enumerate(r.stats.speedup_table, start=1)]
 
 
 def speedup_trace(ex: Explained, r: ProfileResult) -> dict[str, Any]:
@@ -402,4 +415,4 @@ def speedup_trace(ex: Explained, r: ProfileResult) -> dict[str, Any]:
     return {"values": [[decimal_str(row[c]) for row in table] for c in range(len(table[0]))],
             "heights": [[round(float(row[c] / top), 4) for row in table] for c in range(len(table[0]))],
             "slow": [[int(row[c] < 1) for row in table] for c in range(len(table[0]))],
-            "best": list(r.best_k), "one": round(float(1 / top), 4)}
+            "best": [k if table[k - 1][c] > 1 else 0 for c, k in enumerate(r.best_k)], "one": round(float(1 / top), 4)}

@@ -57,7 +57,7 @@
     }
     if (f.pos) c.pos = f.pos;
     if (x !== null) c.tok = trace.labels[x];
-    Object.assign(c, rnd.fields);
+    Object.assign(c, trace.fields, rnd.fields);
     if (f.u) c.u = f.u;
     return c;
   }
@@ -121,12 +121,11 @@
   // One row per token: min(p, q), the p − q residual part and the q − p excess, widths precomputed in the trace.
   function overlapRows(pos, vocab, mark) {
     return vocab.map(function (tok, y) {
+      // one track, drawn by its background: min(p, q) solid, then p − q hatched or q − p in the draft's colour
       var w = pos.bars[y], li = node('div', 'bar-row' + (y === mark ? ' is-mark' : ''));
-      var track = node('span', 'bar-track');
-      var lo = node('span', 'bar-min' + (w[0] ? '' : ' is-zero')), hi = node('span', (w[2] ? 'bar-res' : 'bar-exc') + (w[1] ? '' : ' is-zero'));
-      lo.style.setProperty('--w', String(w[0]));
-      hi.style.setProperty('--w', String(w[1]));
-      track.append(lo, hi);
+      var track = node('span', 'bar-track' + (w[2] ? ' is-res' : ' is-exc'));
+      track.style.setProperty('--a', String(w[0]));
+      track.style.setProperty('--b', String(w[1]));
       li.append(node('bdi', 'bar-tok', tok), track, node('span', 'bar-num', 'p ' + pos.target[y] + ' · q ' + pos.draft[y]));
       return li;
     });
@@ -140,6 +139,7 @@
 
   var source = document.getElementById('trace');
   if (!source) return;
+  document.documentElement.classList.add('js');  // sentences about controls show only where the controls run
   var trace = JSON.parse(source.textContent);
   var vocab = trace.vocabulary, T = trace.text.player, STATES = trace.text.states, KINDS = trace.text.kinds;
   var reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
@@ -456,7 +456,7 @@
 
     function renderTest(here) {
       var pos = here.pos, x = state.token, a = pos.accept_f[x], passed = state.u < a;
-      var u = state.u.toFixed(3), f = { u: u, p: pos.target[x], q: pos.draft[x], accept: pos.accept[x], tok: trace.labels[x] };
+      var u = state.u.toFixed(3), f = { u: u, worked: pos.worked[x], accept: pos.accept[x], tok: trace.labels[x] };
       ui.u.value = u;
       ui.u.setAttribute('aria-valuetext', 'u = ' + u);
       ui.yes.style.setProperty('--w', String(a));
@@ -500,7 +500,10 @@
     // "Try it here" links in the Positions section open the lab at their position.
     document.addEventListener('click', function (e) {
       var a = e.target.closest && e.target.closest('[data-lab-open]');
-      if (a) update({ where: a.dataset.labOpen });
+      if (a) {
+        var parts = a.dataset.labOpen.split('/');
+        update({ where: parts[0] + '/' + parts[1], token: Number(parts[2]) });
+      }
     });
     update({});
     debug.lab = { update: update, state: state };
@@ -513,7 +516,8 @@
     var find = function (sel) { return root.querySelector(sel); };
     var figure = root.closest('figure');
     var ui = { rounds: find('[data-conv-rounds]'), position: find('[data-conv-position]'), readout: find('[data-conv-readout]'),
-      hist: find('[data-conv-hist]'), lengths: find('[data-conv-lengths]'), now: figure.querySelector('[data-conv-now]') };
+      hist: find('[data-conv-hist]'), lengths: find('[data-conv-lengths]'), now: figure.querySelector('[data-conv-now]'),
+      out: find('[data-conv-out]') };
     var xs = ui.now ? ui.now.dataset.xs.split(' ') : [];
     var state = { cp: conv.checkpoints.length - 1, pos: 1 };
 
@@ -526,10 +530,10 @@
 
     // One row, two bars drawn by its background: the target above, the observed frequency below.
     function pair(label, target, observed, tw, ow) {
-      var r = node('div', 'hist-row');
-      r.style.setProperty('--t', String(tw));
-      r.style.setProperty('--o', String(ow));
-      r.append(node('bdi', 'bar-tok', label), node('span', 'bar-num', target + ' · ' + observed));
+      var r = node('div', 'hist-row'), bars = node('span', 'hist-bars');
+      bars.style.setProperty('--t', String(tw));
+      bars.style.setProperty('--o', String(ow));
+      r.append(node('bdi', 'bar-tok', label), bars, node('span', 'bar-num', target + ' · ' + observed));
       return r;
     }
 
@@ -541,8 +545,11 @@
       ui.rounds.value = String(c);
       ui.rounds.setAttribute('aria-valuetext', rounds);
       ui.position.value = String(state.pos);
-      ui.readout.textContent = fill(C.readout, { rounds: rounds, reached: conv.reached[c][i], where: where,
+      ui.readout.textContent = fill(conv.vacuous[c][i] ? C.vacuous : C.readout, { rounds: rounds,
+        reached: fill(C.reached, { n: conv.reached[c][i] }), where: where,
         tv: conv.tv_text[c][i], bound: conv.bound_text[c][i], rel: conv.within[c][i] ? C.within : C.above });
+      ui.out.textContent = conv.rounds_text[c];
+      figure.querySelectorAll('[data-line]').forEach(function (e) { e.classList.toggle('is-picked', e.dataset.line === String(state.pos)); });
       ui.hist.replaceChildren.apply(ui.hist, vocab.map(function (tok, y) {
         return pair(tok, target[y], freq[y].toFixed(3), fracValue(target[y]), freq[y]);
       }));
@@ -564,7 +571,7 @@
   function explorer(root) {
     var E = trace.text.explore, find = function (sel) { return root.querySelector(sel); };
     var ui = { k: find('[data-explore-k]'), cost: find('[data-explore-cost]'), readout: find('[data-explore-readout]'),
-      bars: find('[data-explore-bars]') };
+      bars: find('[data-explore-bars]'), kOut: find('[data-explore-k-out]') };
     var state = { k: trace.k, cost: Number(ui.cost.value) };
 
     function update(patch) {
@@ -594,12 +601,14 @@
       ui.k.value = String(k);
       ui.k.setAttribute('aria-valuetext', 'k = ' + k);
       ui.cost.value = String(c);
-      var lines = [fill(E.readout, { k: k, cost: trace.explore.costs[c], round_cost: trace.explore.round_costs[c][k - 1] })];
+      var lines = [fill(E.readout, { k_text: fill(k === 1 ? E.k_one : E.k_many, { k: k }), cost: trace.explore.cost_text[c],
+        round_cost: trace.explore.round_costs[c][k - 1] })];
       trace.profiles.forEach(function (p) {
-        var s = p.speedup;
-        lines.push(fill(E.profile, { name: p.name, value: s.values[c][k - 1], k: k, best: s.best[c], best_value: s.values[c][s.best[c] - 1] })
-          + (s.slow[c][k - 1] ? E.slower : ''));
+        var s = p.speedup, best = s.best[c];
+        lines.push(fill(best ? E.profile : E.profile_none, { name: p.name, value: s.values[c][k - 1], k: k, best: best,
+          best_value: best ? s.values[c][best - 1] : '' }) + (s.slow[c][k - 1] ? E.slower : ''));
       });
+      ui.kOut.textContent = String(k);
       ui.readout.textContent = lines.join(' ');
       ui.bars.replaceChildren.apply(ui.bars, trace.profiles.map(profileRow));
       root.hidden = false;

@@ -163,7 +163,7 @@ def test_rejection_frame_shows_residual_and_dropped_positions(page: Page, page_u
 
 def test_captions_and_figures_show_the_exact_fractions(page: Page, page_url, trace):
     rp, f = rejection(trace)
-    assert "min(1, (0)/(3/8)) = 0" in caption(trace, rp, f)
+    assert "min(1, 0/(3/8)) = 0" in caption(trace, rp, f)
     page.goto(page_url)
     for p in trace["profiles"]:
         page.get_by_role("radio", name=p["name"]).check()
@@ -172,7 +172,7 @@ def test_captions_and_figures_show_the_exact_fractions(page: Page, page_url, tra
             at(page, frame["index"], len(frames(p)))
             expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, frame))
             if frame is f:
-                expect(page.locator("[data-caption]")).to_contain_text("min(1, (0)/(3/8)) = 0")
+                expect(page.locator("[data-caption]")).to_contain_text("min(1, 0/(3/8)) = 0")
             if frame["kind"] != "verify":
                 expect(page.locator("[data-test]")).to_be_hidden()
                 continue

@@ -66,7 +66,7 @@ def edited(tmp_path, run_build):
 def test_one_profile_still_builds_and_says_which_points_no_frame_shows(edited):
     html = edited(lambda raw: raw.update(profiles=raw["profiles"][:1]))
     assert html.count("No frame in the current data shows this.") == 3  # zero, drop and residual need a rejection
-    assert "where the walkthrough saw a rejection" not in html
+    assert "where the walkthrough below meets a rejection" not in html
 
 
 def test_renamed_profiles_keep_every_sentence(edited):
