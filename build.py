@@ -12,7 +12,6 @@ import errno
 import fcntl
 import functools
 import gzip
-import json
 import os
 import secrets
 import signal
@@ -34,7 +33,7 @@ from speculative.analysis import explain  # noqa: E402
 from speculative.content import ContentError, parse_sections  # noqa: E402
 from speculative.errors import MAX_INPUT_BYTES, InputError, decode  # noqa: E402
 from speculative.profiles import parse  # noqa: E402
-from speculative.render import render_page, script_json  # noqa: E402
+from speculative.render import compact_json, render_page, script_json  # noqa: E402
 
 CACHE = ROOT / ".cache"  # the Jinja cache, the build lock and the last unexpected error's details
 FIX_HINT = "Fix the problem{s} above and build again; {out}/ was left as it was."
@@ -204,12 +203,12 @@ def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     dataset, sections, template_texts = parse_inputs(data, content, templates)
     explained = explain(dataset)
     trace = view.trace(explained)
+    trace_text = compact_json(trace)  # once, for both the page and trace.json
     try:
-        html = render_page(sections, template_texts, view.context(explained, trace), script_json(trace), jinja_cache())
+        html = render_page(sections, template_texts, view.context(explained, trace), script_json(trace_text), jinja_cache())
     except ContentError as err:
         raise Problems(err.lines()) from None
-    return {"index.html": html.encode("utf-8"),
-            "trace.json": (json.dumps(trace, ensure_ascii=False, indent=1) + "\n").encode("utf-8")}
+    return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}
 
 
 # --- publishing: each file replaced atomically, under a lock, uninterrupted once the swap starts --------------

@@ -30,7 +30,7 @@ RANDOM_MIN_OVERLAP = 5 / 8  # the draft keeps at least this share of the target,
 IDENTITY_PAIRS = 5000  # random exact pairs on which min(p, q) + (1 - alpha) * residual = p is checked
 SEQUENCE_TEXTS = 1_000_000
 SEQUENCE_LENGTH = 4  # the first L tokens of each text: V**L chi-square cells
-PAGE_SEQUENCE_TEXTS = 50_000  # the smaller run whose joint TV the page quotes
+PAGE_SEQUENCE_TEXTS = 20_000  # the smaller run whose joint TV the page quotes (small enough for every build)
 MIN_EXPECTED = 5  # chi-square cells expected fewer times than this are pooled
 
 

@@ -19,9 +19,17 @@ from markupsafe import Markup
 
 from .content import ContentError, Section
 
+def compact_json(obj: Any) -> str:
+    """Returns obj as compact JSON text, non-ASCII kept as itself."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
 def script_json(obj: Any) -> str:
-    """Returns JSON that is safe inside <script type="application/json">: no string can close the element."""
-    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    """Returns JSON that is safe inside <script type="application/json">: no string can close the element.
+
+    obj may be a value, or JSON text already made by compact_json.
+    """
+    text = obj if isinstance(obj, str) else compact_json(obj)
     for raw, escaped in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
         text = text.replace(raw, escaped)
     return text
