@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
@@ -74,3 +75,14 @@ def test_renamed_profiles_keep_every_sentence(edited):
         raw["profiles"][0]["id"], raw["profiles"][1]["id"] = "fast", "slow"
     html = edited(rename)
     assert 'href="#slow/4"' in html and 'id="fast/8"' in html
+
+
+def test_counts_agree_in_number_at_one_position(edited):
+    def one(raw):
+        raw["target"] = raw["target"][:1]
+        for p in raw["profiles"]:
+            p["draft"], p["proposals"] = p["draft"][:1], p["proposals"][:1]
+    html = edited(one)
+    text = " ".join(re.sub(r"<[^>]+>", " ", html.split('<script type="application/json"')[0]).split())
+    assert "1 position where the draft proposes" in text
+    assert not re.search(r"(?<!\+ )\b1 (positions|proposals|tokens|rounds)\b", text)  # "k + 1 tokens" is symbolic
