@@ -139,8 +139,10 @@ def _check_len(name: str, values: Sequence[object], n: int) -> None:
 # --- public charts ------------------------------------------------------------
 
 def overlap_matrix(vocab: Sequence[str], rows: Sequence[tuple[int, str, Sequence[Fraction], Sequence[Fraction], int]],
-                   id_prefix: str, *, denom: int = 8) -> str:
+                   id_prefix: str, *, denom: int = 8, row_key: str = "") -> str:
     """Returns one SVG of every position of a profile: a row per position, a column per token.
+
+    With row_key, each row gets a band marked data-position-block="{row_key}-{position}" that the player can light up.
 
     rows are (position, α shown, target p [V], draft q [V], proposed token). Each cell shows p as min(p, q) (solid)
     plus max(0, p − q) (hatched), and q as a dashed bracket, so q − p shows where the draft offers more.
@@ -161,16 +163,16 @@ def overlap_matrix(vocab: Sequence[str], rows: Sequence[tuple[int, str, Sequence
     shapes = _matrix_cells(rows, left, slot, w, y0, h, ph)
     over, resid, excess, box, marks, grid, labels = (shapes[k] for k in ("over", "resid", "excess", "box", "marks",
                                                                         "grid", "labels"))
-    body = [_hatch(p), _path("ch-grid", grid),
+    bands = [f'<path class="ch-band" data-position-block="{row_key}-{pos}" d="M0 {_n(y0(r) - ph - 8)}h{_n(w)}v{_n(ph + 22)}h-{_n(w)}z"/>'
+             for r, (pos, *_rest) in enumerate(rows)] if row_key else []
+    body = [_hatch(p), *bands, _path("ch-grid", grid),
             _row(head - 12, "ch-m", [_text(left + slot * (i + 0.5), None, _short(t, slot - 2, 14)) for i, t in enumerate(vocab)]),
             *labels, _path("ch-overlap", over), _path("ch-residual", resid, f' fill="url(#{p}-h)"'),
             _path("ch-excess", excess), _path("ch-draft", box), _path("ch-mark", marks)]
-    cells = "; ".join(f"position {pos} (α = {alpha}, proposed “{vocab[x]}”): "
-                      + ", ".join(f"{t} p {prob_str(a, denom)} q {prob_str(b, denom)}" for t, a, b in zip(vocab, target, draft))
-                      for pos, alpha, target, draft, x in rows)
+    cells = "; ".join(f"position {pos}: α = {alpha}, proposed “{vocab[x]}”" for pos, alpha, _, _, x in rows)
     desc = (f"For each position, each token's target p as min(p, q), solid, plus max(0, p − q), hatched, with the "
-            f"draft's q as a dashed bracket; a triangle marks the proposed token. Bars are drawn to a scale of "
-            f"{prob_str(scale, denom)} per row height. {cells}.")
+            f"draft's q as a dashed outline and q − p filled where the draft offers more; a triangle marks the proposed "
+            f"token. The table beside it prints every p and q. {cells}.")
     return _svg(p, w, y0(len(rows) - 1) + 14, "Target p against draft q at every position", desc, body)
 
 

@@ -183,13 +183,7 @@ LAB = {
     "pass": ": u = {u} is below {worked}, so “{tok}” is kept.",
     "fail": ": u = {u} is not below {worked}, so “{tok}” is rejected and a replacement is drawn.",
     "replacement": "The replacement draw {r} lands in “{rep}”’s segment, [{lo}, {hi}): “{rep}” is committed instead.",
-    "segment": "{tok} {share}",
     "none": "No proposal in this data is decided by chance: every accept probability here is 0 or 1.",
-    "col_token": "token",
-    "col_p": "target p",
-    "col_q": "draft q",
-    "col_accept": "accept with",
-    "zero_width": "“{tok}” has residual 0, so its segment has width 0.",
 }
 
 # The convergence figure's words.
@@ -207,7 +201,6 @@ CONV = {
     "above": "above",
     "target": "exact: p, or P(N = n)",
     "observed": "observed frequency",
-    "exact": "exact P(N = n)",
     "n": "n = {n}",
 }
 
@@ -219,6 +212,4 @@ EXPLORE = {
     "slower": " At this k, that is slower than decoding one token at a time.",
     "k_one": "1 position",
     "k_many": "{k} positions",
-    "best": "best",
-    "cost": "{cost}",
 }

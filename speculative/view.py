@@ -154,6 +154,12 @@ def convergence_trace(r: ProfileResult) -> dict[str, Any]:
             "lengths_exact": [str(p) for p in r.stats.distribution]}
 
 
+def browser_words(words: dict[str, str]) -> dict[str, str]:
+    """Returns the patterns the player fills; the ones only the build fills stay out of the trace."""
+    build_only = {"option", "none", "short", "target", "observed"}
+    return {k: v for k, v in words.items() if k not in build_only}
+
+
 def point_href(ex: Explained, where: tuple[int, int] | None) -> str | None:
     """Returns "profile-id/frame" for a point's frame, or None."""
     return None if where is None else f"{ex.results[where[0]].profile.id}/{where[1]}"
@@ -172,7 +178,8 @@ def trace(ex: Explained) -> dict[str, Any]:
         "points": {name: point_href(ex, where) for name, where in ex.points.items()},
         "frame_fields": list(FRAME_FIELDS),
         "text": {"captions": text.CAPTIONS, "player": text.PLAYER, "kinds": text.KIND_NAMES,
-                 "states": text.STATE_NAMES, "lab": text.LAB, "conv": text.CONV, "explore": text.EXPLORE},
+                 "states": text.STATE_NAMES, "lab": browser_words(text.LAB), "conv": browser_words(text.CONV),
+                 "explore": text.EXPLORE},
         "lab": lab_default(ex),
         "explore": {"costs": [str(c) for c in data.cost.compare_draft_steps],
                     "cost_text": [text.cost_phrase(c) for c in data.cost.compare_draft_steps],
@@ -257,7 +264,7 @@ def profile_view(ex: Explained, r: ProfileResult, pt: dict[str, Any]) -> dict[st
         "overlap_chart": charts.overlap_matrix(
             ex.data.vocabulary, [(rec.position, prob_str(rec.alpha, ex.denom), [t.p for t in rec.tokens],
                                   [t.q for t in rec.tokens], x) for rec, x in zip(r.stats.records, r.profile.proposals)],
-            f"ov-{r.profile.id}", denom=ex.denom),
+            f"ov-{r.profile.id}", denom=ex.denom, row_key=r.profile.id),
     }
 
 

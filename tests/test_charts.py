@@ -87,7 +87,7 @@ def test_hostile_token_label_comes_out_as_inert_text():
     svg = overlap(vocab=[HOSTILE, *VOCAB[1:]])
     assert "<img" not in svg and "</script" not in svg
     root = ET.fromstring(svg)
-    assert HOSTILE in root.find("desc").text  # the text alternative keeps the whole label, as text
+    assert HOSTILE in root.find("desc").text  # the text alternative keeps the whole proposed label, as text
     assert any(t.strip("\u2068\u2069").startswith("</") for t in texts(root))
 
 
@@ -136,7 +136,7 @@ def test_overlap_marks_each_rows_proposed_token_and_states_alpha():
     assert marks.count("M") == 2
     assert {"α = 6/8", "α = 7/8"} <= set(texts(root))
     desc = root.find("desc").text
-    assert "position 1 (α = 6/8, proposed “the”)" in desc and "position 2 (α = 7/8, proposed “on”)" in desc
+    assert "position 1: α = 6/8, proposed “the”" in desc and "position 2: α = 7/8, proposed “on”" in desc
 
 
 def test_tv_chart_draws_one_line_per_position_and_the_bound_on_log_scales():

@@ -131,8 +131,9 @@ def test_a_check_that_chance_decides_is_marked(page: Page, page_url, trace):
 
 def test_a_verify_frame_lights_up_its_position_block_and_shows_its_bars(page: Page, page_url, trace):
     page.goto(page_url + "#divergent/3")
-    block = page.locator('[data-position-block="divergent-2"]')
+    block = page.locator('tbody[data-position-block="divergent-2"]')
     expect(block).to_have_class("position is-current")
+    expect(page.locator('path[data-position-block="divergent-2"]')).to_have_class("ch-band is-current")  # the chart's row
     expect(page.locator("[data-player] [data-bars] .bar-row")).to_have_count(len(trace["vocabulary"]))
     page.goto(page_url + "#divergent/1")
     expect(page.locator("[data-position-block].is-current")).to_have_count(0)
