@@ -182,7 +182,7 @@ LAB = {
     "rejected": "Rejected",
     "pass": ": u = {u} is below {worked}, so “{tok}” is kept.",
     "fail": ": u = {u} is not below {worked}, so “{tok}” is rejected and a replacement is drawn.",
-    "replacement": "The replacement draw {r} lands in “{rep}”’s segment, [{lo}, {hi}): “{rep}” is committed instead.",
+    "replacement": "The replacement draw {r} lands in the segment of “{rep}”, [{lo}, {hi}): “{rep}” is committed instead.",
     "none": "No proposal in this data is decided by chance: every accept probability here is 0 or 1.",
 }
 
