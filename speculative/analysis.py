@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from fractions import Fraction
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from math import lcm
 
 import numpy as np
@@ -149,13 +149,20 @@ def monte_carlo_counts(target: tuple[Dist, ...], bonus: Dist, draft: tuple[Dist,
     """
     rounds = sampler.sample_rounds(floats(target), floats(draft), floats([bonus])[0], mc.rounds,
                                    np.random.default_rng([mc.seed, index]))
-    out = []
-    for n in checkpoint_sizes(mc.rounds):
-        prefix = replace(rounds, committed_pm=rounds.committed_pm[:, :n])  # the counts read committed_pm alone
-        positions, lengths = sampler.position_counts(prefix, len(bonus)), sampler.length_counts(prefix)
-        positions.flags.writeable = lengths.flags.writeable = False
-        out.append((n, positions, lengths))
-    return tuple(out)
+    sizes = checkpoint_sizes(mc.rounds)
+    c = rounds.committed_pm  # [k+1, n]
+    positions = np.stack([prefix_counts(row, sizes, len(bonus)) for row in c], axis=1)  # [S, k+1, V]
+    lengths = prefix_counts((c >= 0).sum(0) - 1, sizes, c.shape[0])  # [S, k+1] rounds committing n = 1..k+1
+    positions.flags.writeable = lengths.flags.writeable = False
+    return tuple((n, positions[i], lengths[i]) for i, n in enumerate(sizes))
+
+
+def prefix_counts(values: np.ndarray, sizes: tuple[int, ...], categories: int) -> np.ndarray:
+    """Returns [S, categories]: how often each value occurs among values[:n], for every n in sizes (-1 skipped)."""
+    segment = np.searchsorted(np.asarray(sizes), np.arange(values.size), side="right")  # [n] first prefix holding it
+    keep = values >= 0  # [n]
+    flat = np.bincount(segment[keep] * categories + values[keep], minlength=len(sizes) * categories)
+    return np.cumsum(flat.reshape(len(sizes), categories), axis=0)  # [S, categories]
 
 
 def position_checks(data: Dataset, counts: np.ndarray) -> tuple[PositionCheck, ...]:
