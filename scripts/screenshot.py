@@ -27,7 +27,7 @@ def shoot(out: Path, page_path: Path = ROOT / "site" / "index.html") -> list[Pat
     target = out / "screenshot.png"
     with sync_playwright() as pw:
         browser = pw.chromium.launch(**launch_options())
-        page = browser.new_page(viewport={"width": 1000, "height": 1250}, reduced_motion="reduce")
+        page = browser.new_page(viewport={"width": 1280, "height": 1300}, reduced_motion="reduce")
         page.goto(page_path.as_uri() + "#divergent/4")
         page.get_by_text("Frame 4 of 5", exact=True).wait_for()
         page.locator("[data-player]").screenshot(path=str(target))
