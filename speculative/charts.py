@@ -172,7 +172,7 @@ def overlap_matrix(vocab: Sequence[str], rows: Sequence[tuple[int, str, Sequence
     cells = "; ".join(f"position {pos}: α = {alpha}, proposed “{vocab[x]}”" for pos, alpha, _, _, x in rows)
     desc = (f"For each position, each token's target p as min(p, q), solid, plus max(0, p − q), hatched, with the "
             f"draft's q as a dashed outline and q − p filled where the draft offers more; a triangle marks the proposed "
-            f"token. The table beside it prints every p and q. {cells}.")
+            f"token. The table above prints every p and q. {cells}.")
     return _svg(p, w, y0(len(rows) - 1) + 14, "Target p against draft q at every position", desc, body)
 
 
@@ -248,13 +248,14 @@ def tv_chart(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequen
 
 
 def _end_labels(ends: list[tuple[float, int, str]], x: float, top: float, bottom: float, w: float) -> list[str]:
-    """Returns a legend of the series at the right, in the order their lines end, spaced so none overlap."""
+    """Returns a legend of the series at the right, one row per series in order, spaced so none overlap."""
     gap, ys = 15.0, []
-    for yv, _, _ in sorted(ends):
-        ys.append(max(yv + 4, ys[-1] + gap if ys else top))
+    order = sorted(ends, key=lambda e: e[1])  # in position order, 1 first, so the two charts read alike
+    for _ in order:
+        ys.append(ys[-1] + gap if ys else top + 4)
     shift = max(0.0, ys[-1] - bottom) if ys else 0.0  # pushed past the bottom: move the whole column up
     out = []
-    for yl, (_, j, label) in zip(ys, sorted(ends)):
+    for yl, (_, j, label) in zip(ys, order):
         out.append(f'<path class="ch-mk ch-s{j % 6}" d="{_marker(j, x, yl - shift - 4)}"/>')
         out.append(_text(x + 8, yl - shift, _short(label, w - x - 8, 14), "ch-sm"))
     return out

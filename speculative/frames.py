@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Sequence
 
 from .stats import PositionRecord
-from .text import and_list, count, isolated, quoted, uniform_str
+from .text import and_list, count, isolated, position_words, quoted, uniform_str
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ def done_frame(rnd: Round, records: Sequence[PositionRecord], vocab: Sequence[st
     committed, checked = rnd.committed, len(rnd.passed)
     dropped = tuple(range(checked + 1, len(rnd.proposals) + 1)) if not all(rnd.passed) else ()
     lost = [rnd.proposals[p - 1] for p in dropped]
-    sure = [x for p, x in zip(dropped, lost) if records[p - 1].tokens[x].accept == 1]
+    sure = [p for p, x in zip(dropped, lost) if records[p - 1].tokens[x].accept == 1]  # positions, not tokens
     keys: tuple[str, ...] = ("done",)
     if dropped:
         one = len(dropped) == 1
@@ -142,7 +142,7 @@ def done_frame(rnd: Round, records: Sequence[PositionRecord], vocab: Sequence[st
         else:
             keys += ("lost_one_sure" if one else ("lost_many_all_sure" if len(sure) == len(lost) else "lost_many_sure"),)
     fields = {"committed_count": count(len(committed), "token"), "committed": quoted([vocab[t] for t in committed]),
-              "lost": quoted([vocab[t] for t in lost]), "sure": quoted([vocab[t] for t in sure])}
+              "lost": quoted([vocab[t] for t in lost]), "sure": position_words(sure)}
     return DoneFrame(index=index, slots=slots(rnd, checked, rnd.bonus is not None), committed=committed,
                      caption=keys, fields=fields, shows=("drop",) if dropped else (), dropped=dropped)
 

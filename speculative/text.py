@@ -87,8 +87,15 @@ def and_list(items: Sequence[str]) -> str:
 
 
 def count(n: int, one: str, many: str | None = None) -> str:
-    """Returns "1 token" or "3 tokens": a number with its noun in agreement."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"
+    """Returns "1 token" or "3 tokens" (thousands separated): a number with its noun in agreement."""
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+def position_words(positions: Sequence[int]) -> str:
+    """Returns "the one at position 3" or "the ones at positions 3 and 5"; "" for none."""
+    if not positions:
+        return ""
+    return ("the one at position " if len(positions) == 1 else "the ones at positions ") + and_list(positions)
 
 
 KIND_NAMES = {"propose": "the draft proposes", "verify": "check", "bonus": "bonus draw", "done": "round done"}
@@ -192,7 +199,7 @@ CONV = {
     "bonus": "bonus position {pos}",
     "short": "bonus {pos}",
     "rounds": "{n} rounds",
-    "reached": "{n} rounds",
+    "reached": "{n}",
     "readout": "After {rounds}: {reached} committed a token at {where}. Total variation from the target {tv}, "
                "{rel} the bound {bound} that sampling noise alone stays under with probability 1 − 10⁻⁶.",
     "vacuous": "After {rounds}: {reached} committed a token at {where}. Total variation from the target {tv}; "
@@ -207,9 +214,9 @@ CONV = {
 # The speedup explorer's words.
 EXPLORE = {
     "readout": "With {k_text} drafted and a draft step costing {cost}, a round costs {round_cost} target steps.",
-    "profile": "For {name}, {value}× at k = {k}; the best k is {best} ({best_value}×).",
-    "profile_none": "For {name}, {value}× at k = {k}; at this cost no k beats decoding one token at a time.",
-    "slower": " At this k, that is slower than decoding one token at a time.",
+    "profile": "For {name}, drafting k = {k} gives {value}×{slower}; the best k is {best} ({best_value}×).",
+    "profile_none": "For {name}, drafting k = {k} gives {value}×; at this cost no k beats decoding one token at a time.",
+    "slower": ", slower than decoding one token at a time",
     "k_one": "1 position",
     "k_many": "{k} positions",
 }

@@ -49,6 +49,7 @@ SLOT_CODES = {"accepted": "a", "rejected": "r", "dropped": "d", "proposed": "p",
 
 
 FRAME_FIELDS = ("kind", "pos", "slots", "caption", "u", "chance", "shows")
+CAPTION_KEYS = tuple(text.CAPTIONS)  # a frame row names its caption patterns by their index here
 
 
 def frame_json(frame: Frame) -> list[Any]:
@@ -56,7 +57,8 @@ def frame_json(frame: Frame) -> list[Any]:
 
     Tokens live once in the round; a slot state is one letter of SLOT_CODES, in position order, bonus last.
     """
-    return [frame.kind, frame.position or 0, "".join(SLOT_CODES[s.state] for s in frame.slots), " ".join(frame.caption),
+    return [frame.kind, frame.position or 0, "".join(SLOT_CODES[s.state] for s in frame.slots),
+            " ".join(str(CAPTION_KEYS.index(key)) for key in frame.caption),
             getattr(frame, "u", ""), int(getattr(frame, "chance", False)), " ".join(frame.shows)]
 
 
@@ -65,7 +67,7 @@ def frame_dict(row: Sequence[Any]) -> dict[str, Any]:
     if isinstance(row, dict):
         return row
     f = dict(zip(FRAME_FIELDS, row))
-    return {**f, "caption": f["caption"].split(), "shows": f["shows"].split()}
+    return {**f, "caption": [CAPTION_KEYS[int(i)] for i in f["caption"].split()], "shows": f["shows"].split()}
 
 
 def round_json(rnd: Round, frames: Sequence[Frame]) -> dict[str, Any]:
@@ -150,7 +152,7 @@ def convergence_trace(r: ProfileResult) -> dict[str, Any]:
             "bound_text": [[decimal_str(min(x.tv_bound, 1.0), 4) for x in c.checks] for c in cps],
             "freq": [[[float(decimal_str(Fraction(v, x.n), 3)) if x.n else 0 for v in x.counts] for x in c.checks] for c in cps],
             "lengths_freq": [[float(decimal_str(Fraction(v, c.rounds), 3)) for v in c.length_counts] for c in cps],
-            "reached": [[f"{x.n:,}" for x in c.checks] for c in cps], "rounds_text": [f"{c.rounds:,}" for c in cps],
+            "reached": [[text.count(x.n, "round") for x in c.checks] for c in cps], "rounds_text": [f"{c.rounds:,}" for c in cps],
             "lengths_exact": [str(p) for p in r.stats.distribution]}
 
 
@@ -177,6 +179,7 @@ def trace(ex: Explained) -> dict[str, Any]:
         "cost_model": {"draft_step": str(data.cost.draft_step), "verify_round": str(data.cost.verify_round)},
         "points": {name: point_href(ex, where) for name, where in ex.points.items()},
         "frame_fields": list(FRAME_FIELDS),
+        "caption_keys": list(CAPTION_KEYS),
         "text": {"captions": text.CAPTIONS, "player": text.PLAYER, "kinds": text.KIND_NAMES,
                  "states": text.STATE_NAMES, "lab": browser_words(text.LAB), "conv": browser_words(text.CONV),
                  "explore": text.EXPLORE},
@@ -253,9 +256,12 @@ def profile_view(ex: Explained, r: ProfileResult, pt: dict[str, Any]) -> dict[st
         "frames": len(r.frames),
         "frame_views": frame_views(ex, pt),
         "drawn_chance": r.drawn_with_chance,
+        "has_chance": any(t.accept is not None and 0 < t.accept < 1 for rec in r.stats.records for t in rec.tokens),
         "drawn_mean": decimal_str(r.drawn_mean),
         "peak_k": r.best_k[cost_index(ex)] if cost_index(ex) is not None else None,
-        "peak": decimal_str(r.stats.speedup_table[r.best_k[cost_index(ex)] - 1][cost_index(ex)]) if cost_index(ex) is not None else None,
+        "peak": decimal_str(r.stats.speedup_table[r.best_k[cost_index(ex)] - 1][cost_index(ex)], 3) if cost_index(ex) is not None else None,
+        "peak_next": decimal_str(r.stats.speedup_table[min(r.best_k[cost_index(ex)], ex.data.k - 1)][cost_index(ex)], 3)
+        if cost_index(ex) is not None else None,
         "all_pass": percent_str(s.distribution[-1]),
         "mc_rounds": f"{r.mc_rounds:,}",
         "max_tv": f"{max(c.tv for c in r.checks):.4f}",
@@ -275,6 +281,7 @@ def residual_example(ex: Explained) -> dict[str, Any] | None:
             for y, t in enumerate(rec.tokens):
                 if 0 < t.p < t.q:
                     return {"profile": r.profile.name, "position": rec.position, "token": ex.data.vocabulary[y],
+                            "open": f"{r.profile.id}/{rec.position}/{y}",
                             "p": prob_str(t.p, ex.denom), "q": prob_str(t.q, ex.denom)}
     return None
 
@@ -290,7 +297,8 @@ def identity_view(ex: Explained) -> dict[str, Any]:
     scope = (f"at all {text.count(ex.identity_total, 'position')}" if ex.identity_equal == ex.identity_total
              else f"at only {ex.identity_equal} of {text.count(ex.identity_total, 'position')}")
     summary = (f"The same sum, done in exact fractions for every token at every position of "
-               f"{'the draft' if len(ex.results) == 1 else f'all {len(ex.results)} drafts'}, matches the target {scope}.")
+               f"{'the draft' if len(ex.results) == 1 else 'both drafts' if len(ex.results) == 2 else f'all {len(ex.results)} drafts'}, "
+               f"matches the target {scope}.")
     return {"profile": r.profile.name, "position": i + 1, "rows": rows, "summary": summary,
             "where": ", where the walkthrough below meets a rejection" if where else ""}
 

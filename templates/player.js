@@ -66,7 +66,7 @@
   function frameOf(row) {
     var f = {};
     trace.frame_fields.forEach(function (name, i) { f[name] = row[i]; });
-    f.caption = f.caption.split(' ');
+    f.caption = f.caption.split(' ').map(function (i) { return trace.caption_keys[Number(i)]; });
     return f;
   }
 
@@ -606,7 +606,7 @@
       trace.profiles.forEach(function (p) {
         var s = p.speedup, best = s.best[c];
         lines.push(fill(best ? E.profile : E.profile_none, { name: p.name, value: s.values[c][k - 1], k: k, best: best,
-          best_value: best ? s.values[c][best - 1] : '' }) + (s.slow[c][k - 1] ? E.slower : ''));
+          best_value: best ? s.values[c][best - 1] : '', slower: s.slow[c][k - 1] ? E.slower : '' }));
       });
       ui.kOut.textContent = String(k);
       ui.readout.textContent = lines.join(' ');

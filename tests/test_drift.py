@@ -33,7 +33,7 @@ def test_the_page_states_every_constant_the_suite_uses(page_text):
         f"on {checks.ROUNDS:,} drawn rounds per shipped draft",
         f"on {checks.RANDOM_PROFILES} random drafts of {checks.RANDOM_TOKENS[0]} to {checks.RANDOM_TOKENS[1]} tokens "
         f"and {checks.RANDOM_POSITIONS[0]} to {checks.RANDOM_POSITIONS[1]} positions",
-        f"failing below p = {power_of_ten(checks.P_MIN)}",
+        f"fail when the p-value is below {power_of_ten(checks.P_MIN)}",
         f"as small as {checks.DETECTABLE_TV:g} in total variation",
         f"with probability at least {checks.POWER:.0%}",
         f"{len(checks.BROKEN)} broken samplers",
