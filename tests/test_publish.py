@@ -246,25 +246,22 @@ def test_the_folder_is_kept_so_a_server_never_loses_it(project, run_build):
     assert (project / "site").stat().st_ino == inode
 
 
-def test_a_second_build_waits_for_the_lock_then_publishes(project, capsys):
-    (project / ".cache").mkdir()
-    holder = os.open(project / ".cache" / "build.lock", os.O_RDWR | os.O_CREAT)
+def test_a_second_build_waits_for_the_lock_then_publishes(project):
+    cache = ROOT / ".cache"  # a build.py process keeps its lock beside itself, in the checkout's .cache/
+    cache.mkdir(exist_ok=True)
+    holder = os.open(cache / "build.lock", os.O_RDWR | os.O_CREAT)
     fcntl.flock(holder, fcntl.LOCK_EX)
-    codes = []
-    waiter = threading.Thread(target=lambda: codes.append(build.main(ARGS + ["--out", "fresh"])))
-    waiter.start()
+    waiter = subprocess.Popen([sys.executable, str(ROOT / "build.py"), *ARGS, "--out", "fresh"], cwd=project,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        seen = ""
-        deadline = time.monotonic() + 20
-        while "waiting for another build" not in seen and time.monotonic() < deadline:
-            seen += capsys.readouterr().out
-            time.sleep(0.01)
-        assert "waiting for another build to finish writing fresh/ …" in seen
+        first = waiter.stdout.readline()  # blocks until the build says it waits: no polling, no sleep
+        assert first == "waiting for another build to finish writing fresh/ …\n"
         assert not (project / "fresh" / "index.html").exists()
     finally:
         os.close(holder)
-        waiter.join(timeout=20)
-    assert codes == [0] and (project / "fresh" / "index.html").is_file()
+    out, err = waiter.communicate(timeout=60)
+    assert waiter.returncode == 0, err
+    assert (project / "fresh" / "index.html").is_file()
 
 
 def test_concurrent_builds_take_turns_and_leave_one_complete_site(project):
@@ -296,14 +293,14 @@ def test_an_interrupt_during_the_swap_finishes_the_swap_first(project, run_build
 
 
 SLOW_WRITER = textwrap.dedent("""
-    import sys, time
+    import signal, sys
     sys.path.insert(0, sys.argv[1])
     import build
     real = build.write_all
     def slow(fd, blob):
         real(fd, blob[:len(blob) // 2])
         print("writing", flush=True)
-        time.sleep(60)
+        signal.pause()  # half a file is written: wait here for the test's signal
         real(fd, blob[len(blob) // 2:])
     build.write_all = slow
     sys.exit(build.main(sys.argv[2:]))
