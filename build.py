@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import errno
 import fcntl
 import functools
 import gzip
@@ -31,8 +30,9 @@ sys.path.insert(0, str(ROOT))
 from speculative import view  # noqa: E402
 from speculative.analysis import explain  # noqa: E402
 from speculative.content import ContentError, parse_sections  # noqa: E402
-from speculative.errors import MAX_INPUT_BYTES, InputError, decode  # noqa: E402
+from speculative.errors import InputError, decode  # noqa: E402
 from speculative.profiles import parse  # noqa: E402
+from speculative.reading import kind, open_problem, read_bytes  # noqa: E402
 from speculative.render import compact_json, render_page, script_json  # noqa: E402
 
 CACHE = ROOT / ".cache"  # the Jinja cache, the build lock and the last unexpected error's details
@@ -63,65 +63,6 @@ def shown(path: Path) -> str:
 
 
 # --- reading: every input file through one reader, with one message shape ------------------------------------
-
-def kind(mode: int) -> str:
-    """Returns what a non-regular file is, in words."""
-    return ("a folder" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)
-            else "a socket" if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-            else "something that is not a regular file")
-
-
-def open_problem(path: Path, err: OSError) -> str:
-    """Returns what was found at a path that could not be opened, as "found …; expected …"."""
-    if err.errno == errno.ELOOP:
-        return "found a loop of symbolic links; expected the path of a readable file"
-    if err.errno == errno.ENOENT:
-        if os.path.islink(path):
-            return f"found a symbolic link to a missing file ({os.readlink(path)}); expected the path of an existing file"
-        return "found no such file; expected the path of an existing file"
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        mode = stat.S_IFREG
-    if not stat.S_ISREG(mode):
-        return f"found {kind(mode)}; expected a regular file"
-    return f"found a file that could not be read ({err.strerror or err}); expected a readable file"
-
-
-def read_limited(fd: int) -> bytes:
-    """Returns at most MAX_INPUT_BYTES + 1 bytes from an open file, so a growing file cannot exhaust memory."""
-    chunks, size = [], 0
-    while size <= MAX_INPUT_BYTES:
-        chunk = os.read(fd, MAX_INPUT_BYTES + 1 - size)
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
-
-
-def read_bytes(path: Path) -> bytes:
-    """Returns a regular file's bytes, or raises ValueError with "found …; expected …" before reading anything else."""
-    try:  # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as err:
-        raise ValueError(open_problem(path, err)) from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ValueError(f"found {kind(info.st_mode)}; expected a regular file")
-        too_big = f"expected at most {MAX_INPUT_BYTES:,} bytes for an input file"
-        if info.st_size > MAX_INPUT_BYTES:
-            raise ValueError(f"found {info.st_size:,} bytes; {too_big}")
-        raw = read_limited(fd)
-        if len(raw) > MAX_INPUT_BYTES:  # it grew after the size check
-            raise ValueError(f"found more than {MAX_INPUT_BYTES:,} bytes; {too_big}")
-        return raw
-    except OSError as err:
-        raise ValueError(f"found a file that could not be read ({err.strerror or err}); expected a readable file") from None
-    finally:
-        os.close(fd)
-
 
 def read_text(path: Path, where: str = "") -> str:
     """Returns a file's UTF-8 text (a byte-order mark is dropped), or raises Problems with one line:

@@ -32,6 +32,11 @@ class PositionCheck:
         """Returns the number of rounds that committed a token here."""
         return sum(self.counts)
 
+    @property
+    def freq(self) -> tuple[Fraction, ...]:
+        """Returns the observed frequency of each token [V], exact; all 0 when no round reached the position."""
+        return tuple(Fraction(c, self.n) if self.n else Fraction(0) for c in self.counts)
+
 
 @dataclass(frozen=True)
 class Checkpoint:
@@ -40,6 +45,11 @@ class Checkpoint:
     rounds: int
     checks: tuple[PositionCheck, ...]  # [k+1], bonus position last
     length_counts: tuple[int, ...]  # [k+1] rounds committing n = 1..k+1 tokens
+
+    @property
+    def length_freq(self) -> tuple[Fraction, ...]:
+        """Returns the observed share of rounds committing n = 1..k+1 tokens, exact."""
+        return tuple(Fraction(c, self.rounds) for c in self.length_counts)
 
 
 @dataclass(frozen=True)

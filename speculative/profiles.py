@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from .errors import MAX_INPUT_BYTES, InputError, char_name, decode, describe, visible
+from .reading import read_bytes
 
 Dist = tuple[Fraction, ...]
 
@@ -642,19 +642,12 @@ def parse(text: str, source: str) -> Dataset:
 
 
 def load(path: str, source: str | None = None) -> Dataset:
-    """Returns the Dataset read from `path`; raises DataError (with `source` as the file's name) on any problem.
+    """Returns the Dataset read from `path` by the build's own reader; raises DataError (named `source`) on any problem.
 
-    For the command line and the tests; build.py reads its own files."""
+    For the package's commands and the tests; build.py reads every input through the same reader."""
     name = source or str(path)
     try:
-        info = os.stat(path)
-        if not stat.S_ISREG(info.st_mode):
-            raise DataError(name, [("$", "found something that is not a regular file; expected a JSON file")])
-        if info.st_size > MAX_INPUT_BYTES:
-            raise DataError(name, [("$", f"found {info.st_size:,} bytes; expected at most {MAX_INPUT_BYTES:,} "
-                                         "bytes for an input file")])
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_INPUT_BYTES + 1)
-    except OSError as err:
-        raise DataError(name, [("$", f"could not read the file ({err.strerror or 'unknown error'})")]) from None
+        raw = read_bytes(Path(path))
+    except ValueError as err:
+        raise DataError(name, [("$", str(err))]) from None
     return parse(decode(raw, name), name)

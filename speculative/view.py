@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, Sequence
 
 from . import charts, checks, text
@@ -150,8 +149,8 @@ def convergence_trace(r: ProfileResult) -> dict[str, Any]:
             "vacuous": [[int(x.tv_bound >= 1) for x in c.checks] for c in cps],
             "tv_text": [[decimal_str(x.tv, 4) for x in c.checks] for c in cps],
             "bound_text": [[decimal_str(min(x.tv_bound, 1.0), 4) for x in c.checks] for c in cps],
-            "freq": [[[float(decimal_str(Fraction(v, x.n), 3)) if x.n else 0 for v in x.counts] for x in c.checks] for c in cps],
-            "lengths_freq": [[float(decimal_str(Fraction(v, c.rounds), 3)) for v in c.length_counts] for c in cps],
+            "freq": [[[float(decimal_str(f, 3)) for f in x.freq] for x in c.checks] for c in cps],
+            "lengths_freq": [[float(decimal_str(f, 3)) for f in c.length_freq] for c in cps],
             "reached": [[text.count(x.n, "round") for x in c.checks] for c in cps], "rounds_text": [f"{c.rounds:,}" for c in cps],
             "lengths_exact": [str(p) for p in r.stats.distribution]}
 
