@@ -12,6 +12,7 @@ import fcntl
 import functools
 import gzip
 import os
+import re
 import secrets
 import signal
 import stat
@@ -27,7 +28,7 @@ import jinja2
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
-from speculative import view  # noqa: E402
+from speculative import figures, view  # noqa: E402
 from speculative.analysis import explain  # noqa: E402
 from speculative.content import ContentError, parse_sections  # noqa: E402
 from speculative.errors import InputError, decode  # noqa: E402
@@ -106,6 +107,12 @@ def is_folder(entry: os.DirEntry) -> bool:
         return False
 
 
+def reserved_ids(sections: list) -> frozenset[str]:
+    """Returns the ids the page uses: the figures', the sections' and those written into the sections' HTML."""
+    written = {m for s in sections for m in re.findall(r'\bid="([^"{}]+)"', s.body)}
+    return figures.page_ids() | {s.id for s in sections} | written
+
+
 def parse_inputs(data: Path, content: Path, templates: Path):
     """Returns (dataset, sections, template texts), or raises Problems listing every input problem at once."""
     files = listed(templates)
@@ -113,16 +120,16 @@ def parse_inputs(data: Path, content: Path, templates: Path):
     if not templates.is_dir():
         lines.append(f"{shown(templates)}: found no such folder; expected the folder of the page's templates")
     dataset = sections = None
-    if shown(data) in texts:
-        try:
-            dataset = parse(texts[shown(data)], shown(data))
-        except InputError as err:
-            lines += err.lines()
     try:
         sections = parse_sections({n: t for n, t in texts.items() if n.endswith(".md") and n != shown(data)},
                                   shown(content))
     except ContentError as err:
         lines += err.lines()
+    if shown(data) in texts:
+        try:
+            dataset = parse(texts[shown(data)], shown(data), reserved_ids(sections or []))
+        except InputError as err:
+            lines += err.lines()
     if lines:
         raise Problems(lines)
     return dataset, sections, {p.name: texts[shown(p)] for p in files}
@@ -143,10 +150,10 @@ def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     """Returns every output file's bytes: read, parse, analyse, view, render; nothing is written here."""
     dataset, sections, template_texts = parse_inputs(data, content, templates)
     explained = explain(dataset)
-    trace = view.trace(explained)
-    trace_text = compact_json(trace)  # once, for both the page and trace.json
+    figs = view.figures(explained)
+    trace_text = compact_json(view.trace(explained, figs))  # once, for both the page and trace.json
     try:
-        html = render_page(sections, template_texts, view.context(explained, trace), script_json(trace_text), jinja_cache())
+        html = render_page(sections, template_texts, view.context(explained, figs), script_json(trace_text), jinja_cache())
     except ContentError as err:
         raise Problems(err.lines()) from None
     return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}

@@ -9,7 +9,7 @@ from math import lcm
 
 import numpy as np
 
-from . import checks, sampler
+from . import sampler, sequence
 from .frames import Frame, Round, round_frames
 from .profiles import Dataset, Dist, MonteCarlo, Profile
 from .stats import ProfileStats, profile_stats, round_cost
@@ -65,7 +65,22 @@ class ProfileResult:
     @property
     def drawn_with_chance(self) -> int:
         """Returns how many drawn rounds hold a check whose accept probability is strictly between 0 and 1."""
-        return sum(any(getattr(f, "chance", False) for f in frames) for frames in self.drawn)
+        return len(self.chance_rounds)
+
+    @property
+    def chance_rounds(self) -> tuple[int, ...]:
+        """Returns the drawn rounds (1-based) that hold a check chance decides (accept probability in (0, 1))."""
+        return tuple(j for j, frames in enumerate(self.drawn, start=1) if any(getattr(f, "chance", False) for f in frames))
+
+    @property
+    def has_chance(self) -> bool:
+        """Returns True when some token the draft can propose has an accept probability strictly in (0, 1)."""
+        return any(t.by_chance for rec in self.stats.records for t in rec.tokens)
+
+    def peak(self, cost: int) -> tuple[int, Fraction, Fraction | None]:
+        """Returns, at compared cost `cost`, the best k, its speedup, and the speedup at k + 1 (None past the end)."""
+        table, k = self.stats.speedup_table, self.best_k[cost]
+        return k, table[k - 1][cost], table[k][cost] if k < len(table) else None
 
     @property
     def drawn_mean(self) -> Fraction:
@@ -105,6 +120,12 @@ class Explained:
     chance: tuple[int, int, int] | None  # the first (profile, position, token) whose accept probability is in (0, 1)
     round_costs: tuple[tuple[Fraction, ...], ...]  # [cost][k] k·c + verify, in target steps, per compared cost c
     sequence: tuple[float, float]  # joint TV of the first tokens of texts from the context-dependent toy, and its bound
+
+    @property
+    def cost_index(self) -> int | None:
+        """Returns the column of the page's own draft-step cost among the compared costs, if it is one of them."""
+        costs = list(self.data.cost.compare_draft_steps)
+        return costs.index(self.data.cost.draft_step) if self.data.cost.draft_step in costs else None
 
 
 def common_denominator(data: Dataset) -> int:
@@ -205,8 +226,8 @@ def explain_profile(data: Dataset, index: int) -> ProfileResult:
     checkpoints = tuple(Checkpoint(rounds=n, checks=position_checks(data, positions),
                                    length_counts=tuple(int(c) for c in lengths)) for n, positions, lengths in runs)
     return ProfileResult(profile=profile, stats=stats, walk=walk,
-                         frames=round_frames(walk, stats.records, data.vocabulary),
-                         drawn=tuple(round_frames(r, stats.records, data.vocabulary) for r in drawn),
+                         frames=round_frames(walk, stats.records),
+                         drawn=tuple(round_frames(r, stats.records) for r in drawn),
                          drawn_rounds=drawn, checkpoints=checkpoints)
 
 
@@ -236,8 +257,7 @@ def explain(data: Dataset) -> Explained:
 @functools.lru_cache(maxsize=1)  # the toy and its seed are fixed, so one run serves every build
 def sequence_figures() -> tuple[float, float]:
     """Returns the sequence-level check the page quotes: joint TV of the toy's first tokens, and its bound."""
-    tv, bound = checks.sequence_tv()
-    return round(tv, 6), round(bound, 6)
+    return sequence.figures()
 
 
 def chance_example(results: tuple[ProfileResult, ...]) -> tuple[int, int, int] | None:
@@ -245,6 +265,6 @@ def chance_example(results: tuple[ProfileResult, ...]) -> tuple[int, int, int] |
     for i, r in enumerate(results):
         for rec in r.stats.records:
             for y, t in enumerate(rec.tokens):
-                if t.accept is not None and 0 < t.accept < 1:
+                if t.by_chance:
                     return i, rec.position, y
     return None

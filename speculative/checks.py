@@ -14,9 +14,12 @@ from typing import Callable, Iterator
 import numpy as np
 
 from . import sampler
-from .stats import tokens_distribution
+from . import sequence
+from .sequence import TOY, Chain, chain_probs, text_counts  # noqa: F401  (the toy the sequence checks use)
+# SEED: the suite's seed, shared with the page's sequence run; the power test also tries SEED + 1 ... SEED + POWER_SEEDS - 1
+from .sequence import LENGTH as SEQUENCE_LENGTH, PAGE_TEXTS as PAGE_SEQUENCE_TEXTS, SEED  # noqa: F401
+from .stats import overlap, tokens_distribution
 
-SEED = 20230217  # the suite's seed; the power test also tries SEED + 1 ... SEED + POWER_SEEDS - 1
 P_MIN = 1e-6  # a check fails when its chi-square p-value is below this
 DETECTABLE_TV = 0.005  # the smallest error, in total variation at one position, the suite must catch
 POWER = 0.95  # ... with this probability at every position of the shipped profiles
@@ -29,8 +32,6 @@ RANDOM_ROUNDS = 500_000
 RANDOM_MIN_OVERLAP = 5 / 8  # the draft keeps at least this share of the target, so position 12 is reached
 IDENTITY_PAIRS = 5000  # random exact pairs on which min(p, q) + (1 - alpha) * residual = p is checked
 SEQUENCE_TEXTS = 1_000_000
-SEQUENCE_LENGTH = 4  # the first L tokens of each text: V**L chi-square cells
-PAGE_SEQUENCE_TEXTS = 20_000  # the smaller run whose joint TV the page quotes (small enough for every build)
 MIN_EXPECTED = 5  # chi-square cells expected fewer times than this are pooled
 
 
@@ -68,30 +69,6 @@ SEQUENCE_BROKEN: dict[str, sampler.Rule] = {  # each must fail the sequence chec
     "proposals taken greedily": replace(R, draft_dist=greedy),
 }
 HARMLESS: dict[str, sampler.Rule] = {"accepting when u equals the accept probability too": replace(R, accepts=np.less_equal)}
-
-
-@dataclass(frozen=True)
-class Chain:
-    """A context-dependent toy: target and draft depend on the previous token; texts start after `start`."""
-
-    vocabulary: tuple[str, ...]
-    target: np.ndarray  # [V, V] next token given the previous one, the same at every position
-    draft: np.ndarray  # [k, V, V] the draft, which may differ by position in the round
-    start: int  # the token before the first: p(x1) = target[start]
-
-    def tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Returns the sampler's target [k, V, V], draft [k, V, V] and bonus [V, V]."""
-        return np.broadcast_to(self.target, self.draft.shape), self.draft, self.target
-
-
-TOY = Chain(  # hand-authored eighths; rows differ so that a wrong context shows
-    vocabulary=("a", "b", "c"),
-    target=np.array([[1, 5, 2], [6, 1, 1], [2, 2, 4]]) / 8,
-    draft=np.array([[[4, 2, 2], [2, 4, 2], [3, 3, 2]],
-                    [[2, 4, 2], [4, 1, 3], [1, 3, 4]],
-                    [[1, 6, 1], [3, 3, 2], [2, 4, 2]]]) / 8,
-    start=0,
-)
 
 
 @dataclass(frozen=True)
@@ -170,39 +147,16 @@ def profile_checks(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, rou
     positions, lengths = count_rounds(target, draft, bonus, rounds, rng, rule, progress=progress)
     targets = np.vstack([target, bonus[None]])  # [k+1, V]
     out = [check(f"{name} position {i + 1}".strip(), c, p) for i, (c, p) in enumerate(zip(positions, targets))]
-    alphas = [Fraction(float(a)) for a in np.minimum(target, draft).sum(-1)]  # exact value of each float
+    alphas = [overlap([Fraction(x) for x in p], [Fraction(x) for x in q]) for p, q in zip(target, draft)]  # exact floats
     exact = np.array([float(x) for x in tokens_distribution(alphas)])  # [k+1]
     return out + [check(f"{name} tokens per round".strip(), lengths, exact)]
-
-
-def chain_probs(chain: Chain, length: int) -> np.ndarray:
-    """Returns [V] * length the exact joint p(x1) p(x2|x1) ... p(xL|xL-1) of the toy's first tokens."""
-    joint = chain.target[chain.start]  # [V]
-    for _ in range(length - 1):
-        joint = joint[..., None] * chain.target  # [V]*t -> [V]*(t+1): p(prefix) * p(next | its last token)
-    return joint
-
-
-def text_counts(texts: np.ndarray, vocab_size: int) -> np.ndarray:
-    """Returns [V**L] how often each sequence of L tokens opens a text: texts [n, L] -> counts."""
-    cells = np.ravel_multi_index(tuple(texts.T.astype(np.int64)), (vocab_size,) * texts.shape[1])  # [n]
-    return np.bincount(cells, minlength=vocab_size ** texts.shape[1])
 
 
 def sequence_check(chain: Chain, texts: int, rng: np.random.Generator, rule: sampler.Rule = sampler.RULE,
                    length: int = SEQUENCE_LENGTH) -> Check:
     """Returns the check of the first `length` tokens of drawn texts against the exact chain, over all V**L cells."""
-    drawn = sampler.sample_texts(*chain.tables(), texts, length, rng, chain.start, rule)  # [n, L]
-    counts = text_counts(drawn, len(chain.vocabulary))
-    return check(f"first {length} tokens of {texts:,} texts", counts, chain_probs(chain, length).ravel())
-
-
-def sequence_tv(chain: Chain = TOY, texts: int = PAGE_SEQUENCE_TEXTS, seed: int = SEED,
-                length: int = SEQUENCE_LENGTH) -> tuple[float, float]:
-    """Returns the joint TV of the first `length` tokens of drawn texts from the exact chain, and its bound (no scipy)."""
-    drawn = sampler.sample_texts(*chain.tables(), texts, length, np.random.default_rng(seed), chain.start)
-    probs = chain_probs(chain, length).ravel()
-    return sampler.total_variation(text_counts(drawn, len(chain.vocabulary)), probs), sampler.tv_bound(texts, len(probs))
+    counts, probs = sequence.joint(chain, texts, rng, rule, length)
+    return check(f"first {length} tokens of {texts:,} texts", counts, probs)
 
 
 def random_profile(rng: np.random.Generator, size: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

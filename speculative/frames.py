@@ -1,12 +1,14 @@
-"""Owns the frames of one round: one small dataclass per frame kind, built in one pass from the round's draws."""
+"""Owns the frames of one round: one small dataclass per frame kind, built in one pass from the round's draws.
+
+Frames hold typed facts (token indices, positions, draws); the words come later, from the view and text."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Sequence
+from fractions import Fraction
+from typing import ClassVar, Sequence
 
 from .stats import PositionRecord
-from .text import and_list, count, isolated, position_words, quoted, uniform_str
 
 
 @dataclass(frozen=True)
@@ -40,8 +42,7 @@ class Frame:
     index: int  # 1-based
     slots: tuple[Slot, ...]  # [k+1] every position as this frame leaves it, bonus last
     committed: tuple[int, ...]
-    caption: tuple[str, ...]  # keys of text.CAPTIONS, filled from context(frame)
-    fields: dict[str, Any]  # the caption's frame-specific fields; position facts come from the position
+    caption: tuple[str, ...]  # keys of text.CAPTIONS, filled by the view from the frame, its round and position
     shows: tuple[str, ...] = ()  # the points worth noticing this frame demonstrates
     kind: ClassVar[str] = ""
     position: ClassVar[int | None] = None
@@ -57,9 +58,10 @@ class ProposeFrame(Frame):
 class VerifyFrame(Frame):
     position: int = 0  # type: ignore[misc]
     token: int = 0  # type: ignore[misc]
-    u: str = ""  # the draw, with enough digits to keep its verdict
+    u: float = 0.0  # the draw
+    accept: Fraction = Fraction(0)  # the accept probability min(1, p/q) the draw is compared with
     verdict: str = ""  # "accepted" or "rejected"
-    chance: bool = False  # True when the accept probability is strictly between 0 and 1
+    chance: bool = False  # True when the accept probability is strictly between 0 and 1 (TokenFacts.by_chance)
     replacement: int | None = None
     dropped: tuple[int, ...] = field(default=())  # 1-based positions never checked
     kind: ClassVar[str] = "verify"
@@ -74,7 +76,9 @@ class BonusFrame(Frame):
 
 @dataclass(frozen=True)
 class DoneFrame(Frame):
-    dropped: tuple[int, ...] = ()
+    dropped: tuple[int, ...] = ()  # 1-based positions never checked
+    lost: tuple[int, ...] = ()  # [len(dropped)] the tokens proposed there
+    sure: tuple[int, ...] = ()  # the dropped positions the target would have accepted with probability 1
     kind: ClassVar[str] = "done"
 
 
@@ -92,67 +96,64 @@ def slots(rnd: Round, upto: int, bonus_shown: bool) -> tuple[Slot, ...]:
     return tuple(out) + (Slot(last, rnd.bonus if bonus_shown else None),)
 
 
-def propose_frame(rnd: Round, vocab: Sequence[str]) -> ProposeFrame:
+def propose_frame(rnd: Round) -> ProposeFrame:
     """Returns the opening frame: every position proposed before any is checked."""
-    fields = {"tokens_count": count(len(rnd.proposals), "token"), "proposals": quoted([vocab[x] for x in rnd.proposals])}
-    return ProposeFrame(index=1, slots=slots(rnd, 0, False), committed=(), caption=("propose",), fields=fields)
+    return ProposeFrame(index=1, slots=slots(rnd, 0, False), committed=(), caption=("propose",))
 
 
-def verify_frame(rnd: Round, rec: PositionRecord, vocab: Sequence[str], index: int) -> VerifyFrame:
+def verify_frame(rnd: Round, rec: PositionRecord, index: int) -> VerifyFrame:
     """Returns the frame that checks position rec.position of the round."""
     i = rec.position - 1
     x, ok, facts = rnd.proposals[i], rnd.passed[i], rec.tokens[rnd.proposals[i]]
-    u = uniform_str(rnd.uniforms[i], facts.accept)
     upto = rec.position
-    committed = rnd.committed[:upto]
+    base = dict(index=index, slots=slots(rnd, upto, False), committed=rnd.committed[:upto], position=upto, token=x,
+                u=rnd.uniforms[i], accept=facts.accept, chance=facts.by_chance)
     if ok:
         key = "chance_pass" if facts.accept < 1 else ("capped" if facts.p > facts.q else "equal")
-        return VerifyFrame(index=index, slots=slots(rnd, upto, False), committed=committed, caption=("verify", key),
-                           fields={"u": u}, shows=("capped",) if key == "capped" else (), position=upto, token=x,
-                           u=u, verdict="accepted", chance=0 < facts.accept < 1)
+        return VerifyFrame(**base, caption=("verify", key), shows=("capped",) if key == "capped" else (),
+                           verdict="accepted")
     dropped = tuple(range(upto + 1, len(rnd.proposals) + 1))
     keys = ("verify", "zero" if facts.p == 0 else "chance_fail", "residual",
             "own_zero" if facts.p == 0 else "own_above", "drawn")
     keys += (("dropped_one" if len(dropped) == 1 else "dropped_many"),) if dropped else ()
-    fields = {"u": u, "rep": isolated(vocab[rnd.replacement]), "dropped": and_list(dropped) if dropped else ""}
-    return VerifyFrame(index=index, slots=slots(rnd, upto, False), committed=committed, caption=keys, fields=fields,
-                       shows=(("zero",) if facts.p == 0 else ()) + ("residual",), position=upto, token=x, u=u,
-                       verdict="rejected", chance=0 < facts.accept < 1, replacement=rnd.replacement, dropped=dropped)
+    return VerifyFrame(**base, caption=keys, shows=(("zero",) if facts.p == 0 else ()) + ("residual",),
+                       verdict="rejected", replacement=rnd.replacement, dropped=dropped)
 
 
-def bonus_frame(rnd: Round, vocab: Sequence[str], index: int) -> BonusFrame:
+def bonus_frame(rnd: Round, index: int) -> BonusFrame:
     """Returns the frame that draws the bonus token after every proposal passed."""
     k = len(rnd.proposals)
     return BonusFrame(index=index, slots=slots(rnd, k, True), committed=rnd.committed,
-                      caption=("bonus_one" if k == 1 else "bonus_many",), fields={"k": k},
-                      position=k + 1, token=rnd.bonus)
+                      caption=("bonus_one" if k == 1 else "bonus_many",), position=k + 1, token=rnd.bonus)
 
 
-def done_frame(rnd: Round, records: Sequence[PositionRecord], vocab: Sequence[str], index: int) -> DoneFrame:
+def lost_keys(dropped: tuple[int, ...], sure: list[int]) -> tuple[str, ...]:
+    """Returns the caption keys that say what the dropped proposals cost."""
+    if not dropped:
+        return ()
+    one = len(dropped) == 1
+    if not sure:
+        return ("lost_one" if one else "lost_many",)
+    return ("lost_one_sure" if one else ("lost_many_all_sure" if len(sure) == len(dropped) else "lost_many_sure"),)
+
+
+def done_frame(rnd: Round, records: Sequence[PositionRecord], index: int) -> DoneFrame:
     """Returns the closing frame: what the round committed and, after a rejection, what it threw away."""
-    committed, checked = rnd.committed, len(rnd.passed)
+    checked = len(rnd.passed)
     dropped = tuple(range(checked + 1, len(rnd.proposals) + 1)) if not all(rnd.passed) else ()
-    lost = [rnd.proposals[p - 1] for p in dropped]
+    lost = tuple(rnd.proposals[p - 1] for p in dropped)
     sure = [p for p, x in zip(dropped, lost) if records[p - 1].tokens[x].accept == 1]  # positions, not tokens
-    keys: tuple[str, ...] = ("done",)
-    if dropped:
-        one = len(dropped) == 1
-        if not sure:
-            keys += ("lost_one" if one else "lost_many",)
-        else:
-            keys += ("lost_one_sure" if one else ("lost_many_all_sure" if len(sure) == len(lost) else "lost_many_sure"),)
-    fields = {"committed_count": count(len(committed), "token"), "committed": quoted([vocab[t] for t in committed]),
-              "lost": quoted([vocab[t] for t in lost]), "sure": position_words(sure)}
-    return DoneFrame(index=index, slots=slots(rnd, checked, rnd.bonus is not None), committed=committed,
-                     caption=keys, fields=fields, shows=("drop",) if dropped else (), dropped=dropped)
+    return DoneFrame(index=index, slots=slots(rnd, checked, rnd.bonus is not None), committed=rnd.committed,
+                     caption=("done",) + lost_keys(dropped, sure), shows=("drop",) if dropped else (),
+                     dropped=dropped, lost=lost, sure=tuple(sure))
 
 
-def round_frames(rnd: Round, records: Sequence[PositionRecord], vocab: Sequence[str]) -> tuple[Frame, ...]:
+def round_frames(rnd: Round, records: Sequence[PositionRecord]) -> tuple[Frame, ...]:
     """Returns propose, one verify per checked position, bonus if all passed, then done."""
-    frames: list[Frame] = [propose_frame(rnd, vocab)]
+    frames: list[Frame] = [propose_frame(rnd)]
     for rec in records[: len(rnd.passed)]:
-        frames.append(verify_frame(rnd, rec, vocab, len(frames) + 1))
+        frames.append(verify_frame(rnd, rec, len(frames) + 1))
     if rnd.bonus is not None:
-        frames.append(bonus_frame(rnd, vocab, len(frames) + 1))
-    frames.append(done_frame(rnd, records, vocab, len(frames) + 1))
+        frames.append(bonus_frame(rnd, len(frames) + 1))
+    frames.append(done_frame(rnd, records, len(frames) + 1))
     return tuple(frames)

@@ -29,14 +29,6 @@ MAX_DENOMINATOR = 1000  # of a probability or cost once reduced, so the page can
 MAX_DEPTH = 64  # nested lists and objects, far below Python's recursion limit
 MAX_DIGITS = 30  # in a JSON number or either side of a fraction, far below Python's int-conversion limit
 
-# The page's own element ids, and the prefixes it puts before a profile id; a profile may not be called any of them.
-PAGE_IDS = frozenset({
-    "what", "why", "how", "walkthrough-section", "notice", "positions", "guarantee", "speedup", "cost", "limits",
-    "sources", "main", "trace", "player", "player-frame", "player-speed", "walkthrough", "identity-cap",
-    "pos", "sp", "spt", "conv", "frames", "ov", "cv", "len", "identity",
-    "lab", "lab-title", "lab-position", "lab-u", "lab-rep", "lab-cap", "cr", "cp", "cw", "tv", "tvt",
-    "ex", "ex-k", "ex-cost", "explore-title", "colophon", "rule", "not-a-sample"})
-
 _FRACTION = re.compile(r"^(0|[1-9][0-9]*)(/([1-9][0-9]*))?$")
 _PROFILE_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _TOP_KEYS = {"$schema", "version", "about", "vocabulary", "target", "bonus_target",
@@ -297,8 +289,9 @@ def _plural(n: int, noun: str) -> str:
 class _Checker:
     """Walks the parsed JSON, collecting problems instead of stopping at the first."""
 
-    def __init__(self, problems: list[tuple[str, str]]) -> None:
+    def __init__(self, problems: list[tuple[str, str]], reserved: frozenset[str] = frozenset()) -> None:
         self.problems = problems
+        self.reserved = reserved  # the page's element ids and prefixes
         self.too_many_tokens = -1  # the vocabulary's length when it is over the limit, already reported there
 
     def fail(self, path: str, message: str) -> None:
@@ -531,7 +524,7 @@ def _profile_id(check: _Checker, pid: Any, path: str) -> bool:
                          'between them, such as "aligned"')
     elif len(pid) > MAX_ID:
         check.fail(path, f"found {_sized(pid)}; expected an id of at most {MAX_ID} characters")
-    elif pid in PAGE_IDS:
+    elif pid in check.reserved:
         check.fail(path, f"found {describe(pid)}, which the page already uses for its own elements; "
                          "expected another id")
     else:
@@ -623,8 +616,10 @@ def _dataset(check: _Checker, raw: Any) -> Dataset | None:
                    walkthrough_seed=seed, drawn_rounds=drawn, cost=cost, monte_carlo=mc)
 
 
-def parse(text: str, source: str) -> Dataset:
-    """Returns the Dataset in `text`, or raises DataError listing every problem found."""
+def parse(text: str, source: str, reserved: frozenset[str] = frozenset()) -> Dataset:
+    """Returns the Dataset in `text`, or raises DataError listing every problem found.
+
+    reserved: the element ids and id prefixes the page uses, which no profile id may take."""
     text = text[1:] if text.startswith("\ufeff") else text
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_INPUT_BYTES:
@@ -634,7 +629,7 @@ def parse(text: str, source: str) -> Dataset:
         raw, duplicates = read_json(text)
     except _Syntax as err:
         raise DataError(source, [(_line_col(text, err.pos), err.message)]) from None
-    check = _Checker(duplicates)
+    check = _Checker(duplicates, reserved)
     dataset = _dataset(check, raw)
     if dataset is None:
         raise DataError(source, check.problems)

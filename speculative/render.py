@@ -17,6 +17,7 @@ import rjsmin
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from . import figures
 from .content import ContentError, Section
 
 def compact_json(obj: Any) -> str:
@@ -48,7 +49,7 @@ def content_security_policy(scripts: list[str], styles: list[str]) -> str:
             "img-src data:; base-uri 'none'; form-action 'none'")
 
 
-COMPONENTS = ("lab", "walkthrough", "positions", "checks_identity", "checks_charts", "speedup")
+COMPONENTS = figures.COMPONENTS
 STYLES = ("style.css", "charts.css", "player.css", "figures.css")
 
 

@@ -81,6 +81,16 @@ class TokenFacts:
     residual: Fraction | None  # residual_raw / (1 - alpha), or None when no rejection can happen
     commit: Fraction  # min(p, q) + (1 - alpha) * residual: must equal p
 
+    @property
+    def by_chance(self) -> bool:
+        """Returns True when a draw u decides this token's check: its accept probability is strictly in (0, 1)."""
+        return self.accept is not None and 0 < self.accept < 1
+
+    @property
+    def replaced(self) -> Fraction:
+        """Returns (1 - alpha) * residual: the chance this token is committed as a replacement after a rejection."""
+        return self.commit - self.overlap
+
 
 @dataclass(frozen=True)
 class PositionRecord:

@@ -1,0 +1,18 @@
+"""The page's figures, one module each: a typed model built once from the analysis gives the figure's trace
+slice, its template context (what readers without scripting see) and its element ids.
+
+To add a figure: write its module here, its template `templates/<COMPONENT>.html.j2`, its script
+`templates/js/<name>.js`, and add it to FIGURES below."""
+
+from __future__ import annotations
+
+from . import convergence, explorer, identity, lab, positions, walkthrough
+
+FIGURES = (lab, walkthrough, positions, identity, convergence, explorer)  # in the order the page renders them
+COMPONENTS = tuple(f.COMPONENT for f in FIGURES)
+SHELL_IDS = frozenset({"main", "trace"})  # the page template's own element ids
+
+
+def page_ids() -> frozenset[str]:
+    """Returns every element id and id prefix the figures and the page's shell use: no profile id may be one."""
+    return SHELL_IDS.union(*(f.IDS | f.PREFIXES for f in FIGURES))

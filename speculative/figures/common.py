@@ -1,0 +1,78 @@
+"""Owns what several figures share: each position's facts as display strings, built once from the analysis."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .. import text
+from ..analysis import Explained, ProfileResult
+from ..stats import PositionRecord
+from ..text import prob_str
+
+
+@dataclass(frozen=True)
+class PositionFacts:
+    """One position of one profile as the page prints it: p, q, accept and worked ratio per token, the residual.
+
+    The player and the lab read it from the trace; the tables and captions read it here."""
+
+    target: list[str]  # [V]
+    draft: list[str]  # [V]
+    proposal: int  # the authored proposal's token index
+    alpha: str
+    accept: list[str | None]  # [V] min(1, p/q), None where q = 0
+    ratio: list[str | None]  # [V] p/q
+    worked: list[str | None]  # [V] "min(1, (p)/(q)) = accept", the working a caption shows
+    residual_raw: list[str]  # [V] max(0, p − q)
+    residual: list[str | None]  # [V] the normalised residual, None when no rejection can happen
+    res_total: str  # Σ max(0, p − q)
+    res_raw: str  # the residual's non-zero tokens, raw
+    res_norm: str  # ... normalised
+    accept_f: list[float | None]  # [V] accept thresholds the browser compares a draw with
+    cuts: list[float]  # [V] the normalised residual's cumulative sums: token y owns [cuts[y-1], cuts[y])
+    bars: list[list[float]]  # [V] [min(p, q), |p − q|, p > q] as shares of the largest p or q
+
+    def json(self) -> dict[str, Any]:
+        """Returns the trace's copy of these facts."""
+        return asdict(self)
+
+
+def position_facts(ex: Explained, r: ProfileResult, rec: PositionRecord) -> PositionFacts:
+    """Returns one position's facts, formatted once."""
+    d, vocab = ex.denom, ex.data.vocabulary
+    kept = [y for y, t in enumerate(rec.tokens) if t.residual_raw > 0]
+    return PositionFacts(
+        target=[prob_str(t.p, d) for t in rec.tokens],
+        draft=[prob_str(t.q, d) for t in rec.tokens],
+        proposal=r.profile.proposals[rec.position - 1],
+        alpha=prob_str(rec.alpha, d),
+        accept=[None if t.accept is None else str(t.accept) for t in rec.tokens],
+        ratio=[None if t.ratio is None else str(t.ratio) for t in rec.tokens],
+        worked=[None if t.accept is None else text.ratio_text(prob_str(t.p, d), prob_str(t.q, d), t.ratio, t.accept)
+                for t in rec.tokens],
+        residual_raw=[prob_str(t.residual_raw, d) for t in rec.tokens],
+        residual=[None if t.residual is None else str(t.residual) for t in rec.tokens],
+        res_total=prob_str(rec.residual_total, d),
+        res_raw=", ".join(f"{text.quoted([vocab[y]])} {prob_str(rec.tokens[y].residual_raw, d)}" for y in kept),
+        res_norm=", ".join(f"{text.quoted([vocab[y]])} {rec.tokens[y].residual}" for y in kept),
+        accept_f=[None if t.accept is None else float(t.accept) for t in rec.tokens],
+        cuts=[round(float(c), 6) for c in rec.residual_cuts],
+        bars=bar_widths(rec),
+    )
+
+
+def bar_widths(rec: PositionRecord) -> list[list[float]]:
+    """Returns [min(p, q), |p − q|, 1 if p > q else 0] per token, widths as fractions of the largest p or q there."""
+    top = max(max(t.p, t.q) for t in rec.tokens)
+    return [[round(float(t.overlap / top), 4), round(float(abs(t.p - t.q) / top), 4), int(t.p > t.q)] for t in rec.tokens]
+
+
+def all_facts(ex: Explained) -> tuple[tuple[PositionFacts, ...], ...]:
+    """Returns [profiles][k] every position's facts."""
+    return tuple(tuple(position_facts(ex, r, rec) for rec in r.stats.records) for r in ex.results)
+
+
+def none_mark(value: str | None) -> str:
+    """Returns the value, or the dash the page prints where there is none."""
+    return text.PLAYER["no_token"] if value is None else value

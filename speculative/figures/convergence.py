@@ -1,0 +1,65 @@
+"""The convergence figures: one Monte Carlo run per profile, scrubbed through its checkpoints, with its TV chart."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .. import charts, text
+from ..analysis import Explained, ProfileResult
+from ..text import decimal_str
+
+COMPONENT = "checks_charts"
+IDS: frozenset[str] = frozenset()
+PREFIXES = frozenset({"cw", "cr", "cp", "tv", "tvt"})  # each "<prefix>-<profile id>"
+
+
+def tv_text(x: float) -> str:
+    """Returns a total-variation distance or bound as the page prints it: 4 decimals, a bound capped at 1."""
+    return decimal_str(min(x, 1.0), 4)
+
+
+def profile_trace(r: ProfileResult) -> dict[str, Any]:
+    """Returns the run at every checkpoint: counts, TV and bound per position, tokens per round."""
+    cps = r.checkpoints
+    return {"rounds": r.mc_rounds, "checkpoints": [c.rounds for c in cps],
+            "within": [[int(x.tv <= x.tv_bound) for x in c.checks] for c in cps],
+            "vacuous": [[int(x.tv_bound >= 1) for x in c.checks] for c in cps],
+            "tv_text": [[tv_text(x.tv) for x in c.checks] for c in cps],
+            "bound_text": [[tv_text(x.tv_bound) for x in c.checks] for c in cps],
+            "freq": [[[float(decimal_str(f, 3)) for f in x.freq] for x in c.checks] for c in cps],
+            "lengths_freq": [[float(decimal_str(f, 3)) for f in c.length_freq] for c in cps],
+            "reached": [[text.count(x.n, "round") for x in c.checks] for c in cps], "rounds_text": [f"{c.rounds:,}" for c in cps],
+            "lengths_exact": [str(p) for p in r.stats.distribution]}
+
+
+def profile_view(r: ProfileResult, k: int) -> dict[str, Any]:
+    """Returns one profile's figure at its default state (the whole run, position 1), and its TV table."""
+    cps = r.checkpoints
+    positions = [{"value": i, "label": text.fill(text.CONV["position" if i <= k else "bonus"], {"pos": i})}
+                 for i in range(1, k + 2)]
+    rows = [{"position": c.position, "label": positions[c.position - 1]["label"], "n": f"{c.n:,}",
+             "tv": decimal_str(c.tv, 4), "bound": decimal_str(c.tv_bound, 4),
+             "ok": text.CONV["within" if c.tv <= c.tv_bound else "above"]} for c in r.checks]
+    labels = [p["label"] if p["value"] <= k else text.fill(text.CONV["short"], {"pos": p["value"]}) for p in positions]
+    return {"id": r.profile.id, "name": r.profile.name, "last": len(cps) - 1, "positions": positions, "rows": rows,
+            "chart": charts.tv_chart([c.rounds for c in cps], [[x.tv for x in c.checks] for c in cps],
+                                     [[x.tv_bound for x in c.checks] for c in cps], labels, f"tv-{r.profile.id}")}
+
+
+@dataclass(frozen=True)
+class Convergence:
+    ex: Explained
+
+    def profile_trace(self, i: int) -> dict[str, Any]:
+        """Returns profile i's run for the script."""
+        return {"convergence": profile_trace(self.ex.results[i])}
+
+    def context(self) -> dict[str, Any]:
+        """Returns every profile's figure and the figure's words."""
+        return {"convergence": [profile_view(r, self.ex.data.k) for r in self.ex.results], "conv_words": text.CONV}
+
+
+def model(ex: Explained) -> Convergence:
+    """Returns the convergence figures' model."""
+    return Convergence(ex)

@@ -1,0 +1,132 @@
+"""The round player: every round (authored and drawn) as compact frame rows for the script, and the authored
+rounds as a plain list of frames for readers without scripting and for print."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from .. import text
+from ..analysis import Explained
+from ..frames import Frame, Round
+from .common import PositionFacts
+
+COMPONENT = "walkthrough"
+IDS = frozenset({"walkthrough", "player", "player-frame", "player-speed"})
+PREFIXES = frozenset({"frames"})  # "frames-<profile id>", and each frame's "<profile id>/<n>"
+
+SLOT_CODES = {"accepted": "a", "rejected": "r", "dropped": "d", "proposed": "p", "pending": "w", "none": "n", "bonus": "b"}
+FRAME_FIELDS = ("kind", "pos", "slots", "caption", "u", "chance", "shows")
+CAPTION_KEYS = tuple(text.CAPTIONS)  # a frame row names its caption patterns by their index here
+
+
+def common_fields(k: int) -> dict[str, Any]:
+    """Returns the caption fields every round of k positions shares, so the trace holds them once."""
+    return {"k": k, "tokens_count": text.count(k, "token"), "lost": "", "sure": "", "dropped": ""}
+
+
+def u_text(frame: Frame) -> str:
+    """Returns a verify frame's draw with enough digits to keep its verdict; "" for other frames."""
+    return text.uniform_str(frame.u, frame.accept) if frame.kind == "verify" else ""
+
+
+def frame_fields(frame: Frame, vocab: Sequence[str]) -> dict[str, Any]:
+    """Returns the caption fields one frame adds, as finished strings."""
+    if frame.kind == "propose":
+        return {"tokens_count": text.count(len(frame.slots) - 1, "token"),
+                "proposals": text.quoted([vocab[s.token] for s in frame.slots[:-1]])}
+    if frame.kind == "verify":
+        if frame.verdict == "accepted":
+            return {"u": u_text(frame)}
+        return {"u": u_text(frame), "rep": text.isolated(vocab[frame.replacement]),
+                "dropped": text.and_list(frame.dropped) if frame.dropped else ""}
+    if frame.kind == "bonus":
+        return {"k": frame.position - 1}
+    return {"committed_count": text.count(len(frame.committed), "token"),
+            "committed": text.quoted([vocab[t] for t in frame.committed]),
+            "lost": text.quoted([vocab[t] for t in frame.lost]), "sure": text.position_words(frame.sure)}
+
+
+def round_fields(frames: Sequence[Frame], vocab: Sequence[str]) -> dict[str, Any]:
+    """Returns the caption fields a round's frames add, once per round (the draw and shared counts left out)."""
+    return {key: value for f in frames for key, value in frame_fields(f, vocab).items()
+            if key not in ("u", "tokens_count", "k") and value}
+
+
+def frame_row(frame: Frame) -> list[Any]:
+    """Returns one frame as a compact row of FRAME_FIELDS: kind, position, slot states, caption keys, draw, flags."""
+    return [frame.kind, frame.position or 0, "".join(SLOT_CODES[s.state] for s in frame.slots),
+            " ".join(str(CAPTION_KEYS.index(key)) for key in frame.caption),
+            u_text(frame), int(getattr(frame, "chance", False)), " ".join(frame.shows)]
+
+
+def round_json(rnd: Round, frames: Sequence[Frame], vocab: Sequence[str]) -> dict[str, Any]:
+    """Returns one round as trace JSON: its tokens and caption fields once, then its frames."""
+    return {"proposals": list(rnd.proposals), "replacement": rnd.replacement, "bonus": rnd.bonus,
+            "fields": round_fields(frames, vocab), "frames": [frame_row(f) for f in frames]}
+
+
+def caption(frame: Frame, frames: Sequence[Frame], facts: Sequence[PositionFacts], vocab: Sequence[str]) -> str:
+    """Returns a frame's caption, filled from its one home in text.CAPTIONS (the script's caption does the same)."""
+    ctx: dict[str, Any] = {}
+    if frame.kind == "verify":
+        f, x = facts[frame.position - 1], frame.token
+        ctx = {"p": f.target[x], "q": f.draft[x], "accept": f.accept[x], "worked": f.worked[x],
+               "res_raw": f.res_raw, "res_total": f.res_total, "res_norm": f.res_norm}
+    if frame.position:
+        ctx["pos"] = frame.position
+    if frame.token is not None:
+        ctx["tok"] = text.isolated(vocab[frame.token])
+    u = u_text(frame)
+    ctx = {**ctx, **common_fields(len(frame.slots) - 1), **round_fields(frames, vocab), **({"u": u} if u else {})}
+    return " ".join(text.fill(text.CAPTIONS[key], ctx) for key in frame.caption)
+
+
+def slot_views(frame: Frame, rnd: Round, vocab: Sequence[str]) -> list[dict[str, Any]]:
+    """Returns each slot of a frame as the strip prints it (the script's strip does the same)."""
+    out, k = [], len(rnd.proposals)
+    for pos, slot in enumerate(frame.slots, start=1):
+        words = text.STATE_NAMES[slot.state]
+        if slot.state == "rejected":
+            words += text.fill(text.PLAYER["slot_instead"], {"rep": text.isolated(vocab[slot.replacement])})
+        out.append({"state": slot.state, "current": pos == frame.position,
+                    "pos": text.fill(text.PLAYER["slot_bonus"], {"pos": pos}) if pos > k else str(pos),
+                    "token": text.PLAYER["no_token"] if slot.token is None else vocab[slot.token], "text": words})
+    return out
+
+
+def frame_views(profile_id: str, rnd: Round, frames: Sequence[Frame], facts: Sequence[PositionFacts],
+                vocab: Sequence[str]) -> list[dict[str, Any]]:
+    """Returns the no-JS list's frames: head, strip and caption, all finished strings."""
+    out, n = [], len(frames)
+    for f in frames:
+        head = text.fill(text.PLAYER["head_verify" if f.kind == "verify" else "head"],
+                         {"i": f.index, "n": n, "kind": text.KIND_NAMES[f.kind], "pos": f.position or 0})
+        out.append({"id": f"{profile_id}/{f.index}", "head": head, "slots": slot_views(f, rnd, vocab),
+                    "caption": caption(f, frames, facts, vocab)})
+    return out
+
+
+@dataclass(frozen=True)
+class Walkthrough:
+    """The player's model: each profile's authored round and drawn rounds, and their frames."""
+
+    ex: Explained
+    facts: tuple[tuple[PositionFacts, ...], ...]  # [profiles][k]
+
+    def profile_trace(self, i: int) -> dict[str, Any]:
+        """Returns profile i's rounds for the script."""
+        r, vocab = self.ex.results[i], self.ex.data.vocabulary
+        return {"walk": round_json(r.walk, r.frames, vocab),
+                "drawn": [round_json(rnd, frames, vocab) for rnd, frames in zip(r.drawn_rounds, r.drawn)]}
+
+    def profile_context(self, i: int) -> dict[str, Any]:
+        """Returns profile i's authored frames as the no-JS list prints them."""
+        r = self.ex.results[i]
+        return {"frames": len(r.frames),
+                "frame_views": frame_views(r.profile.id, r.walk, r.frames, self.facts[i], self.ex.data.vocabulary)}
+
+
+def model(ex: Explained, facts: tuple[tuple[PositionFacts, ...], ...]) -> Walkthrough:
+    """Returns the player's model."""
+    return Walkthrough(ex, facts)
