@@ -120,16 +120,18 @@ def parse_inputs(data: Path, content: Path, templates: Path):
     if not templates.is_dir():
         lines.append(f"{shown(templates)}: found no such folder; expected the folder of the page's templates")
     dataset = sections = None
+    content_lines: list[str] = []  # listed after the data's problems
     try:
         sections = parse_sections({n: t for n, t in texts.items() if n.endswith(".md") and n != shown(data)},
                                   shown(content))
     except ContentError as err:
-        lines += err.lines()
+        content_lines = err.lines()
     if shown(data) in texts:
         try:
             dataset = parse(texts[shown(data)], shown(data), reserved_ids(sections or []))
         except InputError as err:
             lines += err.lines()
+    lines += content_lines
     if lines:
         raise Problems(lines)
     return dataset, sections, {p.name: texts[shown(p)] for p in files}

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 
+import tracekit
 from speculative import sampler, view
 from speculative.analysis import arrays, checkpoint_sizes
 
@@ -25,7 +26,7 @@ def checked(rnd) -> list[tuple[int, str, str]]:
     """Returns (position, verdict letter, u) of every verify frame of a round's trace."""
     out = []
     for row in rnd["frames"]:
-        f = view.frame_dict(row)
+        f = tracekit.frame_dict(row)
         if f["kind"] == "verify":
             out.append((f["pos"], f["slots"][f["pos"] - 1], f["u"]))
     return out
@@ -51,7 +52,7 @@ def test_nothing_is_checked_after_a_rejection_and_the_bonus_comes_only_after_all
         all_pass = verdicts == ["a"] * shipped.k
         assert (rnd["bonus"] is not None) == all_pass
         assert (rnd["replacement"] is not None) == (verdicts[-1] == "r")
-        kinds = [view.frame_dict(row)["kind"] for row in rnd["frames"]]
+        kinds = [tracekit.frame_dict(row)["kind"] for row in rnd["frames"]]
         assert len(kinds) == 1 + len(verdicts) + int(all_pass) + 1  # the closed form of the frame count
 
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from speculative import figures
 from speculative.errors import MAX_PROBLEMS, InputError, decode, describe, visible
 from speculative.profiles import Dataset, parse
 
@@ -358,7 +359,7 @@ BROKEN_FILES: dict[str, bytes] = {name: blob for name, blob, _ in CASES} | {CAPP
 
 
 def load_bytes(blob: bytes) -> Dataset:
-    return parse(decode(blob, SRC), SRC)
+    return parse(decode(blob, SRC), SRC, figures.page_ids())
 
 
 @pytest.mark.parametrize("blob, expected", [c[1:] for c in CASES], ids=[c[0] for c in CASES])

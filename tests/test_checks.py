@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from speculative import checks, sampler, stats
+from speculative import checks, sampler, sequence, stats
 from speculative.analysis import arrays
 
 
@@ -60,7 +60,7 @@ def test_the_toy_depends_on_context_and_its_draft_disagrees_with_it():
 
 
 def test_page_figure_is_a_joint_tv_under_its_bound():
-    tv, bound = checks.sequence_tv()
+    tv, bound = sequence.figures()
     assert 0 < tv < bound
 
 

@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
-from speculative.view import frame_dict
+from tracekit import frame_dict
 
 pytestmark = pytest.mark.browser
 

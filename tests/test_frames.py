@@ -7,7 +7,9 @@ from fractions import Fraction
 
 import pytest
 
+import tracekit
 from speculative import text, view
+from speculative.figures import common, walkthrough
 from speculative.frames import BonusFrame, DoneFrame, ProposeFrame, Round, VerifyFrame, round_frames
 from speculative.stats import position_record
 from speculative.text import uniform_str
@@ -67,13 +69,13 @@ def test_captions_are_filled_from_the_one_pattern_table(shipped, explained):
     for pt in tr["profiles"]:
         for rnd in rounds_of(pt):
             for f in rnd["frames"]:
-                caption = view.caption_of(pt, shipped.vocabulary, rnd, f)
+                caption = tracekit.caption_of(pt, shipped.vocabulary, rnd, f)
                 assert "{" not in caption and caption
-                f = view.frame_dict(f)
+                f = tracekit.frame_dict(f)
                 if f["kind"] == "verify":
                     pos, x = pt["positions"][f["pos"] - 1], rnd["proposals"][f["pos"] - 1]
                     assert pos["worked"][x] in caption and pos["worked"][x].startswith("min(1, ")
-    zero = next(view.frame_dict(f) for pt in tr["profiles"] for f in pt["walk"]["frames"] if "r" in view.frame_dict(f)["slots"])
+    zero = next(tracekit.frame_dict(f) for pt in tr["profiles"] for f in pt["walk"]["frames"] if "r" in tracekit.frame_dict(f)["slots"])
     assert zero["caption"][:2] == ["verify", "zero"]
 
 
@@ -81,7 +83,7 @@ def test_no_caption_sentence_is_stored_in_the_trace(explained):
     tr = view.trace(explained)
     for pt in tr["profiles"]:
         for rnd in rounds_of(pt):
-            assert all(key in text.CAPTIONS for f in rnd["frames"] for key in view.frame_dict(f)["caption"])
+            assert all(key in text.CAPTIONS for f in rnd["frames"] for key in tracekit.frame_dict(f)["caption"])
             assert all(len(str(v)) < 80 for v in rnd["fields"].values())
 
 
@@ -96,11 +98,10 @@ def test_counts_agree_in_number(k, words):
     p, q = (Fraction(1, 2), Fraction(1, 2)), (Fraction(1), Fraction(0))
     recs = [position_record(p, q, i) for i in range(1, k + 1)]
     vocab = ("a", "b")
-    passing = round_frames(Round((0,) * k, (0.1,) * k, (True,) * k, None, 1), recs, vocab)
-    failing = round_frames(Round((0,) * k, (0.9,), (False,), 1, None), recs, vocab)
-    common = {"pos": 1, "tok": "a", "p": "1/2", "q": "1", "accept": "1/2", "worked": "", "res_raw": "", "res_total": "",
-              "res_norm": ""}
-    captions = [text.fill(text.CAPTIONS[key], {**common, **f.fields}) for f in passing + failing for key in f.caption]
+    facts = [common.position_facts_of(rec, 0, vocab) for rec in recs]
+    passing = round_frames(Round((0,) * k, (0.1,) * k, (True,) * k, None, 1), recs)
+    failing = round_frames(Round((0,) * k, (0.9,), (False,), 1, None), recs)
+    captions = [walkthrough.caption(f, frames, facts, vocab) for frames in (passing, failing) for f in frames]
     joined = " ".join(captions)
     assert words[0] in joined and words[2] in joined
     if k > 1:

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-from speculative.view import caption_of, frame_dict, frame_token
+from tracekit import caption_of, frame_dict, frame_token
 
 from .conftest import FIGURES, edited_data
 

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import build
+from speculative import figures
 from speculative.errors import InputError, decode
 from speculative.profiles import parse
 
@@ -82,7 +83,7 @@ def refused(run_build, project: Path, *extra: str) -> list[str]:
 
 def loader_lines(blob: bytes) -> list[str]:
     with pytest.raises(InputError) as caught:
-        parse(decode(blob, SRC), SRC)
+        parse(decode(blob, SRC), SRC, figures.page_ids())
     return caught.value.lines()
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+
+import build
+from speculative import figures
 from jsonschema import Draft202012Validator
 
 from speculative.profiles import (_COST_KEYS, _FRACTION, _MC_KEYS, _PROFILE_ID, _PROFILE_KEYS, _TOP_KEYS,
@@ -123,7 +126,7 @@ def test_every_property_and_definition_has_a_description_for_editor_hover_text()
 
 def test_schema_states_the_loaders_limits():
     from speculative.profiles import (MAX_COSTS, MAX_ID, MAX_LABEL, MAX_NAME, MAX_POSITIONS, MAX_PROFILES,
-                                      MAX_TOKENS, PAGE_IDS)
+                                      MAX_TOKENS)
     top, defs = SCHEMA["properties"], SCHEMA["$defs"]
     profile = defs["profile"]["properties"]
     assert top["vocabulary"]["maxItems"] == defs["distribution"]["maxItems"] == MAX_TOKENS
@@ -131,7 +134,10 @@ def test_schema_states_the_loaders_limits():
     assert top["target"]["maxItems"] == profile["draft"]["maxItems"] == profile["proposals"]["maxItems"] == MAX_POSITIONS
     assert top["profiles"]["maxItems"] == MAX_PROFILES
     assert (profile["name"]["maxLength"], profile["id"]["maxLength"]) == (MAX_NAME, MAX_ID)
-    assert set(profile["id"]["not"]["enum"]) == PAGE_IDS
+    _, sections, _ = build.parse_inputs(build.ROOT / "data" / "profiles.v1.json", build.ROOT / "content",
+                                        build.ROOT / "templates")
+    assert set(profile["id"]["not"]["enum"]) == build.reserved_ids(sections)  # the figures', the shell's, the sections'
+    assert figures.page_ids() <= build.reserved_ids(sections)
     assert top["cost_model"]["properties"]["compare_draft_steps"]["maxItems"] == MAX_COSTS
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from .. import text
 from ..analysis import Explained, ProfileResult
@@ -39,13 +39,17 @@ class PositionFacts:
 
 
 def position_facts(ex: Explained, r: ProfileResult, rec: PositionRecord) -> PositionFacts:
-    """Returns one position's facts, formatted once."""
-    d, vocab = ex.denom, ex.data.vocabulary
+    """Returns one position of a profile's facts, formatted once."""
+    return position_facts_of(rec, r.profile.proposals[rec.position - 1], ex.data.vocabulary, ex.denom)
+
+
+def position_facts_of(rec: PositionRecord, proposal: int, vocab: Sequence[str], d: int = 1) -> PositionFacts:
+    """Returns one position's facts with `proposal` as its proposed token, probabilities over denominator d."""
     kept = [y for y, t in enumerate(rec.tokens) if t.residual_raw > 0]
     return PositionFacts(
         target=[prob_str(t.p, d) for t in rec.tokens],
         draft=[prob_str(t.q, d) for t in rec.tokens],
-        proposal=r.profile.proposals[rec.position - 1],
+        proposal=proposal,
         alpha=prob_str(rec.alpha, d),
         accept=[None if t.accept is None else str(t.accept) for t in rec.tokens],
         ratio=[None if t.ratio is None else str(t.ratio) for t in rec.tokens],

@@ -1,0 +1,42 @@
+"""Reads the trace as the page's script does: frame rows back into fields, and a frame's caption from its row.
+
+Test code only: the build never reads its own trace; these let tests check what the script will show."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from speculative import text
+from speculative.figures.walkthrough import CAPTION_KEYS, FRAME_FIELDS, common_fields
+
+
+def frame_dict(row: Sequence[Any] | dict[str, Any]) -> dict[str, Any]:
+    """Returns a trace frame row as a dict of FRAME_FIELDS, caption keys and shows as lists."""
+    if isinstance(row, dict):
+        return row
+    f = dict(zip(FRAME_FIELDS, row))
+    return {**f, "caption": [CAPTION_KEYS[int(i)] for i in f["caption"].split()], "shows": f["shows"].split()}
+
+
+def frame_token(rnd: dict[str, Any], frame: dict[str, Any]) -> int | None:
+    """Returns the token a frame is about: the proposal it checks, or the bonus token."""
+    if frame["kind"] == "verify":
+        return rnd["proposals"][frame["pos"] - 1]
+    return rnd["bonus"] if frame["kind"] == "bonus" else None
+
+
+def caption_of(pt: dict[str, Any], vocab: Sequence[str], rnd: dict[str, Any], frame: Any) -> str:
+    """Returns the caption the script shows for a trace frame row of profile trace `pt`."""
+    frame = frame_dict(frame)
+    ctx: dict[str, Any] = {}
+    pos, x = frame["pos"], frame_token(rnd, frame)
+    if frame["kind"] == "verify":
+        f = pt["positions"][pos - 1]
+        ctx = {"p": f["target"][x], "q": f["draft"][x], "accept": f["accept"][x], "worked": f["worked"][x],
+               "res_raw": f["res_raw"], "res_total": f["res_total"], "res_norm": f["res_norm"]}
+    if pos:
+        ctx["pos"] = pos
+    if x is not None:
+        ctx["tok"] = text.isolated(vocab[x])
+    ctx = {**ctx, **common_fields(len(rnd["proposals"])), **rnd["fields"], **({"u": frame["u"]} if frame["u"] else {})}
+    return " ".join(text.fill(text.CAPTIONS[key], ctx) for key in frame["caption"])
