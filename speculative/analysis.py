@@ -73,6 +73,11 @@ class ProfileResult:
         return tuple(j for j, frames in enumerate(self.drawn, start=1) if any(getattr(f, "chance", False) for f in frames))
 
     @property
+    def walk_by_chance(self) -> bool:
+        """Returns True when the authored round holds a check chance decides."""
+        return any(getattr(f, "chance", False) for f in self.frames)
+
+    @property
     def has_chance(self) -> bool:
         """Returns True when some token the draft can propose has an accept probability strictly in (0, 1)."""
         return any(t.by_chance for rec in self.stats.records for t in rec.tokens)

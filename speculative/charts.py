@@ -241,9 +241,9 @@ def tv_chart(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequen
     body += _end_labels(ends, right + 44, top, bottom + 16, w)
     series = "; ".join(f"{label}: " + ", ".join(f"{t[j]:.4f}" for t in tv) for j, label in enumerate(labels))
     desc = (f"Total-variation distance between the observed and the target distribution after "
-            f"{', '.join(f'{n:,}' for n in rounds)} rounds, on log scales. {series}. The dashed line is the bound for "
-            f"position 1, which every round reaches; it falls from {min(bound[0][0], 1):.4f} to {bound[-1][0]:.4f}, "
-            f"as 1/√N: a straight line of slope −1/2. Later positions are reached by fewer rounds, so their bounds sit higher.")
+            f"{', '.join(f'{n:,}' for n in rounds)} rounds, on log scales. {series}. Dashed: position 1's bound, "
+            f"which every round reaches; it falls from {min(bound[0][0], 1):.4f} to {bound[-1][0]:.4f}, "
+            f"as 1/√N: a straight line of slope −1/2. Fewer rounds reach each later position, so its bound sits higher.")
     return _svg(p, w, bottom + 24, "TV distance against rounds for every position, with the bound", desc, body)
 
 

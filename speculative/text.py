@@ -83,6 +83,8 @@ def quoted(labels: Sequence[str]) -> str:
 def and_list(items: Sequence[str]) -> str:
     """Returns "1", "1 and 2" or "1, 2 and 3"."""
     items = [str(i) for i in items]
+    if not items:
+        return ""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 

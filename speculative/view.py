@@ -174,6 +174,7 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         **figs.convergence.context(),
         **figs.explorer.context(),
         "n": counts(ex),
+        "authored_chance": text.and_list([r.profile.name for r in ex.results if r.walk_by_chance]),
         "seeds": {"walk": data.walkthrough_seed, "mc": data.monte_carlo.seed, "drawn": data.drawn_rounds},
         "worst": {"round_cost": str(ex.results[0].stats.round_cost),
                   "speedup": decimal_str(ex.results[0].stats.worst_speedup)},
