@@ -14,7 +14,7 @@ import unicodedata
 from fractions import Fraction
 from typing import Callable, Sequence
 
-from .text import decimal_str, isolated, percent_str, prob_str
+from .text import decimal_str, isolated
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 _EM = 0.56  # rough advance of one character in em, for laying out legends only
@@ -139,7 +139,7 @@ def _check_len(name: str, values: Sequence[object], n: int) -> None:
 # --- public charts ------------------------------------------------------------
 
 def overlap_matrix(vocab: Sequence[str], rows: Sequence[tuple[int, str, Sequence[Fraction], Sequence[Fraction], int]],
-                   id_prefix: str, *, denom: int = 8, row_key: str = "") -> str:
+                   id_prefix: str, *, row_key: str = "") -> str:
     """Returns one SVG of every position of a profile: a row per position, a column per token.
 
     With row_key, each row gets a band marked data-position-block="{row_key}-{position}" that the player can light up.
@@ -239,10 +239,10 @@ def tv_chart(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequen
         ends.append((y(tv[-1][j]), j, label))
     body.append(_text(right - 4, y(bound[-1][0]) - 6, "bound", "ch-sm ch-e"))
     body += _end_labels(ends, right + 44, top, bottom + 16, w)
-    series = "; ".join(f"{label}: " + ", ".join(f"{t[j]:.4f}" for t in tv) for j, label in enumerate(labels))
+    series = "; ".join(f"{label}: " + ", ".join(decimal_str(t[j], 4) for t in tv) for j, label in enumerate(labels))
     desc = (f"Total-variation distance between the observed and the target distribution after "
             f"{', '.join(f'{n:,}' for n in rounds)} rounds, on log scales. {series}. Dashed: position 1's bound, "
-            f"which every round reaches; it falls from {min(bound[0][0], 1):.4f} to {bound[-1][0]:.4f}, "
+            f"which every round reaches; it falls from {decimal_str(min(bound[0][0], 1), 4)} to {decimal_str(bound[-1][0], 4)}, "
             f"as 1/√N: a straight line of slope −1/2. Fewer rounds reach each later position, so its bound sits higher.")
     return _svg(p, w, bottom + 24, "TV distance against rounds for every position, with the bound", desc, body)
 

@@ -146,6 +146,7 @@ PLAYER = {
     "head": "Frame {i} of {n}: {kind}",
     "head_verify": "Frame {i} of {n}: {kind} position {pos}",
     "counter": "Frame {i} of {n}",
+    "point": "{name}, frame {i} of {n}",
     "play": "Play",
     "pause": "Pause",
     "test_title": "Position {pos}: is “{tok}” accepted?",
@@ -182,6 +183,18 @@ _FIELD = re.compile(r"\{(\w+)\}")
 def fill(pattern: str, fields: Mapping[str, Any]) -> str:
     """Returns the pattern with each {name} replaced by its field; the player's fill() does the same."""
     return _FIELD.sub(lambda m: str(fields[m.group(1)]), pattern)
+
+# The identity check's summary under its table.
+IDENTITY = {
+    "summary": "The same sum, done in exact fractions for every token at every position of {drafts}, "
+               "matches the target {scope}.",
+    "all": "at all {n}",
+    "only": "at only {equal} of {n}",
+    "drafts_1": "the draft",
+    "drafts_2": "both drafts",
+    "drafts_many": "all {n} drafts",
+    "where": ", where the walkthrough below meets a rejection",
+}
 
 # The accept-test lab's words.
 LAB = {

@@ -101,7 +101,8 @@ def point_view(ex: Explained, where: tuple[int, int] | None) -> dict[str, Any]:
     if where is None:
         return {"href": None, "label": None}
     r = ex.results[where[0]]
-    return {"href": f"#{point_href(ex, where)}", "label": f"{r.profile.name}, frame {where[1]} of {len(r.frames)}"}
+    label = text.fill(text.PLAYER["point"], {"name": r.profile.name, "i": where[1], "n": len(r.frames)})
+    return {"href": f"#{point_href(ex, where)}", "label": label}
 
 
 def peak_view(ex: Explained, r: ProfileResult) -> dict[str, Any]:
@@ -174,6 +175,7 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         **figs.convergence.context(),
         **figs.explorer.context(),
         "n": counts(ex),
+        "player_counter": text.fill(text.PLAYER["counter"], {"i": 1, "n": len(ex.results[0].frames)}),
         "authored_chance": text.and_list([r.profile.name for r in ex.results if r.walk_by_chance]),
         "seeds": {"walk": data.walkthrough_seed, "mc": data.monte_carlo.seed, "drawn": data.drawn_rounds},
         "worst": {"round_cost": str(ex.results[0].stats.round_cost),

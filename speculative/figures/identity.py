@@ -16,7 +16,7 @@ PREFIXES: frozenset[str] = frozenset()
 
 def drafts_phrase(n: int) -> str:
     """Returns "the draft", "both drafts" or "all n drafts"."""
-    return "the draft" if n == 1 else "both drafts" if n == 2 else f"all {n} drafts"
+    return text.fill(text.IDENTITY[f"drafts_{n}" if n <= 2 else "drafts_many"], {"n": n})
 
 
 @dataclass(frozen=True)
@@ -32,12 +32,12 @@ class Identity:
         d, rec = ex.denom, r.stats.records[i]
         rows = [{"token": token, "min": prob_str(t.overlap, d), "fix": prob_str(t.replaced, d),
                  "total": prob_str(t.commit, d), "p": prob_str(t.p, d)} for token, t in zip(ex.data.vocabulary, rec.tokens)]
-        scope = (f"at all {text.count(ex.identity_total, 'position')}" if ex.identity_equal == ex.identity_total
-                 else f"at only {ex.identity_equal} of {text.count(ex.identity_total, 'position')}")
-        summary = (f"The same sum, done in exact fractions for every token at every position of "
-                   f"{drafts_phrase(len(ex.results))}, matches the target {scope}.")
+        n = text.count(ex.identity_total, "position")
+        scope = text.fill(text.IDENTITY["all" if ex.identity_equal == ex.identity_total else "only"],
+                          {"n": n, "equal": ex.identity_equal})
+        summary = text.fill(text.IDENTITY["summary"], {"drafts": drafts_phrase(len(ex.results)), "scope": scope})
         return {"identity": {"profile": r.profile.name, "position": i + 1, "rows": rows, "summary": summary,
-                             "where": ", where the walkthrough below meets a rejection" if where else ""}}
+                             "where": text.IDENTITY["where"] if where else ""}}
 
 
 def model(ex: Explained) -> Identity:

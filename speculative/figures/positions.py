@@ -35,7 +35,7 @@ class Positions:
         r, d = self.ex.results[i], self.ex.denom
         rows = [(rec.position, prob_str(rec.alpha, d), [t.p for t in rec.tokens], [t.q for t in rec.tokens], x)
                 for rec, x in zip(r.stats.records, r.profile.proposals)]
-        return charts.overlap_matrix(self.ex.data.vocabulary, rows, f"ov-{r.profile.id}", denom=d, row_key=r.profile.id)
+        return charts.overlap_matrix(self.ex.data.vocabulary, rows, f"ov-{r.profile.id}", row_key=r.profile.id)
 
     def profile_context(self, i: int) -> dict[str, Any]:
         """Returns profile i's table rows and chart."""
