@@ -34,9 +34,7 @@ PAGE_SEQUENCE_TEXTS = 20_000  # the smaller run whose joint TV the page quotes (
 MIN_EXPECTED = 5  # chi-square cells expected fewer times than this are pooled
 
 
-def greedy(draft: np.ndarray) -> np.ndarray:
-    """Returns the draft made greedy: all its mass on its most likely token (a known published bug)."""
-    return np.eye(draft.shape[-1])[draft.argmax(-1)]  # [..., V]
+greedy = sampler.greedy  # proposing the draft's top token but verifying with the sampled q is a known published bug
 
 
 def forgot_subtract(p: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -52,13 +50,30 @@ def rejected_token(rounds: sampler.Rounds) -> np.ndarray:
     return np.where(rejected, rounds.proposals_pm[rounds.n_checked - 1, np.arange(n)], sampler.last_committed(rounds))
 
 
+def proposed(proposal: np.ndarray, target_draw: np.ndarray) -> np.ndarray:
+    """Returns the proposal x: what an exact match that keeps x on a mismatch commits."""
+    return proposal  # [m]
+
+
+def keeps_proposal(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Returns p itself as the residual: a one-hot draft's replacement that can be the rejected x again."""
+    return np.broadcast_to(p, np.broadcast_shapes(p.shape, q.shape))  # [..., V]
+
+
 R = sampler.RULE
+GREEDY, EXACT = sampler.RULES["greedy-draft"], sampler.RULES["exact-match"]
+RULE_BROKEN: dict[str, sampler.Rule] = {  # the other verification rules, each broken: BROKEN and SEQUENCE_BROKEN hold them
+    "exact match that keeps x on a mismatch": replace(EXACT, on_mismatch=proposed),
+    "greedy draft verified with the sampled q": replace(GREEDY, verify_dist=sampler.draft_dist),
+    "one-hot residual that keeps x": replace(GREEDY, residual=keeps_proposal),
+}
 BROKEN: dict[str, sampler.Rule] = {  # each must fail the per-position and tokens-per-round checks
     "residual forgets to subtract the draft": replace(R, residual=forgot_subtract),
     "ratio inverted (q/p)": replace(R, accept_prob=lambda p, q: sampler.accept_prob(q, p)),
     "no drop after a rejection": replace(R, drop_after_reject=False),
     "bonus drawn from the draft": replace(R, bonus_dist=lambda bonus, draft: draft[-1]),
     "proposals taken greedily": replace(R, draft_dist=greedy),
+    **RULE_BROKEN,
 }
 SEQUENCE_BROKEN: dict[str, sampler.Rule] = {  # each must fail the sequence check
     "no drop after a rejection": replace(R, drop_after_reject=False),
@@ -66,6 +81,7 @@ SEQUENCE_BROKEN: dict[str, sampler.Rule] = {  # each must fail the sequence chec
     "next round continued from the rejected token": replace(R, next_context=rejected_token),
     "bonus given the token before the last": replace(R, bonus_given=sampler.before),
     "proposals taken greedily": replace(R, draft_dist=greedy),
+    **RULE_BROKEN,
 }
 HARMLESS: dict[str, sampler.Rule] = {"accepting when u equals the accept probability too": replace(R, accepts=np.less_equal)}
 
@@ -166,13 +182,24 @@ def count_rounds(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, round
 def profile_checks(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, rounds: int, rng: np.random.Generator,
                    rule: sampler.Rule = sampler.RULE, name: str = "",
                    progress: Callable[[int], None] | None = None) -> list[Check]:
-    """Returns one check per position, bonus included, and one of the tokens-per-round histogram."""
+    """Returns one check per position, bonus included, and one of the tokens-per-round histogram.
+
+    A position the rule reaches with chance exactly 0 (an acceptance of 0 before it) has nothing to compare: it
+    passes while no round reaches it, and the histogram fails should one ever get there.
+    """
     positions, lengths = count_rounds(target, draft, bonus, rounds, rng, rule, progress=progress)
     targets = np.vstack([target, bonus[None]])  # [k+1, V]
-    out = [check(f"{name} position {i + 1}".strip(), c, p) for i, (c, p) in enumerate(zip(positions, targets))]
-    alphas = [Fraction(float(a)) for a in np.minimum(target, draft).sum(-1)]  # exact value of each float
-    exact = np.array([float(x) for x in tokens_distribution(alphas)])  # [k+1]
-    return out + [check(f"{name} tokens per round".strip(), lengths, exact)]
+    alphas = [Fraction(float(a)) for a in rule.acceptance(target, draft)]  # [k] the exact value of each float
+    dist = tokens_distribution(alphas)  # [k+1] P(N = n)
+    reach = [1 - sum(dist[:i]) for i in range(len(dist))]  # [k+1] the chance a round gets to each position
+    names = [f"{name} position {i + 1}".strip() for i in range(len(targets))]
+    out = [check(n, c, p) if r or c.any() else unreachable(n) for n, c, p, r in zip(names, positions, targets, reach)]
+    return out + [check(f"{name} tokens per round".strip(), lengths, np.array([float(x) for x in dist]))]
+
+
+def unreachable(name: str) -> Check:
+    """Returns the passed check of a position the rule can never reach, which no round reached."""
+    return Check(name, 0, float("nan"), float("nan"), float("nan"), None)
 
 
 def chain_probs(chain: Chain, length: int) -> np.ndarray:
