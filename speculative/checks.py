@@ -62,7 +62,9 @@ def keeps_proposal(p: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 R = sampler.RULE
 GREEDY, EXACT = sampler.RULES["greedy-draft"], sampler.RULES["exact-match"]
-RULE_BROKEN: dict[str, sampler.Rule] = {  # the other verification rules, each broken: BROKEN and SEQUENCE_BROKEN hold them
+# The greedy-draft and exact-match rules, each broken; each must fail both the per-position and the sequence checks.
+# Kept out of BROKEN and SEQUENCE_BROKEN while the page's colophon, which lists those, does not explain the rules.
+RULE_BROKEN: dict[str, sampler.Rule] = {
     "exact match that keeps x on a mismatch": replace(EXACT, on_mismatch=proposed),
     "greedy draft verified with the sampled q": replace(GREEDY, verify_dist=sampler.draft_dist),
     "one-hot residual that keeps x": replace(GREEDY, residual=keeps_proposal),
@@ -73,7 +75,6 @@ BROKEN: dict[str, sampler.Rule] = {  # each must fail the per-position and token
     "no drop after a rejection": replace(R, drop_after_reject=False),
     "bonus drawn from the draft": replace(R, bonus_dist=lambda bonus, draft: draft[-1]),
     "proposals taken greedily": replace(R, draft_dist=greedy),
-    **RULE_BROKEN,
 }
 SEQUENCE_BROKEN: dict[str, sampler.Rule] = {  # each must fail the sequence check
     "no drop after a rejection": replace(R, drop_after_reject=False),
@@ -81,7 +82,6 @@ SEQUENCE_BROKEN: dict[str, sampler.Rule] = {  # each must fail the sequence chec
     "next round continued from the rejected token": replace(R, next_context=rejected_token),
     "bonus given the token before the last": replace(R, bonus_given=sampler.before),
     "proposals taken greedily": replace(R, draft_dist=greedy),
-    **RULE_BROKEN,
 }
 HARMLESS: dict[str, sampler.Rule] = {"accepting when u equals the accept probability too": replace(R, accepts=np.less_equal)}
 

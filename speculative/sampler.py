@@ -94,8 +94,8 @@ def match_overlap(p: np.ndarray, q: np.ndarray) -> np.ndarray:
 class Rounds:
     """What happened in n rounds of k positions, stored position-major ([k, n]); -1 marks "none"."""
 
-    uniforms_pm: np.ndarray  # [k, n] the draw u each check uses: accept when u < accept probability (exact match: u draws y)
-    accept_table: np.ndarray  # [k, V] each token's chance to be kept if proposed, min(1, p/q) ([k, V, V] given the previous)
+    uniforms_pm: np.ndarray  # [k, n] each check's draw u: accept when u < accept probability (exact match: u draws y)
+    accept_table: np.ndarray  # [k, V] min(1, p/q), the chance a proposed token is kept ([k, V, V] given the previous)
     proposals_pm: np.ndarray  # [k, n] token indices
     checked_pm: np.ndarray  # [k, n] bool, positions actually verified
     passed_pm: np.ndarray  # [k, n] bool, verified and accepted
@@ -208,7 +208,7 @@ def accept_test(t: Tables, i: int, given: np.ndarray | None, x: np.ndarray, u: n
 
 def exact_match(t: Tables, i: int, given: np.ndarray | None, x: np.ndarray, u: np.ndarray, alive: np.ndarray,
                 rule: Rule, rng: np.random.Generator, dtype: type) -> tuple[np.ndarray, np.ndarray]:
-    """Returns (accepted [m], replacement [m] or -1): u draws the target's own token y; keep x if x = y, else commit y."""
+    """Returns (accepted [m], replacement [m] or -1): u draws the target's own y; keep x if x = y, else commit y."""
     y_drawn = draw(t.target[i], given, u, dtype)  # [m] y ~ p, given the token before x
     ok = y_drawn == x  # [m]
     failed = alive & ~ok  # [m]
