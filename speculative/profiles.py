@@ -603,8 +603,8 @@ def _verify_costs(check: _Checker, value: Any) -> tuple[Fraction, ...] | None:
     for i, cost in enumerate(costs):
         if cost is not None and cost in first:
             j = first[cost]
-            seen = "again" if value[i] == value[j] else f"which is {cost}, as {path}[{j}] is"
-            check.fail(f"{path}[{i}]", f"found {describe(value[i])} {seen}; expected every verification cost to be unique")
+            seen = " again" if value[i] == value[j] else f", which is {cost}, as {path}[{j}] is"
+            check.fail(f"{path}[{i}]", f"found {describe(value[i])}{seen}; expected every verification cost to be unique")
             costs[i] = None
         elif cost is not None:
             first[cost] = i
