@@ -38,7 +38,8 @@ def progress_bar(total: int, stream: TextIO) -> Callable[[int], None]:
 def row(c: checks.Check, categories: int) -> str:
     """Returns one table line: the check, its size, p-value, TV, bound and the TV it could detect."""
     if c.n == 0:
-        return f"{c.name:<34} {0:>11,} {'-':>9} {'-':>8} {'-':>8} {'-':>10}  FAIL: never reached"
+        verdict = "ok: the rule never reaches it" if c.ok else "FAIL: never reached"
+        return f"{c.name:<34} {0:>11,} {'-':>9} {'-':>8} {'-':>8} {'-':>10}  {verdict}"
     seen = checks.detectable_tv(c.n, categories) if categories > 1 else float("nan")
     verdict = "ok" if c.ok else "FAIL"
     return f"{c.name:<34} {c.n:>11,} {c.p_value:>9.2e} {c.tv:>8.5f} {c.bound:>8.5f} {seen:>10.5f}  {verdict}"

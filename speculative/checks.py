@@ -18,7 +18,7 @@ from . import sequence
 from .sequence import TOY, Chain, chain_probs, text_counts  # noqa: F401  (the toy the sequence checks use)
 # SEED: the suite's seed, shared with the page's sequence run; the power test also tries SEED + 1 ... SEED + POWER_SEEDS - 1
 from .sequence import LENGTH as SEQUENCE_LENGTH, PAGE_TEXTS as PAGE_SEQUENCE_TEXTS, SEED  # noqa: F401
-from .stats import overlap, tokens_distribution
+from .stats import tokens_distribution
 
 P_MIN = 1e-6  # a check fails when its chi-square p-value is below this
 DETECTABLE_TV = 0.005  # the smallest error, in total variation at one position, the suite must catch
@@ -35,9 +35,7 @@ SEQUENCE_TEXTS = 1_000_000
 MIN_EXPECTED = 5  # chi-square cells expected fewer times than this are pooled
 
 
-def greedy(draft: np.ndarray) -> np.ndarray:
-    """Returns the draft made greedy: all its mass on its most likely token (a known published bug)."""
-    return np.eye(draft.shape[-1])[draft.argmax(-1)]  # [..., V]
+greedy = sampler.greedy  # proposing the draft's top token but verifying with the sampled q is a known published bug
 
 
 def forgot_subtract(p: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -53,7 +51,25 @@ def rejected_token(rounds: sampler.Rounds) -> np.ndarray:
     return np.where(rejected, rounds.proposals_pm[rounds.n_checked - 1, np.arange(n)], sampler.last_committed(rounds))
 
 
+def proposed(proposal: np.ndarray, target_draw: np.ndarray) -> np.ndarray:
+    """Returns the proposal x: what an exact match that keeps x on a mismatch commits."""
+    return proposal  # [m]
+
+
+def keeps_proposal(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Returns p itself as the residual: a one-hot draft's replacement that can be the rejected x again."""
+    return np.broadcast_to(p, np.broadcast_shapes(p.shape, q.shape))  # [..., V]
+
+
 R = sampler.RULE
+GREEDY, EXACT = sampler.RULES["greedy-draft"], sampler.RULES["exact-match"]
+# The greedy-draft and exact-match rules, each broken; each must fail both the per-position and the sequence checks.
+# Kept out of BROKEN and SEQUENCE_BROKEN while the page's colophon, which lists those, does not explain the rules.
+RULE_BROKEN: dict[str, sampler.Rule] = {
+    "exact match that keeps x on a mismatch": replace(EXACT, on_mismatch=proposed),
+    "greedy draft verified with the sampled q": replace(GREEDY, verify_dist=sampler.draft_dist),
+    "one-hot residual that keeps x": replace(GREEDY, residual=keeps_proposal),
+}
 BROKEN: dict[str, sampler.Rule] = {  # each must fail the per-position and tokens-per-round checks
     "residual forgets to subtract the draft": replace(R, residual=forgot_subtract),
     "ratio inverted (q/p)": replace(R, accept_prob=lambda p, q: sampler.accept_prob(q, p)),
@@ -143,13 +159,24 @@ def count_rounds(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, round
 def profile_checks(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, rounds: int, rng: np.random.Generator,
                    rule: sampler.Rule = sampler.RULE, name: str = "",
                    progress: Callable[[int], None] | None = None) -> list[Check]:
-    """Returns one check per position, bonus included, and one of the tokens-per-round histogram."""
+    """Returns one check per position, bonus included, and one of the tokens-per-round histogram.
+
+    A position the rule reaches with chance exactly 0 (an acceptance of 0 before it) has nothing to compare: it
+    passes while no round reaches it, and the histogram fails should one ever get there.
+    """
     positions, lengths = count_rounds(target, draft, bonus, rounds, rng, rule, progress=progress)
     targets = np.vstack([target, bonus[None]])  # [k+1, V]
-    out = [check(f"{name} position {i + 1}".strip(), c, p) for i, (c, p) in enumerate(zip(positions, targets))]
-    alphas = [overlap([Fraction(x) for x in p], [Fraction(x) for x in q]) for p, q in zip(target, draft)]  # exact floats
-    exact = np.array([float(x) for x in tokens_distribution(alphas)])  # [k+1]
-    return out + [check(f"{name} tokens per round".strip(), lengths, exact)]
+    alphas = [Fraction(float(a)) for a in rule.acceptance(target, draft)]  # [k] the exact value of each float
+    dist = tokens_distribution(alphas)  # [k+1] P(N = n)
+    reach = [1 - sum(dist[:i]) for i in range(len(dist))]  # [k+1] the chance a round gets to each position
+    names = [f"{name} position {i + 1}".strip() for i in range(len(targets))]
+    out = [check(n, c, p) if r or c.any() else unreachable(n) for n, c, p, r in zip(names, positions, targets, reach)]
+    return out + [check(f"{name} tokens per round".strip(), lengths, np.array([float(x) for x in dist]))]
+
+
+def unreachable(name: str) -> Check:
+    """Returns the passed check of a position the rule can never reach, which no round reached."""
+    return Check(name, 0, float("nan"), float("nan"), float("nan"), None)
 
 
 def sequence_check(chain: Chain, texts: int, rng: np.random.Generator, rule: sampler.Rule = sampler.RULE,

@@ -22,7 +22,7 @@ MAX_PROFILES = 4  # draft profiles the reader can switch between
 MAX_LABEL = 12  # characters (Unicode code points, as JSON Schema's maxLength counts them) in a token label
 MAX_NAME = 40  # characters in a profile name
 MAX_ID = 20  # characters in a profile id
-MAX_COSTS = 10  # entries of cost_model.compare_draft_steps
+MAX_COSTS = 10  # entries of cost_model.compare_draft_steps, and of cost_model.verify_costs
 MAX_DRAWN = 100  # drawn rounds per profile that the page carries
 MAX_DENOMINATOR = 1000  # of a probability or cost once reduced, so the page can print it
 MAX_DEPTH = 64  # nested lists and objects, far below Python's recursion limit
@@ -34,7 +34,8 @@ _TOP_KEYS = {"$schema", "version", "about", "vocabulary", "target", "bonus_targe
              "profiles", "walkthrough_seed", "drawn_rounds", "cost_model", "monte_carlo"}
 _TOP_REQUIRED = _TOP_KEYS - {"$schema", "about"}
 _PROFILE_KEYS = {"id", "name", "proposals", "draft"}
-_COST_KEYS = {"draft_step", "verify_round", "compare_draft_steps"}
+_COST_KEYS = {"draft_step", "verify_round", "compare_draft_steps", "verify_costs"}
+_COST_REQUIRED = _COST_KEYS - {"verify_costs"}  # files from before verification costs build unchanged
 _MC_KEYS = {"rounds", "seed"}
 # Characters a label or name may not hold: they are invisible, break lines, or reorder the text around them.
 _BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
@@ -56,6 +57,7 @@ class CostModel:
     draft_step: Fraction  # cost of one draft step, in target steps
     verify_round: Fraction  # cost of verifying all k positions at once, in target steps
     compare_draft_steps: tuple[Fraction, ...]
+    verify_costs: tuple[Fraction, ...] = (Fraction(0),)  # cost of verifying one drafted position, in target steps
 
 
 @dataclass(frozen=True)
@@ -552,7 +554,7 @@ def _proposals(check: _Checker, value: Any, path: str, vocab: tuple[str, ...] | 
 
 
 def _cost(check: _Checker, raw: Any) -> CostModel | None:
-    if not check.keys(raw, "cost_model", _COST_KEYS, _COST_KEYS):
+    if not check.keys(raw, "cost_model", _COST_KEYS, _COST_REQUIRED):
         return None
     # costs are in target steps, not probabilities, so they may exceed 1
     step = check.fraction(raw["draft_step"], "cost_model.draft_step", probability=False) if "draft_step" in raw else None
@@ -561,9 +563,10 @@ def _cost(check: _Checker, raw: Any) -> CostModel | None:
         check.fail("cost_model.verify_round", "found 0; expected a positive cost")
         verify = None
     steps = _compare_steps(check, raw["compare_draft_steps"]) if "compare_draft_steps" in raw else None
-    if step is None or verify is None or steps is None:
+    per_position = _verify_costs(check, raw["verify_costs"]) if "verify_costs" in raw else (Fraction(0),)
+    if step is None or verify is None or steps is None or per_position is None:
         return None
-    return CostModel(draft_step=step, verify_round=verify, compare_draft_steps=steps)
+    return CostModel(draft_step=step, verify_round=verify, compare_draft_steps=steps, verify_costs=per_position)
 
 
 def _compare_steps(check: _Checker, value: Any) -> tuple[Fraction, ...] | None:
@@ -576,6 +579,28 @@ def _compare_steps(check: _Checker, value: Any) -> tuple[Fraction, ...] | None:
         return None
     steps = [check.fraction(c, f"{path}[{i}]", probability=False) for i, c in enumerate(value)]
     return None if any(s is None for s in steps) else tuple(steps)
+
+
+def _verify_costs(check: _Checker, value: Any) -> tuple[Fraction, ...] | None:
+    path = "cost_model.verify_costs"
+    if not isinstance(value, list) or not value:
+        check.fail(path, f"found {describe(value)}; expected a non-empty list of verification costs per drafted position")
+        return None
+    if len(value) > MAX_COSTS:
+        check.fail(path, f"found {len(value)} costs; expected at most {MAX_COSTS}, so the speedup explorer's choices "
+                         "fit the page")
+        return None
+    costs = [check.fraction(c, f"{path}[{i}]", probability=False) for i, c in enumerate(value)]
+    first: dict[Fraction, int] = {}
+    for i, cost in enumerate(costs):
+        if cost is not None and cost in first:
+            j = first[cost]
+            seen = " again" if value[i] == value[j] else f", which is {cost}, as {path}[{j}] is"
+            check.fail(f"{path}[{i}]", f"found {describe(value[i])}{seen}; expected every verification cost to be unique")
+            costs[i] = None
+        elif cost is not None:
+            first[cost] = i
+    return None if any(c is None for c in costs) else tuple(costs)
 
 
 def _monte_carlo(check: _Checker, raw: Any) -> MonteCarlo | None:

@@ -3,6 +3,10 @@
 One implementation serves every use: the walkthrough passes the authored proposals, the Monte Carlo
 check lets the sampler draw them from the draft, and whole texts are grown round after round.
 
+Three verification rules share it (RULES), each lossless: the accept test with a sampled draft (Leviathan et al.
+2023), the accept test with a greedy draft, which proposes its most likely token and is verified as q = one-hot
+at it, and exact match, which samples the target's own token y and keeps the proposal x only when x = y.
+
 Distributions may depend on the previous token, as in a first-order Markov "model": a table then has
 one row per previous token ([k, V, V]: position, previous token, next token; the bonus [V, V]). A table
 without that axis ([k, V], bonus [V]) is the same at every previous token, and is sampled exactly as
@@ -56,30 +60,42 @@ def last_committed(rounds: Rounds) -> np.ndarray:
     return rounds.committed_pm[rounds.n_committed - 1, np.arange(n)]
 
 
-@dataclass(frozen=True)
-class Rule:
-    """The pieces of the rule, named so the tests can swap in a wrong one and watch the checks fail."""
-
-    accept_prob: Callable[[np.ndarray, np.ndarray], np.ndarray] = accept_prob
-    residual: Callable[[np.ndarray, np.ndarray], np.ndarray] = residual
-    bonus_dist: Callable[[np.ndarray, np.ndarray], np.ndarray] = bonus_dist
-    drop_after_reject: bool = True
-    draft_dist: Callable[[np.ndarray], np.ndarray] = draft_dist  # what proposals are drawn from
-    accepts: Callable[[np.ndarray, np.ndarray], np.ndarray] = np.less  # (u, accept probability) -> accepted
-    residual_given: Callable[[np.ndarray, np.ndarray], np.ndarray] = before  # the residual's context
-    bonus_given: Callable[[np.ndarray, np.ndarray], np.ndarray] = at  # the bonus's context, from the last proposal
-    next_context: Callable[[Rounds], np.ndarray] = last_committed  # where the next round of a text starts
+def greedy(draft: np.ndarray) -> np.ndarray:
+    """Returns the greedy draft: all its mass on its most likely token, the first in vocabulary order on a tie."""
+    return np.eye(draft.shape[-1])[draft.argmax(-1)]  # [..., V] -> [..., V] one-hot
 
 
-RULE = Rule()
+def target_prob(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Returns p per token: under exact match, the chance the target's own draw equals the proposal."""
+    return np.broadcast_to(p, np.broadcast_shapes(p.shape, q.shape))  # [..., V]
+
+
+def drawn(proposal: np.ndarray, target_draw: np.ndarray) -> np.ndarray:
+    """Returns what exact match commits on a mismatch: the target's own draw y."""
+    return target_draw  # [m]
+
+
+def overlap(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Returns alpha = sum_y min(p(y), q(y)): the chance the accept test passes a proposal drawn from q."""
+    return np.minimum(p, q).sum(-1)  # [..., V] -> [...]
+
+
+def greedy_overlap(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Returns p at the draft's most likely token: the chance the accept test passes a greedy proposal."""
+    return overlap(p, greedy(q))  # [..., V] -> [...]
+
+
+def match_overlap(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Returns sum_y p(y) q(y): the chance the target's own draw equals a proposal drawn from q."""
+    return (p * q).sum(-1)  # [..., V] -> [...]
 
 
 @dataclass(frozen=True)
 class Rounds:
     """What happened in n rounds of k positions, stored position-major ([k, n]); -1 marks "none"."""
 
-    uniforms_pm: np.ndarray  # [k, n] the draw u each check compares with: accept when u < accept probability
-    accept_table: np.ndarray  # [k, V] min(1, p/q) for every token the draft could propose ([k, V, V] given the previous)
+    uniforms_pm: np.ndarray  # [k, n] each check's draw u: accept when u < accept probability (exact match: u draws y)
+    accept_table: np.ndarray  # [k, V] min(1, p/q), the chance a proposed token is kept ([k, V, V] given the previous)
     proposals_pm: np.ndarray  # [k, n] token indices
     checked_pm: np.ndarray  # [k, n] bool, positions actually verified
     passed_pm: np.ndarray  # [k, n] bool, verified and accepted
@@ -176,15 +192,66 @@ class Tables:
     propose: list[np.ndarray]  # k edge tables [V-1, R] of the distribution proposals come from
     fix: list[np.ndarray]  # k edge tables [V-1, R] of the residual
     bonus: np.ndarray  # [V-1, R] edge table of the bonus distribution
+    target: list[np.ndarray]  # k edge tables [V-1, R] of the target, which exact match draws its own token from
+
+
+def accept_test(t: Tables, i: int, given: np.ndarray | None, x: np.ndarray, u: np.ndarray, alive: np.ndarray,
+                rule: Rule, rng: np.random.Generator, dtype: type) -> tuple[np.ndarray, np.ndarray]:
+    """Returns (accepted [m], replacement [m] or -1): accept when u < min(1, p/q), else draw from the residual."""
+    ok = rule.accepts(u, lookup(t.accept[i], given, x))  # [m]
+    failed = alive & ~ok  # [m] the rounds whose first rejection is here
+    y = np.full(len(x), -1, dtype)  # [m]
+    fix_given = None if given is None else rule.residual_given(given, x)[failed]
+    y[failed] = draw(t.fix[i], fix_given, rng.random(np.count_nonzero(failed)), dtype)
+    return ok, y
+
+
+def exact_match(t: Tables, i: int, given: np.ndarray | None, x: np.ndarray, u: np.ndarray, alive: np.ndarray,
+                rule: Rule, rng: np.random.Generator, dtype: type) -> tuple[np.ndarray, np.ndarray]:
+    """Returns (accepted [m], replacement [m] or -1): u draws the target's own y; keep x if x = y, else commit y."""
+    y_drawn = draw(t.target[i], given, u, dtype)  # [m] y ~ p, given the token before x
+    ok = y_drawn == x  # [m]
+    failed = alive & ~ok  # [m]
+    y = np.full(len(x), -1, dtype)  # [m]
+    y[failed] = rule.on_mismatch(x, y_drawn)[failed]
+    return ok, y
+
+
+@dataclass(frozen=True)
+class Rule:
+    """The pieces of a verification rule, named so the tests can swap in a wrong one and watch the checks fail."""
+
+    accept_prob: Callable[[np.ndarray, np.ndarray], np.ndarray] = accept_prob
+    residual: Callable[[np.ndarray, np.ndarray], np.ndarray] = residual
+    bonus_dist: Callable[[np.ndarray, np.ndarray], np.ndarray] = bonus_dist
+    drop_after_reject: bool = True
+    draft_dist: Callable[[np.ndarray], np.ndarray] = draft_dist  # what proposals are drawn from
+    accepts: Callable[[np.ndarray, np.ndarray], np.ndarray] = np.less  # (u, accept probability) -> accepted
+    residual_given: Callable[[np.ndarray, np.ndarray], np.ndarray] = before  # the residual's context
+    bonus_given: Callable[[np.ndarray, np.ndarray], np.ndarray] = at  # the bonus's context, from the last proposal
+    next_context: Callable[[Rounds], np.ndarray] = last_committed  # where the next round of a text starts
+    verify_dist: Callable[[np.ndarray], np.ndarray] = draft_dist  # the draft q the accept test and residual read
+    verify: Callable[..., tuple[np.ndarray, np.ndarray]] = accept_test  # one position's check and its replacement
+    on_mismatch: Callable[[np.ndarray, np.ndarray], np.ndarray] = drawn  # (x, y) -> what exact match commits
+    acceptance: Callable[[np.ndarray, np.ndarray], np.ndarray] = overlap  # (p, q) -> the chance a check passes
+
+
+RULE = Rule()  # the accept test with a sampled draft
+RULES: dict[str, Rule] = {  # the verification rules the page compares, by id
+    "accept-test": RULE,
+    "greedy-draft": Rule(draft_dist=greedy, verify_dist=greedy, acceptance=greedy_overlap),
+    "exact-match": Rule(accept_prob=target_prob, verify=exact_match, acceptance=match_overlap),
+}
 
 
 def tables(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray, rule: Rule) -> Tables:
     """Returns the rule's tables for target, draft [k, V] or [k, V, V] and bonus [V] or [V, V]."""
-    p, q = conditional(target, 2), conditional(draft, 2)  # [k, R, V]
+    p, q = conditional(target, 2), conditional(rule.verify_dist(draft), 2)  # [k, R, V]
     return Tables(accept=rule.accept_prob(p, q),
                   propose=[edge_table(rows) for rows in conditional(rule.draft_dist(draft), 2)],
                   fix=[edge_table(rows) for rows in np.broadcast_to(rule.residual(p, q), np.broadcast_shapes(p.shape, q.shape))],
-                  bonus=edge_table(conditional(rule.bonus_dist(bonus_target, draft), 1)))
+                  bonus=edge_table(conditional(rule.bonus_dist(bonus_target, draft), 1)),
+                  target=[edge_table(rows) for rows in p])
 
 
 def sample_rounds(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray, n: int,
@@ -223,16 +290,13 @@ def propose(t: Tables, out: Rounds, lo: int, hi: int, given: np.ndarray | None, 
 
 def verify(t: Tables, out: Rounds, lo: int, hi: int, given: np.ndarray | None, rule: Rule,
            rng: np.random.Generator, dtype: type) -> None:
-    """Checks positions in order; at the first rejection draws the replacement; if none, draws the bonus."""
+    """Checks positions in order by the rule's check; the first rejection commits a replacement; if none, the bonus."""
     alive = np.ones(hi - lo, bool)  # [m] rounds with no rejection so far
     all_pass = np.ones(hi - lo, bool)  # [m]
     for i in range(len(t.accept)):
         x = out.proposals_pm[i, lo:hi]  # [m]
-        ok = rule.accepts(rng.random(out=out.uniforms_pm[i, lo:hi]), lookup(t.accept[i], given, x))  # [m]
-        failed = alive & ~ok  # [m] the rounds whose first rejection is here
-        y = np.full(hi - lo, -1, dtype)  # [m]
-        fix_given = None if given is None else rule.residual_given(given, x)[failed]
-        y[failed] = draw(t.fix[i], fix_given, rng.random(np.count_nonzero(failed)), dtype)
+        u = rng.random(out=out.uniforms_pm[i, lo:hi])  # [m]
+        ok, y = rule.verify(t, i, given, x, u, alive, rule, rng, dtype)  # [m] accepted, [m] replacement or -1
         out.checked_pm[i, lo:hi], out.passed_pm[i, lo:hi], out.replacements_pm[i, lo:hi] = alive, alive & ok, y
         out.committed_pm[i, lo:hi] = np.where(alive & ok, x, y)
         all_pass &= ok

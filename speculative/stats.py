@@ -1,10 +1,15 @@
-"""Exact statistics of a profile, in fractions.Fraction from the file to the page."""
+"""Exact statistics of a profile, in fractions.Fraction from the file to the page.
+
+Three verification rules are compared (ids as in sampler.RULES): the accept test with a sampled draft, the same
+test with a greedy draft (q one-hot at its most likely token), and exact match (keep x only when the target's own
+draw y equals it). All three commit exactly p; they differ in how often a position's check passes.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .profiles import CostModel, Dataset, Dist, Profile
 
@@ -54,18 +59,109 @@ def mean_tokens(dist: Sequence[Fraction]) -> Fraction:
     return sum((n * p for n, p in enumerate(dist, start=1)), Fraction(0))
 
 
-def round_cost(k: int, cost: CostModel, draft_step: Fraction | None = None) -> Fraction:
-    """Returns the assumed cost of one round in target steps: k draft steps plus one verification."""
+def round_cost(k: int, cost: CostModel, draft_step: Fraction | None = None,
+               verify_cost: Fraction = Fraction(0)) -> Fraction:
+    """Returns the assumed cost of one round in target steps: k draft steps plus verifying k positions.
+
+    Verifying N positions costs T_N = verify_round + N * verify_cost target steps. With verify_cost = 0 (the
+    paper's assumption) checking N positions costs the same as checking one; with verify_cost > 0, T1 < TN, as
+    measured in practice ("T1 < TN < N*T1", ggml-org/llama.cpp issue #3649). With verify_round = 1 a round costs
+    k*c + 1 + k*v.
+    """
     step = cost.draft_step if draft_step is None else draft_step
-    return k * step + cost.verify_round
+    return k * step + cost.verify_round + k * verify_cost
 
 
-def speedup_table(alphas: Sequence[Fraction], cost: CostModel) -> tuple[tuple[Fraction, ...], ...]:
+def speedup_table(alphas: Sequence[Fraction], cost: CostModel,
+                  verify_cost: Fraction = Fraction(0)) -> tuple[tuple[Fraction, ...], ...]:
     """Returns rows k = 1..K of E_k / round_cost, one column per compared draft-step cost."""
     return tuple(
-        tuple(expected_tokens(alphas[:k]) / round_cost(k, cost, c) for c in cost.compare_draft_steps)
+        tuple(expected_tokens(alphas[:k]) / round_cost(k, cost, c, verify_cost) for c in cost.compare_draft_steps)
         for k in range(1, len(alphas) + 1)
     )
+
+
+def stops_paying(expected: Fraction, k: int, cost: CostModel) -> Fraction | None:
+    """Returns the verification cost per position at which E / round cost falls to 1, at k drafted positions and
+    the file's draft step; None when it is below 1 even with free verification (the draft never pays)."""
+    v = (expected - k * cost.draft_step - cost.verify_round) / k  # solves E = k*c + verify_round + k*v
+    return v if v >= 0 else None
+
+
+# --- the three verification rules ------------------------------------------------------------------------------
+
+def top_token(dist: Dist) -> int:
+    """Returns the index of the most likely token, the first in vocabulary order on a tie."""
+    return dist.index(max(dist))
+
+
+def greedy_acceptance(p: Dist, q: Dist) -> Fraction:
+    """Returns p at the draft's top token: the chance the accept test passes a greedy draft (q one-hot there)."""
+    return p[top_token(q)]
+
+
+def match_acceptance(p: Dist, q: Dist) -> Fraction:
+    """Returns sum_y p(y) q(y): the chance the target's own draw equals a proposal drawn from q."""
+    return sum((a * b for a, b in zip(p, q)), Fraction(0))
+
+
+ACCEPTANCE: dict[str, Callable[[Dist, Dist], Fraction]] = {  # the chance a reached position's check passes
+    "accept-test": overlap,
+    "greedy-draft": greedy_acceptance,
+    "exact-match": match_acceptance,
+}
+
+
+@dataclass(frozen=True)
+class RuleStats:
+    """One verification rule on one profile: its acceptance at every position, E and speedups, exact."""
+
+    rule: str  # an id of ACCEPTANCE (and of sampler.RULES)
+    acceptance: tuple[Fraction, ...]  # [k] the chance each position's check passes, once reached
+    expected: Fraction  # E = 1 + a1 + a1*a2 + ... + a1*...*ak, bonus included
+    speedup: Fraction  # E / round cost at k, the file's draft step, and free verification per position
+    speedups: tuple[Fraction, ...]  # [len(verify_costs)] the same at each verification cost per position
+    speedup_tables: tuple[tuple[tuple[Fraction, ...], ...], ...]  # [len(verify_costs)][k][len(compare_draft_steps)]
+    stops_paying: Fraction | None  # the verification cost per position at which the speedup at k is 1
+
+
+def rule_stats(rule: str, target: Sequence[Dist], draft: Sequence[Dist], cost: CostModel) -> RuleStats:
+    """Returns the exact figures of one verification rule for a draft [k][V] against the target [k][V]."""
+    acceptance = tuple(ACCEPTANCE[rule](p, q) for p, q in zip(target, draft))
+    expected, k = expected_tokens(acceptance), len(acceptance)
+    return RuleStats(rule=rule, acceptance=acceptance, expected=expected,
+                     speedup=expected / round_cost(k, cost),
+                     speedups=tuple(expected / round_cost(k, cost, verify_cost=v) for v in cost.verify_costs),
+                     speedup_tables=tuple(speedup_table(acceptance, cost, v) for v in cost.verify_costs),
+                     stops_paying=stops_paying(expected, k, cost))
+
+
+@dataclass(frozen=True)
+class TopTokens:
+    """One position at temperature 0, where p and q are one-hot at their most likely tokens."""
+
+    position: int  # 1-based
+    target: int  # the target's top token (first in vocabulary order on a tie)
+    draft: int  # the draft's top token (first in vocabulary order on a tie)
+
+    @property
+    def agree(self) -> bool:
+        """Returns whether the draft's top token is the target's: every rule then accepts it, else none does."""
+        return self.target == self.draft
+
+
+@dataclass(frozen=True)
+class TemperatureZero:
+    """Greedy decoding: every rule reduces to "accept if the draft's top token is the target's"."""
+
+    positions: tuple[TopTokens, ...]  # [k]
+    expected: Fraction  # E: 1 + the number of agreeing positions before the first disagreement
+
+
+def temperature_zero(target: Sequence[Dist], draft: Sequence[Dist]) -> TemperatureZero:
+    """Returns each position's top tokens at temperature 0, and E there."""
+    positions = tuple(TopTokens(i, top_token(p), top_token(q)) for i, (p, q) in enumerate(zip(target, draft), start=1))
+    return TemperatureZero(positions=positions, expected=expected_tokens([Fraction(t.agree) for t in positions]))
 
 
 @dataclass(frozen=True)
@@ -137,6 +233,8 @@ class ProfileStats:
     round_cost: Fraction
     speedup: Fraction
     speedup_table: tuple[tuple[Fraction, ...], ...]  # [k][len(compare_draft_steps)]
+    rules: tuple[RuleStats, ...]  # one per verification rule, in ACCEPTANCE's order
+    temperature_zero: TemperatureZero
 
     @property
     def alphas(self) -> tuple[Fraction, ...]:
@@ -164,4 +262,6 @@ def profile_stats(data: Dataset, profile: Profile) -> ProfileStats:
         round_cost=cost,
         speedup=expected / cost,
         speedup_table=speedup_table(alphas, data.cost),
+        rules=tuple(rule_stats(rule, data.target, profile.draft, data.cost) for rule in ACCEPTANCE),
+        temperature_zero=temperature_zero(data.target, profile.draft),
     )

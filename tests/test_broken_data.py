@@ -94,7 +94,7 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     ("UTF-16 file", SHIPPED.decode().encode("utf-16"),
      ["line 1, column 1 (byte offset 0): found a UTF-16 byte-order mark; expected UTF-8 text (save the file as UTF-8)"]),
     ("cut inside a character", SHIPPED[:-2] + b'"\xc3',
-     [f"line 51, column 2 (byte offset {len(SHIPPED) - 1}): found the byte 0xC3, which is not valid UTF-8 here; "
+     [f"line 52, column 2 (byte offset {len(SHIPPED) - 1}): found the byte 0xC3, which is not valid UTF-8 here; "
       "expected UTF-8 text (save the file as UTF-8)"]),
     ("encoded surrogate", b'{"about": "\xed\xa0\x80"}',
      ["line 1, column 12 (byte offset 11): found the byte 0xED, which is not valid UTF-8 here; "
@@ -129,7 +129,7 @@ CASES: list[tuple[str, bytes, list[str]]] = [
      ['line 1, column 22: found 02023; expected a number such as 0, 12, 0.5 or 1e3 (no leading zeros, '
       'and digits after any "." or "e")']),
     ("text after the object", SHIPPED + b"}",
-     ["line 52, column 1: found \"}\"; expected the end of the file after the top-level value"]),
+     ["line 53, column 1: found \"}\"; expected the end of the file after the top-level value"]),
     ("file cut short", SHIPPED[:200],
      ["line 5, column 18: found the end of the file; expected a value: a string, number, object, list, true, false "
       "or null (inside vocabulary)"]),
@@ -232,7 +232,7 @@ CASES: list[tuple[str, bytes, list[str]]] = [
      ['$: found unknown key "profile"; expected one of: $schema, about, bonus_target, cost_model, drawn_rounds, monte_carlo, '
       "profiles, target, version, vocabulary, walkthrough_seed"]),
     ("unknown key with a bidi control", edited(put("cost_model.dra\u202eft", "1")),
-     ['cost_model: found unknown key "dra<U+202E>ft"; expected one of: compare_draft_steps, draft_step, verify_round']),
+     ['cost_model: found unknown key "dra<U+202E>ft"; expected one of: compare_draft_steps, draft_step, verify_costs, verify_round']),
     # keys given twice
     ("version twice", replaced('"version": 1,', '"version": 1, "version": 2,'),
      ['version: found the key "version" twice in one object (line 3, column 3 and line 3, column 17); '
@@ -244,7 +244,7 @@ CASES: list[tuple[str, bytes, list[str]]] = [
      ['profiles[0].id: found the key "id" twice in one object (line 16, column 7 and line 16, column 24); '
       "expected each key once"]),
     ("seed twice in monte_carlo", replaced('"seed": 17', '"seed": 17, "seed": 18'),
-     ['monte_carlo.seed: found the key "seed" twice in one object (line 49, column 5 and line 49, column 17); '
+     ['monte_carlo.seed: found the key "seed" twice in one object (line 50, column 5 and line 50, column 17); '
       "expected each key once"]),
     ("draft_step twice", replaced('"draft_step": "1/10",', '"draft_step": "1/10", "draft_step": "1/8",'),
      ['cost_model.draft_step: found the key "draft_step" twice in one object (line 43, column 5 and line 43, '

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -65,10 +66,21 @@ def test_page_figure_is_a_joint_tv_under_its_bound():
 
 
 def test_a_position_no_round_reaches_is_a_failure():
+    target = draft = np.array([[0.5, 0.5], [0.5, 0.5]])  # every proposal should pass: every position is reachable
+    never = replace(sampler.RULE, accepts=lambda u, a: np.zeros(u.shape, bool))
+    found = checks.problems(checks.profile_checks(target, draft, target[1], 1000, np.random.default_rng(0), never))
+    assert found[-3:-1] == ["position 2: no round reached it", "position 3: no round reached it"]
+    assert found[-1].startswith("tokens per round: chi-square p = 0.00e+00")
+
+
+def test_a_position_the_rule_can_never_reach_passes_while_no_round_reaches_it():
     target = np.array([[0.0, 1.0], [0.5, 0.5]])  # position 1: the draft below never matches, so nothing passes
     draft = np.array([[1.0, 0.0], [0.5, 0.5]])
-    found = checks.problems(checks.profile_checks(target, draft, target[1], 1000, np.random.default_rng(0)))
-    assert found == ["position 2: no round reached it", "position 3: no round reached it"]
+    found = checks.profile_checks(target, draft, target[1], 1000, np.random.default_rng(0))
+    assert checks.problems(found) == [] and [c.n for c in found] == [1000, 0, 0, 1000]
+    always = replace(sampler.RULE, accepts=lambda u, a: np.ones(u.shape, bool))  # reaches it all the same
+    found = checks.problems(checks.profile_checks(target, draft, target[1], 1000, np.random.default_rng(0), always))
+    assert "tokens per round: chi-square p = 0.00e+00 < 1e-06" in found
 
 
 def test_a_drawn_token_of_probability_zero_fails_whatever_the_count():

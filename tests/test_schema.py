@@ -10,8 +10,8 @@ import build
 from speculative import figures
 from jsonschema import Draft202012Validator
 
-from speculative.profiles import (_COST_KEYS, _FRACTION, _MC_KEYS, _PROFILE_ID, _PROFILE_KEYS, _TOP_KEYS,
-                                  _TOP_REQUIRED, parse)
+from speculative.profiles import (_COST_KEYS, _COST_REQUIRED, _FRACTION, _MC_KEYS, _PROFILE_ID, _PROFILE_KEYS,
+                                  _TOP_KEYS, _TOP_REQUIRED, parse)
 
 from .conftest import DATA
 from .test_profiles import RAW, _delete, _set, broken
@@ -93,7 +93,7 @@ def test_fraction_pattern_is_the_loaders_regex():
 @pytest.mark.parametrize("where, keys, required", [
     ((), _TOP_KEYS, _TOP_REQUIRED),
     (("$defs", "profile"), _PROFILE_KEYS, _PROFILE_KEYS),
-    (("properties", "cost_model"), _COST_KEYS, _COST_KEYS),
+    (("properties", "cost_model"), _COST_KEYS, _COST_REQUIRED),
     (("properties", "monte_carlo"), _MC_KEYS, _MC_KEYS),
 ], ids=["top level", "profile", "cost_model", "monte_carlo"])
 def test_schema_declares_exactly_the_loaders_keys(where, keys, required):

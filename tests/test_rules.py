@@ -1,0 +1,267 @@
+"""Three verification rules: their exact figures against an enumeration over tokens, and the sampler under each.
+
+The enumeration below is written from the rules' definitions and imports nothing from speculative.stats:
+- the accept test: x ~ q, kept with chance min(1, p(x)/q(x)), else a draw from max(0, p - q) renormalised;
+- a greedy draft: x is the draft's most likely token (the first in vocabulary order on a tie), verified as
+  q = one-hot at x: kept with chance p(x), else a draw from p with x removed, renormalised;
+- exact match: x ~ q and y ~ p independently; x is kept when x = y, otherwise y is committed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from speculative import checks, sampler, stats
+from speculative.analysis import arrays
+
+RULES = ("accept-test", "greedy-draft", "exact-match")
+
+# The shipped figures, worked out by hand from data/profiles.v1.json (first token and bonus included):
+# acceptance per position and E = 1 + a1 + a1*a2 + ..., to four places. Why the rules differ, with sources:
+# exact match accepts sum_y p(y) q(y), not sum_y min(p(y), q(y)): for p = q, sum p^2 against 1 (ml-explore/mlx-lm
+# pull request #1709); a greedy draft is verified losslessly as q = one-hot at its token, accepting p(x) and redrawing
+# from p without x (SafeAILab/EAGLE issue #183, penta2himajin/qwisp pull request #18), while verifying it with the
+# sampled q was the bug of jaymody/speculative-sampling issue #3, fixed in commit ffa233e; at temperature 0 p and q
+# are one-hot and the rule asks whether the top tokens agree (issue #9 there); verifying N positions costs more than
+# one (ggml-org/llama.cpp issue #3649).
+SHIPPED = {
+    "aligned": {"accept-test": ("3/4 7/8 7/8 7/8 7/8", "3.9225"),
+                "greedy-draft": ("1/2 5/8 5/8 5/8 1/2", "2.1909"),
+                "exact-match": ("1/4 7/16 25/64 3/8 11/32", "1.4236")},
+    "divergent": {"accept-test": ("3/4 1/2 5/8 3/4 1/2", "2.6230"),
+                  "greedy-draft": ("1/2 0 0 5/8 1/4", "1.5"),
+                  "exact-match": ("7/32 7/32 19/64 9/32 3/16", "1.2856")},
+}
+# At temperature 0 (top tokens by hand; ties go to the first in vocabulary order: the, cat, sat, on, a, mat).
+TOP_TOKENS = {"aligned": ("the cat sat on a", "the cat sat on a", 6),
+              "divergent": ("the cat sat on a", "the the cat on the", 2)}
+
+
+# --- the enumeration ------------------------------------------------------------------------------------------
+
+def first_top(dist) -> int:
+    best = 0
+    for i, x in enumerate(dist):
+        if x > dist[best]:
+            best = i
+    return best
+
+
+def one_hot(i: int, size: int) -> tuple[Fraction, ...]:
+    return tuple(Fraction(int(j == i)) for j in range(size))
+
+
+def outcomes(rule: str, p, q):
+    """Yields (chance, kept, committed token) of every way one reached position can go."""
+    proposer = one_hot(first_top(q), len(q)) if rule == "greedy-draft" else q
+    for x, qx in enumerate(proposer):
+        if qx == 0:
+            continue
+        if rule == "exact-match":
+            for y, py in enumerate(p):
+                if py:
+                    yield qx * py, x == y, y
+            continue
+        keep = min(Fraction(1), p[x] / qx)
+        yield qx * keep, True, x
+        rest = [max(Fraction(0), a - b) for a, b in zip(p, proposer)]
+        for y, r in enumerate(rest):
+            if r:
+                yield qx * (1 - keep) * r / sum(rest), False, y
+
+
+def acceptance(rule: str, p, q) -> Fraction:
+    return sum((c for c, kept, _ in outcomes(rule, p, q) if kept), Fraction(0))
+
+
+def committed(rule: str, p, q) -> list[Fraction]:
+    chance = [Fraction(0)] * len(p)
+    for c, _, y in outcomes(rule, p, q):
+        chance[y] += c
+    return chance
+
+
+def expected_by_patterns(accepts) -> Fraction:
+    """Returns E over every pattern of passes and failures: tokens up to the first failure, or all k plus the bonus."""
+    total = Fraction(0)
+    for pattern in itertools.product([True, False], repeat=len(accepts)):
+        chance = Fraction(1)
+        for a, ok in zip(accepts, pattern):
+            chance *= a if ok else 1 - a
+        total += chance * (pattern.index(False) + 1 if False in pattern else len(accepts) + 1)
+    return total
+
+
+def eighths(rng: np.random.Generator, size: int) -> tuple[Fraction, ...]:
+    """Returns a random distribution in eighths: integers 0 to 8 that sum to 8, some of them 0."""
+    return tuple(Fraction(int(c), 8) for c in rng.multinomial(8, rng.dirichlet(np.full(size, 0.5))))
+
+
+def random_eighths(count: int = 300):
+    """Yields (target [k][V], draft [k][V]) in eighths, V from 2 to 8, k from 1 to 5."""
+    rng = np.random.default_rng(1709)
+    for _ in range(count):
+        size, k = int(rng.integers(2, 9)), int(rng.integers(1, 6))
+        yield [eighths(rng, size) for _ in range(k)], [eighths(rng, size) for _ in range(k)]
+
+
+def shipped_pairs(shipped):
+    return [(p.id, shipped.target, p.draft) for p in shipped.profiles]
+
+
+# --- exact figures --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("pid", SHIPPED)
+@pytest.mark.parametrize("rule", RULES)
+def test_shipped_figures_match_the_hand_worked_ones(explained, pid, rule):
+    r = next(r for r in explained.results if r.profile.id == pid).stats
+    figures = next(f for f in r.rules if f.rule == rule)
+    accepts, e = SHIPPED[pid][rule]
+    assert " ".join(str(a) for a in figures.acceptance) == accepts
+    assert round(figures.expected, 4) == Fraction(e)
+
+
+def test_exact_match_makes_the_aligned_draft_slower_than_one_token_at_a_time(explained):
+    aligned = next(r for r in explained.results if r.profile.id == "aligned").stats
+    exact = next(f for f in aligned.rules if f.rule == "exact-match")
+    assert exact.speedup < 1 and round(exact.speedup, 2) == Fraction("0.95")
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_each_rule_matches_the_enumeration_on_shipped_and_random_eighths(shipped, rule):
+    cases = [(t, d) for _, t, d in shipped_pairs(shipped)] + list(random_eighths())
+    for target, draft in cases:
+        figures = stats.rule_stats(rule, target, draft, shipped.cost)
+        accepts = [acceptance(rule, p, q) for p, q in zip(target, draft)]
+        assert list(figures.acceptance) == accepts
+        assert figures.expected == expected_by_patterns(accepts)
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_each_rule_commits_exactly_the_target_by_enumeration(shipped, rule):
+    cases = [(t, d) for _, t, d in shipped_pairs(shipped)] + list(random_eighths(100))
+    for target, draft in cases:
+        for p, q in zip(target, draft):
+            assert committed(rule, p, q) == list(p)
+
+
+def test_the_enumeration_sees_a_greedy_draft_verified_with_the_sampled_q_lose_the_target():
+    p, q = (Fraction(1, 2), Fraction(1, 2)), (Fraction(3, 4), Fraction(1, 4))
+    x = first_top(q)  # always proposed; kept with min(1, p/q) = 2/3, else the residual's draw, which is never x
+    wrong = [Fraction(0)] * 2
+    wrong[x] += min(Fraction(1), p[x] / q[x])
+    wrong[1 - x] += 1 - min(Fraction(1), p[x] / q[x])
+    assert wrong != list(p) and committed("greedy-draft", p, q) == list(p)
+
+
+def test_exact_match_never_accepts_more_often_than_the_rule_and_ties_only_at_0_or_1():
+    """min(a, b) >= a*b for a, b in [0, 1], with equality only where one of them is 0 or 1."""
+    ties = 0
+    for target, draft in random_eighths():
+        for p, q in zip(target, draft):
+            edge = all(a in (0, 1) or b in (0, 1) for a, b in zip(p, q))
+            assert acceptance("accept-test", p, q) >= acceptance("exact-match", p, q)
+            assert (acceptance("accept-test", p, q) == acceptance("exact-match", p, q)) == edge
+            ties += edge
+    assert ties > 0
+
+
+@pytest.mark.parametrize("pid", TOP_TOKENS)
+def test_temperature_zero_compares_top_tokens_first_in_vocabulary_order(shipped, explained, pid):
+    zero = next(r for r in explained.results if r.profile.id == pid).stats.temperature_zero
+    target_tops, draft_tops, e = TOP_TOKENS[pid]
+    assert " ".join(shipped.vocabulary[t.target] for t in zero.positions) == target_tops
+    assert " ".join(shipped.vocabulary[t.draft] for t in zero.positions) == draft_tops
+    assert zero.expected == e
+
+
+def test_temperature_zero_is_every_rule_on_one_hot_distributions(shipped):
+    for target, draft in [(t, d) for _, t, d in shipped_pairs(shipped)] + list(random_eighths(100)):
+        zero = stats.temperature_zero(target, draft)
+        hot = [(one_hot(first_top(p), len(p)), one_hot(first_top(q), len(q))) for p, q in zip(target, draft)]
+        for rule in RULES:
+            accepts = [acceptance(rule, p, q) for p, q in hot]
+            assert accepts == [Fraction(t.agree) for t in zero.positions]
+            assert expected_by_patterns(accepts) == zero.expected
+
+
+def test_stats_and_sampler_name_the_same_rules_in_the_same_order():
+    assert tuple(stats.ACCEPTANCE) == tuple(sampler.RULES) == RULES
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_the_samplers_acceptance_is_the_exact_one_in_floats(shipped, rule):
+    for target, draft in [(t, d) for _, t, d in shipped_pairs(shipped)] + list(random_eighths(100)):
+        t, d = (np.array([[float(x) for x in row] for row in rows]) for rows in (target, draft))
+        exact = [float(a) for a in stats.rule_stats(rule, target, draft, shipped.cost).acceptance]
+        assert sampler.RULES[rule].acceptance(t, d) == pytest.approx(exact, abs=1e-12)
+
+
+# --- the sampler under each rule ------------------------------------------------------------------------------
+
+def test_a_greedy_draft_proposes_its_first_most_likely_token(shipped):
+    t, d, b = arrays(shipped, shipped.profiles[1])  # the divergent draft ties at positions 1, 2, 3 and 5
+    r = sampler.sample_rounds(t, d, b, 1000, np.random.default_rng(3), rule=sampler.RULES["greedy-draft"])
+    assert (r.proposals_pm == np.array([0, 0, 1, 3, 0])[:, None]).all()
+    assert r.accept_table[np.arange(5), [0, 0, 1, 3, 0]].tolist() == [0.5, 0.0, 0.0, 0.625, 0.25]  # p at x
+
+
+def test_exact_match_keeps_x_only_when_the_targets_own_draw_equals_it(shipped):
+    t, d, b = arrays(shipped, shipped.profiles[0])
+    r = sampler.sample_rounds(t, d, b, 20_000, np.random.default_rng(4), rule=sampler.RULES["exact-match"])
+    for i in range(len(t)):
+        checked = r.checked_pm[i]  # [n]
+        y = np.searchsorted(np.cumsum(t[i]), r.uniforms_pm[i], side="right")  # [n] the target's draw from u
+        assert (r.passed_pm[i][checked] == (y == r.proposals_pm[i])[checked]).all()
+        assert (r.committed_pm[i][checked] == y[checked]).all()  # x when it matched, y otherwise: y either way
+
+
+def test_the_default_rule_is_the_accept_test_and_samples_as_before(shipped):
+    t, d, b = arrays(shipped, shipped.profiles[1])
+    before = sampler.sample_rounds(t, d, b, 5000, np.random.default_rng(9))
+    named = sampler.sample_rounds(t, d, b, 5000, np.random.default_rng(9), rule=sampler.RULES["accept-test"])
+    assert (before.committed_pm == named.committed_pm).all() and (before.uniforms_pm == named.uniforms_pm).all()
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_each_rule_passes_a_quick_check_on_the_shipped_drafts(shipped, rule):
+    rng = np.random.default_rng(checks.SEED)
+    found = [problem for profile in shipped.profiles
+             for problem in checks.problems(checks.profile_checks(*arrays(shipped, profile), 200_000, rng,
+                                                                  sampler.RULES[rule], profile.id))]
+    assert found == []
+
+
+def test_the_broken_rules_are_three_different_ways_to_be_wrong(shipped):
+    t, d, b = arrays(shipped, shipped.profiles[0])
+    outputs = {name: sampler.sample_rounds(t, d, b, 20_000, np.random.default_rng(5), rule=rule).committed_pm.tobytes()
+               for name, rule in {**sampler.RULES, **checks.RULE_BROKEN}.items()}
+    assert len(set(outputs.values())) == len(sampler.RULES) + len(checks.RULE_BROKEN) == 6
+
+
+def shipped_failures(shipped, rule) -> list[str]:
+    rng = np.random.default_rng(checks.SEED)
+    return [problem for profile in shipped.profiles
+            for problem in checks.problems(checks.profile_checks(*arrays(shipped, profile), checks.ROUNDS, rng,
+                                                                 rule, profile.id))]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", RULES)
+def test_each_rule_passes_the_per_position_and_sequence_checks(shipped, rule):
+    assert shipped_failures(shipped, sampler.RULES[rule]) == []
+    c = checks.sequence_check(checks.TOY, checks.SEQUENCE_TEXTS, np.random.default_rng(checks.SEED), sampler.RULES[rule])
+    assert c.ok, c.problem
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", checks.RULE_BROKEN)
+def test_each_broken_rule_fails_the_per_position_and_sequence_checks(shipped, name):
+    assert shipped_failures(shipped, checks.RULE_BROKEN[name]) != []
+    c = checks.sequence_check(checks.TOY, checks.SEQUENCE_TEXTS, np.random.default_rng(checks.SEED),
+                              checks.RULE_BROKEN[name])
+    assert not c.ok

@@ -1,0 +1,145 @@
+"""cost_model.verify_costs: what verifying one drafted position adds. Optional, validated, and the speedups under it.
+
+The model: a round of k drafted positions costs k*c + verify_round + k*v target steps, so verifying N positions
+costs verify_round + N*v and T1 < TN, as servers measure ("T1 < TN < N*T1", ggml-org/llama.cpp issue #3649).
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from speculative import stats
+from speculative.errors import InputError
+from speculative.profiles import MAX_COSTS, _COST_REQUIRED, parse
+
+from .conftest import DATA, ROOT, edited_data
+from .test_broken_data import RAW, SRC, edited, load_bytes, put
+
+PATH = "cost_model.verify_costs"
+SCHEMA = json.loads((DATA.parent / "profiles.v1.schema.json").read_text())
+
+
+def without_verify_costs(raw):
+    del raw["cost_model"]["verify_costs"]
+
+
+def test_shipped_file_offers_four_verification_costs(shipped):
+    assert shipped.cost.verify_costs == (Fraction(0), Fraction(1, 100), Fraction(1, 20), Fraction(1, 10))
+
+
+def test_a_file_without_verification_costs_gets_free_verification_only():
+    assert "verify_costs" not in _COST_REQUIRED
+    assert load_bytes(edited(without_verify_costs)).cost.verify_costs == (Fraction(0),)
+
+
+def test_a_file_without_verification_costs_builds_the_same_page(tmp_path):
+    import build
+
+    older = edited_data(tmp_path, without_verify_costs)
+    assert build.build_files(older, ROOT / "content", ROOT / "templates") == \
+        build.build_files(DATA, ROOT / "content", ROOT / "templates")
+
+
+CASES = [
+    ("not a list", put(PATH, "1/20"),
+     [f'{PATH}: found "1/20"; expected a non-empty list of verification costs per drafted position']),
+    ("empty", put(PATH, []), [f"{PATH}: found a list of 0; expected a non-empty list of verification costs per "
+                              "drafted position"]),
+    ("eleven costs", put(PATH, [f"{i}/100" for i in range(11)]),
+     [f"{PATH}: found 11 costs; expected at most {MAX_COSTS}, so the speedup explorer's choices fit the page"]),
+    ("negative", put(PATH, ["0", "-1/20"]),
+     [f'{PATH}[1]: found "-1/20"; expected an exact fraction as a string, such as "3/8"']),
+    ("decimal", put(PATH, ["0", 0.05]), [f'{PATH}[1]: found 0.05; expected an exact fraction as a string, such as "3/8"']),
+    ("denominator over 1000", put(PATH, ["0", "1/1024"]),
+     [f'{PATH}[1]: found "1/1024", which is 1/1024; expected a denominator of at most 1000, so the page can print it']),
+    ("the same cost twice", put(PATH, ["0", "1/20", "1/20"]),
+     [f'{PATH}[2]: found "1/20" again; expected every verification cost to be unique']),
+    ("the same cost in two spellings", put(PATH, ["0", "1/20", "5/100"]),
+     [f'{PATH}[2]: found "5/100", which is 1/20, as {PATH}[1] is; expected every verification cost to be unique']),
+    ("0 as a number and as a string", put(PATH, [0, "0"]),
+     [f'{PATH}[1]: found "0", which is 0, as {PATH}[0] is; expected every verification cost to be unique']),
+]
+
+
+@pytest.mark.parametrize("edit, expected", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_refuses_a_bad_verification_cost_with_exact_message(edit, expected):
+    with pytest.raises(InputError) as caught:
+        load_bytes(edited(edit))
+    assert caught.value.lines() == [f"{SRC}: {line}" for line in expected]
+
+
+def test_accepts_costs_above_one_target_step():
+    data = load_bytes(edited(put(PATH, ["2", "3/2"])))
+    assert data.cost.verify_costs == (Fraction(2), Fraction(3, 2))
+
+
+def test_schema_states_the_same_limits():
+    node = SCHEMA["properties"]["cost_model"]
+    field = node["properties"]["verify_costs"]
+    assert "verify_costs" not in node["required"]
+    assert (field["minItems"], field["maxItems"], field["uniqueItems"]) == (1, MAX_COSTS, True)
+    validator = Draft202012Validator(SCHEMA)
+    for bad in [["1/20", "1/20"], [f"{i}/100" for i in range(11)], ["-1/20"], []]:
+        raw = json.loads(json.dumps(RAW))
+        raw["cost_model"]["verify_costs"] = bad
+        assert list(validator.iter_errors(raw)), bad
+    assert not list(validator.iter_errors(RAW))
+
+
+# --- speedups under the cost model ------------------------------------------------------------------------------
+
+def prefix_expected(accepts) -> Fraction:
+    total, run = Fraction(1), Fraction(1)
+    for a in accepts:
+        run *= a
+        total += run
+    return total
+
+
+@pytest.mark.parametrize("rule", stats.ACCEPTANCE)
+def test_speedup_tables_divide_by_k_draft_steps_one_verification_and_k_verified_positions(shipped, rule):
+    cost = shipped.cost
+    for profile in shipped.profiles:
+        figures = stats.rule_stats(rule, shipped.target, profile.draft, cost)
+        assert len(figures.speedup_tables) == len(cost.verify_costs) == len(figures.speedups)
+        for v, table, speedup in zip(cost.verify_costs, figures.speedup_tables, figures.speedups):
+            for k, row in enumerate(table, start=1):
+                e = prefix_expected(figures.acceptance[:k])
+                assert list(row) == [e / (k * c + cost.verify_round + k * v) for c in cost.compare_draft_steps]
+            assert speedup == figures.expected / (shipped.k * cost.draft_step + cost.verify_round + shipped.k * v)
+        assert list(figures.speedups) == sorted(figures.speedups, reverse=True)  # dearer checks, smaller speedup
+
+
+def test_with_free_verification_the_accept_test_keeps_the_old_speedups(explained):
+    for r in explained.results:
+        rule = next(f for f in r.stats.rules if f.rule == "accept-test")
+        assert rule.speedup_tables[0] == r.stats.speedup_table and rule.speedup == r.stats.speedup
+
+
+def test_a_draft_stops_paying_where_its_speedup_at_k_is_exactly_one(shipped):
+    cost = shipped.cost
+    for profile in shipped.profiles:
+        for rule in stats.ACCEPTANCE:
+            figures = stats.rule_stats(rule, shipped.target, profile.draft, cost)
+            v = figures.stops_paying
+            at = lambda cost_v: figures.expected / (shipped.k * cost.draft_step + cost.verify_round + shipped.k * cost_v)  # noqa: E731
+            if v is None:
+                assert at(Fraction(0)) < 1
+            else:
+                assert at(v) == 1 and at(v + Fraction(1, 10**6)) < 1
+                assert v == 0 or at(v - Fraction(1, 10**6)) > 1
+
+
+def test_where_the_shipped_drafts_stop_paying_at_k_5(explained):
+    """v = (E - 5/10 - 1) / 5 from the hand-worked E (tests/test_rules.py): exact match never pays at k = 5 and
+    draft step 1/10, and the greedy divergent draft (E = 3/2) only breaks even with free verification."""
+    found = {(r.profile.id, f.rule): f.stops_paying for r in explained.results for f in r.stats.rules}
+    by_hand = {("aligned", "accept-test"): Fraction(64267, 16384), ("aligned", "greedy-draft"): Fraction(4487, 2048),
+               ("divergent", "accept-test"): Fraction(1343, 512), ("divergent", "greedy-draft"): Fraction(3, 2)}
+    assert found == {**{key: (e - Fraction(3, 2)) / 5 for key, e in by_hand.items()},
+                     ("aligned", "exact-match"): None, ("divergent", "exact-match"): None}
+    assert found["divergent", "greedy-draft"] == 0
