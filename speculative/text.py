@@ -196,6 +196,16 @@ IDENTITY = {
     "where": ", where the walkthrough below meets a rejection",
 }
 
+# The verification rules, as the page and the lab name them (ids as in stats.ACCEPTANCE).
+RULE_NAMES = {"accept-test": "Accept test", "greedy-draft": "Greedy draft", "exact-match": "Exact match"}
+SERVERS = {
+    "yes": "agree",
+    "no": "differ",
+    "stops": "≈ {cost}",
+    "stops_now": "0: already no faster",
+    "never": "never pays",
+}
+
 # The accept-test lab's words.
 LAB = {
     "option": "{name}, position {pos}",

@@ -10,7 +10,7 @@ from typing import Any
 
 from . import checks, text
 from .analysis import Explained, ProfileResult
-from .figures import common, convergence, explorer, identity, lab, positions, walkthrough
+from .figures import common, convergence, explorer, identity, lab, positions, servers, walkthrough
 from .text import decimal_str, percent_str, prob_str
 
 
@@ -25,13 +25,14 @@ class Figures:
     identity: identity.Identity
     convergence: convergence.Convergence
     explorer: explorer.Explorer
+    servers: servers.Servers
 
 
 def figures(ex: Explained) -> Figures:
     """Returns every figure's model."""
     facts = common.all_facts(ex)
     return Figures(facts, walkthrough.model(ex, facts), positions.model(ex, facts), lab.model(ex, facts),
-                   identity.model(ex), convergence.model(ex), explorer.model(ex))
+                   identity.model(ex), convergence.model(ex), explorer.model(ex), servers.model(ex))
 
 
 # --- the trace ----------------------------------------------------------------------------------
@@ -174,6 +175,7 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         **figs.lab.context(),
         **figs.convergence.context(),
         **figs.explorer.context(),
+        **figs.servers.context(),
         "n": counts(ex),
         "player_counter": text.fill(text.PLAYER["counter"], {"i": 1, "n": len(ex.results[0].frames)}),
         "authored_chance": text.and_list([r.profile.name for r in ex.results if r.walk_by_chance]),

@@ -111,6 +111,17 @@ def built_site(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def page_text(built_site) -> str:
+    """Returns the built page's text as a reader without scripting reads it: tags gone, spaces collapsed."""
+    import re
+    from html import unescape
+
+    html = (built_site / "index.html").read_text(encoding="utf-8")
+    html = re.sub(r"<script.*?</script>|<style>.*?</style>", "", html, flags=re.S)
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", html)).split())
+
+
+@pytest.fixture(scope="session")
 def page_url(built_site) -> str:
     """Returns the file:// address of the built page."""
     return (built_site / "index.html").as_uri()

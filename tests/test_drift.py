@@ -7,8 +7,6 @@ numbers of their own.
 
 from __future__ import annotations
 
-import re
-from html import unescape
 
 import pytest
 
@@ -18,13 +16,6 @@ from speculative.text import power_of_ten
 from .conftest import ROOT
 
 TESTS = ROOT / "tests"
-
-
-@pytest.fixture(scope="module")
-def page_text(built_site) -> str:
-    html = (built_site / "index.html").read_text(encoding="utf-8")
-    html = re.sub(r"<script.*?</script>|<style>.*?</style>", "", html, flags=re.S)
-    return " ".join(unescape(re.sub(r"<[^>]+>", "", html)).split())
 
 
 def test_the_page_states_every_constant_the_suite_uses(page_text):

@@ -6,9 +6,9 @@ To add a figure: write its module here, its template `templates/<COMPONENT>.html
 
 from __future__ import annotations
 
-from . import convergence, explorer, identity, lab, positions, walkthrough
+from . import convergence, explorer, identity, lab, positions, servers, walkthrough
 
-FIGURES = (lab, walkthrough, positions, identity, convergence, explorer)  # in the order the page renders them
+FIGURES = (lab, walkthrough, positions, identity, convergence, explorer, servers)  # in the order the page renders them
 COMPONENTS = tuple(f.COMPONENT for f in FIGURES)
 SHELL_IDS = frozenset({"main", "trace"})  # the page template's own element ids
 

@@ -1,0 +1,80 @@
+"""What servers do instead: the three verification rules side by side at every position, E and the speedup under
+each, where each stops paying once verification has a cost, and the temperature-0 case."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .. import text
+from ..analysis import Explained, ProfileResult
+from ..stats import ACCEPTANCE
+from ..text import decimal_str, prob_str
+
+COMPONENT = "servers"
+IDS: frozenset[str] = frozenset()
+PREFIXES = frozenset({"srv", "t0"})  # "srv-<profile id>", "t0-<profile id>"
+
+
+def rule_rows(r: ProfileResult, d: int) -> list[dict[str, Any]]:
+    """Returns one row per position: each rule's chance that the position's check passes."""
+    rules = r.stats.rules
+    return [{"position": i + 1, "cells": [prob_str(rs.acceptance[i], d) for rs in rules]}
+            for i in range(len(r.stats.records))]
+
+
+def rule_totals(r: ProfileResult) -> dict[str, Any]:
+    """Returns E, the speedup (free verification) and the cost at which each rule stops paying, per rule."""
+    rules = r.stats.rules
+    return {"expected": [decimal_str(rs.expected) for rs in rules],
+            "speedup": [decimal_str(rs.speedup) + "×" for rs in rules],
+            "slow": [rs.speedup < 1 for rs in rules],
+            "stops": [stops_text(rs.stops_paying) for rs in rules],
+            "stops_exact": [str(rs.stops_paying) if rs.stops_paying else "" for rs in rules]}
+
+
+def stops_text(v: Fraction | None) -> str:
+    """Returns the verification cost per position at which a rule stops paying, as a table cell."""
+    if v is None:
+        return text.SERVERS["never"]
+    return text.SERVERS["stops_now"] if v == 0 else text.fill(text.SERVERS["stops"], {"cost": decimal_str(v, 3)})
+
+
+def temperature_rows(ex: Explained, r: ProfileResult) -> list[dict[str, Any]]:
+    """Returns each position at temperature 0: the target's and the draft's top tokens, and whether they agree."""
+    vocab = ex.data.vocabulary
+    return [{"position": t.position, "target": vocab[t.target], "draft": vocab[t.draft],
+             "agree": text.SERVERS["yes" if t.agree else "no"]} for t in r.stats.temperature_zero.positions]
+
+
+def profile_view(ex: Explained, r: ProfileResult) -> dict[str, Any]:
+    """Returns one draft's rule table, its temperature-0 table and the figures the prose quotes."""
+    t0 = r.stats.temperature_zero
+    by_rule = {rs.rule: rs for rs in r.stats.rules}
+    return {"id": r.profile.id, "name": r.profile.name, "rows": rule_rows(r, ex.denom), **rule_totals(r),
+            "t0": temperature_rows(ex, r), "t0_expected": str(t0.expected),
+            "t0_agree": sum(t.agree for t in t0.positions),
+            "match_slower": by_rule["exact-match"].speedup < 1,
+            "match_speedup": decimal_str(by_rule["exact-match"].speedup),
+            "rule_speedup": decimal_str(by_rule["accept-test"].speedup)}
+
+
+def ties(ex: Explained) -> bool:
+    """Returns True when some draft distribution has two most likely tokens, so the tie rule matters."""
+    return any(sum(x == max(q) for x in q) > 1 for r in ex.results for q in r.profile.draft)
+
+
+@dataclass(frozen=True)
+class Servers:
+    ex: Explained
+
+    def context(self) -> dict[str, Any]:
+        """Returns the rules' names and every draft's tables."""
+        return {"rules": {"names": [text.RULE_NAMES[rule] for rule in ACCEPTANCE], "ties": ties(self.ex),
+                            "profiles": [profile_view(self.ex, r) for r in self.ex.results]}}
+
+
+def model(ex: Explained) -> Servers:
+    """Returns the servers figure's model."""
+    return Servers(ex)

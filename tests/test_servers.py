@@ -1,0 +1,56 @@
+"""The servers section: the three verification rules' figures on the page are the exact ones.
+
+The shipped figures are worked by hand in docs/figures.md from data/profiles.v1.json: per position, the accept
+test passes with α = Σ min(p, q), a greedy draft (q one-hot at the draft's first most likely token) with p at that
+token, exact match with Σ p·q (ml-explore/mlx-lm pull request #1709; SafeAILab/EAGLE issue #183)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from speculative import view
+
+SHIPPED = {  # accept test, greedy draft, exact match: acceptance per position, then E to two decimals
+    "aligned": (["6/8 7/8 7/8 7/8 7/8".split(), "4/8 5/8 5/8 5/8 4/8".split(), "2/8 7/16 25/64 3/8 11/32".split()],
+                ["3.92", "2.19", "1.42"]),
+    "divergent": (["6/8 4/8 5/8 6/8 4/8".split(), "4/8 0 0 5/8 2/8".split(), "7/32 7/32 19/64 9/32 3/16".split()],
+                  ["2.62", "1.50", "1.29"]),
+}
+
+
+@pytest.fixture(scope="module")
+def rules(explained):
+    return {v["id"]: v for v in view.context(explained)["rules"]["profiles"]}
+
+
+@pytest.mark.parametrize("pid", list(SHIPPED))
+def test_each_rules_acceptance_and_e_are_the_hand_worked_ones(rules, pid):
+    acceptance, expected = SHIPPED[pid]
+    columns = [[Fraction(row["cells"][j]) for row in rules[pid]["rows"]] for j in range(3)]
+    assert columns == [[Fraction(x) for x in col] for col in acceptance]
+    assert rules[pid]["expected"] == expected
+
+
+def test_exact_match_is_slower_than_plain_decoding_for_both_drafts(rules):
+    assert [v["match_slower"] for v in rules.values()] == [True, True]
+    assert rules["aligned"]["match_speedup"] == "0.95"
+
+
+def test_temperature_zero_agrees_where_the_top_tokens_agree(rules):
+    assert [r["agree"] for r in rules["divergent"]["t0"]] == ["agree", "differ", "differ", "agree", "differ"]
+    assert (rules["aligned"]["t0_expected"], rules["divergent"]["t0_expected"]) == ("6", "2")
+
+
+def test_the_accept_test_stops_paying_where_the_speedup_is_one(explained, rules):
+    cost = explained.data.cost
+    for r in explained.results:
+        v = Fraction(rules[r.profile.id]["stops_exact"][0])
+        k = explained.data.k
+        assert r.stats.rules[0].expected == k * cost.draft_step + cost.verify_round + k * v
+
+
+def test_the_section_states_each_drafts_figures(page_text):
+    assert "E is 3.92 under the accept test, 2.19 with a greedy draft and 1.42 under exact match" in page_text
+    assert "exact match (0.95×) is slower than plain decoding" in page_text
