@@ -95,7 +95,7 @@ class Rounds:
     """What happened in n rounds of k positions, stored position-major ([k, n]); -1 marks "none"."""
 
     uniforms_pm: np.ndarray  # [k, n] each check's draw u: accept when u < accept probability (exact match: u draws y)
-    accept_table: np.ndarray  # [k, V] min(1, p/q), the chance a proposed token is kept ([k, V, V] given the previous)
+    accept_table: np.ndarray  # [k, V] the chance a proposed token is kept, min(1, p/q) ([k, V, V] given the previous)
     proposals_pm: np.ndarray  # [k, n] token indices
     checked_pm: np.ndarray  # [k, n] bool, positions actually verified
     passed_pm: np.ndarray  # [k, n] bool, verified and accepted

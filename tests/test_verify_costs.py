@@ -90,6 +90,12 @@ def test_schema_states_the_same_limits():
     assert not list(validator.iter_errors(RAW))
 
 
+def test_readme_states_the_limit_and_the_default():
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"at most {MAX_COSTS} `verify_costs`, each a different non-negative fraction" in readme
+    assert 'Left out, it is `["0"]`' in readme
+
+
 # --- speedups under the cost model ------------------------------------------------------------------------------
 
 def prefix_expected(accepts) -> Fraction:
