@@ -179,6 +179,7 @@ def trace(ex: Explained) -> dict[str, Any]:
         "points": {name: point_href(ex, where) for name, where in ex.points.items()},
         "frame_fields": list(FRAME_FIELDS),
         "caption_keys": list(CAPTION_KEYS),
+        "slot_states": STATES_BY_CODE,  # the player reads a frame's one-letter slot codes with this
         "text": {"captions": text.CAPTIONS, "player": text.PLAYER, "kinds": text.KIND_NAMES,
                  "states": text.STATE_NAMES, "lab": browser_words(text.LAB), "conv": browser_words(text.CONV),
                  "explore": text.EXPLORE},
