@@ -115,7 +115,7 @@ def reserved_ids(sections: list) -> frozenset[str]:
 
 def parse_inputs(data: Path, content: Path, templates: Path):
     """Returns (dataset, sections, template texts), or raises Problems listing every input problem at once."""
-    files = listed(templates)
+    files = listed(templates) + listed(templates / "js")  # the script's fragments live in templates/js
     texts, lines = read_all([data, *listed(content, ".md"), *files], data)
     if not templates.is_dir():
         lines.append(f"{shown(templates)}: found no such folder; expected the folder of the page's templates")
@@ -134,7 +134,7 @@ def parse_inputs(data: Path, content: Path, templates: Path):
     lines += content_lines
     if lines:
         raise Problems(lines)
-    return dataset, sections, {p.name: texts[shown(p)] for p in files}
+    return dataset, sections, {p.relative_to(templates).as_posix(): texts[shown(p)] for p in files}
 
 
 @functools.lru_cache(maxsize=1)

@@ -51,6 +51,13 @@ def content_security_policy(scripts: list[str], styles: list[str]) -> str:
 
 COMPONENTS = figures.COMPONENTS
 STYLES = ("style.css", "charts.css", "player.css", "figures.css")
+# The page's one classic script: these fragments, in this order, inside one strict function; boot.js starts the figures.
+SCRIPTS = ("js/core.js", "js/player.js", "js/lab.js", "js/convergence.js", "js/explorer.js", "js/print.js", "js/boot.js")
+
+
+def joined_script(templates: Mapping[str, str]) -> str:
+    """Returns the SCRIPTS fragments joined into one minified classic script that exposes nothing."""
+    return rjsmin.jsmin("(function () {\n'use strict';\n" + "\n".join(templates[n] for n in SCRIPTS) + "\n})();\n")
 
 
 def _placeholder(name: str) -> Markup:
@@ -119,7 +126,8 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
     components = {name: _render(env, f"templates/{name}.html.j2", problems,
                                 lambda name=name: env.get_template(f"{name}.html.j2").render(ctx)) for name in COMPONENTS}
     css = _render(env, "templates/", problems, lambda: rcssmin.cssmin("\n".join(templates[n] for n in STYLES if n in templates)))
-    js = _render(env, "templates/player.js", problems, lambda: rjsmin.jsmin(templates["player.js"]))
+    missing = [n for n in SCRIPTS if n not in templates]
+    js = _render(env, f"templates/{missing[0] if missing else 'js/'}", problems, lambda: joined_script(templates))
     if problems:
         raise ContentError(problems)
     rendered = [{"id": s.id, "title": s.title, "html": _render(env, s.source, problems,

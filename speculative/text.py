@@ -175,6 +175,7 @@ PLAYER = {
     "no_token": "–",
     "drawn_counter": "Drawn round {i} of {n}",
     "chance": "Decided by chance: the accept probability {accept} is strictly between 0 and 1, so the draw u settles it.",
+    "bar_numbers": "p {p} · q {q}",
 }
 
 _FIELD = re.compile(r"\{(\w+)\}")
@@ -202,7 +203,7 @@ SERVERS = {
     "yes": "agree",
     "no": "differ",
     "stops": "≈ {cost}",
-    "stops_now": "0: already no faster",
+    "stops_now": "0 (already 1×)",
     "never": "never pays",
 }
 
@@ -216,6 +217,7 @@ LAB = {
     "fail": ": u = {u} is not below {worked}, so “{tok}” is rejected and a replacement is drawn.",
     "replacement": "The replacement draw {r} lands in the segment of “{rep}”, [{lo}, {hi}): “{rep}” is committed instead.",
     "none": "No proposal in this data is decided by chance: every accept probability here is 0 or 1.",
+    "r_text": "replacement draw {r}",
 }
 
 # The convergence figure's words.
@@ -234,6 +236,7 @@ CONV = {
     "target": "exact: p, or P(N = n)",
     "observed": "observed frequency",
     "n": "n = {n}",
+    "pair": "{target} · {observed}",
 }
 
 # The speedup explorer's words.
@@ -244,4 +247,6 @@ EXPLORE = {
     "slower": ", slower than decoding one token at a time",
     "k_one": "1 position",
     "k_many": "{k} positions",
+    "k_value": "k = {k}",
+    "times": "{value}×",
 }

@@ -87,6 +87,7 @@ def trace(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         "points": {name: point_href(ex, where) for name, where in ex.points.items()},
         "frame_fields": list(walkthrough.FRAME_FIELDS),
         "caption_keys": list(walkthrough.CAPTION_KEYS),
+        "slot_states": walkthrough.STATES_BY_CODE,  # the player reads a frame's one-letter slot codes with this
         "text": text_table(),
         "lab": figs.lab.trace(),
         "explore": figs.explorer.trace(),

@@ -131,10 +131,10 @@ def test_data_content_and_template_problems_are_listed_together(tmp_path, run_bu
 def test_a_missing_template_is_named(tmp_path, run_build):
     templates = tmp_path / "templates"
     shutil.copytree(ROOT / "templates", templates)
-    (templates / "player.js").unlink()
+    (templates / "js" / "player.js").unlink()
     code, _, err = run_build("--templates", str(templates), "--out", str(tmp_path / "site"))
     assert code == 1
-    assert err.startswith("templates/player.js: missing template 'player.js'; expected it in templates/\n")
+    assert err.startswith("templates/js/player.js: missing template 'js/player.js'; expected it in templates/\n")
 
 
 def test_an_edited_data_file_changes_every_dependent_number(tmp_path, shipped, run_build):

@@ -38,6 +38,18 @@ def test_lab_opens_on_the_first_proposal_chance_decides_with_u_on_the_rejecting_
     expect(lab(page).locator("[data-lab-residual]")).to_be_visible()
 
 
+@pytest.mark.parametrize("where, shown", [("divergent/99", "divergent/5"), ("divergent/0", "divergent/1"),
+                                           ("nobody/2", None), ("", None)])
+def test_the_lab_clamps_a_position_it_is_given(browser, page_url, trace, where, shown):
+    page = browser.new_page()
+    page.add_init_script("window.__playerDebug = true")
+    page.goto(page_url)
+    page.evaluate("where => window.__player.figures.lab.update({where})", where)
+    expect(lab(page).get_by_label("Position", exact=True)).to_have_value(shown or trace["lab"]["where"])
+    expect(lab(page).get_by_role("radio").first).to_be_visible()
+    page.close()
+
+
 def test_u_just_below_and_just_above_the_threshold_flips_the_verdict(page: Page, page_url, trace):
     page.goto(page_url)
     d = trace["lab"]

@@ -84,6 +84,22 @@ def test_page_runs_without_errors_and_loads_nothing(page: Page, page_url, trace)
     assert [u for u in requests if u != page_url and not u.startswith("data:")] == []
 
 
+def test_the_script_adds_nothing_to_window_unless_a_benchmark_opts_in(page: Page, page_url, browser, tmp_path):
+    (tmp_path / "blank.html").write_text("<!doctype html><title>blank</title>", encoding="utf-8")
+    blank = browser.new_page()
+    blank.goto((tmp_path / "blank.html").as_uri())
+    own = set(blank.evaluate("Object.getOwnPropertyNames(window)"))
+    blank.close()
+    page.goto(page_url)
+    expect(player(page)).to_be_visible()
+    assert set(page.evaluate("Object.getOwnPropertyNames(window)")) - own == set()
+    bench = browser.new_page()
+    bench.add_init_script("window.__playerDebug = true")
+    bench.goto(page_url)
+    assert bench.evaluate("typeof window.__player.update + ' ' + typeof window.__player.figures.lab.update") == "function function"
+    bench.close()
+
+
 @pytest.mark.parametrize("pid", ["aligned", "divergent"])
 def test_next_step_walks_every_frame_of_the_profile(page: Page, page_url, trace, pid):
     p = profile(trace, pid)
@@ -323,6 +339,16 @@ def test_print_shows_every_static_frame_and_hides_the_player(page: Page, page_ur
     page.emulate_media(media="print")
     items = page.locator("li.frame")
     expect(items).to_have_count(sum(len(frames(p)) for p in trace["profiles"]))
+    # each figure's static form is printed beside its own <noscript>, once, and nowhere else:
+    # the walkthrough's frames, the lab's accept tables, the convergence tables and the speedup tables
+    statics = page.locator("noscript[data-static]").count()
+    assert statics == 3 + len(trace["profiles"])
+    expect(page.locator("[data-printed]")).to_have_count(statics)
+    expect(page.locator("#walkthrough > [data-printed]")).to_have_count(1)
+    expect(page.locator("#lab > [data-printed] table")).to_have_count(len(trace["profiles"]))
+    page.emulate_media(media="screen")
+    page.emulate_media(media="print")
+    expect(page.locator("[data-printed]")).to_have_count(statics)
     for i in range(items.count()):
         expect(items.nth(i)).to_be_visible()
     expect(player(page)).to_be_hidden()

@@ -16,6 +16,7 @@ IDS = frozenset({"walkthrough", "player", "player-frame", "player-speed"})
 PREFIXES = frozenset({"frames"})  # "frames-<profile id>", and each frame's "<profile id>/<n>"
 
 SLOT_CODES = {"accepted": "a", "rejected": "r", "dropped": "d", "proposed": "p", "pending": "w", "none": "n", "bonus": "b"}
+STATES_BY_CODE = {code: state for state, code in SLOT_CODES.items()}
 FRAME_FIELDS = ("kind", "pos", "slots", "caption", "u", "chance", "shows")
 CAPTION_KEYS = tuple(text.CAPTIONS)  # a frame row names its caption patterns by their index here
 

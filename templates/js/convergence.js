@@ -1,0 +1,65 @@
+// Convergence you can watch: the checkpoints of one Monte Carlo run, per position and per round length.
+
+var CONV_PARTS = {
+  rounds: '[data-conv-rounds]', position: '[data-conv-position]', readout: '[data-conv-readout]',
+  hist: '[data-conv-hist]', lengths: '[data-conv-lengths]', out: '[data-conv-out]'
+};
+
+function startConvergence(root, trace) {
+  var prof = trace.profiles[Number(root.dataset.conv)];
+  var fig = figure(root, trace, { cp: prof.convergence.checkpoints.length - 1, pos: 1 }, limitConvergence, renderConvergence);
+  fig.prof = prof;
+  fig.C = trace.text.conv;
+  fig.ui = partsOf(root, CONV_PARTS);
+  fig.chart = root.closest('figure');  // the TV chart beside the live part marks the checkpoint and position
+  fig.now = fig.chart.querySelector('[data-conv-now]');
+  fig.xs = fig.now ? fig.now.dataset.xs.split(' ') : [];
+  fig.ui.rounds.addEventListener('input', function () { fig.update({ cp: fig.ui.rounds.value }); });
+  fig.ui.position.addEventListener('change', function () { fig.update({ pos: fig.ui.position.value }); });
+  fig.update({});
+  return fig;
+}
+
+function limitConvergence(fig) {
+  var s = fig.state;
+  s.cp = clamp(whole(s.cp, 0), 0, fig.prof.convergence.checkpoints.length - 1);
+  s.pos = clamp(whole(s.pos, 1), 1, fig.trace.k + 1);
+}
+
+// One row, two bars drawn by its background: the target above, the observed frequency below.
+function histRow(fig, label, target, observed) {
+  var r = node('div', 'hist-row'), bars = node('span', 'hist-bars');
+  bars.style.setProperty('--t', String(fracValue(target)));
+  bars.style.setProperty('--o', String(observed));
+  r.append(node('bdi', 'bar-tok', label), bars,
+    node('span', 'bar-num', fill(fig.C.pair, { target: target, observed: observed.toFixed(3) })));
+  return r;
+}
+
+function renderConvergence(fig) {
+  var s = fig.state, C = fig.C, conv = fig.prof.convergence, c = s.cp, i = s.pos - 1;
+  var where = fill(s.pos > fig.trace.k ? C.bonus : C.position, { pos: s.pos });
+  var rounds = fill(C.rounds, { n: conv.rounds_text[c] });
+  fig.ui.rounds.value = String(c);
+  fig.ui.rounds.setAttribute('aria-valuetext', rounds);
+  fig.ui.position.value = String(s.pos);
+  fig.ui.readout.textContent = fill(conv.vacuous[c][i] ? C.vacuous : C.readout, { rounds: rounds,
+    reached: fill(C.reached, { n: conv.reached[c][i] }), where: where,
+    tv: conv.tv_text[c][i], bound: conv.bound_text[c][i], rel: conv.within[c][i] ? C.within : C.above });
+  fig.ui.out.textContent = conv.rounds_text[c];
+  fig.chart.querySelectorAll('[data-line]').forEach(function (e) { e.classList.toggle('is-picked', e.dataset.line === String(s.pos)); });
+  if (fig.now) fig.now.setAttribute('transform', 'translate(' + fig.xs[c] + ' 0)');
+  renderHistograms(fig);
+  fig.root.hidden = false;
+}
+
+function renderHistograms(fig) {
+  var conv = fig.prof.convergence, c = fig.state.cp, i = fig.state.pos - 1;
+  var target = i < fig.trace.k ? fig.prof.positions[i].target : fig.prof.bonus_target, freq = conv.freq[c][i];
+  fig.ui.hist.replaceChildren.apply(fig.ui.hist, fig.trace.vocabulary.map(function (tok, y) {
+    return histRow(fig, tok, target[y], freq[y]);
+  }));
+  fig.ui.lengths.replaceChildren.apply(fig.ui.lengths, conv.lengths_exact.map(function (p, j) {
+    return histRow(fig, fill(fig.C.n, { n: j + 1 }), p, conv.lengths_freq[c][j]);
+  }));
+}

@@ -1,0 +1,96 @@
+// What every figure shares: pure helpers, the builders of detached nodes, the trace loader and the one
+// figure helper. The build joins the files of templates/js into one strict function (render.SCRIPTS);
+// every word a figure shows comes from trace.text, which speculative/text.py fills.
+
+function clamp(x, lo, hi) { return Math.min(hi, Math.max(lo, x)); }
+
+// A whole number from a control's value, or `otherwise` when there is none.
+function whole(x, otherwise) { return Math.round(Number(x)) || otherwise; }
+
+// "3/8" -> 0.375, "1" -> 1: only for drawing; every number shown is the trace's exact string.
+function fracValue(text) {
+  var parts = String(text).split('/');
+  return parts.length === 2 ? Number(parts[0]) / Number(parts[1]) : Number(parts[0]);
+}
+
+// The same fill as text.fill in Python: {name} -> fields[name].
+function fill(pattern, fields) {
+  return pattern.replace(/\{(\w+)\}/g, function (m, name) { return String(fields[name]); });
+}
+
+// The trace the build embeds in #trace, or null on a page without one.
+function loadTrace(doc) {
+  var source = doc.getElementById('trace');
+  return source ? JSON.parse(source.textContent) : null;
+}
+
+// A figure: one state, and one way to change it. update(patch) merges the patch, lets the figure's
+// limit() clamp the merged state, then calls render(); render reads the state and writes only the page.
+function figure(root, trace, state, limit, render) {
+  var fig = { root: root, trace: trace, state: state };
+  fig.update = function (patch) {
+    Object.assign(state, patch);
+    limit(fig);
+    render(fig);
+  };
+  return fig;
+}
+
+// A figure's parts, found once inside its root: {name: selector} -> {name: element}.
+function partsOf(root, selectors) {
+  var ui = {};
+  Object.keys(selectors).forEach(function (name) { ui[name] = root.querySelector(selectors[name]); });
+  return ui;
+}
+
+function ids(list) { return list.map(function (x, i) { return i; }); }
+
+/* ---------- detached nodes: a figure's render puts them on the page ---------- */
+
+function node(tag, className, text) {
+  var e = document.createElement(tag);
+  if (className) e.className = className;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function row(cells, className) {
+  var tr = node('tr', className || '');
+  cells.forEach(function (c, i) {
+    var cell = i === 0 ? node('th') : node('td', 'num');
+    if (i === 0) cell.scope = 'row';
+    cell.append.apply(cell, [].concat(c));
+    tr.append(cell);
+  });
+  return tr;
+}
+
+function headRow(names) {
+  var tr = node('tr');
+  names.forEach(function (n) { var th = node('th', '', n); th.scope = 'col'; tr.append(th); });
+  return tr;
+}
+
+function bar(value, text) {
+  var span = node('span', 'dist-bar');
+  span.style.setProperty('--w', String(value));
+  return [text, span];
+}
+
+function tokenCell(token, note) {
+  return note ? [token + ' ', node('span', 'row-note', note)] : [token];
+}
+
+// One row per token: min(p, q), the p − q residual part and the q − p excess, widths precomputed in the trace;
+// `numbers` is the pattern of the row's p and q.
+function overlapRows(pos, vocab, mark, numbers) {
+  return vocab.map(function (tok, y) {
+    // one track, drawn by its background: min(p, q) solid, then p − q hatched or q − p in the draft's colour
+    var w = pos.bars[y], li = node('div', 'bar-row' + (y === mark ? ' is-mark' : ''));
+    var track = node('span', 'bar-track' + (w[2] ? ' is-res' : ' is-exc'));
+    track.style.setProperty('--a', String(w[0]));
+    track.style.setProperty('--b', String(w[1]));
+    li.append(node('bdi', 'bar-tok', tok), track, node('span', 'bar-num', fill(numbers, { p: pos.target[y], q: pos.draft[y] })));
+    return li;
+  });
+}

@@ -1,0 +1,346 @@
+// The round player: steps through the frames of the trace's rounds, with a deep link per frame.
+
+/* ---------- pure helpers ---------- */
+
+function decoded(hash) {
+  try { return decodeURIComponent(hash || ''); } catch (err) { return String(hash); }
+}
+
+// "#divergent/4" -> {profile: 1, round: 0, frame: 4}; "#divergent/r7/3" -> drawn round 7, frame 3;
+// null when the hash is not a frame of a known profile.
+function parseHash(hash, profiles) {
+  var m = /^#([^/]+)\/(?:r(\d+)\/)?(\d+)$/.exec(decoded(hash));
+  if (!m) return null;
+  var index = profiles.findIndex(function (p) { return p.id === m[1]; });
+  return index < 0 ? null : { profile: index, round: m[2] ? Number(m[2]) : 0, frame: Number(m[3]) };
+}
+
+function hashOf(prof, round, frame) { return '#' + prof.id + '/' + (round ? 'r' + round + '/' : '') + frame; }
+
+function isFormField(el) {
+  return !!(el && el.closest && el.closest('input, select, textarea, [contenteditable]'));
+}
+
+// The token a frame is about: the proposal it checks, or the bonus token (view.frame_token).
+function frameToken(rnd, f) {
+  return f.kind === 'verify' ? rnd.proposals[f.pos - 1] : f.kind === 'bonus' ? rnd.bonus : null;
+}
+
+// The fields a frame's caption is filled from: its position's facts, the round's fields, its draw
+// (view.caption_context does the same in Python).
+function captionFields(trace, prof, rnd, f) {
+  var x = frameToken(rnd, f), c = {};
+  if (f.kind === 'verify') {
+    var pos = prof.positions[f.pos - 1];
+    c = { p: pos.target[x], q: pos.draft[x], accept: pos.accept[x], worked: pos.worked[x],
+      res_raw: pos.res_raw, res_total: pos.res_total, res_norm: pos.res_norm };
+  }
+  if (f.pos) c.pos = f.pos;
+  if (x !== null) c.tok = trace.labels[x];
+  Object.assign(c, trace.fields, rnd.fields);
+  if (f.u) c.u = f.u;
+  return c;
+}
+
+// A frame row of the trace as an object: the fields are named once, in trace.frame_fields (view.frame_dict).
+function frameOf(trace, frameRow) {
+  var f = {};
+  trace.frame_fields.forEach(function (name, i) { f[name] = frameRow[i]; });
+  f.caption = f.caption.split(' ').map(function (i) { return trace.caption_keys[Number(i)]; });
+  return f;
+}
+
+// Slot i of a frame, as {state, token, replacement}: tokens live once in the round, states as the
+// one-letter codes of trace.slot_states (view.slot_views).
+function slotsOf(trace, rnd, f) {
+  return f.slots.split('').map(function (code, i) {
+    var state = trace.slot_states[code];
+    var token = i < trace.k ? rnd.proposals[i] : state === 'bonus' ? rnd.bonus : null;
+    return { state: state, token: token, replacement: state === 'rejected' ? rnd.replacement : null };
+  });
+}
+
+// What the round has committed once this frame is done: accepted proposals, the replacement, the bonus.
+function committedOf(slots) {
+  return slots.filter(function (s) { return s.state === 'accepted' || s.state === 'rejected' || s.state === 'bonus'; })
+    .map(function (s) { return { token: s.state === 'rejected' ? s.replacement : s.token, state: s.state }; });
+}
+
+function roundOf(prof, i) { return i ? prof.drawn[i - 1] : prof.walk; }
+
+/* ---------- the figure: state, limit, actions ---------- */
+
+var PLAYER_PARTS = {
+  roundCounter: '[data-round-counter]', playLabel: '[data-play-label]', scrubber: '[data-scrubber]',
+  counter: '[data-counter]', speed: '[data-speed]', head: '[data-head]', caption: '[data-caption]', strip: '[data-strip]',
+  test: '[data-test]', testTitle: '[data-test-title]', p: '[data-p]', q: '[data-q]', ratio: '[data-ratio]',
+  accept: '[data-accept]', u: '[data-u]', bar: '[data-bar]', uLabel: '[data-u-label]', verdict: '[data-verdict]',
+  chance: '[data-chance]', bars: '[data-bars]', dist: '[data-dist]', distTitle: '[data-dist-title]',
+  distHead: '[data-dist-head]', distBody: '[data-dist-body]', dropped: '[data-dropped]',
+  droppedList: '[data-dropped-list]', committed: '[data-committed]'
+};
+
+function startPlayer(root, trace) {
+  var ui = partsOf(root, PLAYER_PARTS);
+  ui.radios = root.querySelectorAll('[data-profile]');
+  ui.roundRadios = root.querySelectorAll('[data-round]');
+  ui.buttons = root.querySelectorAll('[data-action]');
+  var fig = figure(root, trace, {
+    profile: 0,      // index into trace.profiles
+    round: 0,        // 0: the authored walkthrough; 1..R: drawn round i
+    lastDrawn: 0,    // the drawn round "Draw another round" moves on from
+    frame: 1,        // 1-based, as in the URL
+    playing: false,
+    delay: Number(ui.speed.value),
+    linked: false    // true once the reader has used the player or a frame link: the hash then follows the state
+  }, limitPlayer, renderPlayer);
+  fig.ui = ui;
+  fig.T = trace.text.player;
+  fig.timer = null;
+  bindPlayerControls(fig);
+  bindPlayerLinks(fig);
+  var initial = parseHash(location.hash, trace.profiles);
+  if (initial) openAt(fig, initial); else fig.update({});
+  return fig;
+}
+
+function currentProfile(fig) { return fig.trace.profiles[fig.state.profile]; }
+function currentRound(fig) { return roundOf(currentProfile(fig), fig.state.round); }
+
+function limitPlayer(fig) {
+  var s = fig.state;
+  s.profile = clamp(whole(s.profile, 0), 0, fig.trace.profiles.length - 1);
+  s.round = clamp(whole(s.round, 0), 0, currentProfile(fig).drawn.length);
+  if (s.round) s.lastDrawn = s.round;
+  var n = currentRound(fig).frames.length;
+  s.frame = clamp(whole(s.frame, 1), 1, n);
+  if (s.frame >= n) s.playing = false;  // playback stops by itself on the last frame
+}
+
+// Every manual move pauses playback, so a reader is never fought by the timer.
+function act(fig, action) {
+  var s = fig.state, n = currentRound(fig).frames.length;
+  if (action === 'play') {
+    var restart = !s.playing && s.frame >= n;
+    return fig.update({ playing: !s.playing && n > 1, linked: true, frame: restart ? 1 : s.frame });
+  }
+  if (action === 'draw') {
+    return fig.update({ round: s.lastDrawn % currentProfile(fig).drawn.length + 1, frame: 1, playing: false, linked: true });
+  }
+  var to = { first: 1, prev: s.frame - 1, next: s.frame + 1, last: n }[action];
+  if (to === undefined || to < 1 || to > n) return;
+  fig.update({ frame: to, playing: false, linked: true });
+}
+
+// A frame link brings the player into view once it has rendered.
+function openAt(fig, where) {
+  fig.update({ profile: where.profile, round: where.round, frame: where.frame, playing: false, linked: true });
+  requestAnimationFrame(function () { reveal(fig); });
+}
+
+// Scrolling lays out the whole page, so it waits for the next frame instead of holding up this one.
+function reveal(fig) {
+  var still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  fig.root.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
+  fig.root.focus({ preventScroll: true });
+}
+
+/* ---------- render: the panels, each writing only its own part ---------- */
+
+function renderPlayer(fig) {
+  var s = fig.state, T = fig.T, trace = fig.trace, ui = fig.ui;
+  var p = currentProfile(fig), rnd = currentRound(fig), n = rnd.frames.length;
+  var f = frameOf(trace, rnd.frames[s.frame - 1]);
+  var ctx = captionFields(trace, p, rnd, f), slots = slotsOf(trace, rnd, f);
+  fig.root.hidden = false;
+  renderControls(fig, n);
+  ui.head.textContent = fill(f.kind === 'verify' ? T.head_verify : T.head,
+    { i: s.frame, n: n, kind: trace.text.kinds[f.kind], pos: f.pos });
+  ui.caption.textContent = f.caption.map(function (key) { return fill(trace.text.captions[key], ctx); }).join(' ');
+  renderStrip(fig, f, slots);
+  renderTest(fig, f, ctx, rnd);
+  renderDist(fig, f, ctx, rnd);
+  renderDropped(fig, slots);
+  renderCommitted(fig, slots);
+  renderLinked(fig, f);
+  renderLocation(fig);
+  renderPlayback(fig);
+}
+
+function renderControls(fig, n) {
+  var s = fig.state, ui = fig.ui, T = fig.T, p = currentProfile(fig);
+  fig.root.classList.toggle('is-playing', s.playing);
+  ui.radios.forEach(function (r) { r.checked = r.value === p.id; });
+  ui.roundRadios.forEach(function (r) { r.checked = (r.value === 'drawn') === (s.round > 0); });
+  ui.roundCounter.textContent = s.round ? fill(T.drawn_counter, { i: s.round, n: p.drawn.length }) : '';
+  ui.buttons.forEach(function (b) {
+    var a = b.dataset.action;
+    var off = (a === 'first' || a === 'prev') ? s.frame === 1 : (a === 'next' || a === 'last') ? s.frame === n : false;
+    if (off) b.setAttribute('aria-disabled', 'true'); else b.removeAttribute('aria-disabled');
+  });
+  ui.playLabel.textContent = s.playing ? T.pause : T.play;
+  var counter = fill(T.counter, { i: s.frame, n: n });
+  ui.scrubber.max = String(n);
+  ui.scrubber.value = String(s.frame);
+  ui.scrubber.setAttribute('aria-valuetext', counter);
+  ui.counter.textContent = counter;
+}
+
+function renderStrip(fig, f, slots) {
+  var T = fig.T, trace = fig.trace;
+  fig.ui.strip.replaceChildren.apply(fig.ui.strip, slots.map(function (s, i) {
+    var position = i + 1;
+    var li = node('li', 'slot is-' + s.state + (f.pos === position ? ' is-current' : ''));
+    var words = trace.text.states[s.state] + (s.state === 'rejected' ? fill(T.slot_instead, { rep: trace.labels[s.replacement] }) : '');
+    li.append(node('small', '', position > trace.k ? fill(T.slot_bonus, { pos: position }) : String(position)), ' ',
+      node('bdi', '', s.token === null ? T.no_token : trace.vocabulary[s.token]), ' ', node('span', '', words));
+    return li;
+  }));
+}
+
+function renderTest(fig, f, ctx, rnd) {
+  var ui = fig.ui, T = fig.T;
+  ui.test.hidden = f.kind !== 'verify';
+  if (ui.test.hidden) return;
+  var pos = currentProfile(fig).positions[f.pos - 1], x = frameToken(rnd, f), passed = f.slots[f.pos - 1] === 'a';
+  ui.testTitle.textContent = fill(T.test_title, ctx);
+  ui.p.textContent = ctx.p;
+  ui.q.textContent = ctx.q;
+  ui.ratio.textContent = fill(T.ratio, { p: ctx.p, q: ctx.q, ratio: pos.ratio[x] });
+  ui.accept.textContent = fill(T.accept, { ratio: pos.ratio[x], accept: ctx.accept });
+  ui.u.textContent = f.u;
+  ui.bar.style.setProperty('--accept', String(pos.accept_f[x]));
+  ui.bar.classList.toggle('is-never', pos.accept_f[x] === 0);
+  ui.bar.style.setProperty('--u', f.u);
+  ui.uLabel.textContent = fill(T.u, { u: f.u });
+  ui.verdict.className = 'player-verdict ' + (passed ? 'is-accepted' : 'is-rejected');
+  ui.verdict.replaceChildren(node('strong', '', passed ? T.accepted : T.rejected),
+    fill(passed ? T.below : T.not_below, { u: f.u, accept: ctx.accept }));
+  ui.chance.hidden = !f.chance;
+  ui.chance.textContent = f.chance ? fill(T.chance, ctx) : '';
+  ui.bars.replaceChildren.apply(ui.bars, overlapRows(pos, fig.trace.vocabulary, x, T.bar_numbers));
+}
+
+function renderDist(fig, f, ctx, rnd) {
+  var rejected = f.kind === 'verify' && f.slots[f.pos - 1] === 'r', bonus = f.kind === 'bonus';
+  fig.ui.dist.hidden = !(rejected || bonus);
+  fig.ui.dist.dataset.kind = bonus ? 'bonus' : 'residual';
+  if (rejected) renderResidual(fig, f, ctx, rnd);
+  else if (bonus) renderBonus(fig, ctx, rnd);
+}
+
+function renderResidual(fig, f, ctx, rnd) {
+  var ui = fig.ui, T = fig.T, pos = currentProfile(fig).positions[f.pos - 1], x = frameToken(rnd, f);
+  ui.distTitle.textContent = fill(T.residual_title, ctx);
+  ui.distHead.replaceChildren(headRow([T.col_token, T.col_p, T.col_q, T.col_raw, fill(T.col_norm, ctx)]));
+  ui.distBody.replaceChildren.apply(ui.distBody, fig.trace.vocabulary.map(function (tok, y) {
+    var note = y === rnd.replacement ? T.note_drawn : y === x ? T.note_rejected : '';
+    var cls = y === rnd.replacement ? 'is-drawn' : y === x ? 'is-rejected-token' : '';
+    var share = pos.residual[y];
+    return row([tokenCell(tok, note), pos.target[y], pos.draft[y], pos.residual_raw[y],
+      bar(share === null ? 0 : fracValue(share), share === null ? T.no_token : share)], cls);
+  }));
+}
+
+function renderBonus(fig, ctx, rnd) {
+  var ui = fig.ui, T = fig.T, targets = currentProfile(fig).bonus_target;
+  ui.distTitle.textContent = fill(T.bonus_title, ctx);
+  ui.distHead.replaceChildren(headRow([T.col_token, T.col_p]));
+  ui.distBody.replaceChildren.apply(ui.distBody, fig.trace.vocabulary.map(function (tok, y) {
+    return row([tokenCell(tok, y === rnd.bonus ? T.note_drawn : ''), bar(fracValue(targets[y]), targets[y])],
+      y === rnd.bonus ? 'is-drawn' : '');
+  }));
+}
+
+function renderDropped(fig, slots) {
+  var ui = fig.ui, vocab = fig.trace.vocabulary, positions = currentProfile(fig).positions;
+  var dropped = slots.map(function (s, i) { return s.state === 'dropped' ? i + 1 : 0; }).filter(Boolean);
+  ui.dropped.hidden = dropped.length === 0;
+  ui.droppedList.replaceChildren.apply(ui.droppedList, dropped.map(function (position) {
+    var x = slots[position - 1].token, li = node('li', 'is-dropped');
+    li.append(node('span', 'chip-pos', String(position)), ' ', node('bdi', 'chip-tok', vocab[x]),
+      node('span', 'chip-note', fill(fig.T.chip_dropped, { accept: positions[position - 1].accept[x] })));
+    return li;
+  }));
+}
+
+function renderCommitted(fig, slots) {
+  var T = fig.T, vocab = fig.trace.vocabulary, committed = committedOf(slots);
+  fig.ui.committed.replaceChildren.apply(fig.ui.committed, committed.length ? committed.map(function (c) {
+    var rep = c.state === 'rejected', bonus = c.state === 'bonus';
+    var li = node('li', rep ? 'is-replacement' : bonus ? 'is-bonus' : '');
+    li.append(node('bdi', 'chip-tok', vocab[c.token]), node('span', 'chip-note', rep ? T.chip_replacement : bonus ? T.chip_bonus : ''));
+    return li;
+  }) : [node('li', 'is-empty', T.nothing_yet)]);
+}
+
+// The Positions section answers back: the block and chart of the position being checked are marked.
+function renderLinked(fig, f) {
+  var key = f.kind === 'verify' ? currentProfile(fig).id + '-' + f.pos : '';
+  document.querySelectorAll('[data-position-block]').forEach(function (e) {
+    e.classList.toggle('is-current', e.dataset.positionBlock === key);
+  });
+}
+
+function renderLocation(fig) {
+  var s = fig.state;
+  if (!s.linked) return;
+  var hash = hashOf(currentProfile(fig), s.round, s.frame);
+  if (decoded(location.hash) !== hash) history.replaceState(history.state, '', hash);
+}
+
+// The next step waits for the reader's chosen delay while playing.
+function renderPlayback(fig) {
+  clearTimeout(fig.timer);
+  fig.timer = fig.state.playing ? setTimeout(function () { fig.update({ frame: fig.state.frame + 1 }); }, fig.state.delay) : null;
+}
+
+/* ---------- events: each handler calls update() ---------- */
+
+var PLAYER_KEYS = { ArrowLeft: 'prev', ArrowRight: 'next', ' ': 'play', Home: 'first', End: 'last' };
+
+function bindPlayerControls(fig) {
+  var root = fig.root, s = fig.state;
+  root.addEventListener('click', function (e) {
+    var b = e.target.closest('[data-action]');
+    if (b && b.getAttribute('aria-disabled') !== 'true') act(fig, b.dataset.action);
+  });
+  // Form fields keep their own keys: arrows move the scrubber or switch the profile natively.
+  root.addEventListener('keydown', function (e) {
+    var action = PLAYER_KEYS[e.key];
+    if (!action || e.altKey || e.ctrlKey || e.metaKey || isFormField(e.target)) return;
+    e.preventDefault();
+    act(fig, action);
+  });
+  root.addEventListener('change', function (e) {
+    if (e.target.matches('[data-profile]')) {
+      var index = fig.trace.profiles.findIndex(function (p) { return p.id === e.target.value; });
+      fig.update({ profile: index, frame: 1, lastDrawn: 0, round: s.round ? 1 : 0, playing: false, linked: true });
+    } else if (e.target.matches('[data-round]')) {
+      fig.update({ round: e.target.value === 'drawn' ? Math.max(1, s.lastDrawn) : 0, frame: 1, playing: false, linked: true });
+    } else if (e.target.matches('[data-speed]')) {
+      fig.update({ delay: Number(e.target.value) });
+    }
+  });
+  fig.ui.scrubber.addEventListener('input', function () {
+    fig.update({ frame: fig.ui.scrubber.value, playing: false, linked: true });
+  });
+}
+
+function bindPlayerLinks(fig) {
+  var profiles = fig.trace.profiles;
+  window.addEventListener('hashchange', function () {
+    var where = parseHash(location.hash, profiles);
+    if (where) openAt(fig, where);
+  });
+  // A link to the frame already in the hash fires no hashchange: open it here instead.
+  document.addEventListener('click', function (e) {
+    var a = e.target.closest && e.target.closest('a[href^="#"]');
+    if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    var where = parseHash(a.hash, profiles);
+    if (where && decoded(a.hash) === decoded(location.hash)) {
+      e.preventDefault();
+      openAt(fig, where);
+    }
+  });
+}

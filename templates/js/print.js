@@ -1,0 +1,18 @@
+// Print shows every frame of the authored walkthrough: the no-script list, parsed from its <noscript> on demand,
+// so a reader on screen does not carry hundreds of hidden elements. It writes only inside its own holder,
+// the element that holds the <noscript>.
+
+function startPrint(noscript) {
+  var holder = noscript.parentElement;
+  function printable() {
+    if (holder.querySelector(':scope > [data-printed]')) return;
+    var t = document.createElement('template'), d = document.createElement('div');
+    t.innerHTML = noscript.textContent;
+    d.setAttribute('data-printed', '');
+    d.append(t.content);
+    noscript.after(d);
+  }
+  window.addEventListener('beforeprint', printable);
+  window.matchMedia('print').addEventListener('change', function (e) { if (e.matches) printable(); });
+  return { root: holder };
+}
