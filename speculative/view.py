@@ -34,6 +34,7 @@ def position_facts(ex: Explained, r: ProfileResult, rec: PositionRecord) -> dict
         "res_norm": ", ".join(f"{text.quoted([vocab[y]])} {rec.tokens[y].residual}" for y in kept),
         "accept_f": [None if t.accept is None else float(t.accept) for t in rec.tokens],
         "cuts": [round(float(c), 6) for c in rec.residual_cuts],
+        "q_cuts": [round(float(sum(t.q for t in rec.tokens[: y + 1])), 6) for y in range(len(rec.tokens))],
         "bars": bar_widths(rec),
     }
 
