@@ -218,6 +218,19 @@ LAB = {
     "replacement": "The replacement draw {r} lands in the segment of “{rep}”, [{lo}, {hi}): “{rep}” is committed instead.",
     "none": "No proposal in this data is decided by chance: every accept probability here is 0 or 1.",
     "r_text": "replacement draw {r}",
+    "tally_empty": "No draws yet. Each draw runs the whole position: a proposal x drawn from q, the accept test, "
+                   "and on a rejection a replacement drawn from the residual.",
+    "tally": "{n} draws: the committed tokens are {tv} in total variation from p, {rel} the bound {bound} that "
+             "sampling noise alone stays under with probability 1 − 10⁻⁶.",
+    "tally_vacuous": "{n} draws: the committed tokens are {tv} in total variation from p; too few draws for the "
+                     "noise bound to rule anything out yet.",
+    "tally_caption": "Every token the draws committed, by acceptance and as a replacement. Under each observed "
+                     "frequency, the upper bar is the exact share, min(p, q) solid and max(0, p − q) hatched, "
+                     "which sum to p; the lower bar is the draws, by acceptance solid and as a replacement hatched.",
+    "col_acc": "accepted",
+    "col_rep": "replaced",
+    "col_freq": "observed",
+    "group": ",",
 }
 
 # The convergence figure's words.

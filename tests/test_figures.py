@@ -266,3 +266,98 @@ def test_no_js_text_names_no_control_that_is_not_there(browser, page_url):
         assert phrase not in text, phrase
     expect(page.get_by_text("With scripting on, a small lab here")).to_be_visible()
     context.close()
+
+
+# --- the lab's draws and tally (issue 16, part 1) ---------------------------------------------------------
+
+
+def seeded(browser, page_url, seed: int = 2024) -> Page:
+    """Returns a page whose lab draws from a seeded stream instead of crypto (the explicit test opt-in)."""
+    page = browser.new_page()
+    page.add_init_script(f"window.__playerDebug = true; window.__labSeed = {seed}")
+    page.goto(page_url)
+    return page
+
+
+def tally_counts(page: Page) -> list[tuple[int, int]]:
+    """Returns each token's (accepted, replaced) counts as the tally's table shows them."""
+    rows = page.locator("[data-tally] tbody tr").evaluate_all(
+        "rs => rs.map(r => [...r.cells].slice(1, 3).map(c => Number(c.textContent.replace(/,/g, ''))))")
+    return [tuple(r) for r in rows]
+
+
+def draw_100k(page: Page) -> None:
+    button, readout = lab(page).get_by_role("button", name="Draw 10,000 times"), lab(page).locator("[data-tally-readout]")
+    for i in range(1, 11):
+        button.click()
+        expect(readout).to_contain_text(f"{i * 10_000:,} draws")
+
+
+def chi_square_p(counts: list[tuple[int, int]], pos: dict) -> float:
+    """Returns the chi-square p-value of the (token, route) counts against min(p, q) and max(0, p − q)."""
+    from fractions import Fraction
+
+    from scipy.stats import chisquare
+
+    p, q = [Fraction(x) for x in pos["target"]], [Fraction(x) for x in pos["draft"]]
+    shares = [s for a, b in zip(p, q) for s in (min(a, b), max(Fraction(0), a - b))]
+    seen = [c for pair in counts for c in pair]
+    assert all(c == 0 for c, s in zip(seen, shares) if s == 0), "a draw landed where the rule gives probability 0"
+    kept = [(c, s) for c, s in zip(seen, shares) if s > 0]
+    n = sum(seen)
+    return float(chisquare([c for c, _ in kept], [float(s) * n for _, s in kept]).pvalue) if len(kept) > 1 else 1.0
+
+
+def test_draw_u_moves_the_slider_and_the_verdict_follows_it(browser, page_url, trace):
+    page = seeded(browser, page_url)
+    d = trace["lab"]
+    a = position_of(trace, d["where"])["accept_f"][d["token"]]
+    seen = set()
+    for _ in range(12):
+        lab(page).get_by_role("button", name="Draw u").click()
+        u = float(lab(page).get_by_label("Uniform draw u").input_value())
+        verdict = "Accepted" if u < a else "Rejected"
+        expect(lab(page).locator("[data-lab-verdict]")).to_contain_text(f"{verdict}: u = {u:.3f}")
+        expect(lab(page).locator("[data-lab-residual]")).to_be_visible(visible=verdict == "Rejected")
+        seen.add(verdict)
+    assert seen == {"Accepted", "Rejected"}
+    page.close()
+
+
+def test_the_tally_matches_p_at_every_shipped_position_by_chi_square(browser, page_url, trace):
+    page = seeded(browser, page_url)
+    select = lab(page).get_by_label("Position", exact=True)
+    for where in select.locator("option").evaluate_all("os => os.map(o => o.value)"):
+        select.select_option(where)
+        expect(lab(page).locator("[data-tally-readout]")).to_contain_text("No draws yet")
+        draw_100k(page)
+        assert chi_square_p(tally_counts(page), position_of(trace, where)) > 1e-6, where
+    page.close()
+
+
+def test_a_planted_wrong_cut_point_is_caught(browser, page_url, trace):
+    page = seeded(browser, page_url)
+    where = trace["lab"]["where"]
+    # shift the first cut of the draft's cumulative q that a token owns by 0.02: the draws then follow a wrong q
+    page.evaluate("""where => { const [id, n] = where.split('/');
+      const pos = window.__player.figures.lab.trace.profiles.find(p => p.id === id).positions[n - 1];
+      const y = pos.q_cuts.findIndex(c => c > 0); pos.q_cuts[y] += 0.02; }""", where)
+    draw_100k(page)
+    assert chi_square_p(tally_counts(page), position_of(trace, where)) < 1e-6
+    page.close()
+
+
+def test_the_tally_bound_is_the_analysis_bound_and_reset_clears_it(browser, page_url, trace):
+    from speculative.sampler import tv_bound
+
+    page = seeded(browser, page_url)
+    readout = lab(page).locator("[data-tally-readout]")
+    lab(page).get_by_role("button", name="Draw 100 times").click()
+    lab(page).get_by_role("button", name="Draw 10,000 times").click()
+    expect(readout).to_contain_text(f"10,100 draws")
+    expect(readout).to_contain_text(f"the bound {tv_bound(10_100, len(trace['vocabulary'])):.4f}")
+    assert sum(a + r for a, r in tally_counts(page)) == 10_100
+    lab(page).get_by_role("button", name="Reset tally").click()
+    expect(readout).to_contain_text("No draws yet")
+    expect(lab(page).locator("[data-tally] table")).to_have_count(0)
+    page.close()

@@ -21,9 +21,11 @@ TEMPLATES = ROOT / "templates"
 LIMIT = 40
 
 # DOM names a script needs that no template or stylesheet spells: tags it creates or finds, events it listens
-# to, attribute names and values, media queries, the values of the round radios and the player's data-kind.
+# to, attribute names and values, media queries, the values of the round radios, the player's data-kind and
+# the id of the tally's caption, which the lab makes only while it has draws.
 DOM_NAMES = frozenset("""
     a div span tr th td li bdi strong small label legend input select textarea template noscript figure
+    table caption thead tbody role region aria-labelledby tally-cap
     href contenteditable
     click keydown change input hashchange beforeprint
     aria-disabled aria-valuetext true radio row col transform translate scope start auto smooth

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from fractions import Fraction
 from typing import Any, Sequence
 
 from .. import text
@@ -31,6 +32,7 @@ class PositionFacts:
     res_norm: str  # ... normalised
     accept_f: list[float | None]  # [V] accept thresholds the browser compares a draw with
     cuts: list[float]  # [V] the normalised residual's cumulative sums: token y owns [cuts[y-1], cuts[y])
+    q_cuts: list[float]  # [V] the draft's cumulative q: a draw u proposes token y when q_cuts[y-1] <= u < q_cuts[y]
     bars: list[list[float]]  # [V] [min(p, q), |p − q|, p > q] as shares of the largest p or q
 
     def json(self) -> dict[str, Any]:
@@ -62,8 +64,18 @@ def position_facts_of(rec: PositionRecord, proposal: int, vocab: Sequence[str], 
         res_norm=", ".join(f"{text.quoted([vocab[y]])} {rec.tokens[y].residual}" for y in kept),
         accept_f=[None if t.accept is None else float(t.accept) for t in rec.tokens],
         cuts=[round(float(c), 6) for c in rec.residual_cuts],
+        q_cuts=[round(float(c), 6) for c in draft_cuts(rec)],
         bars=bar_widths(rec),
     )
+
+
+def draft_cuts(rec: PositionRecord) -> list[Fraction]:
+    """Returns the draft's cumulative sums [V]: the cut points a uniform draw is compared with to propose a token."""
+    run, out = Fraction(0), []
+    for t in rec.tokens:
+        run += t.q
+        out.append(run)
+    return out
 
 
 def bar_widths(rec: PositionRecord) -> list[list[float]]:

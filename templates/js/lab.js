@@ -35,11 +35,13 @@ function startLab(root, trace) {
   fig.legend = fig.ui.tokens.querySelector('legend');
   fig.L = trace.text.lab;
   bindLab(fig);
+  bindTally(fig);
   fig.update({});
   return fig;
 }
 
-// The position exists, the token is one the draft can propose there (else the first it can), draws stay in [0, 1).
+// The position exists, the token is one the draft can propose there (else the first it can), draws stay in [0, 1),
+// and the tally is the position's own.
 function limitLab(fig) {
   var s = fig.state;
   s.where = limitWhere(fig.trace, s.where);
@@ -48,6 +50,7 @@ function limitLab(fig) {
   if (ok.indexOf(s.token) < 0) s.token = ok[0];
   s.u = clamp(Number(s.u) || 0, 0, 0.999);
   s.r = clamp(Number(s.r) || 0, 0, 0.999);
+  limitTally(s, fig.trace.vocabulary.length);
 }
 
 function renderLab(fig) {
@@ -59,6 +62,7 @@ function renderLab(fig) {
   var passed = renderLabTest(fig, here.pos);
   fig.ui.residual.hidden = passed;
   if (!passed) renderLabResidual(fig, here.pos);
+  renderTally(fig, here.pos);
   fig.root.hidden = false;
 }
 
