@@ -3,8 +3,8 @@
 Usage: .venv/bin/python bench/compare.py [--repeats N] [--no-mkdocs]
 Exits 2 when a goal is missed, 1 when something could not be measured.
 
-MkDocs-Material builds the same prose (content/*.md, its template expressions left as text) from a project
-made in a temporary folder; it is installed once into .cache/mkdocs-venv with pip (PyPI must be reachable;
+MkDocs-Material builds the same prose (content/*.md as one page, its template expressions left as text) from a
+project made in a temporary folder; it is installed once into .cache/mkdocs-venv with pip (PyPI must be reachable;
 otherwise its column reads "not installed" and the goals against it are skipped). Build times are medians of
 interleaved runs: this build and MkDocs alternate, so both see the same load on a shared machine.
 
@@ -119,16 +119,17 @@ def mkdocs_bin() -> Path | None:
 
 
 def mkdocs_project(folder: Path) -> Path:
-    """Returns a MkDocs-Material project holding content/*.md as its pages, in order, in folder."""
+    """Returns a MkDocs-Material project in folder whose one page holds every section of content/*.md, in order,
+    as this build's one page does (front matter dropped, each title a heading)."""
     docs = folder / "docs"
     docs.mkdir(parents=True)
-    nav = []
+    parts = []
     for page in sorted((ROOT / "content").glob("*.md")):
-        text = page.read_text(encoding="utf-8")
-        title = re.search(r"^title:\s*(.+)$", text, re.M)
-        shutil.copy(page, docs / ("index.md" if not nav else page.name))
-        nav.append({(title.group(1).strip() if title else page.stem): "index.md" if not nav else page.name})
-    config = {"site_name": "Speculative decoding, explained", "theme": {"name": "material"}, "nav": nav}
+        front, body = re.match(r"(?s)^---\n(.*?)\n---\n(.*)$", page.read_text(encoding="utf-8")).groups()
+        title = re.search(r"^title:\s*(.+)$", front, re.M)
+        parts.append(f"## {title.group(1).strip() if title else page.stem}\n\n{body}")
+    (docs / "index.md").write_text("# Speculative decoding, explained\n\n" + "\n\n".join(parts), encoding="utf-8")
+    config = {"site_name": "Speculative decoding, explained", "theme": {"name": "material"}}
     (folder / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")  # JSON is YAML
     return folder
 
