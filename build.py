@@ -28,8 +28,7 @@ import jinja2
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
-from speculative import figures, view  # noqa: E402
-from speculative.analysis import explain  # noqa: E402
+from speculative import cache, figures  # noqa: E402
 from speculative.content import ContentError, parse_sections  # noqa: E402
 from speculative.errors import InputError, decode  # noqa: E402
 from speculative.profiles import parse  # noqa: E402
@@ -149,16 +148,74 @@ def jinja_cache() -> jinja2.BytecodeCache | None:
 
 
 def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
-    """Returns every output file's bytes: read, parse, analyse, view, render; nothing is written here."""
+    """Returns every output file's bytes: read, parse, analyse, view, render; nothing is written here but the
+    analysis cache in .cache/, which only ever saves work."""
     dataset, sections, template_texts = parse_inputs(data, content, templates)
-    explained = explain(dataset)
-    figs = view.figures(explained)
-    trace_text = compact_json(view.trace(explained, figs))  # once, for both the page and trace.json
+    trace_text, ctx = analysed(dataset)  # the trace's JSON once, for both the page and trace.json
     try:
-        html = render_page(sections, template_texts, view.context(explained, figs), script_json(trace_text), jinja_cache())
+        html = render_page(sections, template_texts, ctx, script_json(trace_text), jinja_cache())
     except ContentError as err:
         raise Problems(err.lines()) from None
     return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}
+
+
+def explain(dataset):
+    """Returns the analysis of the dataset; numpy and the sampler are imported only when it runs."""
+    from speculative.analysis import explain as analyse
+    return analyse(dataset)
+
+
+def analysed(dataset) -> tuple[str, dict]:
+    """Returns the trace's JSON text and the view's context: read from .cache/analysis.json when its key
+    matches (the data, the package's code, the versions), else computed and saved there."""
+    source = Path(cache.__file__).parent  # every module of the package: a view edit must not serve a stale page
+    key = cache.key(cache.canonical(dataset), {str(p.relative_to(source)): p.read_bytes() for p in source.rglob("*.py")},
+                    cache.versions(numpy_version()))
+    return cached_view(key) or computed_view(dataset, key)
+
+
+def numpy_version() -> str:
+    """Returns numpy's version file as text, found without importing numpy (which takes a tenth of a second)."""
+    import importlib.util
+    spec = importlib.util.find_spec("numpy")
+    try:
+        return (Path(spec.origin).parent / "version.py").read_text() if spec and spec.origin else "absent"
+    except OSError:
+        return f"at {spec.origin}"
+
+
+def cached_view(key: str) -> tuple[str, dict] | None:
+    """Returns the (trace JSON, context) .cache/analysis.json holds for this key, or None if it holds anything else."""
+    try:
+        value = cache.unpack(read_bytes(CACHE / "analysis.json", limit=64 << 20), key)
+    except (ValueError, OSError):  # missing, not a regular file, too big, or cache.Stale
+        return None
+    ok = isinstance(value, dict) and isinstance(value.get("trace"), str) and isinstance(value.get("context"), dict)
+    return (value["trace"], value["context"]) if ok and len(value) == 2 else None
+
+
+def computed_view(dataset, key: str) -> tuple[str, dict]:
+    """Returns the (trace JSON, context) of a fresh analysis, saved to .cache/analysis.json when the folder allows."""
+    from speculative import view
+    explained = explain(dataset)
+    figs = view.figures(explained)
+    found = (compact_json(view.trace(explained, figs)), view.context(explained, figs))
+    try:
+        save_cache(CACHE / "analysis.json", cache.pack(key, {"trace": found[0], "context": found[1]}))
+    except (OSError, TypeError, ValueError):  # a read-only checkout, or a value JSON cannot hold: build uncached
+        pass
+    return found
+
+
+def save_cache(path: Path, blob: bytes) -> None:
+    """Writes blob beside path, then renames it over path (atomic on POSIX); no temporary file outlives a stop."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+    try:
+        temp.write_bytes(blob)
+        os.rename(temp, path)  # not the publishing swap: a stop here leaves the previous cache, which is checked anyway
+    finally:
+        temp.unlink(missing_ok=True)
 
 
 # --- publishing: each file replaced atomically, under a lock, uninterrupted once the swap starts --------------

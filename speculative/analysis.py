@@ -181,24 +181,32 @@ def monte_carlo_counts(target: tuple[Dist, ...], bonus: Dist, draft: tuple[Dist,
                        index: int) -> tuple[tuple[int, np.ndarray, np.ndarray], ...]:
     """Returns, at each checkpoint, (rounds, committed-token counts [k+1, V], tokens-per-round counts [k+1]).
 
-    Every checkpoint counts a prefix of the same run of drawn rounds (arrays are read-only).
+    Every checkpoint counts a prefix of the same run of drawn rounds (arrays are read-only). The run is
+    counted chunk by chunk as it is drawn, so memory stays flat however many rounds it has.
     """
-    rounds = sampler.sample_rounds(floats(target), floats(draft), floats([bonus])[0], mc.rounds,
-                                   np.random.default_rng([mc.seed, index]))
     sizes = checkpoint_sizes(mc.rounds)
-    c = rounds.committed_pm  # [k+1, n]
-    positions = np.stack([prefix_counts(row, sizes, len(bonus)) for row in c], axis=1)  # [S, k+1, V]
-    lengths = prefix_counts((c >= 0).sum(0) - 1, sizes, c.shape[0])  # [S, k+1] rounds committing n = 1..k+1
+    k1, v = len(target) + 1, len(bonus)
+    positions = np.zeros((len(sizes), k1, v), np.int64)  # [S, k+1, V] per segment between checkpoints
+    lengths = np.zeros((len(sizes), k1), np.int64)  # [S, k+1]
+    done = 0
+    for part in sampler.round_chunks(floats(target), floats(draft), floats([bonus])[0], mc.rounds,
+                                     np.random.default_rng([mc.seed, index])):
+        c = part.committed_pm  # [k+1, m]
+        segment = np.searchsorted(np.asarray(sizes), np.arange(done, done + c.shape[1]), side="right")  # [m]
+        for j, row in enumerate(c):
+            positions[:, j] += segment_counts(row, segment, len(sizes), v)
+        lengths += segment_counts((c >= 0).sum(0) - 1, segment, len(sizes), k1)  # rounds committing n = 1..k+1
+        done += c.shape[1]
+    positions, lengths = np.cumsum(positions, axis=0), np.cumsum(lengths, axis=0)  # segments -> prefixes
     positions.flags.writeable = lengths.flags.writeable = False
     return tuple((n, positions[i], lengths[i]) for i, n in enumerate(sizes))
 
 
-def prefix_counts(values: np.ndarray, sizes: tuple[int, ...], categories: int) -> np.ndarray:
-    """Returns [S, categories]: how often each value occurs among values[:n], for every n in sizes (-1 skipped)."""
-    segment = np.searchsorted(np.asarray(sizes), np.arange(values.size), side="right")  # [n] first prefix holding it
-    keep = values >= 0  # [n]
-    flat = np.bincount(segment[keep] * categories + values[keep], minlength=len(sizes) * categories)
-    return np.cumsum(flat.reshape(len(sizes), categories), axis=0)  # [S, categories]
+def segment_counts(values: np.ndarray, segment: np.ndarray, segments: int, categories: int) -> np.ndarray:
+    """Returns [S, categories]: how often each value occurs in each segment (values [m], -1 skipped; segment [m])."""
+    keep = values >= 0  # [m]
+    flat = np.bincount(segment[keep] * categories + values[keep], minlength=segments * categories)
+    return flat.reshape(segments, categories)  # [S, categories]
 
 
 def position_checks(data: Dataset, counts: np.ndarray) -> tuple[PositionCheck, ...]:

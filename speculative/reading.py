@@ -38,11 +38,11 @@ def open_problem(path: Path, err: OSError) -> str:
     return f"found a file that could not be read ({err.strerror or err}); expected a readable file"
 
 
-def read_limited(fd: int) -> bytes:
-    """Returns at most MAX_INPUT_BYTES + 1 bytes from an open file, so a growing file cannot exhaust memory."""
+def read_limited(fd: int, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """Returns at most limit + 1 bytes from an open file, so a growing file cannot exhaust memory."""
     chunks, size = [], 0
-    while size <= MAX_INPUT_BYTES:
-        chunk = os.read(fd, MAX_INPUT_BYTES + 1 - size)
+    while size <= limit:
+        chunk = os.read(fd, limit + 1 - size)
         if not chunk:
             break
         chunks.append(chunk)
@@ -50,8 +50,10 @@ def read_limited(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def read_bytes(path: Path) -> bytes:
-    """Returns a regular file's bytes, or raises ValueError with "found …; expected …" before reading anything else."""
+def read_bytes(path: Path, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """Returns a regular file's bytes, or raises ValueError with "found …; expected …" before reading anything else.
+
+    limit is for the build's own cache; every input file is held to MAX_INPUT_BYTES."""
     try:  # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as err:
@@ -60,12 +62,12 @@ def read_bytes(path: Path) -> bytes:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise ValueError(f"found {kind(info.st_mode)}; expected a regular file")
-        too_big = f"expected at most {MAX_INPUT_BYTES:,} bytes for an input file"
-        if info.st_size > MAX_INPUT_BYTES:
+        too_big = f"expected at most {limit:,} bytes for an input file"
+        if info.st_size > limit:
             raise ValueError(f"found {info.st_size:,} bytes; {too_big}")
-        raw = read_limited(fd)
-        if len(raw) > MAX_INPUT_BYTES:  # it grew after the size check
-            raise ValueError(f"found more than {MAX_INPUT_BYTES:,} bytes; {too_big}")
+        raw = read_limited(fd, limit)
+        if len(raw) > limit:  # it grew after the size check
+            raise ValueError(f"found more than {limit:,} bytes; {too_big}")
         return raw
     except OSError as err:
         raise ValueError(f"found a file that could not be read ({err.strerror or err}); expected a readable file") from None

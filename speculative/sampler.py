@@ -16,9 +16,11 @@ before the axis existed, draw for draw.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Iterator
 
 import numpy as np
+
+CHUNK = 32768  # rounds drawn at once: small enough to stay in cache; the draws' order depends on it
 
 
 def accept_prob(p: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -256,20 +258,13 @@ def tables(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray, rule
 
 def sample_rounds(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray, n: int,
                   rng: np.random.Generator, proposals: np.ndarray | None = None, rule: Rule = RULE,
-                  chunk: int = 32768, start: np.ndarray | None = None) -> Rounds:
+                  chunk: int = CHUNK, start: np.ndarray | None = None) -> Rounds:
     """Returns n independent rounds; proposals [k] are authored, or drawn from the draft when None.
 
     start [n] is the token each round continues from; tables with a previous-token axis need it.
     """
-    k, size = target.shape[0], target.shape[-1]
-    if start is None and (target.ndim == 3 or draft.ndim == 3 or bonus_target.ndim == 2):
-        raise ValueError("tables with a previous-token axis need start: the token each round continues from")
-    dtype = token_dtype(size)
-    t = tables(target, draft, bonus_target, rule)
-    starts = None if start is None else np.broadcast_to(np.asarray(start, dtype), (n,))
-    out = Rounds(np.empty((k, n)), t.accept[:, 0] if t.accept.shape[1] == 1 else t.accept, np.empty((k, n), dtype),
-                 np.empty((k, n), bool), np.empty((k, n), bool), np.empty((k, n), dtype), np.empty((k + 1, n), dtype),
-                 starts)
+    t, dtype, starts = prepare(target, draft, bonus_target, n, rule, start)
+    out = empty_rounds(t, n, dtype, starts)
     scratch = np.empty(min(n, chunk))
     for lo in range(0, n, chunk):  # chunks small enough to stay in cache
         hi = min(n, lo + chunk)
@@ -277,6 +272,51 @@ def sample_rounds(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarra
         propose(t, out, lo, hi, first, proposals, rng, scratch, dtype)
         verify(t, out, lo, hi, first, rule, rng, dtype)
     return out
+
+
+def round_chunks(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray, n: int,
+                 rng: np.random.Generator, proposals: np.ndarray | None = None, rule: Rule = RULE,
+                 chunk: int = CHUNK, start: np.ndarray | None = None) -> Iterator[Rounds]:
+    """Yields the rounds sample_rounds returns, chunk rounds at a time, drawn in the same order from rng.
+
+    Memory stays flat in n: every chunk reuses one set of buffers, so a chunk is valid until the next is drawn.
+    """
+    t, dtype, starts = prepare(target, draft, bonus_target, n, rule, start)
+    buffer = empty_rounds(t, min(n, chunk), dtype, None)  # [k, chunk] each
+    scratch = np.empty(min(n, chunk))
+    for lo in range(0, n, chunk):
+        m = min(n - lo, chunk)
+        first = None if starts is None else starts[lo:lo + m]  # [m]
+        part = window(buffer, m, first)
+        propose(t, part, 0, m, first, proposals, rng, scratch, dtype)
+        verify(t, part, 0, m, first, rule, rng, dtype)
+        yield part
+
+
+def prepare(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray, n: int, rule: Rule,
+            start: np.ndarray | None) -> tuple[Tables, type, np.ndarray | None]:
+    """Returns the rule's tables, the token type and the start of every round ([n], or None without context)."""
+    if start is None and (target.ndim == 3 or draft.ndim == 3 or bonus_target.ndim == 2):
+        raise ValueError("tables with a previous-token axis need start: the token each round continues from")
+    dtype = token_dtype(target.shape[-1])
+    starts = None if start is None else np.broadcast_to(np.asarray(start, dtype), (n,))
+    return tables(target, draft, bonus_target, rule), dtype, starts
+
+
+def empty_rounds(t: Tables, n: int, dtype: type, starts: np.ndarray | None) -> Rounds:
+    """Returns room for n rounds of the tables' k positions, not yet drawn."""
+    k = len(t.accept)
+    return Rounds(np.empty((k, n)), t.accept[:, 0] if t.accept.shape[1] == 1 else t.accept, np.empty((k, n), dtype),
+                  np.empty((k, n), bool), np.empty((k, n), bool), np.empty((k, n), dtype), np.empty((k + 1, n), dtype),
+                  starts)
+
+
+def window(rounds: Rounds, m: int, starts: np.ndarray | None) -> Rounds:
+    """Returns the first m rounds of a buffer, as views that write through to it ([k, m] each)."""
+    if m == rounds.proposals_pm.shape[1] and starts is None:
+        return rounds
+    return Rounds(rounds.uniforms_pm[:, :m], rounds.accept_table, rounds.proposals_pm[:, :m], rounds.checked_pm[:, :m],
+                  rounds.passed_pm[:, :m], rounds.replacements_pm[:, :m], rounds.committed_pm[:, :m], starts)
 
 
 def propose(t: Tables, out: Rounds, lo: int, hi: int, given: np.ndarray | None, proposals: np.ndarray | None,

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any, Sequence
 
 from .. import text
-from ..analysis import Explained, ProfileResult
 from ..stats import PositionRecord
 from ..text import prob_str
+
+if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
+    from ..analysis import Explained, ProfileResult
 
 
 @dataclass(frozen=True)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 from typing import Any
 
 from .. import text
-from ..analysis import Explained
 from ..text import prob_str
+
+if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
+    from ..analysis import Explained
 
 COMPONENT = "checks_identity"
 IDS = frozenset({"identity", "identity-cap"})

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 from typing import Any
 
 from .. import text
-from ..analysis import Explained
 from ..text import decimal_str
 from .common import PositionFacts, none_mark
+
+if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
+    from ..analysis import Explained
 
 COMPONENT = "lab"
 IDS = frozenset({"lab", "lab-title", "lab-position", "lab-u", "lab-rep"})

@@ -3,14 +3,18 @@ each, where each stops paying once verification has a cost, and the temperature-
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from .. import text
-from ..analysis import Explained, ProfileResult
 from ..stats import ACCEPTANCE
 from ..text import decimal_str, prob_str
+
+if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
+    from ..analysis import Explained, ProfileResult
 
 COMPONENT = "servers"
 IDS: frozenset[str] = frozenset()

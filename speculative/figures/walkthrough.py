@@ -3,13 +3,17 @@ rounds as a plain list of frames for readers without scripting and for print."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .. import text
-from ..analysis import Explained
 from ..frames import Frame, Round
 from .common import PositionFacts
+
+if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
+    from ..analysis import Explained
 
 COMPONENT = "walkthrough"
 IDS = frozenset({"walkthrough", "player", "player-frame", "player-speed"})
