@@ -39,6 +39,12 @@ CACHE = ROOT / ".cache"  # the Jinja cache, the build lock and the last unexpect
 FIX_HINT = "Fix the problem{s} above and build again; {out}/ was left as it was."
 OUTPUTS = ("index.html", "trace.json")
 TEMP_SUFFIX = ".tmp"  # an output being written is ".<name>.<pid>.<random>.tmp" in the output folder
+MANIFEST = ".speculative-manifest.json"  # in the output folder: the files this build wrote there, and only those
+WRITTEN_BY = "speculative build.py"
+# What an earlier build's files hold near their start, so a folder from before manifests still rebuilds.
+SIGNATURES = {"index.html": b'<script type="application/json" id="trace">{"format":"speculative-decoding-trace/',
+              "trace.json": b'{"format":"speculative-decoding-trace/'}
+SIGNATURE_SPAN = 1_000_000
 INTERRUPTED, TERMINATED = 130, 143  # the shell's codes for SIGINT and SIGTERM
 
 
@@ -155,11 +161,17 @@ def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
 # --- publishing: each file replaced atomically, under a lock, uninterrupted once the swap starts --------------
 
 def is_temp(name: str) -> bool:
-    return name.startswith(".") and name.endswith(TEMP_SUFFIX)
+    """Returns whether a name is one of this build's temporary files (".index.html.123.0a1b2c3d.tmp")."""
+    if not (name.startswith(".") and name.endswith(TEMP_SUFFIX)) or name.count(".") < 4:
+        base, pid, token = "", "", ""
+    else:
+        base, pid, token = name[1:-len(TEMP_SUFFIX)].rsplit(".", 2)
+    return (base in (*OUTPUTS, MANIFEST) and pid.isdigit() and len(token) == 8
+            and all(c in "0123456789abcdef" for c in token))
 
 
 def output_problems(out: Path, inputs: list[Path]) -> list[str]:
-    """Returns why `out` cannot take the built page: not a folder, holds an input, or holds someone else's files."""
+    """Returns why `out` cannot take the built page: not a folder, or the folder of an input."""
     try:
         mode = out.stat().st_mode
     except FileNotFoundError:
@@ -172,11 +184,83 @@ def output_problems(out: Path, inputs: list[Path]) -> list[str]:
         if out.resolve() == path.resolve() or out.resolve() in path.resolve().parents:
             return [f"{shown(out)}: found the folder that holds {shown(path)}; expected a folder of its own "
                     "for the built page, such as site/"]
-    others = sorted(n for n in os.listdir(out) if n not in OUTPUTS and not is_temp(n))
-    if others and not (out / "index.html").exists():
-        return [f"{shown(out)}: found a folder that holds {others[0]} and no index.html; expected an empty folder "
-                "or one an earlier build wrote, since publishing removes the files it does not write"]
     return []
+
+
+def read_manifest(out: Path) -> set[str] | None:
+    """Returns the names an earlier build recorded in out's manifest, None when there is none; raises Problems
+    when the manifest is not one this build wrote."""
+    import json  # here, not at the top: only publishing reads JSON
+
+    path = out / MANIFEST
+    if not os.path.lexists(path):
+        return None
+    try:
+        doc = json.loads(read_bytes(path))
+    except ValueError:  # unreadable, not a regular file, or not JSON (json.JSONDecodeError is a ValueError)
+        doc = None
+    names = doc.get("files") if isinstance(doc, dict) and doc.get("written_by") == WRITTEN_BY else None
+    if not isinstance(names, list) or not all(isinstance(n, str) and is_plain_name(n) for n in names):
+        raise Problems([f"{shown(path)}: found a file that is not this build's record of what it wrote; expected the "
+                        f"manifest an earlier build wrote (choose another --out, or empty {shown(out)}/ yourself)"])
+    return set(names)
+
+
+def is_plain_name(name: str) -> bool:
+    return name not in ("", ".", "..", MANIFEST) and "/" not in name and "\\" not in name and "\0" not in name
+
+
+def looks_built(path: Path) -> bool:
+    """Returns whether path is a regular file that an earlier build (before manifests) wrote: its own signature."""
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return False
+        return SIGNATURES[path.name] in read_bytes(path)[:SIGNATURE_SPAN]
+    except (OSError, ValueError):
+        return False
+
+
+def owned_and_others(out: Path) -> tuple[set[str], list[str]]:
+    """Returns (the names in out this build wrote, the names it did not write); raises Problems for a foreign manifest.
+
+    Without a manifest, only index.html and trace.json that carry an earlier build's signature count as ours."""
+    entries = set(os.listdir(out))
+    recorded = read_manifest(out)
+    if recorded is None:
+        owned = {n for n in OUTPUTS if n in entries and looks_built(out / n)}
+    else:
+        owned = (recorded & entries) | {MANIFEST}
+    owned |= {n for n in entries if is_temp(n)}  # left by a build that was killed
+    return owned, sorted(entries - owned)
+
+
+def claim(out: Path, inputs: list[Path]) -> set[str]:
+    """Returns the names in out that this build wrote and may replace or remove; raises Problems, naming them,
+    if out holds anything it did not write, since publishing must never remove or overwrite someone else's file."""
+    lines = output_problems(out, inputs)
+    if lines:
+        raise Problems(lines)
+    if not out.is_dir():
+        return set()
+    try:
+        owned, others = owned_and_others(out)
+    except OSError as err:
+        raise Problems([f"{shown(out)}: found a folder that could not be read ({err.strerror or err}); "
+                        "expected a readable folder for the built page"]) from None
+    if others:
+        named = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+        raise Problems([f"{shown(out)}: found {named}, which this build did not write; expected an empty folder or "
+                        f"one this build wrote (it lists its files in {MANIFEST}), since publishing replaces its "
+                        "own files; choose another --out, or move those files away"])
+    return owned
+
+
+def manifest_bytes(names: set[str]) -> bytes:
+    import json
+
+    doc = {"written_by": WRITTEN_BY, "files": sorted(names),
+           "note": "build.py replaces and removes only the files listed here; it refuses a folder holding any other"}
+    return (json.dumps(doc, indent=1) + "\n").encode("utf-8")
 
 
 def write_all(fd: int, blob: bytes) -> None:
@@ -217,30 +301,41 @@ def deferred_signals() -> Iterator[None]:
             signal.raise_signal(caught[0])
 
 
-def write_atomic(out: Path, files: dict[str, bytes]) -> None:
-    """Writes every file beside its old version, then replaces each with os.replace and removes strays,
-    so a reader of `out` always finds a complete earlier or a complete new file, never a missing one."""
+def write_atomic(out: Path, files: dict[str, bytes], owned: set[str] | None = None) -> None:
+    """Writes every file beside its old version, then replaces each with os.replace and removes the files an
+    earlier build wrote that this one does not, so a reader of `out` always finds a complete file, never a
+    missing one. The manifest names every file of ours in the folder at every moment of the swap."""
+    if owned is None:
+        owned = claim(out, [])
     out.mkdir(parents=True, exist_ok=True)
     temps: dict[str, Path] = {}
     try:
         for name, blob in files.items():
             temps[name] = write_temp(out, name, blob)
+        recorded = read_manifest(out) or set()
+        if not set(files) <= recorded:  # a killed swap must still leave every new file on the record
+            temps["first " + MANIFEST] = write_temp(out, MANIFEST, manifest_bytes(recorded | set(files)))
+        temps[MANIFEST] = write_temp(out, MANIFEST, manifest_bytes(set(files)))
         with deferred_signals():
-            for name in list(temps):
+            if "first " + MANIFEST in temps:
+                os.replace(temps.pop("first " + MANIFEST), out / MANIFEST)
+            for name in [n for n in temps if n != MANIFEST]:
                 os.replace(temps.pop(name), out / name)
-            remove_strays(out, set(files))
+            remove_strays(out, owned - set(files) - {MANIFEST})
+            os.replace(temps.pop(MANIFEST), out / MANIFEST)
             fsync_folder(out)
     finally:
         for path in temps.values():
             path.unlink(missing_ok=True)
 
 
-def remove_strays(out: Path, keep: set[str]) -> None:
-    """Removes files and links directly in `out` that this build did not write; never a folder, never a link's target."""
-    for entry in os.scandir(out):
-        if entry.name not in keep and not entry.is_dir(follow_symlinks=False):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(out / entry.name)
+def remove_strays(out: Path, names: set[str]) -> None:
+    """Removes the named files or links directly in `out`, each one an earlier build wrote; never a folder,
+    never a link's target."""
+    for name in names:
+        with contextlib.suppress(FileNotFoundError):
+            if not stat.S_ISDIR(os.lstat(out / name).st_mode):
+                os.unlink(out / name)
 
 
 def fsync_folder(folder: Path) -> None:
@@ -274,11 +369,9 @@ def build_lock(out: Path) -> Iterator[None]:
 def publish(args: argparse.Namespace, files: dict[str, bytes]) -> None:
     """Writes the files into args.out under the build lock, or raises Problems if the folder cannot take them."""
     with build_lock(args.out):
-        lines = output_problems(args.out, [args.data, args.content, args.templates, ROOT / "build.py"])
-        if lines:
-            raise Problems(lines)
+        owned = claim(args.out, [args.data, args.content, args.templates, ROOT / "build.py"])
         try:
-            write_atomic(args.out, files)
+            write_atomic(args.out, files, owned)
         except OSError as err:
             raise Problems([f"{shown(args.out)}: found a folder that could not be written "
                             f"({err.strerror or err}); expected a writable folder for the built page"]) from None

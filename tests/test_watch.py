@@ -152,7 +152,7 @@ def test_watch_survives_every_failure_and_rebuilds_when_the_file_is_good(project
                                                         raw["profiles"][1]]}))
         run.wait_for("built ")
         assert "renamed after a bug" in (project / "site" / "index.html").read_text(encoding="utf-8")
-        assert sorted(p.name for p in (project / "site").iterdir()) == ["index.html", "trace.json"]
+        assert sorted(p.name for p in (project / "site").iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
         assert run.proc.poll() is None, "the watcher must keep running after every failure"
         run.proc.send_signal(signal.SIGINT)
         assert run.proc.wait(timeout=TIMEOUT) == 130
