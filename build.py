@@ -443,23 +443,53 @@ def watch(args: argparse.Namespace, server=None) -> int:
     return 0
 
 
-def make_server(out: Path, port: int):
-    """Returns a preview server bound to 127.0.0.1:port for `out`, not yet serving; raises Problems if the port is taken."""
-    import http.server
+SERVER_BACKLOG = 128  # connections the kernel holds while every thread is busy (the standard library's is 5)
+CLIENT_TIMEOUT = 10  # seconds a connection may stay silent before it is dropped, so slow clients starve no one
 
-    class QuietHandler(http.server.SimpleHTTPRequestHandler):
+
+@functools.lru_cache(maxsize=1)
+def preview_classes():
+    """Returns (handler, server) classes for the preview: threads, a real backlog, timeouts, no listings, no
+    file outside the served folder even through a symbolic link."""
+    import http.server
+    import urllib.parse
+
+    class PreviewHandler(http.server.SimpleHTTPRequestHandler):
+        timeout = CLIENT_TIMEOUT
+
         def log_message(self, format: str, *args: object) -> None:  # noqa: A002
             pass
 
-    class QuietServer(http.server.ThreadingHTTPServer):
+        def send_head(self):
+            path = self.translate_path(self.path)
+            if os.path.isdir(path) and urllib.parse.urlsplit(self.path).path.endswith("/"):
+                path = os.path.join(path, "index.html")
+            root = os.path.realpath(self.directory)
+            real = os.path.realpath(path)
+            if real != root and not real.startswith(root + os.sep):  # a link out of the folder: as if missing
+                self.send_error(404, "File not found")
+                return None
+            return super().send_head()
+
+        def list_directory(self, path):
+            self.send_error(404, "File not found")
+            return None
+
+    class PreviewServer(http.server.ThreadingHTTPServer):
         daemon_threads = True
+        request_queue_size = SERVER_BACKLOG
 
         def handle_error(self, request, client_address) -> None:  # a browser that hangs up is not our error
             pass
+    return PreviewHandler, PreviewServer
 
-    handler = functools.partial(QuietHandler, directory=str(out.resolve()))
+
+def make_server(out: Path, port: int):
+    """Returns a preview server bound to 127.0.0.1:port for `out`, not yet serving; raises Problems if the port is taken."""
+    handler_class, server_class = preview_classes()
+    handler = functools.partial(handler_class, directory=str(out.resolve()))
     try:
-        return QuietServer(("127.0.0.1", port), handler)
+        return server_class(("127.0.0.1", port), handler)
     except OSError as err:
         raise Problems([f"127.0.0.1:{port}: found the port could not be used ({err.strerror or err}); "
                         "expected a free port, such as --serve 8001"]) from None
@@ -470,16 +500,34 @@ def start_serving(server, out: Path) -> None:
     print(f"serving {shown(out)}/ at http://127.0.0.1:{server.server_address[1]}/", flush=True)
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with one line for a mistake on the command line, and exit status 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def port_number(text: str) -> int:
+    """Returns the port a --serve argument names, or raises the one line argparse shows."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f'found "{text}"; expected a port number from 0 to 65535 (0 picks a free one)')
+    return value
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description="Build the speculative decoding explainer: site/index.html (self-contained) and site/trace.json.")
+    parser = Parser(
+        prog="build.py", description="Build the speculative decoding explainer: site/index.html (self-contained) and site/trace.json.")
     parser.add_argument("--data", type=Path, default=ROOT / "data" / "profiles.v1.json",
                         help="the profiles file (default: data/profiles.v1.json)")
     parser.add_argument("--out", type=Path, default=ROOT / "site", help="output folder (default: site/)")
     parser.add_argument("--content", type=Path, default=ROOT / "content", help=argparse.SUPPRESS)
     parser.add_argument("--templates", type=Path, default=ROOT / "templates", help=argparse.SUPPRESS)
     parser.add_argument("--watch", action="store_true", help="rebuild whenever data/, content/ or templates/ change")
-    parser.add_argument("--serve", nargs="?", type=int, const=8000, metavar="PORT",
+    parser.add_argument("--serve", nargs="?", type=port_number, const=8000, metavar="PORT",
                         help="serve the output folder on 127.0.0.1 (default port 8000) while watching")
     return parser.parse_args(argv)
 
