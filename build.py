@@ -419,28 +419,78 @@ def report_unexpected(err: Exception, out: Path) -> int:
     return 1
 
 
-def watch(args: argparse.Namespace, server=None) -> int:
-    """Builds once the watcher is live, then again whenever data/, content/ or templates/ change, until stopped."""
-    from watchfiles import DefaultFilter
-    from watchfiles import watch as changes
+def watched(args: argparse.Namespace) -> tuple[list[Path], Path]:
+    """Returns the folders to watch (each without its subfolders) and the data file's path inside the first."""
+    folders = list(dict.fromkeys(p.resolve() for p in (args.data.parent, args.content, args.templates)))
+    return folders, args.data.parent.resolve() / args.data.name
 
-    folders = [p.resolve() for p in (args.data.parent, args.content, args.templates)]
+
+def identity(folders: list[Path]) -> tuple:
+    """Returns each folder's (device, inode), or None where it is missing: a deleted and re-created folder differs."""
+    found = []
+    for folder in folders:
+        try:
+            info = os.stat(folder)
+            found.append((info.st_dev, info.st_ino) if stat.S_ISDIR(info.st_mode) else None)
+        except OSError:
+            found.append(None)
+    return tuple(found)
+
+
+def input_filter(args: argparse.Namespace, data: Path):
+    """Returns a watchfiles filter that passes only changes to inputs: the data file itself (not its neighbours,
+    such as a log written beside it), and the visible files directly in content/ and templates/."""
+    from watchfiles import DefaultFilter
+
+    editors = DefaultFilter(ignore_paths=[str(args.out.resolve()), str(CACHE)])  # swap files; our own writes
+    inputs = (args.content.resolve(), args.templates.resolve())
+
+    def passes(change, path: str) -> bool:
+        where = Path(path)
+        return editors(change, path) and (where == data or (where.parent in inputs and not where.name.startswith(".")))
+    return passes
+
+
+def watch(args: argparse.Namespace, server=None) -> int:
+    """Builds once the watcher is live, then again whenever an input changes, until stopped; survives its
+    folders being deleted and re-created by watching them again as soon as they change."""
+    folders, data = watched(args)
     missing = [f for f in folders if not f.is_dir()]
     if missing:
         print(f"{shown(missing[0])}: found no such folder; expected a folder to watch", file=sys.stderr, flush=True)
         return 1
-    ignore = DefaultFilter(ignore_paths=[str(args.out.resolve()), str(CACHE)])  # our own writes are no edits
-    first = True
-    # yield_on_timeout hands back an empty batch once the watcher is live: build then, so no edit is missed
-    for changed in changes(*folders, watch_filter=ignore, debounce=200, step=10, rust_timeout=100, yield_on_timeout=True):
-        if first or changed:
+    passes, first = input_filter(args, data), True
+    while True:
+        seen = identity(folders)
+        live = [f for f, known in zip(folders, seen) if known is not None]
+        if not live:  # every folder is gone: look again every 100 ms until one is back
+            while identity(folders) == seen:
+                time.sleep(0.1)
+            continue
+        for _ in watch_live(args, live, passes, lambda: identity(folders) != seen):
+            if first:
+                if server is not None:
+                    start_serving(server, args.out)
+                print(f"watching {', '.join(shown(f) for f in folders)} (Ctrl-C stops)", flush=True)
+                first = False
+        # a folder was deleted or re-created: watch the folders as they are now, then build once more
+
+
+def watch_live(args: argparse.Namespace, live: list[Path], passes, moved) -> Iterator[None]:
+    """Builds when the watcher on `live` is up, then on every change, yielding after each build; returns when
+    moved() says a folder was deleted or re-created."""
+    from watchfiles import watch as changes
+
+    pending = True  # the watcher is live at its first yield, so a save after this build is never missed
+    # yield_on_timeout hands back an empty batch every 100 ms: build then if pending, and look for moved folders
+    for changed in changes(*live, watch_filter=passes, debounce=200, step=10, rust_timeout=100,
+                           yield_on_timeout=True, recursive=False):
+        if moved():
+            return
+        if pending or changed:
             build_once(args)
-        if first:
-            if server is not None:
-                start_serving(server, args.out)
-            print(f"watching {', '.join(shown(f) for f in folders)} (Ctrl-C stops)", flush=True)
-            first = False
-    return 0
+            pending = False
+            yield
 
 
 SERVER_BACKLOG = 128  # connections the kernel holds while every thread is busy (the standard library's is 5)
