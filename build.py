@@ -112,12 +112,37 @@ def is_folder(entry: os.DirEntry) -> bool:
         return False
 
 
-def parse_inputs(data: Path, content: Path, templates: Path):
-    """Returns (dataset, sections, template texts), or raises Problems listing every input problem at once."""
-    files = listed(templates)
-    texts, lines = read_all([data, *listed(content, ".md"), *files], data)
+TEMPLATE_SUFFIXES = (".j2", ".css", ".js")  # the files in templates/ that are read; an image there is ignored
+NEAR_MD = (".markdown", ".mdown", ".mkd", ".mkdn", ".md.txt")  # a section under a name the build would not read
+
+
+def layout_problems(content: Path, templates: Path, names: set[str]) -> list[str]:
+    """Returns a line for each file the page needs that templates/ lacks (or holds as a folder), and for each file
+    in content/ that looks like a section but would not be read as one."""
+    from speculative.render import needed_templates  # render knows what the page is made of
+
+    lines = []
     if not templates.is_dir():
         lines.append(f"{shown(templates)}: found no such folder; expected the folder of the page's templates")
+    else:
+        for name in needed_templates():
+            if name not in names:
+                found = "a folder" if (templates / name).is_dir() else "no such file"
+                lines.append(f"{shown(templates / name)}: found {found}; expected the template file {name}, "
+                             "which the page needs")
+    for path in listed(content):
+        lower = path.name.lower()
+        if not path.name.endswith(".md") and (lower.endswith(".md") or lower.endswith(NEAR_MD)):
+            lines.append(f"{shown(path)}: found a section file whose name does not end in .md; expected the "
+                         f"suffix .md in lower case, such as {path.name[:path.name.index('.')] or 'section'}.md")
+    return lines
+
+
+def parse_inputs(data: Path, content: Path, templates: Path):
+    """Returns (dataset, sections, template texts), or raises Problems listing every input problem at once."""
+    files = [p for p in listed(templates) if p.name.endswith(TEMPLATE_SUFFIXES)]
+    texts, lines = read_all([data, *listed(content, ".md"), *files], data)
+    lines += layout_problems(content, templates, {p.name for p in files})
     dataset = sections = None
     if shown(data) in texts:
         try:
@@ -152,7 +177,8 @@ def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     trace = view.trace(explained)
     trace_text = compact_json(trace)  # once, for both the page and trace.json
     try:
-        html = render_page(sections, template_texts, view.context(explained, trace), script_json(trace_text), jinja_cache())
+        html = render_page(sections, template_texts, view.context(explained, trace), script_json(trace_text), jinja_cache(),
+                           shown(templates))
     except ContentError as err:
         raise Problems(err.lines()) from None
     return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}

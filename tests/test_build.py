@@ -124,7 +124,8 @@ def test_data_content_and_template_problems_are_listed_together(tmp_path, run_bu
         f"{content / '99-latin1.md'}: line 2, column 11 (byte offset 14): found the byte 0xE9, which is not valid "
         "UTF-8 here; expected UTF-8 text (save the file as UTF-8)",
         f"{bad}: target[0]: sums to 9/8; each distribution must sum to 1",
-        f"{content / '98-bad.md'}: no front matter; expected the file to start with ---, then title, order and id, then ---",
+        f"{content / '98-bad.md'}: line 1: found no front matter; expected the file to start with ---, then title, "
+        "order and id, one per line, then ---",
     ]
 
 
