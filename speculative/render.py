@@ -173,6 +173,9 @@ def _components(env: jinja2.Environment, ctx: Mapping[str, Any], folder: str,
         env.get_template(f"{name}.html.j2"), ctx), tuple(ctx)) for name in COMPONENTS}
 
 
+_TWICE = "more than once"
+
+
 def placement_problems(bodies: Mapping[str, str], folder: str) -> list[tuple[str, str]]:
     """Returns a problem for each component that no section places, or more than one does."""
     problems = []
@@ -182,7 +185,7 @@ def placement_problems(bodies: Mapping[str, str], folder: str) -> list[tuple[str
             problems.append((f"{folder}/{name}.html.j2", f"found no section that places {{{{ {name} }}}}; expected "
                              "one section in content/ to hold it (was its section removed or renamed?)"))
         elif len(placed) > 1 or bodies[placed[0]].count(f"<!--component:{name}-->") > 1:
-            problems.append((", ".join(placed), f"found {{{{ {name} }}}} more than once; expected it in one place"))
+            problems.append((", ".join(placed), f"found {{{{ {name} }}}} {_TWICE}; expected it in one place"))
     return problems
 
 
@@ -205,8 +208,9 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
         env.get_template("page.html.j2"), ctx, sections=rendered, css=Markup(css), js=Markup(js),
         trace_json=Markup(trace_text), csp=content_security_policy([js], [css])),
         (*ctx, "sections", "css", "js", "trace_json", "csp"))
-    problems += placement_problems(bodies, folder)
-    if page is not None:
+    placed = placement_problems(bodies, folder)
+    problems += placed
+    if page is not None and not any(_TWICE in message for _, message in placed):  # else its ids are all doubled
         parts = {**{s.source: (s.template_text(), bodies[s.source]) for s in sections},
                  **{f"{folder}/{n}.html.j2": (templates[f"{n}.html.j2"], components[n]) for n in COMPONENTS}}
         problems += page_checks.link_problems(page, parts, {s.id: (s.source, s.id_line) for s in sections})
