@@ -244,3 +244,12 @@ def test_markdown_in_a_token_label_stays_text(tmp_path, run_build):
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert 'href="e.co"' not in html and "<em>a</em>" not in html
     assert "“[x](e.co)*a*”" in html
+
+
+@pytest.mark.parametrize("rounds", [1, 2, 10])
+def test_the_smallest_monte_carlo_runs_build(rounds, tmp_path, run_build):
+    data = edited_data(tmp_path, lambda raw: raw["monte_carlo"].update(rounds=rounds))
+    code, _, err = run_build("--data", str(data), "--out", str(tmp_path / "site"))
+    assert (code, err) == (0, "")
+    trace = json.loads((tmp_path / "site" / "trace.json").read_text(encoding="utf-8"))
+    assert [p["convergence"]["checkpoints"] for p in trace["profiles"]] == [[rounds]] * len(trace["profiles"])
