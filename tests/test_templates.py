@@ -145,3 +145,16 @@ def test_a_template_error_names_the_template_and_line_in_any_templates_folder(tm
     assert code == 1
     assert re.match(rf"{re.escape(str(templates))}/lab\.html\.j2: line 1: found ", err)
     assert not (tmp_path / "site").exists()
+
+
+def test_the_authoring_guide_lists_the_components_and_tags_the_code_allows():
+    from speculative.content import ALLOWED_TAGS
+
+    guide = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
+    table = re.findall(r"^\| `\{\{ (\w+) \}\}` \| `templates/(\w+)\.html\.j2` \|", guide, re.M)
+    assert sorted(name for name, _ in table) == sorted(render.COMPONENTS)
+    assert all(name == template for name, template in table)
+    tags = guide.split("2. Only these tags:")[1].split(". No `script`")[0]
+    assert sorted(re.findall(r"`(\w+)`", tags)) == sorted(ALLOWED_TAGS)
+    assert all(f"`{name}`" in guide for name in render.STYLES)
+    assert "docs/authoring.md" in (ROOT / "README.md").read_text(encoding="utf-8")
