@@ -186,7 +186,7 @@ def wait_until_page_holds(run: Running, project: Path, text: str) -> None:
 
 @pytest.mark.parametrize("folder, broken", [
     ("data", "data/profiles.v1.json: $: found no such file"),
-    ("content", "content: no *.md sections found"),
+    ("content", "content: found no *.md sections; expected at least one"),
     ("templates", "templates: found no such folder"),
 ])
 def test_watch_survives_a_folder_deleted_and_created_again(folder, broken, project):
