@@ -39,6 +39,12 @@ CACHE = ROOT / ".cache"  # the Jinja cache, the build lock and the last unexpect
 FIX_HINT = "Fix the problem{s} above and build again; {out}/ was left as it was."
 OUTPUTS = ("index.html", "trace.json")
 TEMP_SUFFIX = ".tmp"  # an output being written is ".<name>.<pid>.<random>.tmp" in the output folder
+MANIFEST = ".speculative-manifest.json"  # in the output folder: the files this build wrote there, and only those
+WRITTEN_BY = "speculative build.py"
+# What an earlier build's files hold near their start, so a folder from before manifests still rebuilds.
+SIGNATURES = {"index.html": b'<script type="application/json" id="trace">{"format":"speculative-decoding-trace/',
+              "trace.json": b'{"format":"speculative-decoding-trace/'}
+SIGNATURE_SPAN = 1_000_000
 INTERRUPTED, TERMINATED = 130, 143  # the shell's codes for SIGINT and SIGTERM
 
 
@@ -112,12 +118,37 @@ def reserved_ids(sections: list) -> frozenset[str]:
     return figures.page_ids() | {s.id for s in sections} | written
 
 
-def parse_inputs(data: Path, content: Path, templates: Path):
-    """Returns (dataset, sections, template texts), or raises Problems listing every input problem at once."""
-    files = listed(templates) + listed(templates / "js")  # the script's fragments live in templates/js
-    texts, lines = read_all([data, *listed(content, ".md"), *files], data)
+TEMPLATE_SUFFIXES = (".j2", ".css", ".js")  # the files in templates/ that are read; an image there is ignored
+NEAR_MD = (".markdown", ".mdown", ".mkd", ".mkdn", ".md.txt")  # a section under a name the build would not read
+
+
+def layout_problems(content: Path, templates: Path, names: set[str]) -> list[str]:
+    """Returns a line for each file the page needs that templates/ lacks (or holds as a folder), and for each file
+    in content/ that looks like a section but would not be read as one."""
+    from speculative.render import needed_templates  # render knows what the page is made of
+
+    lines = []
     if not templates.is_dir():
         lines.append(f"{shown(templates)}: found no such folder; expected the folder of the page's templates")
+    else:
+        for name in needed_templates():
+            if name not in names:
+                found = "a folder" if (templates / name).is_dir() else "no such file"
+                lines.append(f"{shown(templates / name)}: found {found}; expected the template file {name}, "
+                             "which the page needs")
+    for path in listed(content):
+        lower = path.name.lower()
+        if not path.name.endswith(".md") and (lower.endswith(".md") or lower.endswith(NEAR_MD)):
+            lines.append(f"{shown(path)}: found a section file whose name does not end in .md; expected the "
+                         f"suffix .md in lower case, such as {path.name[:path.name.index('.')] or 'section'}.md")
+    return lines
+
+
+def parse_inputs(data: Path, content: Path, templates: Path):
+    """Returns (dataset, sections, template texts), or raises Problems listing every input problem at once."""
+    files = [p for p in listed(templates) + listed(templates / "js") if p.name.endswith(TEMPLATE_SUFFIXES)]
+    texts, lines = read_all([data, *listed(content, ".md"), *files], data)
+    lines += layout_problems(content, templates, {p.relative_to(templates).as_posix() for p in files})
     dataset = sections = None
     content_lines: list[str] = []  # listed after the data's problems
     try:
@@ -153,7 +184,7 @@ def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     dataset, sections, template_texts = parse_inputs(data, content, templates)
     trace_text, ctx = analysed(dataset)  # the trace's JSON once, for both the page and trace.json
     try:
-        html = render_page(sections, template_texts, ctx, script_json(trace_text), jinja_cache())
+        html = render_page(sections, template_texts, ctx, script_json(trace_text), jinja_cache(), shown(templates))
     except ContentError as err:
         raise Problems(err.lines()) from None
     return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}
@@ -221,11 +252,17 @@ def save_cache(path: Path, blob: bytes) -> None:
 # --- publishing: each file replaced atomically, under a lock, uninterrupted once the swap starts --------------
 
 def is_temp(name: str) -> bool:
-    return name.startswith(".") and name.endswith(TEMP_SUFFIX)
+    """Returns whether a name is one of this build's temporary files (".index.html.123.0a1b2c3d.tmp")."""
+    if not (name.startswith(".") and name.endswith(TEMP_SUFFIX)) or name.count(".") < 4:
+        base, pid, token = "", "", ""
+    else:
+        base, pid, token = name[1:-len(TEMP_SUFFIX)].rsplit(".", 2)
+    return (base in (*OUTPUTS, MANIFEST) and pid.isdigit() and len(token) == 8
+            and all(c in "0123456789abcdef" for c in token))
 
 
 def output_problems(out: Path, inputs: list[Path]) -> list[str]:
-    """Returns why `out` cannot take the built page: not a folder, holds an input, or holds someone else's files."""
+    """Returns why `out` cannot take the built page: not a folder, or the folder of an input."""
     try:
         mode = out.stat().st_mode
     except FileNotFoundError:
@@ -238,11 +275,83 @@ def output_problems(out: Path, inputs: list[Path]) -> list[str]:
         if out.resolve() == path.resolve() or out.resolve() in path.resolve().parents:
             return [f"{shown(out)}: found the folder that holds {shown(path)}; expected a folder of its own "
                     "for the built page, such as site/"]
-    others = sorted(n for n in os.listdir(out) if n not in OUTPUTS and not is_temp(n))
-    if others and not (out / "index.html").exists():
-        return [f"{shown(out)}: found a folder that holds {others[0]} and no index.html; expected an empty folder "
-                "or one an earlier build wrote, since publishing removes the files it does not write"]
     return []
+
+
+def read_manifest(out: Path) -> set[str] | None:
+    """Returns the names an earlier build recorded in out's manifest, None when there is none; raises Problems
+    when the manifest is not one this build wrote."""
+    import json  # here, not at the top: only publishing reads JSON
+
+    path = out / MANIFEST
+    if not os.path.lexists(path):
+        return None
+    try:
+        doc = json.loads(read_bytes(path))
+    except ValueError:  # unreadable, not a regular file, or not JSON (json.JSONDecodeError is a ValueError)
+        doc = None
+    names = doc.get("files") if isinstance(doc, dict) and doc.get("written_by") == WRITTEN_BY else None
+    if not isinstance(names, list) or not all(isinstance(n, str) and is_plain_name(n) for n in names):
+        raise Problems([f"{shown(path)}: found a file that is not this build's record of what it wrote; expected the "
+                        f"manifest an earlier build wrote (choose another --out, or empty {shown(out)}/ yourself)"])
+    return set(names)
+
+
+def is_plain_name(name: str) -> bool:
+    return name not in ("", ".", "..", MANIFEST) and "/" not in name and "\\" not in name and "\0" not in name
+
+
+def looks_built(path: Path) -> bool:
+    """Returns whether path is a regular file that an earlier build (before manifests) wrote: its own signature."""
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return False
+        return SIGNATURES[path.name] in read_bytes(path)[:SIGNATURE_SPAN]
+    except (OSError, ValueError):
+        return False
+
+
+def owned_and_others(out: Path) -> tuple[set[str], list[str]]:
+    """Returns (the names in out this build wrote, the names it did not write); raises Problems for a foreign manifest.
+
+    Without a manifest, only index.html and trace.json that carry an earlier build's signature count as ours."""
+    entries = set(os.listdir(out))
+    recorded = read_manifest(out)
+    if recorded is None:
+        owned = {n for n in OUTPUTS if n in entries and looks_built(out / n)}
+    else:
+        owned = (recorded & entries) | {MANIFEST}
+    owned |= {n for n in entries if is_temp(n)}  # left by a build that was killed
+    return owned, sorted(entries - owned)
+
+
+def claim(out: Path, inputs: list[Path]) -> set[str]:
+    """Returns the names in out that this build wrote and may replace or remove; raises Problems, naming them,
+    if out holds anything it did not write, since publishing must never remove or overwrite someone else's file."""
+    lines = output_problems(out, inputs)
+    if lines:
+        raise Problems(lines)
+    if not out.is_dir():
+        return set()
+    try:
+        owned, others = owned_and_others(out)
+    except OSError as err:
+        raise Problems([f"{shown(out)}: found a folder that could not be read ({err.strerror or err}); "
+                        "expected a readable folder for the built page"]) from None
+    if others:
+        named = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+        raise Problems([f"{shown(out)}: found {named}, which this build did not write; expected an empty folder or "
+                        f"one this build wrote (it lists its files in {MANIFEST}), since publishing replaces its "
+                        "own files; choose another --out, or move those files away"])
+    return owned
+
+
+def manifest_bytes(names: set[str]) -> bytes:
+    import json
+
+    doc = {"written_by": WRITTEN_BY, "files": sorted(names),
+           "note": "build.py replaces and removes only the files listed here; it refuses a folder holding any other"}
+    return (json.dumps(doc, indent=1) + "\n").encode("utf-8")
 
 
 def write_all(fd: int, blob: bytes) -> None:
@@ -283,30 +392,41 @@ def deferred_signals() -> Iterator[None]:
             signal.raise_signal(caught[0])
 
 
-def write_atomic(out: Path, files: dict[str, bytes]) -> None:
-    """Writes every file beside its old version, then replaces each with os.replace and removes strays,
-    so a reader of `out` always finds a complete earlier or a complete new file, never a missing one."""
+def write_atomic(out: Path, files: dict[str, bytes], owned: set[str] | None = None) -> None:
+    """Writes every file beside its old version, then replaces each with os.replace and removes the files an
+    earlier build wrote that this one does not, so a reader of `out` always finds a complete file, never a
+    missing one. The manifest names every file of ours in the folder at every moment of the swap."""
+    if owned is None:
+        owned = claim(out, [])
     out.mkdir(parents=True, exist_ok=True)
     temps: dict[str, Path] = {}
     try:
         for name, blob in files.items():
             temps[name] = write_temp(out, name, blob)
+        recorded = read_manifest(out) or set()
+        if not set(files) <= recorded:  # a killed swap must still leave every new file on the record
+            temps["first " + MANIFEST] = write_temp(out, MANIFEST, manifest_bytes(recorded | set(files)))
+        temps[MANIFEST] = write_temp(out, MANIFEST, manifest_bytes(set(files)))
         with deferred_signals():
-            for name in list(temps):
+            if "first " + MANIFEST in temps:
+                os.replace(temps.pop("first " + MANIFEST), out / MANIFEST)
+            for name in [n for n in temps if n != MANIFEST]:
                 os.replace(temps.pop(name), out / name)
-            remove_strays(out, set(files))
+            remove_strays(out, owned - set(files) - {MANIFEST})
+            os.replace(temps.pop(MANIFEST), out / MANIFEST)
             fsync_folder(out)
     finally:
         for path in temps.values():
             path.unlink(missing_ok=True)
 
 
-def remove_strays(out: Path, keep: set[str]) -> None:
-    """Removes files and links directly in `out` that this build did not write; never a folder, never a link's target."""
-    for entry in os.scandir(out):
-        if entry.name not in keep and not entry.is_dir(follow_symlinks=False):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(out / entry.name)
+def remove_strays(out: Path, names: set[str]) -> None:
+    """Removes the named files or links directly in `out`, each one an earlier build wrote; never a folder,
+    never a link's target."""
+    for name in names:
+        with contextlib.suppress(FileNotFoundError):
+            if not stat.S_ISDIR(os.lstat(out / name).st_mode):
+                os.unlink(out / name)
 
 
 def fsync_folder(folder: Path) -> None:
@@ -340,11 +460,9 @@ def build_lock(out: Path) -> Iterator[None]:
 def publish(args: argparse.Namespace, files: dict[str, bytes]) -> None:
     """Writes the files into args.out under the build lock, or raises Problems if the folder cannot take them."""
     with build_lock(args.out):
-        lines = output_problems(args.out, [args.data, args.content, args.templates, ROOT / "build.py"])
-        if lines:
-            raise Problems(lines)
+        owned = claim(args.out, [args.data, args.content, args.templates, ROOT / "build.py"])
         try:
-            write_atomic(args.out, files)
+            write_atomic(args.out, files, owned)
         except OSError as err:
             raise Problems([f"{shown(args.out)}: found a folder that could not be written "
                             f"({err.strerror or err}); expected a writable folder for the built page"]) from None
@@ -392,47 +510,127 @@ def report_unexpected(err: Exception, out: Path) -> int:
     return 1
 
 
-def watch(args: argparse.Namespace, server=None) -> int:
-    """Builds once the watcher is live, then again whenever data/, content/ or templates/ change, until stopped."""
-    from watchfiles import DefaultFilter
-    from watchfiles import watch as changes
+def watched(args: argparse.Namespace) -> tuple[list[Path], Path]:
+    """Returns the folders to watch (each without its subfolders) and the data file's path inside the first."""
+    folders = list(dict.fromkeys(p.resolve() for p in (args.data.parent, args.content, args.templates)))
+    return folders, args.data.parent.resolve() / args.data.name
 
-    folders = [p.resolve() for p in (args.data.parent, args.content, args.templates)]
+
+def identity(folders: list[Path]) -> tuple:
+    """Returns each folder's (device, inode), or None where it is missing: a deleted and re-created folder differs."""
+    found = []
+    for folder in folders:
+        try:
+            info = os.stat(folder)
+            found.append((info.st_dev, info.st_ino) if stat.S_ISDIR(info.st_mode) else None)
+        except OSError:
+            found.append(None)
+    return tuple(found)
+
+
+def input_filter(args: argparse.Namespace, data: Path):
+    """Returns a watchfiles filter that passes only changes to inputs: the data file itself (not its neighbours,
+    such as a log written beside it), and the visible files directly in content/ and templates/."""
+    from watchfiles import DefaultFilter
+
+    editors = DefaultFilter(ignore_paths=[str(args.out.resolve()), str(CACHE)])  # swap files; our own writes
+    inputs = (args.content.resolve(), args.templates.resolve())
+
+    def passes(change, path: str) -> bool:
+        where = Path(path)
+        return editors(change, path) and (where == data or (where.parent in inputs and not where.name.startswith(".")))
+    return passes
+
+
+def watch(args: argparse.Namespace, server=None) -> int:
+    """Builds once the watcher is live, then again whenever an input changes, until stopped; survives its
+    folders being deleted and re-created by watching them again as soon as they change."""
+    folders, data = watched(args)
     missing = [f for f in folders if not f.is_dir()]
     if missing:
         print(f"{shown(missing[0])}: found no such folder; expected a folder to watch", file=sys.stderr, flush=True)
         return 1
-    ignore = DefaultFilter(ignore_paths=[str(args.out.resolve()), str(CACHE)])  # our own writes are no edits
-    first = True
-    # yield_on_timeout hands back an empty batch once the watcher is live: build then, so no edit is missed
-    for changed in changes(*folders, watch_filter=ignore, debounce=200, step=10, rust_timeout=100, yield_on_timeout=True):
-        if first or changed:
+    passes, first = input_filter(args, data), True
+    while True:
+        seen = identity(folders)
+        live = [f for f, known in zip(folders, seen) if known is not None]
+        if not live:  # every folder is gone: look again every 100 ms until one is back
+            while identity(folders) == seen:
+                time.sleep(0.1)
+            continue
+        for _ in watch_live(args, live, passes, lambda: identity(folders) != seen):
+            if first:
+                if server is not None:
+                    start_serving(server, args.out)
+                print(f"watching {', '.join(shown(f) for f in folders)} (Ctrl-C stops)", flush=True)
+                first = False
+        # a folder was deleted or re-created: watch the folders as they are now, then build once more
+
+
+def watch_live(args: argparse.Namespace, live: list[Path], passes, moved) -> Iterator[None]:
+    """Builds when the watcher on `live` is up, then on every change, yielding after each build; returns when
+    moved() says a folder was deleted or re-created."""
+    from watchfiles import watch as changes
+
+    pending = True  # the watcher is live at its first yield, so a save after this build is never missed
+    # yield_on_timeout hands back an empty batch every 100 ms: build then if pending, and look for moved folders
+    for changed in changes(*live, watch_filter=passes, debounce=200, step=10, rust_timeout=100,
+                           yield_on_timeout=True, recursive=False):
+        if moved():
+            return
+        if pending or changed:
             build_once(args)
-        if first:
-            if server is not None:
-                start_serving(server, args.out)
-            print(f"watching {', '.join(shown(f) for f in folders)} (Ctrl-C stops)", flush=True)
-            first = False
-    return 0
+            pending = False
+            yield
+
+
+SERVER_BACKLOG = 128  # connections the kernel holds while every thread is busy (the standard library's is 5)
+CLIENT_TIMEOUT = 10  # seconds a connection may stay silent before it is dropped, so slow clients starve no one
+
+
+@functools.lru_cache(maxsize=1)
+def preview_classes():
+    """Returns (handler, server) classes for the preview: threads, a real backlog, timeouts, no listings, no
+    file outside the served folder even through a symbolic link."""
+    import http.server
+    import urllib.parse
+
+    class PreviewHandler(http.server.SimpleHTTPRequestHandler):
+        timeout = CLIENT_TIMEOUT
+
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            pass
+
+        def send_head(self):
+            path = self.translate_path(self.path)
+            if os.path.isdir(path) and urllib.parse.urlsplit(self.path).path.endswith("/"):
+                path = os.path.join(path, "index.html")
+            root = os.path.realpath(self.directory)
+            real = os.path.realpath(path)
+            if real != root and not real.startswith(root + os.sep):  # a link out of the folder: as if missing
+                self.send_error(404, "File not found")
+                return None
+            return super().send_head()
+
+        def list_directory(self, path):
+            self.send_error(404, "File not found")
+            return None
+
+    class PreviewServer(http.server.ThreadingHTTPServer):
+        daemon_threads = True
+        request_queue_size = SERVER_BACKLOG
+
+        def handle_error(self, request, client_address) -> None:  # a browser that hangs up is not our error
+            pass
+    return PreviewHandler, PreviewServer
 
 
 def make_server(out: Path, port: int):
     """Returns a preview server bound to 127.0.0.1:port for `out`, not yet serving; raises Problems if the port is taken."""
-    import http.server
-
-    class QuietHandler(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-            pass
-
-    class QuietServer(http.server.ThreadingHTTPServer):
-        daemon_threads = True
-
-        def handle_error(self, request, client_address) -> None:  # a browser that hangs up is not our error
-            pass
-
-    handler = functools.partial(QuietHandler, directory=str(out.resolve()))
+    handler_class, server_class = preview_classes()
+    handler = functools.partial(handler_class, directory=str(out.resolve()))
     try:
-        return QuietServer(("127.0.0.1", port), handler)
+        return server_class(("127.0.0.1", port), handler)
     except OSError as err:
         raise Problems([f"127.0.0.1:{port}: found the port could not be used ({err.strerror or err}); "
                         "expected a free port, such as --serve 8001"]) from None
@@ -443,16 +641,34 @@ def start_serving(server, out: Path) -> None:
     print(f"serving {shown(out)}/ at http://127.0.0.1:{server.server_address[1]}/", flush=True)
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with one line for a mistake on the command line, and exit status 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def port_number(text: str) -> int:
+    """Returns the port a --serve argument names, or raises the one line argparse shows."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f'found "{text}"; expected a port number from 0 to 65535 (0 picks a free one)')
+    return value
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description="Build the speculative decoding explainer: site/index.html (self-contained) and site/trace.json.")
+    parser = Parser(
+        prog="build.py", description="Build the speculative decoding explainer: site/index.html (self-contained) and site/trace.json.")
     parser.add_argument("--data", type=Path, default=ROOT / "data" / "profiles.v1.json",
                         help="the profiles file (default: data/profiles.v1.json)")
     parser.add_argument("--out", type=Path, default=ROOT / "site", help="output folder (default: site/)")
     parser.add_argument("--content", type=Path, default=ROOT / "content", help=argparse.SUPPRESS)
     parser.add_argument("--templates", type=Path, default=ROOT / "templates", help=argparse.SUPPRESS)
     parser.add_argument("--watch", action="store_true", help="rebuild whenever data/, content/ or templates/ change")
-    parser.add_argument("--serve", nargs="?", type=int, const=8000, metavar="PORT",
+    parser.add_argument("--serve", nargs="?", type=port_number, const=8000, metavar="PORT",
                         help="serve the output folder on 127.0.0.1 (default port 8000) while watching")
     return parser.parse_args(argv)
 

@@ -213,10 +213,9 @@ def tv_chart(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequen
     tv and bound are [checkpoint][position]; the bound shrinks as 1/sqrt(rounds), a straight line of slope -1/2.
     """
     p = _prefix(id_prefix)
-    if len(rounds) < 2:
-        raise ValueError("a TV chart needs at least two checkpoints")
     w, left, right, top, bottom, floor = 360, 46, 222, 24, 170, 1e-3
-    x = _log_axis(rounds[0], rounds[-1], left, right)
+    # one checkpoint (a run of at most 10 rounds): an axis from a tenth of it, so the one point sits at the right
+    x = _log_axis(rounds[0] if len(rounds) > 1 else rounds[0] / 10, rounds[-1], left, right)
     y = _log_axis(floor, 1.0, bottom, top)
     decades = [10.0 ** -e for e in range(0, 4)]
     body = [

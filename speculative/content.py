@@ -1,12 +1,32 @@
-"""Owns the prose's parsing: content/*.md files into Sections (YAML front matter, then Markdown)."""
+"""Owns the prose's parsing: content/*.md files into Sections (YAML front matter, then Markdown), checked as
+strictly as the data file: typed front matter, no duplicate keys or aliases, a size limit, balanced raw HTML."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Mapping
+from html.parser import HTMLParser
+from typing import Any, Mapping
 
 import yaml
+
+from .errors import OWN_ID, PLAIN, char_name, describe
+from .profiles import _forbidden as forbidden_char  # the data file's rule for labels and names, shared
+
+MAX_SECTION_CHARS = 30_000  # a section's Markdown; ten times the longest shipped section, and it builds in < 2 s
+MAX_TITLE = 80  # characters in a section title, so it fits a heading on a phone
+MAX_ID = 40
+ORDER_RANGE = (-9999, 9999)
+FRONT_KEYS = ("title", "order", "id")
+
+# The raw HTML a section may hold: text-level and block elements that the page's styles and CSP allow.
+ALLOWED_TAGS = frozenset({
+    "a", "abbr", "b", "bdi", "bdo", "blockquote", "br", "caption", "cite", "code", "dd", "del", "details", "dfn",
+    "div", "dl", "dt", "em", "figcaption", "figure", "hr", "i", "ins", "kbd", "li", "mark", "ol", "p", "pre", "q",
+    "s", "samp", "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td", "th", "thead", "time",
+    "tr", "u", "ul", "var", "wbr"})
+VOID_TAGS = frozenset({"br", "hr", "wbr"})
+_SAFE_HREF = re.compile(r"(#|https?://|mailto:)", re.I)
 
 
 class ContentError(Exception):
@@ -28,42 +48,129 @@ class Section:
     order: int
     body: str  # Markdown with Jinja expressions
     source: str
+    first_line: int = 1  # the body's first line in the file, so messages name the file's own lines
+    id_line: int = 1  # the line of `id:` in the file
+
+    def template_text(self) -> str:
+        """Returns the body as a template whose line numbers are the file's: the front matter as blank lines."""
+        return "\n" * (self.first_line - 1) + self.body
 
 
-_FRONT = re.compile(r"\A---\n(.*?)\n---\n(.*)\Z", re.S)
-_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
+_FRONT = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*\n(.*)\Z", re.S)
+_SLUG = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*\Z")
 
 
-def _meta_problem(meta: object) -> str | None:
-    """Returns what is wrong with a section's front matter, or None."""
-    if not isinstance(meta, dict):
-        return "front matter is not a mapping; expected title, order and id, one per line"
-    missing = [key for key in ("title", "order", "id") if key not in meta]
-    if missing:
-        return f"front matter is missing {', '.join(missing)}"
-    order = meta["order"]
-    if isinstance(order, bool) or not isinstance(order, int):
-        return f"front matter order is {order!r}; expected a whole number such as 3"
-    if not _ID.match(str(meta["id"])):
-        return f"front matter id is {str(meta['id'])!r}; expected letters, digits, _ and -, starting with a letter"
+class _FrontLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing aliases: an alias can expand a few bytes into millions."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            raise yaml.composer.ComposerError(None, None, "found an alias (*name); expected plain values, without "
+                                              "YAML anchors and aliases", self.peek_event().start_mark)
+        return super().compose_node(parent, index)
+
+
+def _yaml_problem(err: yaml.YAMLError) -> tuple[int, str]:
+    mark = getattr(err, "problem_mark", None)
+    line = mark.line + 2 if mark is not None else 2
+    problem = getattr(err, "problem", None) or "text that is not YAML"
+    if problem.startswith("found an alias"):
+        return line, problem
+    return line, (f"found YAML that does not parse ({problem}); expected title, order and id, one per line, "
+                  "such as title: Why it is faster")
+
+
+def _front_values(text: str) -> tuple[dict[str, tuple[Any, int]], list[tuple[int, str]]]:
+    """Returns each front matter key's (value, file line), and (line, message) for every problem in the YAML."""
+    loader = _FrontLoader(text)
+    try:
+        root = loader.get_single_node()
+    except yaml.YAMLError as err:
+        return {}, [_yaml_problem(err)]
+    finally:
+        loader.dispose()
+    if not isinstance(root, yaml.MappingNode):
+        found = "nothing" if root is None else "a list" if isinstance(root, yaml.SequenceNode) else "one value"
+        return {}, [(2, f"found {found}; expected title, order and id, one per line")]
+    values, problems = {}, []
+    for key_node, value_node in root.value:
+        key, line = str(key_node.value), key_node.start_mark.line + 2
+        if key in values:
+            problems.append((line, f"{key}: found the key a second time (first on line {values[key][1]}); "
+                                   "expected each key once"))
+        elif key not in FRONT_KEYS:
+            problems.append((line, f"found the key {describe(key)}; expected only {', '.join(FRONT_KEYS)}"))
+        else:
+            values[key] = (_construct(loader, value_node), line)
+    return values, problems
+
+
+def _construct(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    try:
+        return loader.construct_object(node, deep=True)
+    except (ValueError, yaml.YAMLError):  # a number too long for Python to convert, say
+        return node.value if isinstance(node.value, str) else None
+
+
+def _title_problem(value: Any) -> str | None:
+    expected = f"expected a title of at most {MAX_TITLE} characters on one line"
+    if not isinstance(value, str) or not value.strip():
+        return f"found {describe(value)}; {expected}"
+    bad = next((ch for ch in value if forbidden_char(ch)), None)
+    if bad is not None:
+        return (f"found {describe(value)}, which has {char_name(bad)}; {expected}, {PLAIN}")
+    if len(value) > MAX_TITLE:
+        shown = describe(value)
+        return f"found {shown if shown.endswith(' characters)') else f'{shown} ({len(value)} characters)'}; {expected}"
     return None
 
 
+def _order_problem(value: Any) -> str | None:
+    low, high = ORDER_RANGE
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        return f"found {describe(value)}; expected a whole number from {low} to {high}, such as 3"
+    return None
+
+
+def _id_problem(value: Any) -> str | None:
+    if not isinstance(value, str) or not _SLUG.match(value) or len(value) > MAX_ID:
+        return (f"found {describe(value)}; expected lower-case letters, digits and single dashes, starting with a "
+                f"letter, at most {MAX_ID} characters, such as walkthrough-section")
+    return None
+
+
+_CHECKS = {"title": _title_problem, "order": _order_problem, "id": _id_problem}
+
+
+def _meta_problems(values: dict[str, tuple[Any, int]]) -> list[tuple[int, str]]:
+    """Returns (line, message) for every missing or mistyped front matter value."""
+    missing = [key for key in FRONT_KEYS if key not in values]
+    problems = [(2, f"found no {', '.join(missing)}; expected title, order and id, one per line")] if missing else []
+    for key, (value, line) in values.items():
+        problem = _CHECKS[key](value)
+        if problem:
+            problems.append((line, f"{key}: {problem}"))
+    return problems
+
+
 def parse_section(name: str, text: str) -> Section:
-    """Returns the Section in one content file, or raises ContentError naming the file."""
-    match = _FRONT.match(text.replace("\r\n", "\n"))
+    """Returns the Section in one content file, or raises ContentError naming the file, line, found and expected."""
+    text = text.replace("\r\n", "\n")
+    match = _FRONT.match(text)
     if not match:
-        raise ContentError([(name, "no front matter; expected the file to start with ---, then title, order and id, then ---")])
-    try:
-        meta = yaml.safe_load(match.group(1)) or {}
-    except yaml.YAMLError as err:
-        where = getattr(err, "problem_mark", None)
-        line = f" at line {where.line + 2}" if where is not None else ""
-        raise ContentError([(name, f"front matter is not valid YAML{line}; expected title, order and id, one per line")]) from None
-    problem = _meta_problem(meta)
-    if problem:
-        raise ContentError([(name, problem)])
-    return Section(id=str(meta["id"]), title=str(meta["title"]), order=meta["order"], body=match.group(2), source=name)
+        raise ContentError([(name, "line 1: found no front matter; expected the file to start with ---, then title, "
+                                   "order and id, one per line, then ---")])
+    front, body = match.group(1), match.group(2)
+    values, problems = _front_values(front)
+    problems = sorted(problems + (_meta_problems(values) if not problems else []))
+    first_line = front.count("\n") + 4
+    if len(body) > MAX_SECTION_CHARS:
+        problems.append((first_line, f"found a section of {len(body):,} characters; expected at most "
+                                     f"{MAX_SECTION_CHARS:,} (split it into two sections)"))
+    if problems:
+        raise ContentError([(name, f"line {line}: {message}") for line, message in problems])
+    return Section(id=values["id"][0], title=values["title"][0], order=values["order"][0], body=body, source=name,
+                   first_line=first_line, id_line=values["id"][1])
 
 
 def parse_sections(texts: Mapping[str, str], folder: str) -> list[Section]:
@@ -75,10 +182,85 @@ def parse_sections(texts: Mapping[str, str], folder: str) -> list[Section]:
         except ContentError as err:
             problems += err.problems
     if not texts:
-        problems.append((folder, "no *.md sections found; expected at least one"))
-    ids = [s.id for s in sections]
-    problems += [(s.source, f"id {s.id!r} is used by another section too; expected every id to be unique")
-                 for s in sections if ids.count(s.id) > 1]
+        problems.append((folder, "found no *.md sections; expected at least one"))
+    first: dict[str, Section] = {}
+    for s in sorted(sections, key=lambda s: s.source):
+        if s.id in first:
+            problems.append((s.source, f"line {s.id_line}: id: found {describe(s.id)}, which {first[s.id].source} "
+                                       f"uses too; {OWN_ID}"))
+        first.setdefault(s.id, s)
     if problems:
         raise ContentError(problems)
     return sorted(sections, key=lambda s: (s.order, s.source))
+
+
+# --- raw HTML in a section: allowed tags only, every element closed, every comment closed ---------------------
+
+class _Tags(HTMLParser):
+    """Collects the tags in a fragment of raw HTML, in order."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=False)
+        self.events: list[tuple[str, str, list]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.events.append(("start", tag, attrs))
+
+    def handle_startendtag(self, tag, attrs):
+        self.events.append(("void", tag, attrs))
+
+    def handle_endtag(self, tag):
+        self.events.append(("end", tag, []))
+
+    def unfinished(self) -> str:
+        """Returns the raw text the parser could not finish, such as a comment with no end."""
+        return self.rawdata[self.rawdata.find("<"):] if "<" in self.rawdata else ""
+
+
+def _tag_problem(tag: str, attrs: list) -> str | None:
+    if tag not in ALLOWED_TAGS:
+        return f"found <{tag}>; expected only the HTML tags docs/authoring.md lists, such as <span> or <em>"
+    for name, value in attrs:
+        if name.startswith("on") or name in ("style", "src", "srcdoc"):
+            return f"found <{tag} {name}=…>; expected no {name} attribute (the page allows no inline script or style)"
+        if name == "href" and value is not None and not _SAFE_HREF.match(value.strip()):
+            return f"found <a href=\"{value[:40]}\">; expected a link starting with #, https:// or mailto:"
+    return None
+
+
+def html_problems(fragments: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Returns (line, message) for raw HTML that is not allowed or not balanced, given each fragment and its line."""
+    stack: list[tuple[str, int]] = []
+    problems = []
+    for line, text in fragments:
+        parser = _Tags()
+        parser.feed(text)
+        problems += _events_problems(parser.events, line, stack)
+        rest = parser.unfinished()
+        if rest.startswith("<!--"):
+            problems.append((line, "found <!-- with no --> after it; expected every HTML comment to be closed"))
+        elif rest:
+            problems.append((line, f"found {describe(rest, 30)}, an unfinished tag; expected it to end with >"))
+    problems += [(at, f"found <{tag}> with no </{tag}>; expected every element opened in a section to be closed "
+                      "in it") for tag, at in stack]
+    return problems
+
+
+def _events_problems(events: list, line: int, stack: list[tuple[str, int]]) -> list[tuple[int, str]]:
+    problems = []
+    for kind, tag, attrs in events:
+        problem = _tag_problem(tag, attrs) if kind != "end" else None
+        if problem:
+            problems.append((line, problem))
+        if tag not in ALLOWED_TAGS:  # refused at its start; its end is no further problem
+            continue
+        if kind == "start" and tag not in VOID_TAGS:
+            stack.append((tag, line))
+        elif kind == "end" and tag not in VOID_TAGS:
+            if stack and stack[-1][0] == tag:
+                stack.pop()
+            else:
+                open_one = f"<{stack[-1][0]}> from line {stack[-1][1]} is open" if stack else "no element is open"
+                problems.append((line, f"found </{tag}>, but {open_one}; expected elements closed in the order "
+                                       "they were opened"))
+    return problems

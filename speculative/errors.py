@@ -8,6 +8,11 @@ from typing import Any
 MAX_INPUT_BYTES = 1_000_000  # the size limit for every input file; build.py refuses a larger file before reading it
 MAX_PROBLEMS = 50  # lines listed before "… and N more problems"
 
+# Message endings more than one checker uses, written once.
+PLAIN = "without control characters, line breaks or bidi controls"
+OWN_ID = "expected an id of its own"
+GONE = "(was its section removed or renamed?)"
+
 _BOM = "\ufeff"
 # Invisible in a terminal or able to reorder the text around them, so an error message names them instead.
 _HIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"}

@@ -10,7 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .errors import MAX_INPUT_BYTES, InputError, char_name, decode, describe, visible
+from .errors import MAX_INPUT_BYTES, PLAIN, InputError, char_name, decode, describe, visible
 from .reading import read_bytes
 
 Dist = tuple[Fraction, ...]
@@ -384,7 +384,7 @@ class _Checker:
         bad = next(((i, ch) for i, ch in enumerate(value) if _forbidden(ch)), None)
         if bad is not None:
             self.fail(path, f"found {describe(value)}, which has {char_name(bad[1])} at character {bad[0] + 1}; "
-                            f"expected {what} without control characters, line breaks or bidi controls")
+                            f"expected {what} {PLAIN}")
         elif value != value.strip():
             end, ch = ("starts", value[0]) if value[0].isspace() else ("ends", value[-1])
             self.fail(path, f"found {describe(value)}, which {end} with {'a space' if ch == ' ' else char_name(ch)}; "

@@ -15,10 +15,13 @@ import jinja2
 import rcssmin
 import rjsmin
 from markdown_it import MarkdownIt
+from markdown_it.rules_core.smartquotes import process_inlines
+from markdown_it.rules_core.state_core import StateCore
 from markupsafe import Markup
 
-from . import figures
-from .content import ContentError, Section
+from . import figures, page_checks
+from .errors import GONE
+from .content import ContentError, Section, html_problems
 
 def compact_json(obj: Any) -> str:
     """Returns obj as compact JSON text, non-ASCII kept as itself."""
@@ -65,12 +68,24 @@ def _placeholder(name: str) -> Markup:
     return Markup(f"\n<!--component:{name}-->\n")
 
 
-def environment(templates: Mapping[str, str], cache: jinja2.BytecodeCache | None = None) -> jinja2.Environment:
-    """Returns a Jinja2 environment over the given template texts, autoescaping, failing on undefined names.
+def needed_templates() -> tuple[str, ...]:
+    """Returns the template files the page cannot be built without: the page, each component, each stylesheet."""
+    return ("page.html.j2", *(f"{name}.html.j2" for name in COMPONENTS), *STYLES, *SCRIPTS)
 
+
+def environment(templates: Mapping[str, str], cache: jinja2.BytecodeCache | None = None,
+                folder: str = "templates") -> jinja2.Environment:
+    """Returns a sandboxed Jinja2 environment over the given template texts, autoescaping, failing on undefined names.
+
+    A template's file name in errors is folder/name; a name with a "/" (a section's file) is shown as it is.
     cache, when given, keeps compiled templates between runs (keyed by each template's source).
     """
-    return _environment(tuple(sorted(templates.items())), cache)
+    return _environment(tuple(sorted(templates.items())), cache, folder)
+
+
+def shown_name(name: str, folder: str) -> str:
+    """Returns how a template's file is named in messages."""
+    return name if "/" in name or name.endswith(".md") else f"{folder}/{name}"
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
@@ -85,56 +100,129 @@ def _finalize(ctx: jinja2.runtime.Context, value: Any) -> Any:
 
 
 @functools.lru_cache(maxsize=4)  # the author's --watch loop rebuilds with the same templates most of the time
-def _environment(templates: tuple[tuple[str, str], ...], cache: jinja2.BytecodeCache | None) -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.DictLoader(dict(templates)), autoescape=True, bytecode_cache=cache,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                             finalize=_finalize)
+def _environment(templates: tuple[tuple[str, str], ...], cache: jinja2.BytecodeCache | None,
+                 folder: str) -> jinja2.Environment:
+    texts = dict(templates)
+
+    def load(name: str):  # the file name makes tracebacks, so messages, name the template's own file and line
+        return (texts[name], shown_name(name, folder), lambda: True) if name in texts else None
+    env = page_checks.Sandbox(loader=jinja2.FunctionLoader(load), autoescape=True, bytecode_cache=cache,
+                              undefined=page_checks.Undefined, trim_blocks=True, lstrip_blocks=True,
+                              finalize=_finalize)
     env.filters["cap"] = lambda text: text[:1].upper() + text[1:]
+    env.files = {shown_name(name, folder) for name in texts}
     return env
 
 
+MAX_SMART_QUOTES = 300  # straight quotes in one paragraph that become curly; past this, they stay straight
+
+
+def bounded_smartquotes(state: StateCore) -> None:
+    """markdown-it's smart quotes, for each paragraph with at most MAX_SMART_QUOTES quotes: the pass is quadratic
+    in a paragraph's quotes (900 KB of "' pairs never finished), so a longer run of quotes stays as typed."""
+    for token in state.tokens:
+        if token.type == "inline" and token.children:
+            quotes = token.content.count("'") + token.content.count('"')
+            if 0 < quotes <= MAX_SMART_QUOTES:
+                process_inlines(token.children, state)
+
+
 def _markdown() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": True, "typographer": True}).enable(["table", "replacements", "smartquotes"])
+    """Returns the Markdown parser: CommonMark, tables, typographic replacements and bounded smart quotes."""
+    md = MarkdownIt("commonmark", {"html": True, "typographer": True}).enable(["table", "replacements", "smartquotes"])
+    md.core.ruler.at("smartquotes", bounded_smartquotes)
+    return md
 
 
-def render_section(env: jinja2.Environment, md: MarkdownIt, section: Section, ctx: Mapping[str, Any],
-                   components: Mapping[str, str]) -> Markup:
-    """Returns one section's HTML: Jinja fills in the figures, markdown-it renders the prose, then components go in."""
-    filled = env.get_template(section.source).render(ctx, **{name: _placeholder(name) for name in components})
-    html = md.render(filled)
+def section_html(env: jinja2.Environment, md: MarkdownIt, section: Section, ctx: Mapping[str, Any]) -> str:
+    """Returns one section's HTML with a marker where each component goes: Jinja fills in the figures, then
+    markdown-it renders the prose; raises ContentError for raw HTML that is not allowed or not balanced."""
+    filled = page_checks.generate(env.get_template(section.source), ctx,
+                                  **{name: _placeholder(name) for name in COMPONENTS})
+    tokens = md.parse(filled)
+    fragments = [(t.map[0] + 1 if t.map else 0, t.content) for t in tokens if t.type == "html_block"]
+    fragments += [(t.map[0] + 1 if t.map else 0, c.content) for t in tokens if t.type == "inline"
+                  for c in t.children or [] if c.type == "html_inline"]
+    problems = html_problems(sorted(fragments, key=lambda f: f[0]))
+    if problems:
+        raise ContentError([(section.source, f"line {line}: {message}") for line, message in problems])
+    return md.renderer.render(tokens, md.options, {})
+
+
+def _place(html: str, components: Mapping[str, str]) -> Markup:
     for name, block in components.items():  # after Markdown, so a component's HTML is never parsed as prose
         html = html.replace(f"<!--component:{name}-->", block)
     return Markup(html)
 
 
-def _render(env: jinja2.Environment, name: str, problems: list[tuple[str, str]], call: Callable[[], Any]) -> Any:
-    """Returns call(), or records its template error against the file it names and returns None."""
+def render_section(env: jinja2.Environment, md: MarkdownIt, section: Section, ctx: Mapping[str, Any],
+                   components: Mapping[str, str]) -> Markup:
+    """Returns one section's HTML: Jinja fills in the figures, markdown-it renders the prose, then components go in."""
+    return _place(section_html(env, md, section, ctx), components)
+
+
+def _render(env: jinja2.Environment, name: str, problems: list[tuple[str, str]], call: Callable[[], Any],
+            names: tuple[str, ...] = ()) -> Any:
+    """Returns call(), or records its error against the file and line it names (`name` if none) and returns None."""
     try:
         return call()
     except jinja2.TemplateError as err:
-        problems.append((getattr(err, "name", None) or name, f"template error: {err}"))
+        problems.append(page_checks.template_problem(err, name, env.files, names))
+    except ContentError as err:
+        problems += err.problems
     except KeyError as err:
         problems.append((name, f"missing template {err}; expected it in templates/"))
     return None
 
 
+def _components(env: jinja2.Environment, ctx: Mapping[str, Any], folder: str,
+                problems: list[tuple[str, str]]) -> dict[str, str]:
+    return {name: _render(env, f"{folder}/{name}.html.j2", problems, lambda name=name: page_checks.generate(
+        env.get_template(f"{name}.html.j2"), ctx), tuple(ctx)) for name in COMPONENTS}
+
+
+_TWICE = "more than once"
+
+
+def placement_problems(bodies: Mapping[str, str], folder: str) -> list[tuple[str, str]]:
+    """Returns a problem for each component that no section places, or more than one does."""
+    problems = []
+    for name in COMPONENTS:
+        placed = [source for source, html in bodies.items() if f"<!--component:{name}-->" in html]
+        if not placed:
+            problems.append((f"{folder}/{name}.html.j2", f"found no section that places {{{{ {name} }}}}; expected "
+                             f"one section in content/ to hold it {GONE}"))
+        elif len(placed) > 1 or bodies[placed[0]].count(f"<!--component:{name}-->") > 1:
+            problems.append((", ".join(placed), f"found {{{{ {name} }}}} {_TWICE}; expected it in one place"))
+    return problems
+
+
 def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapping[str, Any], trace_text: str,
-                cache: jinja2.BytecodeCache | None = None) -> str:
-    """Returns the page's HTML from sections in order, template texts, the view's context and the trace's JSON."""
-    env = environment({**templates, **{s.source: s.body for s in sections}}, cache)
+                cache: jinja2.BytecodeCache | None = None, folder: str = "templates") -> str:
+    """Returns the page's HTML from sections in order, template texts, the view's context and the trace's JSON;
+    raises ContentError naming the file and line of every problem, the page's broken links included."""
+    env = environment({**templates, **{s.source: s.template_text() for s in sections}}, cache, folder)
+    env.steps = 0
     md, problems = _markdown(), []
-    components = {name: _render(env, f"templates/{name}.html.j2", problems,
-                                lambda name=name: env.get_template(f"{name}.html.j2").render(ctx)) for name in COMPONENTS}
-    css = _render(env, "templates/", problems, lambda: rcssmin.cssmin("\n".join(templates[n] for n in STYLES if n in templates)))
+    components = _components(env, ctx, folder, problems)
+    css = _render(env, f"{folder}/", problems, lambda: rcssmin.cssmin("\n".join(templates[n] for n in STYLES)))
     missing = [n for n in SCRIPTS if n not in templates]
-    js = _render(env, f"templates/{missing[0] if missing else 'js/'}", problems, lambda: joined_script(templates))
+    js = _render(env, f"{folder}/{missing[0] if missing else 'js/'}", problems, lambda: joined_script(templates))
+    bodies = {s.source: _render(env, s.source, problems, lambda s=s: section_html(env, md, s, ctx),
+                                (*ctx, *COMPONENTS)) for s in sections}
     if problems:
         raise ContentError(problems)
-    rendered = [{"id": s.id, "title": s.title, "html": _render(env, s.source, problems,
-                 lambda s=s: render_section(env, md, s, ctx, components))} for s in sections]
-    html = _render(env, "templates/page.html.j2", problems, lambda: env.get_template("page.html.j2").render(
-        ctx, sections=rendered, css=Markup(css), js=Markup(js), trace_json=Markup(trace_text),
-        csp=content_security_policy([js], [css])))
+    rendered = [{"id": s.id, "title": s.title, "html": _place(bodies[s.source], components)} for s in sections]
+    page = _render(env, f"{folder}/page.html.j2", problems, lambda: page_checks.generate(
+        env.get_template("page.html.j2"), ctx, sections=rendered, css=Markup(css), js=Markup(js),
+        trace_json=Markup(trace_text), csp=content_security_policy([js], [css])),
+        (*ctx, "sections", "css", "js", "trace_json", "csp"))
+    placed = placement_problems(bodies, folder)
+    problems += placed
+    if page is not None and not any(_TWICE in message for _, message in placed):  # else its ids are all doubled
+        parts = {**{s.source: (s.template_text(), bodies[s.source]) for s in sections},
+                 **{f"{folder}/{n}.html.j2": (templates[f"{n}.html.j2"], components[n]) for n in COMPONENTS}}
+        problems += page_checks.link_problems(page, parts, {s.id: (s.source, s.id_line) for s in sections})
     if problems:
         raise ContentError(problems)
-    return html
+    return page

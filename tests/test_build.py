@@ -40,7 +40,7 @@ def html(built_site) -> str:
 def test_build_writes_the_page_and_the_trace(tmp_path, run_build):
     code, out, err = run_build("--out", str(tmp_path / "site"))
     assert code == 0, err
-    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == ["index.html", "trace.json"]
+    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
     assert re.fullmatch(r"built .*site/index\.html \(\d+\.\d KB, \d+\.\d KB gzipped\) and trace\.json in \d+\.\d\d s\n", out)
 
 
@@ -124,7 +124,8 @@ def test_data_content_and_template_problems_are_listed_together(tmp_path, run_bu
         f"{content / '99-latin1.md'}: line 2, column 11 (byte offset 14): found the byte 0xE9, which is not valid "
         "UTF-8 here; expected UTF-8 text (save the file as UTF-8)",
         f"{bad}: target[0]: sums to 9/8; each distribution must sum to 1",
-        f"{content / '98-bad.md'}: no front matter; expected the file to start with ---, then title, order and id, then ---",
+        f"{content / '98-bad.md'}: line 1: found no front matter; expected the file to start with ---, then title, "
+        "order and id, one per line, then ---",
     ]
 
 
@@ -134,7 +135,8 @@ def test_a_missing_template_is_named(tmp_path, run_build):
     (templates / "js" / "player.js").unlink()
     code, _, err = run_build("--templates", str(templates), "--out", str(tmp_path / "site"))
     assert code == 1
-    assert err.startswith("templates/js/player.js: missing template 'js/player.js'; expected it in templates/\n")
+    assert err.startswith(f"{templates / 'js' / 'player.js'}: found no such file; expected the template file "
+                          "js/player.js, which the page needs\n")
 
 
 def test_an_edited_data_file_changes_every_dependent_number(tmp_path, shipped, run_build):
@@ -243,3 +245,12 @@ def test_markdown_in_a_token_label_stays_text(tmp_path, run_build):
     html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert 'href="e.c"' not in html and "<em>zq</em>" not in html
     assert "“[x](e.c)*zq*”" in html
+
+
+@pytest.mark.parametrize("rounds", [1, 2, 10])
+def test_the_smallest_monte_carlo_runs_build(rounds, tmp_path, run_build):
+    data = edited_data(tmp_path, lambda raw: raw["monte_carlo"].update(rounds=rounds))
+    code, _, err = run_build("--data", str(data), "--out", str(tmp_path / "site"))
+    assert (code, err) == (0, "")
+    trace = json.loads((tmp_path / "site" / "trace.json").read_text(encoding="utf-8"))
+    assert [p["convergence"]["checkpoints"] for p in trace["profiles"]] == [[rounds]] * len(trace["profiles"])

@@ -156,10 +156,15 @@ def test_tv_chart_marks_the_current_checkpoint_at_each_rounds_x():
     assert now.get("transform") == f"translate({xs[-1]} 0)"
 
 
+def test_tv_chart_draws_a_run_of_one_checkpoint():
+    root = ET.fromstring(tv_chart([7], [[0.1, 0.2]], [[0.3, 0.4]], ["a", "b"], "x"))  # monte_carlo.rounds = 7
+    now = next(el for el in root.iter("path") if el.get("class") == "ch-now")
+    assert now.get("transform") == f"translate({now.get('data-xs')} 0)"
+
+
 @pytest.mark.parametrize("call, message", [
     (lambda: overlap_matrix(VOCAB, [(1, "1", P[:5], Q, 0)], "x"), "target has 5 entries; expected 6"),
     (lambda: overlap_matrix([], [], "x"), "at least one token"),
-    (lambda: tv_chart([10], [[0.1]], [[0.2]], ["a"], "x"), "at least two checkpoints"),
 ])
 def test_rejects_mismatched_inputs(call, message):
     with pytest.raises(ValueError, match=re.escape(message)):

@@ -17,6 +17,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -152,7 +153,7 @@ FILE_CASES = [
     ("FIFO as a template", "templates/js/player.js", fifo,
      ["templates/js/player.js: found a named pipe (FIFO); expected a regular file"]),
     ("missing template", "templates/js/player.js", Path.unlink,
-     ["templates/js/player.js: missing template 'js/player.js'; expected it in templates/"]),
+     ["templates/js/player.js: found no such file; expected the template file js/player.js, which the page needs"]),
     ("missing templates folder", "templates", shutil.rmtree,
      ["templates: found no such folder; expected the folder of the page's templates"]),
 ]
@@ -191,13 +192,17 @@ def test_editor_lock_and_swap_files_are_not_inputs(project, run_build):
     assert run_build(*ARGS)[0] == 0
 
 
+NOT_OURS = ("which this build did not write; expected an empty folder or one this build wrote (it lists its files in "
+            ".speculative-manifest.json), since publishing replaces its own files; choose another --out, or move "
+            "those files away")
+
+
 @pytest.mark.parametrize("out, expected", [
     ("data", "data: found the folder that holds data/profiles.v1.json; expected a folder of its own for the built "
              "page, such as site/"),
     (".", ".: found the folder that holds data/profiles.v1.json; expected a folder of its own for the built page, "
           "such as site/"),
-    ("notes", "notes: found a folder that holds notes.txt and no index.html; expected an empty folder or one an "
-              "earlier build wrote, since publishing removes the files it does not write"),
+    ("notes", f"notes: found notes.txt, {NOT_OURS}"),
     ("notes/notes.txt", "notes/notes.txt: found a file; expected a folder for the built page"),
 ], ids=["the data folder", "the working folder", "a folder of notes", "a file"])
 def test_an_output_folder_that_holds_other_things_is_refused(out, expected, project, run_build):
@@ -205,6 +210,60 @@ def test_an_output_folder_that_holds_other_things_is_refused(out, expected, proj
     (project / "notes" / "notes.txt").write_text("mine")
     lines = refused(run_build, project, "--out", out)
     assert lines == [expected, "", HINT.replace("site/", f"{out}/").format(s="")]
+
+
+def user_site(www: Path) -> None:
+    www.mkdir()
+    for name, text in {"index.html": "<h1>My home page</h1>", "cv.pdf": "%PDF", "about.html": "<p>me</p>",
+                       ".htaccess": "Options -Indexes"}.items():
+        (www / name).write_text(text)
+
+
+def site_plus(name: str, make) -> Callable[[Path], None]:
+    """Returns a set-up that adds one thing of the user's beside a built site's files."""
+    def setup(www: Path) -> None:
+        shutil.copytree(Path.cwd() / "site", www)
+        make(www / name)
+    return setup
+
+
+FOLDER_CASES = [
+    ("a user's site", user_site, ".htaccess, about.html, cv.pdf, index.html"),
+    ("a user's own index.html alone", lambda www: (www.mkdir(), (www / "index.html").write_text("<p>mine</p>")),
+     "index.html"),
+    ("a user's file beside a built site", site_plus("cv.pdf", lambda p: p.write_text("%PDF")), "cv.pdf"),
+    ("a user's folder beside a built site", site_plus("assets", Path.mkdir), "assets"),
+    ("a link out of a built site", site_plus("link", lambda p: p.symlink_to(Path.cwd() / "data")), "link"),
+    ("a user's .tmp file", site_plus(".notes.tmp", lambda p: p.write_text("draft")), ".notes.tmp"),
+    ("an older build's index.html edited by hand", lambda www: (shutil.copytree(Path.cwd() / "site", www),
+     (www / build.MANIFEST).unlink(), (www / "index.html").write_text("<p>rewritten</p>")), "index.html"),
+    ("seven files", lambda www: (www.mkdir(), [(www / f"{i}.txt").write_text("x") for i in range(7)]),
+     "0.txt, 1.txt, 2.txt, 3.txt, 4.txt and 2 more"),
+]
+
+
+@pytest.mark.parametrize("make, names", [c[1:] for c in FOLDER_CASES], ids=[c[0] for c in FOLDER_CASES])
+def test_a_folder_holding_files_this_build_did_not_write_is_refused_and_left_alone(make, names, project, run_build):
+    make(project / "www")
+    lines = refused(run_build, project, "--out", "www")
+    assert lines == [f"www: found {names}, {NOT_OURS}", "", HINT.replace("site/", "www/").format(s="")]
+
+
+@pytest.mark.parametrize("text", ['{"files": ["index.html"]}', "not json", '{"written_by": "speculative build.py", '
+                                  '"files": ["../data/profiles.v1.json"]}'], ids=["not ours", "not JSON", "a path"])
+def test_a_manifest_this_build_did_not_write_is_refused(text, project, run_build):
+    (project / "site" / build.MANIFEST).write_text(text)
+    assert refused(run_build, project) == [
+        f"site/{build.MANIFEST}: found a file that is not this build's record of what it wrote; expected the manifest "
+        "an earlier build wrote (choose another --out, or empty site/ yourself)"] + hint([1])
+
+
+def test_a_site_from_a_build_before_manifests_still_rebuilds(project, run_build):
+    (project / "site" / build.MANIFEST).unlink()
+    (project / "site" / ".index.html.999.deadbeef.tmp").write_text("left by a killed build")
+    assert run_build(*ARGS)[0] == 0
+    assert sorted(p.name for p in (project / "site").iterdir()) == [build.MANIFEST, "index.html", "trace.json"]
+    assert json.loads((project / "site" / build.MANIFEST).read_text())["files"] == ["index.html", "trace.json"]
 
 
 # --- an unexpected error is one line, with the details in .cache/last-error.log ------------------------------
@@ -225,20 +284,36 @@ def test_an_unexpected_error_is_one_line_and_a_log(project, run_build, monkeypat
 
 # --- publishing ------------------------------------------------------------------------------------------------
 
-def test_publishing_replaces_the_files_in_place_and_removes_only_strays(project, run_build, tmp_path_factory):
+def test_publishing_replaces_its_files_in_place_and_removes_only_files_it_wrote(project, run_build):
     site = project / "site"
-    outside = tmp_path_factory.mktemp("outside") / "keep.txt"
-    outside.write_text("not ours")
+    manifest = json.loads((site / build.MANIFEST).read_text())
+    manifest["files"] += ["old-chart.svg", "old-folder"]
+    (site / build.MANIFEST).write_text(json.dumps(manifest))
     (site / "old-chart.svg").write_text("from an earlier build")
+    (site / "old-folder").mkdir()  # a folder is never removed, even one on the record
     (site / ".index.html.999.deadbeef.tmp").write_text("left by a killed build")
-    (site / "link-out").symlink_to(outside)
-    (site / "assets").mkdir()
-    (site / "assets" / "photo.png").write_bytes(b"kept")
     inode = (site / "index.html").stat().st_ino
     assert run_build(*ARGS, "--data", str(edited_data(project, lambda raw: raw.update(walkthrough_seed=7))))[0] == 0
-    assert sorted(p.name for p in site.iterdir()) == ["assets", "index.html", "trace.json"]
-    assert (site / "assets" / "photo.png").read_bytes() == b"kept" and outside.read_text() == "not ours"
+    assert sorted(p.name for p in site.iterdir()) == [build.MANIFEST, "index.html", "old-folder", "trace.json"]
+    assert json.loads((site / build.MANIFEST).read_text())["files"] == ["index.html", "trace.json"]
     assert (site / "index.html").stat().st_ino != inode, "replaced by a new file, not rewritten in place"
+
+
+def test_a_killed_swap_leaves_every_new_file_on_the_record(project, monkeypatch):
+    real_replace, seen = os.replace, []
+
+    def replace_then_killed(src, dst):
+        real_replace(src, dst)
+        seen.append(json.loads((project / "site" / build.MANIFEST).read_text())["files"])
+        if Path(dst).name == "extra.txt":
+            raise KeyboardInterrupt
+    monkeypatch.setattr(build.os, "replace", replace_then_killed)
+    files = {**build.build_files(Path(SRC), Path("content"), Path("templates")), "extra.txt": b"new"}
+    with pytest.raises(KeyboardInterrupt):
+        build.write_atomic(project / "site", files)
+    assert "extra.txt" in seen[-1], "a name the old manifest lacked is recorded before the file appears"
+    monkeypatch.undo()
+    assert build.claim(project / "site", []) >= {"extra.txt", "index.html"}
 
 
 def test_the_folder_is_kept_so_a_server_never_loses_it(project, run_build):
@@ -270,7 +345,7 @@ def test_concurrent_builds_take_turns_and_leave_one_complete_site(project):
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
     results = [p.communicate(timeout=60) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], results
-    assert sorted(p.name for p in (project / "site").iterdir()) == ["index.html", "trace.json"]
+    assert sorted(p.name for p in (project / "site").iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
     html = (project / "site" / "index.html").read_text(encoding="utf-8")
     assert html.rstrip().endswith("</html>")
 
@@ -287,7 +362,7 @@ def test_an_interrupt_during_the_swap_finishes_the_swap_first(project, run_build
     monkeypatch.undo()
     assert code == 130 and err == "interrupted; site/ holds the last complete build\n"
     site = project / "site"
-    assert sorted(p.name for p in site.iterdir()) == ["index.html", "trace.json"]
+    assert sorted(p.name for p in site.iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
     embedded = re.search(r'<script type="application/json" id="trace">(.*?)</script>',
                          (site / "index.html").read_text(encoding="utf-8"), re.S).group(1)
     assert json.loads(embedded) == json.loads((site / "trace.json").read_text(encoding="utf-8")), "one build's pair"

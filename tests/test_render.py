@@ -1,58 +1,19 @@
-"""Rendering: content files get clear errors, and the prose survives data that differs from the shipped file."""
+"""Rendering: the prose survives data that differs from the shipped file (content checks: test_content_checks.py)."""
 
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 
-from speculative.content import ContentError, parse_section, parse_sections
+from speculative.content import parse_section
 
-from .conftest import ROOT, edited_data
-
-
-@pytest.mark.parametrize("text, message", [
-    ("no front matter here", "no front matter; expected the file to start with ---, then title, order and id, then ---"),
-    ("---\ntitle: x\n---\nbody", "front matter is missing order, id"),
-    ("---\ntitle: [x\n---\nbody", "front matter is not valid YAML at line 2; expected title, order and id, one per line"),
-    ("---\ntitle: x\norder: first\nid: x\n---\nbody", "front matter order is 'first'; expected a whole number such as 3"),
-    ("---\ntitle: x\norder: 1\nid: 2 words\n---\nbody",
-     "front matter id is '2 words'; expected letters, digits, _ and -, starting with a letter"),
-    ("---\n- a list\n---\nbody", "front matter is not a mapping; expected title, order and id, one per line"),
-])
-def test_content_file_problems_are_named(text, message):
-    with pytest.raises(ContentError) as caught:
-        parse_section("content/x.md", text)
-    assert str(caught.value) == f"content/x.md: {message}"
+from .conftest import edited_data
 
 
 def test_front_matter_gives_title_order_and_id():
     section = parse_section("content/x.md", "---\ntitle: Hello\norder: 3\nid: hello\n---\nBody {{ k }}\n")
     assert (section.title, section.order, section.id, section.body) == ("Hello", 3, "hello", "Body {{ k }}\n")
-
-
-def test_every_bad_section_is_listed_and_ids_must_be_unique():
-    texts = {"a.md": "nothing", "b.md": "---\ntitle: B\norder: 1\nid: same\n---\n",
-             "c.md": "---\ntitle: C\norder: 2\nid: same\n---\n"}
-    with pytest.raises(ContentError) as caught:
-        parse_sections(texts, "content")
-    assert caught.value.lines() == [
-        "a.md: no front matter; expected the file to start with ---, then title, order and id, then ---",
-        "b.md: id 'same' is used by another section too; expected every id to be unique",
-        "c.md: id 'same' is used by another section too; expected every id to be unique",
-    ]
-
-
-def test_undefined_name_in_prose_is_a_clear_error(tmp_path, run_build):
-    content = tmp_path / "content"
-    shutil.copytree(ROOT / "content", content)
-    (content / "99-bad.md").write_text("---\ntitle: Bad\norder: 99\nid: bad\n---\nE is {{ p.nonexistent.expected }}.\n")
-    code, _, err = run_build("--content", str(content), "--out", str(tmp_path / "site"))
-    assert code == 1
-    assert err.startswith(f"{content / '99-bad.md'}: template error: ")
-    assert "nonexistent" in err
-    assert not (tmp_path / "site").exists()
 
 
 @pytest.fixture

@@ -152,7 +152,7 @@ def test_watch_survives_every_failure_and_rebuilds_when_the_file_is_good(project
                                                         raw["profiles"][1]]}))
         run.wait_for("built ")
         assert "renamed after a bug" in (project / "site" / "index.html").read_text(encoding="utf-8")
-        assert sorted(p.name for p in (project / "site").iterdir()) == ["index.html", "trace.json"]
+        assert sorted(p.name for p in (project / "site").iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
         assert run.proc.poll() is None, "the watcher must keep running after every failure"
         run.proc.send_signal(signal.SIGINT)
         assert run.proc.wait(timeout=TIMEOUT) == 130
@@ -170,5 +170,96 @@ def test_watch_with_serve_builds_once_then_serves(project):
         url = started[1].split(" at ")[1]
         with urllib.request.urlopen(url, timeout=TIMEOUT) as response:
             assert response.status == 200 and response.read().rstrip().endswith(b"</html>")
+    finally:
+        run.stop()
+
+
+def renamed(raw: dict, name: str) -> dict:
+    return {**raw, "profiles": [{**raw["profiles"][0], "name": name}, *raw["profiles"][1:]]}
+
+
+def wait_until_page_holds(run: Running, project: Path, text: str) -> None:
+    """Waits for builds until the page holds text; a watcher that missed the save times out on the queue."""
+    while text not in (project / "site" / "index.html").read_text(encoding="utf-8"):
+        run.wait_for("built ")
+
+
+@pytest.mark.parametrize("folder, broken", [
+    ("data", "data/profiles.v1.json: $: found no such file"),
+    ("content", "content: found no *.md sections; expected at least one"),
+    ("templates", "templates: found no such folder"),
+])
+def test_watch_survives_a_folder_deleted_and_created_again(folder, broken, project):
+    data = project / "data" / "profiles.v1.json"
+    raw = json.loads(data.read_text())
+    run = Running(*args_for(project), "--watch", cwd=project)
+    try:
+        run.wait_for("watching ")
+        shutil.rmtree(project / folder)
+        run.wait_for(broken)
+        shutil.copytree(ROOT / folder, project / folder)
+        run.wait_for("built ")
+        data.write_text(json.dumps(renamed(raw, "renamed once the folder was back")))
+        wait_until_page_holds(run, project, "renamed once the folder was back")
+        (project / "content" / "01-what.md").write_text(
+            (project / "content" / "01-what.md").read_text() + "\nA sentence in the folder made again.\n")
+        wait_until_page_holds(run, project, "A sentence in the folder made again.")
+        assert not any("Traceback" in line for line in run.seen)
+    finally:
+        run.stop()
+
+
+def test_a_data_file_outside_the_project_is_watched_alone(project, tmp_path_factory):
+    import argparse
+
+    import build
+
+    outside = tmp_path_factory.mktemp("outside")
+    args = argparse.Namespace(data=outside / "p.json", content=project / "content", templates=project / "templates",
+                              out=project / "site")
+    folders, data = build.watched(args)
+    passes = build.input_filter(args, data)
+    from watchfiles import Change
+    assert passes(Change.modified, str(data))
+    assert not passes(Change.modified, str(outside.resolve() / "build.log")), "a file beside the data is no input"
+    assert not passes(Change.added, str(outside.resolve() / "logs" / "today.log"))
+    assert passes(Change.modified, str((project / "content" / "01-what.md").resolve()))
+    assert not passes(Change.added, str((project / "content" / "drafts" / "x.md").resolve())), "no subfolders"
+    assert not passes(Change.added, str((project / "content" / ".01-what.md.swp").resolve())), "no hidden files"
+
+
+def test_a_log_beside_an_outside_data_file_triggers_no_build(project, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("outside")
+    data = outside / "p.json"
+    shutil.copy(project / "data" / "profiles.v1.json", data)
+    raw = json.loads(data.read_text())
+    args = ["--data", str(data), *args_for(project)[2:]]
+    run = Running(*args, "--watch", cwd=project)
+    try:
+        run.wait_for("watching ")
+        for i in range(50):
+            (outside / "build.log").write_text(f"line {i}\n" * i)
+        (project / "content" / "01-what.md").write_text(
+            (project / "content" / "01-what.md").read_text() + "\nAfter the log.\n")
+        wait_until_page_holds(run, project, "After the log.")
+        data.write_text(json.dumps(renamed(raw, "the outside data changed")))
+        wait_until_page_holds(run, project, "the outside data changed")
+        builds = [line for line in run.seen if line.startswith("built ")]
+        assert len(builds) <= 3, "one at start, at most one per edit: the log is not an input"
+    finally:
+        run.stop()
+
+
+def test_a_burst_of_saves_ends_on_the_last_content(project):
+    data = project / "data" / "profiles.v1.json"
+    raw = json.loads(data.read_text())
+    run = Running(*args_for(project), "--watch", cwd=project)
+    try:
+        run.wait_for("watching ")
+        for i in range(40):
+            data.write_text(json.dumps(renamed(raw, f"saved {i} times")))
+        wait_until_page_holds(run, project, "saved 39 times")
+        page = (project / "site" / "index.html").read_text(encoding="utf-8")
+        assert "saved 38 times" not in page
     finally:
         run.stop()

@@ -1,0 +1,169 @@
+"""Owns what render.py checks: template errors as "file: line N: found …; expected …", the sandbox the templates
+run in, and the finished page's own consistency (every internal link resolves, every id once, every component
+placed once)."""
+
+from __future__ import annotations
+
+import html
+import re
+import traceback
+from collections import Counter
+from typing import Any, Iterable, Mapping
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+from jinja2.utils import missing
+
+from .errors import GONE, OWN_ID
+
+MAX_OUTPUT_CHARS = 4_000_000  # one template's output; the shipped page is about 180,000
+MAX_LOOP_STEPS = 1_000_000  # range() items in one build, across every template
+TOP_TARGETS = {"", "top"}  # href="#" and "#top" scroll to the top in every browser
+
+_SCRIPT = re.compile(r"<script\b.*?</script>", re.S | re.I)
+_ATTR = r"\s{name}\s*=\s*(?:\"{prefix}([^\"]*)\"|'{prefix}([^']*)')"
+_IDS = re.compile(_ATTR.format(name="id", prefix=""), re.I)
+_LINKS = re.compile(_ATTR.format(name="href", prefix="#"), re.I)
+
+
+class TooLarge(jinja2.TemplateError):
+    """A template made more output, or more loop steps, than a page could need."""
+
+
+class Undefined(jinja2.StrictUndefined):
+    """Fails on use, as StrictUndefined does, and lists what the object it was looked up on does have."""
+
+    @property
+    def _undefined_message(self) -> str:
+        message = super()._undefined_message
+        obj = self._undefined_obj
+        if obj is missing or self._undefined_hint:
+            return message
+        names = sorted(map(str, obj)) if isinstance(obj, Mapping) else \
+            [n for n in dir(obj) if not n.startswith("_") and not callable(getattr(obj, n, None))]
+        return f"{message}; it has {_listed(names)}" if names else message
+
+
+def _listed(names: list[str], most: int = 25) -> str:
+    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
+class Sandbox(SandboxedEnvironment):
+    """Jinja's sandbox (no access to Python internals, so no os.popen), with output and loop steps bounded."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        self.steps = 0
+        self.globals["range"] = self.bounded_range
+
+    def bounded_range(self, *args: int) -> range:
+        numbers = range(*args)
+        self.steps += len(numbers)
+        if self.steps > MAX_LOOP_STEPS:
+            raise TooLarge(f"found loops over more than {MAX_LOOP_STEPS:,} numbers; expected loops over the data")
+        return numbers
+
+    def call_binop(self, context, operator: str, left: Any, right: Any) -> Any:
+        if operator == "**" and isinstance(right, int) and abs(right) > 64:
+            raise TooLarge(f"found a power of {right}; expected exponents of at most 64")
+        if operator == "*" and _repeated_size(left, right) > MAX_OUTPUT_CHARS:
+            raise TooLarge(f"found a repetition longer than {MAX_OUTPUT_CHARS:,}; expected text a page could hold")
+        return super().call_binop(context, operator, left, right)
+
+
+def _repeated_size(left: Any, right: Any) -> int:
+    for seq, times in ((left, right), (right, left)):
+        if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and not isinstance(times, bool):
+            return len(seq) * times
+    return 0
+
+
+def generate(template: jinja2.Template, *args: Any, **kwargs: Any) -> str:
+    """Returns the template's output, or raises TooLarge as soon as it passes MAX_OUTPUT_CHARS."""
+    parts, size = [], 0
+    for part in template.generate(*args, **kwargs):
+        size += len(part)
+        if size > MAX_OUTPUT_CHARS:
+            raise TooLarge(f"found output over {MAX_OUTPUT_CHARS:,} characters; expected a page of a few hundred "
+                           "thousand at most")
+        parts.append(part)
+    return "".join(parts)
+
+
+# --- template errors: the file, the line, what was found and what was expected ---------------------------------
+
+def template_problem(err: Exception, fallback: str, files: Iterable[str], names: Iterable[str]) -> tuple[str, str]:
+    """Returns (file, "line N: message") for an error raised while rendering; files are the templates' shown
+    paths, names the names the context defines."""
+    file, line = _where(err, fallback, set(files))
+    if isinstance(err, jinja2.TemplateNotFound) and line is None:
+        return file, f"found no template named {err.name!r}; expected it in the templates folder"
+    return file, (f"line {line}: " if line else "") + _what(err, names)
+
+
+def _where(err: Exception, fallback: str, files: set[str]) -> tuple[str, int | None]:
+    if isinstance(err, jinja2.TemplateSyntaxError) and err.filename:
+        return err.filename, err.lineno
+    inside = [f for f in traceback.extract_tb(err.__traceback__) if f.filename in files]
+    return (inside[-1].filename, inside[-1].lineno) if inside else (fallback, None)
+
+
+def _what(err: Exception, names: Iterable[str]) -> str:
+    if isinstance(err, jinja2.TemplateNotFound):
+        return (f"found an include of {err.name!r}, which was not found; expected a template file of that name "
+                "in the templates folder")
+    if isinstance(err, jinja2.TemplateSyntaxError):
+        return f"found a template syntax error: {err.message}"
+    if isinstance(err, jinja2.UndefinedError) and str(err).endswith(" is undefined"):
+        return f"found {err}; expected one of the names the page defines: {_listed(sorted(set(names)), 60)}"
+    if isinstance(err, jinja2.UndefinedError):
+        return f"found {err}; expected a name it has"
+    if isinstance(err, jinja2.exceptions.SecurityError):
+        return f"found {str(err).rstrip('.')}; expected only the data's own values (templates run in a sandbox)"
+    if isinstance(err, TooLarge):
+        return str(err)
+    return f"found a template error: {err}"
+
+
+# --- the finished page --------------------------------------------------------------------------------------
+
+def _values(pattern: re.Pattern, text: str) -> list[str]:
+    return [html.unescape(a or b) for a, b in pattern.findall(text)]
+
+
+def page_ids(page: str) -> Counter:
+    """Returns how many elements carry each id on the page (scripts and their JSON left out)."""
+    return Counter(_values(_IDS, _SCRIPT.sub("", page)))
+
+
+def link_problems(page: str, parts: Mapping[str, tuple[str, str]],
+                  sections: Mapping[str, tuple[str, int]]) -> list[tuple[str, str]]:
+    """Returns (file, message) for every link to an id that no element has, or an id more than one has.
+
+    parts maps a file to (its source text, its HTML), so each problem names the file, and a line where it can;
+    sections maps a section's id to (its file, the line of its id).
+    """
+    ids = page_ids(page)
+    problems = []
+    for target in sorted(set(_values(_LINKS, _SCRIPT.sub("", page))) - set(ids) - TOP_TARGETS):
+        owners = [name for name, (_, out) in parts.items() if target in _values(_LINKS, out)] or ["the page"]
+        for name in owners:
+            problems.append((name, f"{_line_of(parts.get(name, ('', ''))[0], '#' + target)}found a link to "
+                                   f"#{target}, but no element on the page has id=\"{target}\"; expected a section "
+                                   f"or figure with that id {GONE}"))
+    for dup in sorted(i for i, n in ids.items() if n > 1):
+        if dup in sections:
+            problems.append((sections[dup][0], f"line {sections[dup][1]}: id: found \"{dup}\", which another element "
+                                               f"on the page has too; {OWN_ID}"))
+            continue
+        owners = [name for name, (_, out) in parts.items() if dup in _values(_IDS, out)] or ["the page"]
+        problems.append((", ".join(owners), f"found id=\"{dup}\" on {ids[dup]} elements; expected each id on one "
+                                            "element only (choose another id)"))
+    return problems
+
+
+def _line_of(source: str, needle: str) -> str:
+    at = source.find(needle)
+    return f"line {source.count(chr(10), 0, at) + 1}: " if at >= 0 else ""

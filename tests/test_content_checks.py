@@ -1,0 +1,181 @@
+"""speculative/content.py: a section's front matter is typed, its raw HTML allowed and balanced, its size bounded;
+every problem names the file and line, what was found and what was expected."""
+
+from __future__ import annotations
+
+import pytest
+
+from speculative import render
+from speculative.content import (ALLOWED_TAGS, MAX_SECTION_CHARS, ContentError, html_problems, parse_section,
+                                 parse_sections)
+
+from .test_publish import ARGS, hint, project, refused, snapshot  # noqa: F401  (project is a fixture)
+
+EXPECTED_KEYS = "expected title, order and id, one per line"
+TITLE = "expected a title of at most 80 characters on one line"
+ORDER = "expected a whole number from -9999 to 9999, such as 3"
+ID = ("expected lower-case letters, digits and single dashes, starting with a letter, at most 40 characters, "
+      "such as walkthrough-section")
+
+
+def front(*lines: str) -> str:
+    return "---\n" + "\n".join(lines) + "\n---\nBody.\n"
+
+
+FRONT_MATTER_CASES = [
+    ("no front matter", "no front matter here",
+     "line 1: found no front matter; expected the file to start with ---, then title, order and id, one per line, "
+     "then ---"),
+    ("missing keys", front("title: x"), f"line 2: found no order, id; {EXPECTED_KEYS}"),
+    ("not YAML", front("title: [x"),
+     "line 2: found YAML that does not parse (expected ',' or ']', but got '<stream end>'); expected title, order "
+     "and id, one per line, such as title: Why it is faster"),
+    ("a list", front("- a list"), f"line 2: found a list; {EXPECTED_KEYS}"),
+    ("empty", "---\n\n---\nBody.\n", f"line 2: found nothing; {EXPECTED_KEYS}"),
+    ("duplicate title", front("title: A", "title: B", "order: 1", "id: a"),
+     "line 3: title: found the key a second time (first on line 2); expected each key once"),
+    ("unknown key", front("title: a", "order: 1", "id: a", "tilte: b"),
+     'line 5: found the key "tilte"; expected only title, order, id'),
+    ("alias", front("x: &a [1, 2]", "title: *a", "order: 1", "id: a"),
+     "line 3: found an alias (*name); expected plain values, without YAML anchors and aliases"),
+    ("empty title", front("title:", "order: 1", "id: a"), f"line 2: title: found null; {TITLE}"),
+    ("blank title", front("title: '  '", "order: 1", "id: a"), f'line 2: title: found "  "; {TITLE}'),
+    ("mapping title", front("title: {a: 1}", "order: 1", "id: a"), f"line 2: title: found an object; {TITLE}"),
+    ("number title", front("title: 12", "order: 1", "id: a"), f"line 2: title: found 12; {TITLE}"),
+    ("two-line title", front('title: "a\\nb"', "order: 1", "id: a"),
+     f'line 2: title: found "a<U+000A>b", which has U+000A (line feed); {TITLE}, without control characters, '
+     "line breaks or bidi controls"),
+    ("bidi title", front("title: a\u202eb", "order: 1", "id: a"),
+     f'line 2: title: found "a<U+202E>b", which has U+202E (right-to-left override); {TITLE}, without control '
+     "characters, line breaks or bidi controls"),
+    ("long title", front("title: " + "t" * 81, "order: 1", "id: a"),
+     f'line 2: title: found "{"t" * 30}…" (81 characters); {TITLE}'),
+    ("word order", front("title: x", "order: first", "id: x"), f'line 3: order: found "first"; {ORDER}'),
+    ("fraction order", front("title: x", "order: 1.5", "id: x"), f"line 3: order: found 1.5; {ORDER}"),
+    ("boolean order", front("title: x", "order: true", "id: x"), f"line 3: order: found true; {ORDER}"),
+    ("huge order", front("title: x", "order: " + "9" * 5000, "id: x"),
+     f'line 3: order: found "{"9" * 30}…" (5000 characters); {ORDER}'),
+    ("spaced id", front("title: x", "order: 1", "id: 2 words"), f'line 4: id: found "2 words"; {ID}'),
+    ("capital id", front("title: x", "order: 1", "id: Player"), f'line 4: id: found "Player"; {ID}'),
+    ("number id", front("title: x", "order: 1", "id: 7"), f"line 4: id: found 7; {ID}"),
+    ("oversized section", "---\ntitle: a\norder: 1\nid: a\n---\n" + "x" * (MAX_SECTION_CHARS + 1),
+     f"line 6: found a section of {MAX_SECTION_CHARS + 1:,} characters; expected at most {MAX_SECTION_CHARS:,} "
+     "(split it into two sections)"),
+]
+
+
+@pytest.mark.parametrize("text, message", [c[1:] for c in FRONT_MATTER_CASES], ids=[c[0] for c in FRONT_MATTER_CASES])
+def test_front_matter_problems_name_the_line_what_was_found_and_expected(text, message):
+    with pytest.raises(ContentError) as caught:
+        parse_section("content/x.md", text)
+    assert caught.value.lines() == [f"content/x.md: {message}"]
+
+
+def test_an_alias_never_expands():
+    bomb = front('a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]",
+                 "title: *b", "order: 1", "id: a")
+    with pytest.raises(ContentError) as caught:
+        parse_section("content/x.md", bomb)
+    assert caught.value.lines() == ["content/x.md: line 3: found an alias (*name); expected plain values, without "
+                                    "YAML anchors and aliases"]
+
+
+def test_a_section_at_the_size_limit_is_accepted_and_its_lines_are_the_files():
+    section = parse_section("content/x.md", "---\ntitle: a\norder: 1\nid: a\n---\n" + "x" * MAX_SECTION_CHARS)
+    assert section.first_line == 6 and section.id_line == 4
+    assert section.template_text().splitlines()[5] == "x" * MAX_SECTION_CHARS
+
+
+def test_every_bad_section_is_listed_and_ids_must_be_unique():
+    texts = {"a.md": "nothing", "b.md": front("title: B", "order: 1", "id: same"),
+             "c.md": front("title: C", "order: 2", "id: same")}
+    with pytest.raises(ContentError) as caught:
+        parse_sections(texts, "content")
+    assert caught.value.lines() == [
+        "a.md: line 1: found no front matter; expected the file to start with ---, then title, order and id, one "
+        "per line, then ---",
+        'c.md: line 4: id: found "same", which b.md uses too; expected an id of its own',
+    ]
+
+
+# --- raw HTML -------------------------------------------------------------------------------------------------
+
+HTML_CASES = [
+    ("unclosed comment", [(3, "<!-- a note")],
+     [(3, "found <!-- with no --> after it; expected every HTML comment to be closed")]),
+    ("unclosed element", [(2, "<div>"), (9, "<span>x</span>")],
+     [(2, "found <div> with no </div>; expected every element opened in a section to be closed in it")]),
+    ("crossed elements", [(4, "<span>"), (4, "</em>")],
+     [(4, "found </em>, but <span> from line 4 is open; expected elements closed in the order they were opened"),
+      (4, "found <span> with no </span>; expected every element opened in a section to be closed in it")]),
+    ("stray end", [(5, "</p>")],
+     [(5, "found </p>, but no element is open; expected elements closed in the order they were opened")]),
+    ("script", [(6, "<script>alert(1)</script>")],
+     [(6, "found <script>; expected only the HTML tags docs/authoring.md lists, such as <span> or <em>")]),
+    ("style element", [(6, "<style>p{}</style>")],
+     [(6, "found <style>; expected only the HTML tags docs/authoring.md lists, such as <span> or <em>")]),
+    ("event handler", [(7, '<span onclick="x()">a</span>')],
+     [(7, "found <span onclick=…>; expected no onclick attribute (the page allows no inline script or style)")]),
+    ("style attribute", [(7, '<p style="color:red">a</p>')],
+     [(7, "found <p style=…>; expected no style attribute (the page allows no inline script or style)")]),
+    ("script link", [(8, '<a href="javascript:alert(1)">a</a>')],
+     [(8, 'found <a href="javascript:alert(1)">; expected a link starting with #, https:// or mailto:')]),
+    ("unfinished tag", [(8, "<span class='x'")],
+     [(8, "found \"<span class='x'\", an unfinished tag; expected it to end with >")]),
+]
+
+
+@pytest.mark.parametrize("fragments, expected", [c[1:] for c in HTML_CASES], ids=[c[0] for c in HTML_CASES])
+def test_raw_html_must_be_allowed_and_balanced(fragments, expected):
+    assert html_problems(fragments) == expected
+
+
+def test_the_shipped_raw_html_is_allowed():
+    assert html_problems([(1, '<p class="js-only">Try <em>u</em><bdi>x</bdi><sub>1</sub><br>'
+                              '<a href="#lab" data-lab-open="a/1">it</a></p><!-- a note -->')]) == []
+    assert {"span", "em", "p", "a", "bdi", "sub"} <= ALLOWED_TAGS and not {"script", "style", "iframe"} & ALLOWED_TAGS
+
+
+CONTENT_BUILD_CASES = [
+    ("unclosed comment", "01-what.md", lambda t: t + "\n<!-- the rest is hidden\n",
+     ["content/01-what.md: line 10: found <!-- with no --> after it; expected every HTML comment to be closed"]),
+    ("unclosed div", "01-what.md", lambda t: t + "\n<div class=\"note\">\n\nA note.\n",
+     ["content/01-what.md: line 10: found <div> with no </div>; expected every element opened in a section to be "
+      "closed in it"]),
+    ("duplicate title", "01-what.md", lambda t: t.replace("title: What this is", "title: A\ntitle: B"),
+     ["content/01-what.md: line 3: title: found the key a second time (first on line 2); expected each key once"]),
+    ("id of the player", "01-what.md", lambda t: t.replace("id: what", "id: player"),
+     ['content/01-what.md: line 4: id: found "player", which another element on the page has too; expected an id '
+      "of its own"]),
+    ("bidi title", "01-what.md", lambda t: t.replace("title: What", "title: What\u202e"),
+     ['content/01-what.md: line 2: title: found "What<U+202E> this is", which has U+202E (right-to-left override); '
+      f"{TITLE}, without control characters, line breaks or bidi controls"]),
+]
+
+
+@pytest.mark.parametrize("name, edit, expected", [c[1:] for c in CONTENT_BUILD_CASES],
+                         ids=[c[0] for c in CONTENT_BUILD_CASES])
+def test_a_content_problem_is_refused_by_the_build(name, edit, expected, project, run_build):
+    path = project / "content" / name
+    path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
+    assert refused(run_build, project) == expected + hint(expected)
+
+
+# --- smart quotes: bounded, because markdown-it's pass is quadratic in a paragraph's quotes -------------------
+
+def test_smart_quotes_run_only_on_paragraphs_with_few_quotes():
+    md = render._markdown()
+    rule = next(r for r in md.core.ruler.__rules__ if r.name == "smartquotes")
+    assert rule.enabled and rule.fn is render.bounded_smartquotes
+    assert render.MAX_SMART_QUOTES <= 1000
+    assert md.render("the model's \"draft\"") == "<p>the model’s “draft”</p>\n"
+    many = "it's " * (render.MAX_SMART_QUOTES + 1)
+    assert md.render(many).count("'") == render.MAX_SMART_QUOTES + 1, "past the bound, quotes stay as typed"
+
+
+@pytest.mark.parametrize("body", ["\"'" * (MAX_SECTION_CHARS // 2), "it's " * (MAX_SECTION_CHARS // 5)],
+                         ids=["quote pairs", "apostrophes"])
+def test_the_worst_quotes_at_the_size_limit_build(body, project, run_build):
+    (project / "content" / "14-quotes.md").write_text("---\ntitle: Quotes\norder: 14\nid: quotes\n---\n" + body)
+    code, _, err = run_build(*ARGS)
+    assert code == 0, err

@@ -1,0 +1,160 @@
+"""Templates and the page's parts: the sandbox, file-and-line errors, the files the page needs, and a page whose
+internal links all resolve. Each case runs the real build on a copy of the project and checks the refusal."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from speculative import render
+from speculative.page_checks import MAX_LOOP_STEPS, MAX_OUTPUT_CHARS, link_problems, page_ids
+
+from .conftest import ROOT
+from .test_publish import ARGS, hint, project, refused  # noqa: F401  (project is a fixture)
+
+
+def append(relative: str, text: str):
+    def edit(root: Path) -> None:
+        path = root / relative
+        path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+    return edit
+
+
+def lines_of(relative: str) -> int:
+    return (ROOT / relative).read_text(encoding="utf-8").count("\n")
+
+
+WHY, LAB = "content/02-why.md", "templates/lab.html.j2"
+AFTER_WHY, AFTER_LAB = lines_of(WHY) + 2, lines_of(LAB) + 1
+
+CASES = [
+    ("syntax error in prose", append(WHY, "\n{% if x %}\n"),
+     [f"{WHY}: line {AFTER_WHY}: found a template syntax error: Unexpected end of template. Jinja was looking for "
+      "the following tags: 'elif' or 'else' or 'endif'. The innermost block that needs to be closed is 'if'."]),
+    ("syntax error in a template", append(LAB, "{% for %}\n"),
+     [f"{LAB}: line {AFTER_LAB}: found a template syntax error: Expected an expression, got 'end of statement block'"]),
+    ("missing include", append(LAB, '{% include "nope.html" %}\n'),
+     [f"{LAB}: line {AFTER_LAB}: found an include of 'nope.html', which was not found; expected a template file of "
+      "that name in the templates folder"]),
+    ("python through jinja", append(WHY, '\n{{ cycler.__init__.__globals__.os.popen("id").read() }}\n'),
+     [f"{WHY}: line {AFTER_WHY}: found access to attribute '__init__' of 'type' object is unsafe; expected only the "
+      "data's own values (templates run in a sandbox)"]),
+    ("huge repetition", append(WHY, '\n{{ "x" * 100000000 }}\n'),
+     [f"{WHY}: line {AFTER_WHY}: found a repetition longer than {MAX_OUTPUT_CHARS:,}; expected text a page could "
+      "hold"]),
+    ("endless loops", append(WHY, "\n{% for i in range(99999) %}{% for j in range(99999) %}{% endfor %}{% endfor %}\n"),
+     [f"{WHY}: line {AFTER_WHY}: found loops over more than {MAX_LOOP_STEPS:,} numbers; expected loops over the "
+      "data"]),
+    ("huge output", append(WHY, '\n{% for i in range(90000) %}{{ "x" * 99 }}{% endfor %}\n'),
+     [f"{WHY}: found output over {MAX_OUTPUT_CHARS:,} characters; expected a page of a few hundred thousand at most"]),
+    ("a removed section", lambda root: (root / "content" / "09-speedup.md").unlink(),
+     ["templates/speedup.html.j2: found no section that places {{ speedup }}; expected one section in content/ to "
+      "hold it (was its section removed or renamed?)",
+      "content/02-why.md: line 9: found a link to #speedup, but no element on the page has id=\"speedup\"; expected "
+      "a section or figure with that id (was its section removed or renamed?)",
+      "content/08-guarantee.md: line 6: found a link to #speedup, but no element on the page has id=\"speedup\"; "
+      "expected a section or figure with that id (was its section removed or renamed?)"]),
+    ("a section renamed .markdown", lambda root: (root / "content" / "09-speedup.md").rename(
+        root / "content" / "09-speedup.markdown"),
+     ["content/09-speedup.markdown: found a section file whose name does not end in .md; expected the suffix .md "
+      "in lower case, such as 09-speedup.md"]),
+    ("a section renamed .MD", lambda root: (root / "content" / "09-speedup.md").rename(
+        root / "content" / "09-speedup.MD"),
+     ["content/09-speedup.MD: found a section file whose name does not end in .md; expected the suffix .md in "
+      "lower case, such as 09-speedup.md"]),
+    ("a link to nowhere", append(WHY, "\nSee [the appendix](#appendix).\n"),
+     [f"{WHY}: line {AFTER_WHY}: found a link to #appendix, but no element on the page has id=\"appendix\"; "
+      "expected a section or figure with that id (was its section removed or renamed?)"]),
+    ("a component placed twice", append(WHY, "\n{{ lab }}\n"),
+     ["content/02-why.md, content/04-rule.md: found {{ lab }} more than once; expected it in one place"]),
+    ("a missing stylesheet", lambda root: (root / "templates" / "player.css").unlink(),
+     ["templates/player.css: found no such file; expected the template file player.css, which the page needs"]),
+    ("a missing page template", lambda root: (root / "templates" / "page.html.j2").unlink(),
+     ["templates/page.html.j2: found no such file; expected the template file page.html.j2, which the page needs"]),
+    ("a folder named like a template", lambda root: ((root / "templates" / "lab.html.j2").unlink(),
+                                                     (root / "templates" / "lab.html.j2").mkdir()),
+     ["templates/lab.html.j2: found a folder; expected the template file lab.html.j2, which the page needs"]),
+]
+
+
+@pytest.mark.parametrize("edit, expected", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_a_template_or_layout_problem_is_one_line_naming_the_file(edit, expected, project, run_build):
+    edit(project)
+    assert refused(run_build, project) == expected + hint(expected)
+
+
+def test_an_undefined_name_lists_the_defined_names(project, run_build):
+    append(WHY, "\nE is {{ nothere }}.\n")(project)
+    (line,) = refused(run_build, project)[:-2]
+    assert line.startswith(f"{WHY}: line {AFTER_WHY}: found 'nothere' is undefined; expected one of the names the "
+                           "page defines: ")
+    defined = line.split("defines: ")[1].split(", ")
+    assert {"profiles", "vocab", "lab", "speedup"} <= set(defined) and len(defined) == len(set(defined))
+
+
+def test_an_undefined_attribute_lists_what_the_object_has(project, run_build):
+    append(WHY, "\nE is {{ p.nonexistent.expected }}.\n")(project)
+    assert refused(run_build, project)[:-2] == [
+        f"{WHY}: line {AFTER_WHY}: found 'dict object' has no attribute 'nonexistent'; it has aligned, divergent; "
+        "expected a name it has"]
+
+
+def test_files_the_page_does_not_use_are_ignored(project, run_build):
+    (project / "templates" / "diagram.png").write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe\x00")
+    (project / "templates" / "notes.txt").write_bytes(b"\xff not UTF-8")
+    (project / "content" / "README.txt").write_text("notes for authors")
+    (project / "content" / "images").mkdir()
+    code, _, err = run_build(*ARGS)
+    assert (code, err) == (0, "")
+
+
+def test_the_needed_templates_come_from_the_components_and_styles():
+    needed = render.needed_templates()
+    assert needed[0] == "page.html.j2"
+    assert {f"{name}.html.j2" for name in render.COMPONENTS} | set(render.STYLES) <= set(needed)
+    assert all((ROOT / "templates" / name).is_file() for name in needed)
+
+
+def test_every_internal_link_on_the_shipped_page_resolves(built_site):
+    page = (built_site / "index.html").read_text(encoding="utf-8")
+    assert link_problems(page, {}, {}) == []
+    assert page_ids(page)["speedup"] == 1
+
+
+@pytest.mark.parametrize("page, expected", [
+    ('<a href="#x">x</a>', [("the page", 'found a link to #x, but no element on the page has id="x"; expected a '
+                                         "section or figure with that id (was its section removed or renamed?)")]),
+    ("<p id='x'></p><a href='#x'>x</a><a href=\"#\">top</a>", []),
+    ('<p id="a&amp;b"></p><a href="#a&amp;b">x</a>', []),
+    ('<p id="x"></p><p id="x"></p>', [("the page", 'found id="x" on 2 elements; expected each id on one element '
+                                                   "only (choose another id)")]),
+    ('<script>document.write(\'<a href="#nowhere">\')</script>', []),
+])
+def test_link_check(page, expected):
+    assert link_problems(page, {}, {}) == expected
+
+
+def test_a_template_error_names_the_template_and_line_in_any_templates_folder(tmp_path, run_build):
+    templates = tmp_path / "my-templates"
+    shutil.copytree(ROOT / "templates", templates)
+    (templates / "lab.html.j2").write_text("{{ lab_words.missing_name }}\n", encoding="utf-8")
+    code, _, err = run_build("--templates", str(templates), "--out", str(tmp_path / "site"))
+    assert code == 1
+    assert re.match(rf"{re.escape(str(templates))}/lab\.html\.j2: line 1: found ", err)
+    assert not (tmp_path / "site").exists()
+
+
+def test_the_authoring_guide_lists_the_components_and_tags_the_code_allows():
+    from speculative.content import ALLOWED_TAGS
+
+    guide = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
+    table = re.findall(r"^\| `\{\{ (\w+) \}\}` \| `templates/(\w+)\.html\.j2` \|", guide, re.M)
+    assert sorted(name for name, _ in table) == sorted(render.COMPONENTS)
+    assert all(name == template for name, template in table)
+    tags = guide.split("2. Only these tags:")[1].split(". No `script`")[0]
+    assert sorted(re.findall(r"`(\w+)`", tags)) == sorted(ALLOWED_TAGS)
+    assert all(f"`{name}`" in guide for name in render.STYLES)
+    assert "docs/authoring.md" in (ROOT / "README.md").read_text(encoding="utf-8")
