@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
 from speculative import cache, figures  # noqa: E402
-from speculative.content import ContentError, parse_sections  # noqa: E402
+from speculative.sections import ContentError, parse_sections  # noqa: E402
 from speculative.errors import InputError, decode  # noqa: E402
 from speculative.profiles import parse  # noqa: E402
 from speculative.reading import kind, open_problem, read_bytes  # noqa: E402

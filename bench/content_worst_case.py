@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from speculative.content import MAX_SECTION_CHARS  # noqa: E402
+from speculative.sections import MAX_SECTION_CHARS  # noqa: E402
 
 N = MAX_SECTION_CHARS
 CASES = {

@@ -101,7 +101,7 @@ class _Syntax(Exception):
         self.pos, self.message = pos, message
 
 
-class _Frame:
+class _Container:
     __slots__ = ("value", "close", "path", "key", "key_at", "seen")
 
     def __init__(self, value: list | dict, path: str):
@@ -182,14 +182,14 @@ class _Reader:
         if len(self.stack) >= MAX_DEPTH:
             raise _Syntax(pos, f"found lists and objects nested more than {MAX_DEPTH} deep; "
                                f"expected at most {MAX_DEPTH} levels")
-        frame = _Frame([] if ch == "[" else {}, self.stack[-1].child() if self.stack else "$")
+        frame = _Container([] if ch == "[" else {}, self.stack[-1].child() if self.stack else "$")
         after = self._skip(pos + 1)
         if self.text.startswith(frame.close, after):
             return frame.value, after + 1
         self.stack.append(frame)
         return _OPENED, self._key(frame, after) if ch == "{" else after
 
-    def _key(self, frame: _Frame, pos: int) -> int:
+    def _key(self, frame: _Container, pos: int) -> int:
         if not self.text.startswith('"', pos):
             raise self._error(pos, "a key in double quotes")
         frame.key, after = self._string(pos)
@@ -199,7 +199,7 @@ class _Reader:
             raise self._error(after, '":" after the key')
         return self._skip(after + 1)
 
-    def _add(self, frame: _Frame, value: Any) -> None:
+    def _add(self, frame: _Container, value: Any) -> None:
         if frame.close == "]":
             frame.value.append(value)
         elif frame.key in frame.seen:
@@ -641,32 +641,32 @@ def _dataset(check: _Checker, raw: Any) -> Dataset | None:
 
 
 def parse(text: str, source: str, reserved: frozenset[str] = frozenset()) -> Dataset:
-    """Returns the Dataset in `text`, or raises DataError listing every problem found.
+    """Returns the Dataset in `text`, or raises InputError listing every problem found.
 
     reserved: the element ids and id prefixes the page uses, which no profile id may take."""
     text = text[1:] if text.startswith("\ufeff") else text
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_INPUT_BYTES:
-        raise DataError(source, [("$", f"found {size:,} bytes; expected at most {MAX_INPUT_BYTES:,} bytes "
+        raise InputError(source, [("$", f"found {size:,} bytes; expected at most {MAX_INPUT_BYTES:,} bytes "
                                        "for an input file")])
     try:
         raw, duplicates = read_json(text)
     except _Syntax as err:
-        raise DataError(source, [(_line_col(text, err.pos), err.message)]) from None
+        raise InputError(source, [(_line_col(text, err.pos), err.message)]) from None
     check = _Checker(duplicates, reserved)
     dataset = _dataset(check, raw)
     if dataset is None:
-        raise DataError(source, check.problems)
+        raise InputError(source, check.problems)
     return dataset
 
 
 def load(path: str, source: str | None = None) -> Dataset:
-    """Returns the Dataset read from `path` by the build's own reader; raises DataError (named `source`) on any problem.
+    """Returns the Dataset read from `path` by the build's own reader; raises InputError (named `source`) on any problem.
 
     For the package's commands and the tests; build.py reads every input through the same reader."""
     name = source or str(path)
     try:
         raw = read_bytes(Path(path))
     except ValueError as err:
-        raise DataError(name, [("$", str(err))]) from None
+        raise InputError(name, [("$", str(err))]) from None
     return parse(decode(raw, name), name)

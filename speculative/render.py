@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from . import figures, page_checks
 from .errors import GONE
-from .content import ContentError, Section, html_problems
+from .sections import ContentError, Section, html_problems
 
 def compact_json(obj: Any) -> str:
     """Returns obj as compact JSON text, non-ASCII kept as itself."""

@@ -24,13 +24,6 @@ def accept_prob(p_x: Fraction, q_x: Fraction) -> Fraction:
     return min(Fraction(1), p_x / q_x)
 
 
-def residual(p: Dist, q: Dist) -> Dist | None:
-    """Returns max(0, p - q) renormalised, or None when p == q (no rejection can happen)."""
-    raw = [max(Fraction(0), a - b) for a, b in zip(p, q)]
-    total = sum(raw, Fraction(0))
-    return None if total == 0 else tuple(r / total for r in raw)
-
-
 def commit_chance(p: Dist, q: Dist) -> list[Fraction]:
     """Returns each token's total chance of being committed by the rule: min(p,q) + (1-α)·residual."""
     return [t.commit for t in position_record(p, q, 0).tokens]

@@ -1,4 +1,4 @@
-"""speculative/content.py: a section's front matter is typed, its raw HTML allowed and balanced, its size bounded;
+"""speculative/sections.py: a section's front matter is typed, its raw HTML allowed and balanced, its size bounded;
 every problem names the file and line, what was found and what was expected."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from speculative import render
-from speculative.content import (ALLOWED_TAGS, MAX_SECTION_CHARS, ContentError, html_problems, parse_section,
+from speculative.sections import (ALLOWED_TAGS, MAX_SECTION_CHARS, ContentError, html_problems, parse_section,
                                  parse_sections)
 
 from .test_publish import ARGS, hint, project, refused, snapshot  # noqa: F401  (project is a fixture)

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from speculative.content import parse_section
+from speculative.sections import parse_section
 
 from .conftest import edited_data
 

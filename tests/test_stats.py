@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import numpy as np
@@ -85,9 +86,9 @@ def commit_by_enumeration(p, q) -> list[Fraction]:
 def check_identity(p, q):
     """The residual's normalising total is the rejection chance 1 - alpha, and the rule commits y with chance p(y)."""
     alpha = stats.overlap(p, q)
-    res = stats.residual(p, q)
+    res = [t.residual for t in stats.position_record(p, q, 1).tokens]
     for y, (a, b) in enumerate(zip(p, q)):
-        assert (1 - alpha) * (res[y] if res else 0) == max(Fraction(0), a - b)
+        assert (1 - alpha) * (res[y] or 0) == max(Fraction(0), a - b)
     assert stats.commit_chance(p, q) == commit_by_enumeration(p, q) == list(p)
 
 
@@ -107,9 +108,13 @@ def test_rejection_identity_holds_exactly_on_5000_random_pairs():
 
 def test_identity_check_catches_a_residual_that_forgets_the_draft():
     p, q = (Fraction(3, 4), Fraction(1, 4)), (Fraction(1, 4), Fraction(3, 4))
-    wrong = lambda p, q: tuple(a for a in p)  # noqa: E731
+    real = stats.token_facts
+
+    def forgets(a, b, alpha, total):  # the residual that forgets to subtract the draft: p itself
+        return dataclasses.replace(real(a, b, alpha, total), residual=a)
+
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(stats, "residual", wrong)
+        mp.setattr(stats, "token_facts", forgets)
         with pytest.raises(AssertionError):
             check_identity(p, q)
 
@@ -118,14 +123,15 @@ def test_commit_chance_needs_its_rejection_factor():
     p, q = (Fraction(3, 4), Fraction(1, 4)), (Fraction(1, 4), Fraction(3, 4))
     assert stats.commit_chance(p, q) == [Fraction(3, 4), Fraction(1, 4)]
     assert stats.commit_chance(p, p) == list(p)  # no residual: nothing is ever rejected
-    without = [min(a, b) + r for (a, b), r in zip(zip(p, q), stats.residual(p, q))]  # (1 - alpha) left out
+    residual = [t.residual for t in stats.position_record(p, q, 1).tokens]
+    without = [min(a, b) + r for (a, b), r in zip(zip(p, q), residual)]  # (1 - alpha) left out
     assert without != stats.commit_chance(p, q)
 
 
 def test_residual_never_offers_the_token_just_rejected(shipped):
     for profile in shipped.profiles:
         for p, q, x in zip(shipped.target, profile.draft, profile.proposals):
-            res = stats.residual(p, q)
+            res = [t.residual for t in stats.position_record(p, q, 1).tokens]
             if stats.accept_prob(p[x], q[x]) < 1:
                 assert res[x] == 0
 

@@ -148,7 +148,7 @@ def test_a_template_error_names_the_template_and_line_in_any_templates_folder(tm
 
 
 def test_the_authoring_guide_lists_the_components_and_tags_the_code_allows():
-    from speculative.content import ALLOWED_TAGS
+    from speculative.sections import ALLOWED_TAGS
 
     guide = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
     table = re.findall(r"^\| `\{\{ (\w+) \}\}` \| `templates/(\w+)\.html\.j2` \|", guide, re.M)
