@@ -1,0 +1,76 @@
+"""The view joins the figures' parts: the trace the script reads and the context the prose reads, formatted
+once from the analysis, never read back from the trace."""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+
+from speculative import figures, text, view
+from speculative.figures import walkthrough
+
+ROOT_TEMPLATES = "templates"
+
+
+def test_trace_and_context_are_pure_functions_of_the_analysis(explained):
+    first = json.dumps(view.trace(explained), ensure_ascii=False)
+    assert json.dumps(view.trace(explained), ensure_ascii=False) == first
+    assert view.context(explained) == view.context(explained)
+
+
+def test_every_figure_has_its_template_and_is_placed_by_a_section():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    sections = " ".join(p.read_text(encoding="utf-8") for p in (root / "content").glob("*.md"))
+    for fig in figures.FIGURES:
+        assert (root / ROOT_TEMPLATES / f"{fig.COMPONENT}.html.j2").is_file(), fig.COMPONENT
+        assert re.search(r"^\{\{ " + fig.COMPONENT + r" \}\}$", sections, re.M), fig.COMPONENT
+
+
+def test_page_ids_hold_every_figures_ids_and_prefixes():
+    ids = figures.page_ids()
+    for fig in figures.FIGURES:
+        assert fig.IDS <= ids and fig.PREFIXES <= ids
+    assert {"main", "trace"} <= ids
+
+
+def test_every_id_on_the_page_is_reserved_so_no_profile_id_can_collide(built_site):
+    import build
+
+    _, sections, _ = build.parse_inputs(build.ROOT / "data" / "profiles.v1.json", build.ROOT / "content",
+                                        build.ROOT / "templates")
+    reserved = build.reserved_ids(sections)
+    html = (built_site / "index.html").read_text(encoding="utf-8")
+    profile_ids = set(re.findall(r'data-lab-open="([a-z0-9-]+)/', html))
+    assert profile_ids == {"aligned", "divergent"}
+    for found in set(re.findall(r'\bid="([^"]+)"', html)):
+        if found.split("/")[0] in profile_ids:  # a frame of the no-JS list, "<profile id>/<n>"
+            continue
+        stem = found[: -len("-h")] if found.endswith("-h") else found  # a section's heading
+        assert stem in reserved or stem.split("-")[0] in reserved, found
+
+
+def test_peak_view_is_the_analysis_best_k_at_the_page_cost(explained):
+    c = explained.cost_index
+    for r in explained.results:
+        v = view.peak_view(explained, r)
+        k, value, after = r.peak(c)
+        assert v["peak_k"] == k == max(range(1, explained.data.k + 1), key=lambda j: (r.stats.speedup_table[j - 1][c], -j))
+        assert Fraction(v["peak"]) == round(value, 3)
+        assert v["peak_after"] == k + 1
+
+
+def test_frame_rows_follow_the_declared_fields(explained):
+    tr = view.trace(explained)
+    assert tr["frame_fields"] == list(walkthrough.FRAME_FIELDS)
+    assert tr["caption_keys"] == list(text.CAPTIONS)
+    for p in tr["profiles"]:
+        for rnd in [p["walk"], *p["drawn"]]:
+            assert all(len(row) == len(walkthrough.FRAME_FIELDS) for row in rnd["frames"])
+
+
+def test_the_authored_walkthroughs_certainty_sentence_follows_the_data(explained):
+    ctx = view.context(explained)
+    assert ctx["authored_chance"] == text.and_list([r.profile.name for r in explained.results if r.walk_by_chance])
