@@ -10,29 +10,30 @@ from typing import Any
 
 from . import checks, text
 from .analysis import Explained, ProfileResult
-from .figures import common, convergence, explorer, identity, lab, positions, servers, walkthrough
+from .figures import FIGURES, common, walkthrough
 from .text import decimal_str, percent_str, prob_str
 
 
 @dataclass(frozen=True)
 class Figures:
-    """Every figure's model, built once from the analysis."""
+    """Every figure's model, built once from the analysis, in the registry's order."""
 
-    facts: tuple[tuple[common.PositionFacts, ...], ...]  # [profiles][k]
-    walkthrough: walkthrough.Walkthrough
-    positions: positions.Positions
-    lab: lab.Lab
-    identity: identity.Identity
-    convergence: convergence.Convergence
-    explorer: explorer.Explorer
-    servers: servers.Servers
+    facts: common.Facts  # [profiles][k] every position's facts, which several figures share
+    models: tuple[Any, ...]  # [len(FIGURES)] one per figure module
+
+    def parts(self, method: str, *args: Any) -> dict[str, Any]:
+        """Returns the merged results of every model that has `method`, in the registry's order."""
+        out: dict[str, Any] = {}
+        for m in self.models:
+            if hasattr(m, method):
+                out.update(getattr(m, method)(*args))
+        return out
 
 
 def figures(ex: Explained) -> Figures:
     """Returns every figure's model."""
     facts = common.all_facts(ex)
-    return Figures(facts, walkthrough.model(ex, facts), positions.model(ex, facts), lab.model(ex, facts),
-                   identity.model(ex), convergence.model(ex), explorer.model(ex), servers.model(ex))
+    return Figures(facts, tuple(module.model(ex, facts) for module in FIGURES))
 
 
 # --- the trace ----------------------------------------------------------------------------------
@@ -53,8 +54,7 @@ def profile_trace(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
     r = ex.results[i]
     return {"id": r.profile.id, "name": r.profile.name, "positions": [f.json() for f in figs.facts[i]],
             "bonus_target": [prob_str(x, ex.denom) for x in ex.data.bonus_target],
-            **figs.walkthrough.profile_trace(i), "stats": stats_trace(ex, r),
-            **figs.convergence.profile_trace(i), **figs.explorer.profile_trace(i)}
+            "stats": stats_trace(ex, r), **figs.parts("profile_trace", i)}
 
 
 def browser_words(words: dict[str, str]) -> dict[str, str]:
@@ -89,8 +89,7 @@ def trace(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         "caption_keys": list(walkthrough.CAPTION_KEYS),
         "slot_states": walkthrough.STATES_BY_CODE,  # the player reads a frame's one-letter slot codes with this
         "text": text_table(),
-        "lab": figs.lab.trace(),
-        "explore": figs.explorer.trace(),
+        **{module.TRACE_KEY: m.trace() for module, m in zip(FIGURES, figs.models) if hasattr(m, "trace")},
         "profiles": [profile_trace(ex, figs, i) for i in range(len(ex.results))],
     }
 
@@ -133,9 +132,7 @@ def profile_view(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
         **peak_view(ex, r),
         "all_pass": percent_str(s.distribution[-1]),
         "mc_rounds": f"{r.mc_rounds:,}",
-        **figs.walkthrough.profile_context(i),
-        **figs.explorer.profile_context(i),
-        **figs.positions.profile_context(i),
+        **figs.parts("profile_context", i),
     }
 
 
@@ -170,13 +167,8 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         "points": {name: point_view(ex, where) for name, where in ex.points.items()},
         "mc_rounds": f"{data.monte_carlo.rounds:,}",
         "bonus_target": [prob_str(x, ex.denom) for x in data.bonus_target],
-        **figs.identity.context(),
         "residual_example": residual_example(ex),
         "state_names": text.STATE_NAMES,
-        **figs.lab.context(),
-        **figs.convergence.context(),
-        **figs.explorer.context(),
-        **figs.servers.context(),
         "n": counts(ex),
         "player_counter": text.fill(text.PLAYER["counter"], {"i": 1, "n": len(ex.results[0].frames)}),
         "authored_chance": text.and_list([r.profile.name for r in ex.results if r.walk_by_chance]),
@@ -184,6 +176,7 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         "worst": {"round_cost": str(ex.results[0].stats.round_cost),
                   "speedup": decimal_str(ex.results[0].stats.worst_speedup)},
         "suite": suite_view(ex),
+        **figs.parts("context"),
     }
 
 

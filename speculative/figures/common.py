@@ -88,6 +88,9 @@ def bar_widths(rec: PositionRecord) -> list[list[float]]:
     return [[round(float(t.overlap / top), 4), round(float(abs(t.p - t.q) / top), 4), int(t.p > t.q)] for t in rec.tokens]
 
 
+Facts = tuple[tuple[PositionFacts, ...], ...]  # [profiles][k] every position's facts
+
+
 def all_facts(ex: Explained) -> tuple[tuple[PositionFacts, ...], ...]:
     """Returns [profiles][k] every position's facts."""
     return tuple(tuple(position_facts(ex, r, rec) for rec in r.stats.records) for r in ex.results)

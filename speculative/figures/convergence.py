@@ -10,6 +10,8 @@ from typing import Any
 from .. import charts, text
 from ..text import decimal_str
 
+from .common import Facts
+
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
 
@@ -64,6 +66,6 @@ class Convergence:
         return {"convergence": [profile_view(r, self.ex.data.k) for r in self.ex.results], "conv_words": text.CONV}
 
 
-def model(ex: Explained) -> Convergence:
+def model(ex: Explained, facts: Facts) -> Convergence:
     """Returns the convergence figures' model."""
     return Convergence(ex)

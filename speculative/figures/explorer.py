@@ -10,9 +10,12 @@ from typing import Any
 from .. import text
 from ..text import decimal_str
 
+from .common import Facts
+
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
 
+TRACE_KEY = "explore"  # where trace() goes in the trace
 COMPONENT = "speedup"
 IDS = frozenset({"explore-title", "ex-k", "ex-cost"})
 PREFIXES = frozenset({"spt"})  # "spt-<profile id>"
@@ -62,6 +65,6 @@ class Explorer:
         return {"explore": {**self.costs(), "default_cost": self.ex.cost_index or 0, "k": self.ex.data.k}}
 
 
-def model(ex: Explained) -> Explorer:
+def model(ex: Explained, facts: Facts) -> Explorer:
     """Returns the explorer's model."""
     return Explorer(ex)

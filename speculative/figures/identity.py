@@ -10,6 +10,8 @@ from typing import Any
 from .. import text
 from ..text import prob_str
 
+from .common import Facts
+
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained
 
@@ -44,6 +46,6 @@ class Identity:
                              "where": text.IDENTITY["where"] if where else ""}}
 
 
-def model(ex: Explained) -> Identity:
+def model(ex: Explained, facts: Facts) -> Identity:
     """Returns the identity check's model."""
     return Identity(ex)

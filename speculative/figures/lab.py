@@ -9,11 +9,12 @@ from typing import Any
 
 from .. import text
 from ..text import decimal_str
-from .common import PositionFacts, none_mark
+from .common import Facts, PositionFacts, none_mark
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained
 
+TRACE_KEY = "lab"  # where trace() goes in the trace
 COMPONENT = "lab"
 IDS = frozenset({"lab", "lab-title", "lab-position", "lab-u", "lab-rep"})
 PREFIXES = frozenset({"lab-cap"})  # "lab-cap-<profile id>"
@@ -53,6 +54,6 @@ class Lab:
                         "default": self.default()}}
 
 
-def model(ex: Explained, facts: tuple[tuple[PositionFacts, ...], ...]) -> Lab:
+def model(ex: Explained, facts: Facts) -> Lab:
     """Returns the lab's model."""
     return Lab(ex, facts)

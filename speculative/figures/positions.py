@@ -9,7 +9,7 @@ from typing import Any
 
 from .. import charts
 from ..text import prob_str
-from .common import PositionFacts, none_mark
+from .common import Facts, PositionFacts, none_mark
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained
@@ -46,6 +46,6 @@ class Positions:
         return {"positions": self.rows(i), "overlap_chart": self.chart(i)}
 
 
-def model(ex: Explained, facts: tuple[tuple[PositionFacts, ...], ...]) -> Positions:
+def model(ex: Explained, facts: Facts) -> Positions:
     """Returns the positions figure's model."""
     return Positions(ex, facts)

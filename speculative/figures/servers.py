@@ -13,6 +13,8 @@ from .. import text
 from ..stats import ACCEPTANCE
 from ..text import decimal_str, prob_str
 
+from .common import Facts
+
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
 
@@ -79,6 +81,6 @@ class Servers:
                             "profiles": [profile_view(self.ex, r) for r in self.ex.results]}}
 
 
-def model(ex: Explained) -> Servers:
+def model(ex: Explained, facts: Facts) -> Servers:
     """Returns the servers figure's model."""
     return Servers(ex)

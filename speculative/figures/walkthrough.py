@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 from .. import text
 from ..frames import Frame, Round
-from .common import PositionFacts
+from .common import Facts, PositionFacts
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained
@@ -132,6 +132,6 @@ class Walkthrough:
                 "frame_views": frame_views(r.profile.id, r.walk, r.frames, self.facts[i], self.ex.data.vocabulary)}
 
 
-def model(ex: Explained, facts: tuple[tuple[PositionFacts, ...], ...]) -> Walkthrough:
+def model(ex: Explained, facts: Facts) -> Walkthrough:
     """Returns the player's model."""
     return Walkthrough(ex, facts)
