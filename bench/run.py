@@ -39,7 +39,7 @@ def met(value: str, target: str) -> bool:
 
 
 def browser_rows(script: str, prefix: str = "") -> list[tuple[str, str, str, bool]]:
-    """Returns the rows a browser bench printed as `name: measured; target budget` lines, or why it could not run.
+    """Returns the rows a bench script (a browser bench, or refusal_speed.py) printed as `name: measured; target budget` lines, or why it could not run.
 
     Exit 2 means a budget was missed: its rows still count, and the table shows the miss.
     """
@@ -84,6 +84,7 @@ def table() -> list[tuple[str, str, str, bool]]:
         *sampler_rows(sampler_throughput.measure()),
         ("--watch, save to rewritten page", f"{w['median_ms']:.0f} ms median, {w['worst_ms']:.0f} ms worst", "≤ 150 ms",
          w["median_ms"] <= 150),
+        *browser_rows("refusal_speed.py"),  # not a browser: the same `name: measured; target` lines
         *page[2:],
         # page_budget.py's script start is the same figure as player_speed.py's script init: show it once
         *(r for r in browser_rows("player_speed.py", prefix="player, ") if r[0] != "player, script init"),

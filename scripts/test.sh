@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
 # Run every test: make .venv if needed, install with the test extra, find a Chromium and the HTML checker, run pytest.
+# --fast (or FAST=1): the edit loop's tier, without the slow, browser and HTML checker tests; needs no browser.
+fast="${FAST:-}"
+if [ "${1:-}" = "--fast" ]; then fast=1; shift; fi
 . "$(dirname "$0")/setup.sh" "test"
+
+if [ -n "$fast" ] && [ "$fast" != 0 ]; then
+  exec "$PY" -m pytest -q -m "not slow and not browser and not validator" "$@"
+fi
 
 apt_updated=""
 apt_install() {  # as root with apt only; one apt-get update per run

@@ -49,6 +49,7 @@ def test_a_held_lock_says_it_waits_then_takes_it(no_fcntl, tmp_path, capsys, mon
     assert capsys.readouterr().out == "waiting for another build to finish writing site/ …\n"
 
 
+@pytest.mark.slow  # starts fresh Python processes: the full run only
 def test_build_py_starts_where_fcntl_is_missing():
     code = "import sys; sys.modules['fcntl'] = None; sys.path.insert(0, '.'); import build; print(build.lock.__name__)"
     out = subprocess.run([sys.executable, "-c", code], cwd=build.ROOT, capture_output=True, text=True)

@@ -9,11 +9,8 @@ import numpy as np
 import pytest
 
 from speculative import checks, sampler, stats
-from speculative.analysis import arrays
 
-
-def shipped_profiles(data):
-    return [(p.id, *arrays(data, p)) for p in data.profiles]
+from .conftest import shipped_profiles
 
 
 def test_chain_probabilities_are_the_product_of_each_step_given_the_one_before():
@@ -33,12 +30,14 @@ def test_text_counts_index_each_text_by_its_tokens_in_base_v():
     assert counts[1] == 2 and counts[2 * 9 + 1 * 3] == 1 and counts.sum() == 3
 
 
+@pytest.mark.slow  # statistical power or many random cases: the full run only
 def test_sequence_check_passes_the_rule_on_a_million_texts():
     c = checks.sequence_check(checks.TOY, checks.SEQUENCE_TEXTS, np.random.default_rng(checks.SEED))
     assert c.ok, c.problem
     assert c.n == checks.SEQUENCE_TEXTS >= 1_000_000 and checks.SEQUENCE_LENGTH >= 3
 
 
+@pytest.mark.slow  # statistical power or many random cases: the full run only
 @pytest.mark.parametrize("name", checks.SEQUENCE_BROKEN)
 def test_sequence_check_fails_on_a_broken_sampler(name):
     c = checks.sequence_check(checks.TOY, checks.SEQUENCE_TEXTS, np.random.default_rng(checks.SEED),
@@ -46,6 +45,7 @@ def test_sequence_check_fails_on_a_broken_sampler(name):
     assert not c.ok
 
 
+@pytest.mark.slow  # statistical power or many random cases: the full run only
 @pytest.mark.parametrize("name", checks.HARMLESS)
 def test_sequence_check_passes_a_harmless_change(name):
     c = checks.sequence_check(checks.TOY, checks.SEQUENCE_TEXTS, np.random.default_rng(checks.SEED),
@@ -101,6 +101,7 @@ def test_rounds_reach_every_shipped_position_often_enough_to_see_the_detectable_
             reach *= stats.overlap(p, q) if q else 1
 
 
+@pytest.mark.slow  # statistical power or many random cases: the full run only
 def test_an_error_of_the_detectable_size_is_caught_at_nearly_every_seed(shipped):
     profiles = shipped_profiles(shipped)
     seeds = range(checks.SEED, checks.SEED + checks.POWER_SEEDS)
@@ -108,6 +109,7 @@ def test_an_error_of_the_detectable_size_is_caught_at_nearly_every_seed(shipped)
     assert (hits.sum(0) >= checks.POWER_CAUGHT).all(), hits.sum(0)
 
 
+@pytest.mark.slow  # statistical power or many random cases: the full run only
 def test_the_correct_sampler_passes_at_every_seed_tried(shipped):
     profiles = shipped_profiles(shipped)
     seeds = range(checks.SEED, checks.SEED + checks.POWER_SEEDS)
@@ -127,6 +129,7 @@ def test_each_marginal_is_the_sum_of_the_joint_over_the_other_positions():
             assert marginals[t, x] == pytest.approx(total, abs=1e-15)
 
 
+@pytest.mark.slow  # statistical power or many random cases: the full run only
 def test_a_sampler_right_at_every_position_but_not_jointly_fails_only_the_joint_check(shipped):
     rule = checks.SEQUENCE_BROKEN[SHUFFLED]
     texts = checks.SEQUENCE_TEXTS

@@ -15,8 +15,8 @@ from speculative import checks, cli
 from .conftest import DATA, ROOT
 
 BAD_TARGET = ('"4/8", "1/8", "0",   "0",   "2/8", "1/8"', '"5/8", "1/8", "0",   "0",   "2/8", "1/8"')
-SMALL = ["--rounds", "50000", "--texts", "50000", "--data", str(DATA)]  # enough for every broken sampler to fail
-SEQUENCE_ROW = "first 4 tokens of 50,000 texts"
+SMALL = ["--rounds", "20000", "--texts", "20000", "--data", str(DATA)]  # enough for every broken sampler to fail
+SEQUENCE_ROW = "first 4 tokens of 20,000 texts"
 
 
 def run(*args: str, rule=None) -> tuple[int, str, str]:
@@ -30,7 +30,7 @@ def failed_rows(out: str) -> list[str]:
 
 
 def test_check_prints_a_row_per_position_per_profile_and_the_sequence_check():
-    status, out, _ = run("check", "--rounds", "50000", "--texts", "50000", "--data", str(DATA))
+    status, out, _ = run("check", *SMALL)
     assert status == 0, out
     rows = [line for line in out.splitlines() if line.endswith("  ok")]
     assert len(rows) == 2 * (6 + 1) + 1
@@ -236,6 +236,7 @@ def test_readme_states_the_default_rounds():
     assert f"{checks.POWER:.0%} of the time" in readme
 
 
+@pytest.mark.slow  # starts fresh Python processes: the full run only
 @pytest.mark.parametrize("module", ["build", "speculative.analysis", "speculative.view"])
 def test_the_build_never_imports_scipy(module):
     code = f"import sys; sys.path.insert(0, '.'); import {module}; print('scipy' in sys.modules)"

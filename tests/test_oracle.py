@@ -118,7 +118,7 @@ def site(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def trace(site) -> dict:
+def page_trace(site) -> dict:
     return json.loads((site / "trace.json").read_text(encoding="utf-8"))
 
 
@@ -209,8 +209,8 @@ def speedups(data: dict, profile: dict) -> list[list[Fraction]]:
 
 # --- α, P(N = n) and E ----------------------------------------------------------------------------------------
 
-def test_alpha_at_every_position_matches_the_trace_and_the_page(data, trace, text):
-    for profile, shown in zip(data["profiles"], trace["profiles"]):
+def test_alpha_at_every_position_matches_the_trace_and_the_page(data, page_trace, text):
+    for profile, shown in zip(data["profiles"], page_trace["profiles"]):
         alphas = profile_alphas(data, profile)
         assert [Fraction(a) for a in shown["stats"]["accept_probabilities"]] == alphas
         assert [Fraction(p["alpha"]) for p in shown["positions"]] == alphas
@@ -219,9 +219,9 @@ def test_alpha_at_every_position_matches_the_trace_and_the_page(data, trace, tex
         assert (Fraction(line.group(2)), line.group(3)) == (expected(alphas), half_up(expected(alphas), 2))
 
 
-def test_tokens_per_round_has_k_plus_one_outcomes_in_the_trace(data, trace):
+def test_tokens_per_round_has_k_plus_one_outcomes_in_the_trace(data, page_trace):
     k = len(data["target"])
-    for profile, shown in zip(data["profiles"], trace["profiles"]):
+    for profile, shown in zip(data["profiles"], page_trace["profiles"]):
         dist = tokens_per_round(profile_alphas(data, profile))
         assert len(dist) == k + 1 and sum(dist) == 1
         assert [Fraction(p) for p in shown["stats"]["tokens_per_round_distribution"]] == dist
@@ -233,11 +233,11 @@ def test_the_share_of_rounds_that_draw_the_bonus_is_p_n_equals_k_plus_one(data, 
     assert shares == [half_up(tokens_per_round(profile_alphas(data, p))[-1] * 100, 1) + "%" for p in data["profiles"]]
 
 
-def test_expected_tokens_and_speedup_match_the_trace_and_the_page(data, trace, text):
+def test_expected_tokens_and_speedup_match_the_trace_and_the_page(data, page_trace, text):
     k = len(data["target"])
     cost = k * data["draft_step"] + data["verify"]
     stated(text, rf"A round of k = {k} then costs {k} × {data['draft_step']} \+ {data['verify']} = {cost} target steps")
-    for profile, shown in zip(data["profiles"], trace["profiles"]):
+    for profile, shown in zip(data["profiles"], page_trace["profiles"]):
         e = expected(profile_alphas(data, profile))
         s = shown["stats"]
         assert (Fraction(s["expected_tokens_exact"]), s["expected_tokens_display"]) == (e, half_up(e, 2))
@@ -248,11 +248,11 @@ def test_expected_tokens_and_speedup_match_the_trace_and_the_page(data, trace, t
 
 # --- the speedup table, its stars and its peaks ---------------------------------------------------------------
 
-def test_speedup_table_matches_the_trace(data, trace):
+def test_speedup_table_matches_the_trace(data, page_trace):
     k = len(data["target"])
-    assert [[Fraction(x) for x in row] for row in trace["explore"]["round_costs"]] == [
+    assert [[Fraction(x) for x in row] for row in page_trace["explore"]["round_costs"]] == [
         [j * c + data["verify"] for j in range(1, k + 1)] for c in data["compare"]]
-    for profile, shown in zip(data["profiles"], trace["profiles"]):
+    for profile, shown in zip(data["profiles"], page_trace["profiles"]):
         table = speedups(data, profile)  # [cost][k]
         assert shown["speedup"]["values"] == [[half_up(v, 2) for v in column] for column in table]
         assert shown["speedup"]["slow"] == [[int(v < 1) for v in column] for column in table]
@@ -296,13 +296,13 @@ def identity_rows(p: list[Fraction], q: list[Fraction]) -> list[tuple[Fraction, 
     return rows
 
 
-def test_identity_table_is_the_walkthroughs_first_rejection_summed_exactly(data, trace, tables):
-    where = trace["points"]["residual"]
+def test_identity_table_is_the_walkthroughs_first_rejection_summed_exactly(data, page_trace, tables):
+    where = page_trace["points"]["residual"]
     index, pos = 0, 1
     if where:
         pid, frame = where.split("/")
         index = [p["id"] for p in data["profiles"]].index(pid)
-        pos = trace["profiles"][index]["walk"]["frames"][int(frame) - 1][1]
+        pos = page_trace["profiles"][index]["walk"]["frames"][int(frame) - 1][1]
     profile = data["profiles"][index]
     table = table_named(tables, f"{profile['name']}, position {pos}: what each token")
     expected_rows = identity_rows(data["target"][pos - 1], profile["draft"][pos - 1])
@@ -320,8 +320,8 @@ def test_identity_holds_at_every_position_as_the_summary_says(data, text):
 
 # --- the Monte Carlo checks: counts, TV, bounds, tokens per round ----------------------------------------------
 
-def test_checkpoints_are_prefixes_of_one_run_reached_by_fewer_rounds_at_later_positions(data, trace):
-    for shown in trace["profiles"]:
+def test_checkpoints_are_prefixes_of_one_run_reached_by_fewer_rounds_at_later_positions(data, page_trace):
+    for shown in page_trace["profiles"]:
         conv = shown["convergence"]
         assert conv["rounds"] == data["rounds"] and conv["checkpoints"] == checkpoints(data["rounds"])
         assert conv["rounds_text"] == [f"{n:,}" for n in conv["checkpoints"]]
@@ -331,9 +331,9 @@ def test_checkpoints_are_prefixes_of_one_run_reached_by_fewer_rounds_at_later_po
             assert reached == [f"{n:,} round{'' if n == 1 else 's'}" for n in counts]
 
 
-def test_every_tv_bound_uses_its_own_count_and_the_stated_delta(data, trace, text):
+def test_every_tv_bound_uses_its_own_count_and_the_stated_delta(data, page_trace, text):
     delta, size = stated_delta(text), len(data["vocab"])
-    for shown in trace["profiles"]:
+    for shown in page_trace["profiles"]:
         conv = shown["convergence"]
         for c, (reached, bounds, vacuous) in enumerate(zip(conv["reached"], conv["bound_text"], conv["vacuous"])):
             for i, (n, bound) in enumerate(zip(map(number, reached), bounds)):
@@ -352,9 +352,9 @@ def observed_tv(freq: list[float], target: list[Fraction], n: int) -> tuple[Frac
     return shown, Fraction(len(target), 2 * 2000) + HALF_ULP
 
 
-def test_every_tv_is_half_the_summed_difference_from_the_target(data, trace):
+def test_every_tv_is_half_the_summed_difference_from_the_target(data, page_trace):
     targets = [*data["target"], data["bonus"]]
-    for shown in trace["profiles"]:
+    for shown in page_trace["profiles"]:
         conv = shown["convergence"]
         for c, reached in enumerate(conv["reached"]):
             for i, n in enumerate(map(number, reached)):
@@ -365,8 +365,8 @@ def test_every_tv_is_half_the_summed_difference_from_the_target(data, trace):
                     assert conv["within"][c][i] == int(tv <= bound)
 
 
-def test_tokens_per_round_counts_follow_from_how_many_rounds_reached_each_position(data, trace):
-    for profile, shown in zip(data["profiles"], trace["profiles"]):
+def test_tokens_per_round_counts_follow_from_how_many_rounds_reached_each_position(data, page_trace):
+    for profile, shown in zip(data["profiles"], page_trace["profiles"]):
         conv = shown["convergence"]
         for size, reached, freq in zip(conv["checkpoints"], conv["reached"], conv["lengths_freq"]):
             counts = [number(r) for r in reached]  # N >= n exactly when position n was reached
@@ -377,11 +377,11 @@ def test_tokens_per_round_counts_follow_from_how_many_rounds_reached_each_positi
             assert abs(Fraction(count, size) - p) <= 5 * math.sqrt(p * (1 - p) / size) + 1e-9
 
 
-def test_tv_table_on_the_page_after_all_rounds(data, trace, tables, text):
+def test_tv_table_on_the_page_after_all_rounds(data, page_trace, tables, text):
     delta, size, k = stated_delta(text), len(data["vocab"]), len(data["target"])
     shown_tables = [t for t in tables if t["caption"].startswith(f"After all {data['rounds']:,} rounds")]
     assert len(shown_tables) == len(data["profiles"])
-    for table, shown in zip(shown_tables, trace["profiles"]):
+    for table, shown in zip(shown_tables, page_trace["profiles"]):
         conv, rows = shown["convergence"], table["rows"][1:]
         assert [r[0] for r in rows] == [f"position {i}" for i in range(1, k + 1)] + [f"bonus position {k + 1}"]
         for i, row in enumerate(rows):
@@ -410,9 +410,9 @@ def drawn_facts(data: dict, profile: dict, rounds: list[dict]) -> tuple[Fraction
     return Fraction(committed, len(rounds)), chance
 
 
-def test_drawn_rounds_means_and_chance_counts_match_the_page(data, trace, text):
+def test_drawn_rounds_means_and_chance_counts_match_the_page(data, page_trace, text):
     means, chances = [], []
-    for profile, shown in zip(data["profiles"], trace["profiles"]):
+    for profile, shown in zip(data["profiles"], page_trace["profiles"]):
         assert len(shown["drawn"]) == data["drawn"]
         mean, chance = drawn_facts(data, profile, shown["drawn"])
         means.append((half_up(mean, 2), half_up(expected(profile_alphas(data, profile)), 2)))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import queue
-import shutil
 import signal
 import subprocess
 import sys
@@ -48,14 +47,6 @@ class Running:
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait(timeout=TIMEOUT)
-
-
-@pytest.fixture
-def project(tmp_path) -> Path:
-    """Returns a copy of data/, content/ and templates/ that a test may edit."""
-    for name in ("data", "content", "templates"):
-        shutil.copytree(ROOT / name, tmp_path / name)
-    return tmp_path
 
 
 def args_for(project: Path) -> list[str]:

@@ -34,6 +34,7 @@ def test_workflow_passes_github_workflow_schema():
     ("  build:\n    runs-on: ubuntu-latest\n", "  build:\n", "runs-on"),
     ("      - id: deployment\n        uses: actions/deploy-pages@v4\n", "      - id: deployment\n", "deployment"),
 ], ids=["unknown permission level", "job without runs-on", "step that neither runs nor uses"])
+@pytest.mark.slow  # starts fresh Python processes: the full run only
 def test_checker_rejects_broken_workflow(tmp_path, old, new, complaint):
     assert TEXT.count(old) == 1, "the mutation no longer applies to pages.yml; update it"
     broken = tmp_path / "pages.yml"
