@@ -14,7 +14,7 @@ import unicodedata
 from fractions import Fraction
 from typing import Callable, Sequence
 
-from .text import decimal_str, isolated, percent_str, prob_str
+from .text import isolated
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 _EM = 0.56  # rough advance of one character in em, for laying out legends only

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path

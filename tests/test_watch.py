@@ -12,7 +12,6 @@ import threading
 import urllib.request
 from pathlib import Path
 
-import pytest
 
 from .conftest import ROOT
 
