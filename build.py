@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import fcntl
 import functools
 import gzip
 import os
@@ -23,17 +22,24 @@ import traceback
 from pathlib import Path
 from typing import Iterator
 
-import jinja2
-
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
-from speculative import cache, figures  # noqa: E402
-from speculative.sections import ContentError, parse_sections  # noqa: E402
-from speculative.errors import InputError, decode  # noqa: E402
-from speculative.profiles import parse  # noqa: E402
-from speculative.reading import kind, open_problem, read_bytes  # noqa: E402
-from speculative.render import compact_json, render_page, script_json  # noqa: E402
+try:
+    import jinja2
+
+    from speculative import cache, figures
+    from speculative.errors import InputError, decode
+    from speculative.profiles import parse
+    from speculative.reading import kind, open_problem, read_bytes
+    from speculative.render import compact_json, render_page, script_json
+    from speculative.sections import ContentError, parse_sections
+except ModuleNotFoundError as missing:  # run outside .venv: name the command that sets it up
+    if (missing.name or "").startswith("speculative"):
+        raise
+    from speculative.errors import SETUP  # the standard library only, so it imports without the dependencies
+
+    sys.exit(f"build.py: found no module named {missing.name!r}; " + SETUP.format(then="`.venv/bin/python build.py`"))
 
 CACHE = ROOT / ".cache"  # the Jinja cache, the build lock and the last unexpected error's details
 FIX_HINT = "Fix the problem{s} above and build again; {out}/ was left as it was."
@@ -442,19 +448,39 @@ def build_lock(out: Path) -> Iterator[None]:
     """Holds .cache/build.lock while publishing, so concurrent builds take turns; waits, saying so, if it is held."""
     try:
         CACHE.mkdir(parents=True, exist_ok=True)
-        fd = os.open(CACHE / "build.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        fd = os.open(CACHE / "build.lock", os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)  # none on Windows
     except OSError:  # a read-only checkout: publish unlocked, as one build at a time is then the only way
         yield
         return
     try:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            lock(fd, wait=False)
         except BlockingIOError:
             print(f"waiting for another build to finish writing {shown(out)}/ …", flush=True)
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            lock(fd, wait=True)
         yield
     finally:
-        os.close(fd)
+        os.close(fd)  # closing the file releases either kind of lock
+
+
+def lock(fd: int, wait: bool) -> None:
+    """Locks the open lock file for this process, waiting for it when `wait`, else raising BlockingIOError if held.
+
+    POSIX has flock; where fcntl is missing (Windows), msvcrt locks the file's first byte instead.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        import msvcrt
+
+        os.lseek(fd, 0, os.SEEK_SET)
+        while True:
+            try:
+                return msvcrt.locking(fd, msvcrt.LK_LOCK if wait else msvcrt.LK_NBLCK, 1)
+            except OSError:  # LK_LOCK gives up after 10 s: keep waiting
+                if not wait:
+                    raise BlockingIOError("another build holds the lock") from None
+    fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
 
 
 def publish(args: argparse.Namespace, files: dict[str, bytes]) -> None:

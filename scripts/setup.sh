@@ -44,6 +44,12 @@ stamp="$VENV/.installed-$extra-$(cat pyproject.toml | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
   echo "setup: installing $spec into $VENV" >&2
   "$PY" -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null 2>&1 || true
-  "$PY" -m pip install -q --disable-pip-version-check -e "$spec"
+  # pip's own warnings (such as setuptools' editable-install banner) go to a log, shown only if the install fails
+  mkdir -p .cache
+  if ! "$PY" -m pip install -q --disable-pip-version-check -e "$spec" 2>.cache/pip-install.log; then
+    cat .cache/pip-install.log >&2
+    echo "error: installing $spec into $VENV failed; pip's messages are above (and in .cache/pip-install.log)." >&2
+    exit 1
+  fi
   touch "$stamp"
 fi

@@ -1,6 +1,21 @@
 #!/usr/bin/env bash
 # Run every test: make .venv if needed, install with the test extra, find a Chromium and the HTML checker, run pytest.
+# --fast (or FAST=1): the edit loop's tier, without the slow, browser and HTML checker tests; needs no browser.
+fast="${FAST:-}"
+if [ "${1:-}" = "--fast" ]; then fast=1; shift; fi
 . "$(dirname "$0")/setup.sh" "test"
+
+# The linter first, on every tier: ruff's rules are in pyproject.toml.
+if ! "$VENV/bin/ruff" check --quiet .; then
+  echo "error: ruff found the problems above (configured in pyproject.toml)." >&2
+  echo "" >&2
+  echo "Fix them, or let '$VENV/bin/ruff check --fix .' fix the ones it can, then run this again." >&2
+  exit 1
+fi
+
+if [ -n "$fast" ] && [ "$fast" != 0 ]; then
+  exec "$PY" -m pytest -q -m "not slow and not browser and not validator" "$@"
+fi
 
 apt_updated=""
 apt_install() {  # as root with apt only; one apt-get update per run

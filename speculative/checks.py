@@ -61,6 +61,15 @@ def keeps_proposal(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.broadcast_to(p, np.broadcast_shapes(p.shape, q.shape))  # [..., V]
 
 
+@dataclass(frozen=True)
+class ShuffledTexts(sampler.Rule):
+    """The rule, whose texts then have each position's tokens dealt out to the texts in a shuffled order.
+
+    Every position then holds exactly the tokens the right sampler wrote, so each position's marginal is right,
+    but a text's tokens no longer come from one text: only a check of the joint distribution can see it.
+    """
+
+
 R = sampler.RULE
 GREEDY, EXACT = sampler.RULES["greedy-draft"], sampler.RULES["exact-match"]
 # The greedy-draft and exact-match rules, each broken; each must fail both the per-position and the sequence checks.
@@ -83,6 +92,7 @@ SEQUENCE_BROKEN: dict[str, sampler.Rule] = {  # each must fail the sequence chec
     "next round continued from the rejected token": replace(R, next_context=rejected_token),
     "bonus given the token before the last": replace(R, bonus_given=sampler.before),
     "proposals taken greedily": replace(R, draft_dist=greedy),
+    "tokens shuffled between texts at each position": ShuffledTexts(),  # every marginal exactly right
 }
 HARMLESS: dict[str, sampler.Rule] = {"accepting when u equals the accept probability too": replace(R, accepts=np.less_equal)}
 
@@ -179,11 +189,42 @@ def unreachable(name: str) -> Check:
     return Check(name, 0, float("nan"), float("nan"), float("nan"), None)
 
 
+def draw_texts(chain: Chain, texts: int, length: int, rng: np.random.Generator, rule: sampler.Rule) -> np.ndarray:
+    """Returns [n, length] the first tokens of texts the rule wrote (for ShuffledTexts, each column then shuffled)."""
+    drawn = sampler.sample_texts(*chain.tables(), texts, length, rng, chain.start, rule)  # [n, L]
+    return rng.permuted(drawn, axis=0) if isinstance(rule, ShuffledTexts) else drawn  # each column on its own
+
+
 def sequence_check(chain: Chain, texts: int, rng: np.random.Generator, rule: sampler.Rule = sampler.RULE,
                    length: int = SEQUENCE_LENGTH) -> Check:
     """Returns the check of the first `length` tokens of drawn texts against the exact chain, over all V**L cells."""
-    counts, probs = sequence.joint(chain, texts, rng, rule, length)
-    return check(f"first {length} tokens of {texts:,} texts", counts, probs)
+    counts = text_counts(draw_texts(chain, texts, length, rng, rule), len(chain.vocabulary))
+    return check(f"first {length} tokens of {texts:,} texts", counts, chain_probs(chain, length).ravel())
+
+
+def chain_marginals(chain: Chain, length: int) -> np.ndarray:
+    """Returns [length, V] the exact distribution of each of the toy's first tokens on its own: p(x_t)."""
+    rows = [chain.target[chain.start]]  # [V] p(x1)
+    for _ in range(length - 1):
+        rows.append(rows[-1] @ chain.target)  # p(x_t+1) = sum over x_t of p(x_t) p(x_t+1 | x_t)
+    return np.array(rows)
+
+
+def marginal_checks(chain: Chain, texts: int, rng: np.random.Generator, rule: sampler.Rule = sampler.RULE,
+                    length: int = SEQUENCE_LENGTH) -> list[Check]:
+    """Returns one check per text position of the first `length` tokens, each against its own marginal alone."""
+    drawn = draw_texts(chain, texts, length, rng, rule)  # [n, L]
+    size = len(chain.vocabulary)
+    return [check(f"token {t + 1} of {texts:,} texts", np.bincount(drawn[:, t], minlength=size), probs)
+            for t, probs in enumerate(chain_marginals(chain, length))]
+
+
+def sequence_tv(chain: Chain = TOY, texts: int = PAGE_SEQUENCE_TEXTS, seed: int = SEED,
+                length: int = SEQUENCE_LENGTH) -> tuple[float, float]:
+    """Returns the joint TV of the first `length` tokens of drawn texts from the exact chain, and its bound (no scipy):
+    the run the page quotes (sequence.figures rounds the same two numbers)."""
+    counts, probs = sequence.joint(chain, texts, np.random.default_rng(seed), length=length)
+    return sampler.total_variation(counts, probs), sampler.tv_bound(texts, len(probs))
 
 
 def random_profile(rng: np.random.Generator, size: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -12,6 +12,7 @@ MAX_PROBLEMS = 50  # lines listed before "… and N more problems"
 PLAIN = "without control characters, line breaks or bidi controls"
 OWN_ID = "expected an id of its own"
 GONE = "(was its section removed or renamed?)"
+SETUP = "run `bash scripts/build.sh` first (it makes .venv and installs the project), then {then}"
 
 _BOM = "\ufeff"
 # Invisible in a terminal or able to reorder the text around them, so an error message names them instead.

@@ -41,7 +41,6 @@ _MC_KEYS = {"rounds", "seed"}
 _BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 _ALLOWED_FORMAT = {"\u200c", "\u200d"}  # zero-width (non-)joiners: part of emoji and of Persian and Indic words
 
-DataError = InputError  # the name the build and the tests have always caught
 
 
 @dataclass(frozen=True)

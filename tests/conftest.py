@@ -28,6 +28,30 @@ FIGURES = {
 }
 
 
+# Slow tests in modules other sessions own, marked here so those files stay as they are (the marks belong in the
+# files themselves when they next change): the first runs the whole build once per case of the broken-data corpus,
+# which the loader's own tests cover case by case; the others start build.py processes and wait for them.
+SLOW_ELSEWHERE = (
+    "tests/test_publish.py::test_every_broken_data_file_is_refused_with_the_loaders_lines",
+    "tests/test_publish.py::test_concurrent_builds_take_turns_and_leave_one_complete_site",
+    "tests/test_publish.py::test_serve_answers_every_request_with_a_complete_page_during_50_rebuilds",
+    "tests/test_publish.py::test_stopping_a_build_while_it_writes_leaves_the_site_and_nothing_else",
+    "tests/test_publish.py::test_a_second_build_waits_for_the_lock_then_publishes",
+    "tests/test_watch.py::test_watch_survives_every_failure_and_rebuilds_when_the_file_is_good",
+    "tests/test_watch.py::test_watch_rebuilds_on_save_and_keeps_the_last_good_site_on_bad_data",
+    "tests/test_watch.py::test_watch_with_serve_builds_once_then_serves",
+    "tests/test_watch.py::test_serve_previews_the_site_on_loopback",
+    "tests/test_build.py::test_two_builds_are_byte_identical",
+    "tests/test_build.py::test_help_names_the_options",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.split("[")[0] in SLOW_ELSEWHERE:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def shipped() -> Dataset:
     return parse(DATA.read_text(encoding="utf-8"), str(DATA))
@@ -125,3 +149,41 @@ def page_text(built_site) -> str:
 def page_url(built_site) -> str:
     """Returns the file:// address of the built page."""
     return (built_site / "index.html").as_uri()
+
+
+@pytest.fixture(scope="session")
+def trace(built_site) -> dict:
+    """Returns the built trace.json, parsed."""
+    return json.loads((built_site / "trace.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    """Returns a fresh folder holding a copy of data/, content/ and templates/ that a test may edit."""
+    for name in ("data", "content", "templates"):
+        shutil.copytree(ROOT / name, tmp_path / name)
+    return tmp_path
+
+
+def shipped_profiles(data: Dataset) -> list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]:
+    """Returns (id, target [k, V], draft [k, V], bonus [V]) as floats for each profile of `data`."""
+    from speculative.analysis import arrays
+
+    return [(profile.id, *arrays(data, profile)) for profile in data.profiles]
+
+
+def closed_form(data: Dataset, profile) -> int:
+    """Returns the walkthrough's frame count worked out by hand: 1 propose + one verify per position up to the first
+    proposal with accept probability 0 + the bonus if there is none + 1 done."""
+    accept = [data.target[i][x] / profile.draft[i][x] for i, x in enumerate(profile.proposals)]
+    assert all(a == 0 or a >= 1 for a in accept), "the shipped walkthrough is decided by the rule alone"
+    first_zero = next((i + 1 for i, a in enumerate(accept) if a == 0), None)
+    return 1 + (first_zero or data.k) + (0 if first_zero else 1) + 1
+
+
+def axe_violations(page, context: str | None = None) -> list[str]:
+    """Returns every accessibility violation axe-core finds on the page (or in `context`), one line per element."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, context=context)
+    return [f"{v['id']}: {n['target']} {v['help']}" for v in results.response["violations"] for n in v["nodes"]]

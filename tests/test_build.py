@@ -19,7 +19,7 @@ from speculative.analysis import explain
 from speculative.profiles import load
 from speculative.text import decimal_str
 
-from .conftest import DATA, FIGURES, ROOT, edited_data
+from .conftest import FIGURES, ROOT, edited_data
 
 
 def build_process(*args: str) -> subprocess.CompletedProcess:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from fractions import Fraction as F
 
 import pytest
 
 from speculative.charts import overlap_matrix, tv_chart
+
+from .conftest import ROOT
 
 VOCAB = ["the", "cat", "sat", "on", "a", "mat"]
 HOSTILE = "</script><img src=x onerror=alert(1)>"
@@ -111,9 +116,15 @@ def test_rejects_an_id_prefix_that_could_break_the_markup():
         overlap(prefix='x" onload="alert(1)')
 
 
+@pytest.mark.slow  # two fresh Python processes per chart: the full run only
 @pytest.mark.parametrize("make", ALL)
-def test_same_input_gives_byte_identical_output(make):
-    assert make() == make()
+def test_same_input_gives_byte_identical_output_in_another_process_with_another_hash_seed(make):
+    code = f"import sys; from tests.test_charts import {make.__name__}; sys.stdout.write({make.__name__}())"
+    for seed in ("0", "4242"):  # set and dict order of strings follow the hash seed: output must not
+        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed},
+                             capture_output=True, text=True, encoding="utf-8")
+        assert out.returncode == 0, out.stderr
+        assert out.stdout == make()
 
 
 def test_overlap_bars_are_min_residual_and_excess_drawn_to_scale():

@@ -10,11 +10,8 @@ import numpy as np
 import pytest
 
 from speculative import checks, sampler, sequence, stats
-from speculative.analysis import arrays
 
-
-def shipped_profiles(data):
-    return [(p.id, *arrays(data, p)) for p in data.profiles]
+from .conftest import shipped_profiles
 
 
 def test_chain_probabilities_are_the_product_of_each_step_given_the_one_before():
@@ -34,12 +31,14 @@ def test_text_counts_index_each_text_by_its_tokens_in_base_v():
     assert counts[1] == 2 and counts[2 * 9 + 1 * 3] == 1 and counts.sum() == 3
 
 
+@pytest.mark.slow  # statistical power or many random cases: the full run only
 def test_sequence_check_passes_the_rule_on_a_million_texts():
     c = checks.sequence_check(checks.TOY, checks.SEQUENCE_TEXTS, np.random.default_rng(checks.SEED))
     assert c.ok, c.problem
     assert c.n == checks.SEQUENCE_TEXTS >= 1_000_000 and checks.SEQUENCE_LENGTH >= 3
 
 
+@pytest.mark.slow  # statistical power or many random cases: the full run only
 @pytest.mark.parametrize("name", checks.SEQUENCE_BROKEN)
 def test_sequence_check_fails_on_a_broken_sampler(name):
     c = checks.sequence_check(checks.TOY, checks.SEQUENCE_TEXTS, np.random.default_rng(checks.SEED),
@@ -47,6 +46,7 @@ def test_sequence_check_fails_on_a_broken_sampler(name):
     assert not c.ok
 
 
+@pytest.mark.slow  # statistical power or many random cases: the full run only
 @pytest.mark.parametrize("name", checks.HARMLESS)
 def test_sequence_check_passes_a_harmless_change(name):
     c = checks.sequence_check(checks.TOY, checks.SEQUENCE_TEXTS, np.random.default_rng(checks.SEED),
@@ -113,6 +113,7 @@ def test_rounds_reach_every_shipped_position_often_enough_to_see_the_detectable_
             reach *= stats.overlap(p, q) if q else 1
 
 
+@pytest.mark.slow  # statistical power or many random cases: the full run only
 def test_an_error_of_the_detectable_size_is_caught_at_nearly_every_seed(shipped):
     profiles = shipped_profiles(shipped)
     seeds = range(checks.SEED, checks.SEED + checks.POWER_SEEDS)
@@ -120,7 +121,43 @@ def test_an_error_of_the_detectable_size_is_caught_at_nearly_every_seed(shipped)
     assert (hits.sum(0) >= checks.POWER_CAUGHT).all(), hits.sum(0)
 
 
+@pytest.mark.slow  # statistical power or many random cases: the full run only
 def test_the_correct_sampler_passes_at_every_seed_tried(shipped):
     profiles = shipped_profiles(shipped)
     seeds = range(checks.SEED, checks.SEED + checks.POWER_SEEDS)
     assert not any(any(checks.caught(profiles, sampler.RULE, seed)) for seed in seeds)
+
+
+SHUFFLED = "tokens shuffled between texts at each position"
+
+
+def test_each_marginal_is_the_sum_of_the_joint_over_the_other_positions():
+    chain, length = checks.TOY, checks.SEQUENCE_LENGTH
+    joint = checks.chain_probs(chain, length)  # [V]*L
+    marginals = checks.chain_marginals(chain, length)  # [L, V]
+    for t in range(length):
+        for x in range(len(chain.vocabulary)):
+            total = sum(joint[text] for text in itertools.product(range(3), repeat=length) if text[t] == x)
+            assert marginals[t, x] == pytest.approx(total, abs=1e-15)
+
+
+@pytest.mark.slow  # statistical power or many random cases: the full run only
+def test_a_sampler_right_at_every_position_but_not_jointly_fails_only_the_joint_check(shipped):
+    rule = checks.SEQUENCE_BROKEN[SHUFFLED]
+    texts = checks.SEQUENCE_TEXTS
+    marginal = checks.marginal_checks(checks.TOY, texts, np.random.default_rng(checks.SEED), rule)
+    assert [c.name for c in marginal] == [f"token {t} of {texts:,} texts" for t in (1, 2, 3, 4)]
+    assert checks.problems(marginal) == []
+    right = checks.marginal_checks(checks.TOY, texts, np.random.default_rng(checks.SEED))
+    assert [c.tv for c in marginal] == [c.tv for c in right]  # the very same tokens at every position
+    rounds = [c for name, t, d, b in shipped_profiles(shipped)
+              for c in checks.profile_checks(t, d, b, 200_000, np.random.default_rng(checks.SEED), rule, name)]
+    assert checks.problems(rounds) == []  # nor does any per-position or tokens-per-round check of the profiles
+    joint = checks.sequence_check(checks.TOY, texts, np.random.default_rng(checks.SEED), rule)
+    assert joint.problem and joint.problem.startswith(f"first 4 tokens of {texts:,} texts: chi-square p = 0.00e+00")
+
+
+def test_the_marginal_checks_can_fail():
+    rule = checks.SEQUENCE_BROKEN["proposals taken greedily"]
+    found = checks.problems(checks.marginal_checks(checks.TOY, 100_000, np.random.default_rng(checks.SEED), rule))
+    assert found and all(p.startswith("token ") for p in found)

@@ -9,7 +9,7 @@ from speculative import render
 from speculative.sections import (ALLOWED_TAGS, MAX_SECTION_CHARS, ContentError, html_problems, parse_section,
                                  parse_sections)
 
-from .test_publish import ARGS, hint, project, refused, snapshot  # noqa: F401  (project is a fixture)
+from .test_publish import ARGS, hint, project, refused  # noqa: F401  (project: the published-site fixture)
 
 EXPECTED_KEYS = "expected title, order and id, one per line"
 TITLE = "expected a title of at most 80 characters on one line"

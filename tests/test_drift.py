@@ -13,9 +13,8 @@ import pytest
 from speculative import checks, profiles
 from speculative.text import power_of_ten
 
+from . import test_checks, test_cli, test_sampler
 from .conftest import ROOT
-
-TESTS = ROOT / "tests"
 
 
 def test_the_page_states_every_constant_the_suite_uses(page_text):
@@ -37,13 +36,22 @@ def test_the_page_states_every_constant_the_suite_uses(page_text):
         assert name in page_text, name
 
 
-@pytest.mark.parametrize("constant, test_file", [
-    ("checks.BROKEN", "test_sampler.py"), ("checks.SEQUENCE_BROKEN", "test_checks.py"),
-    ("checks.HARMLESS", "test_checks.py"), ("checks.IDENTITY_PAIRS", "test_stats.py"),
-    ("checks.random_profiles", "test_sampler.py"), ("checks.DETECTABLE_TV", "test_checks.py"),
-])
-def test_the_suite_reads_the_constants_the_page_quotes(constant, test_file):
-    assert constant in (TESTS / test_file).read_text(encoding="utf-8"), f"{test_file} no longer uses {constant}"
+def parametrized_over(test) -> object:
+    """Returns the values a test function is parametrized over."""
+    (mark,) = [m for m in test.pytestmark if m.name == "parametrize"]
+    return mark.args[1]
+
+
+@pytest.mark.parametrize("test, table", [
+    (test_sampler.test_checks_fail_on_a_broken_sampler, checks.BROKEN),
+    (test_cli.test_check_exits_one_on_each_broken_sampler_and_names_a_failing_position_row, checks.BROKEN),
+    (test_checks.test_sequence_check_fails_on_a_broken_sampler, checks.SEQUENCE_BROKEN),
+    (test_cli.test_check_exits_one_on_each_sequence_broken_sampler_and_names_the_sequence_row, checks.SEQUENCE_BROKEN),
+    (test_checks.test_sequence_check_passes_a_harmless_change, checks.HARMLESS),
+    (test_sampler.test_checks_pass_a_harmless_change, checks.HARMLESS),
+], ids=lambda x: getattr(x, "__name__", ""))
+def test_every_sampler_the_page_names_is_run_by_the_tests(test, table):
+    assert list(parametrized_over(test)) == list(table) != []
 
 
 def test_the_readme_names_every_key_the_loader_accepts():

@@ -354,7 +354,7 @@ def test_the_tally_bound_is_the_analysis_bound_and_reset_clears_it(browser, page
     readout = lab(page).locator("[data-tally-readout]")
     lab(page).get_by_role("button", name="Draw 100 times").click()
     lab(page).get_by_role("button", name="Draw 10,000 times").click()
-    expect(readout).to_contain_text(f"10,100 draws")
+    expect(readout).to_contain_text("10,100 draws")
     expect(readout).to_contain_text(f"the bound {tv_bound(10_100, len(trace['vocabulary'])):.4f}")
     assert sum(a + r for a, r in tally_counts(page)) == 10_100
     lab(page).get_by_role("button", name="Reset tally").click()

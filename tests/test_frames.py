@@ -14,15 +14,7 @@ from speculative.frames import BonusFrame, DoneFrame, ProposeFrame, Round, Verif
 from speculative.stats import position_record
 from speculative.text import uniform_str
 
-from .conftest import FIGURES
-
-
-def closed_form(data, profile):
-    """1 propose + positions up to the first with accept probability 0 + bonus if none + 1 done."""
-    accept = [data.target[i][x] / profile.draft[i][x] for i, x in enumerate(profile.proposals)]
-    assert all(a == 0 or a >= 1 for a in accept), "the shipped walkthrough is decided by the rule alone"
-    first_zero = next((i + 1 for i, a in enumerate(accept) if a == 0), None)
-    return 1 + (first_zero or data.k) + (0 if first_zero else 1) + 1
+from .conftest import FIGURES, closed_form
 
 
 def test_frame_count_equals_its_closed_form(shipped, explained):

@@ -8,7 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from speculative.profiles import DataError, parse
+from speculative.errors import InputError
+from speculative.profiles import parse
 
 from .conftest import DATA
 
@@ -23,7 +24,7 @@ def broken(edit) -> str:
 
 
 def problems(text: str) -> list[str]:
-    with pytest.raises(DataError) as caught:
+    with pytest.raises(InputError) as caught:
         parse(text, SRC)
     return caught.value.lines()
 
@@ -131,7 +132,7 @@ def test_vocabulary_size_and_position_count_come_from_the_file():
         raw["bonus_target"] = ["1", "0"]
         raw["profiles"] = [{"id": "only", "name": "only", "proposals": ["x", "y"],
                             "draft": [["1/4", "3/4"], ["1", "0"]]}]
-    with pytest.raises(DataError) as caught:
+    with pytest.raises(InputError) as caught:
         parse(broken(edit), SRC)
     # position 2's draft gives "y" probability 0, so that proposal alone is refused
     assert caught.value.lines() == [

@@ -13,7 +13,6 @@ import subprocess
 import sys
 import textwrap
 import threading
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -52,14 +51,12 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture
-def project(tmp_path, built_site, monkeypatch) -> Path:
-    """Returns a working folder holding a copy of data/, content/, templates/ and a built site/, and makes it the cwd."""
-    for name in ("data", "content", "templates"):
-        shutil.copytree(ROOT / name, tmp_path / name)
-    shutil.copytree(built_site, tmp_path / "site")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(build, "CACHE", tmp_path / ".cache")
-    return tmp_path
+def project(project, built_site, monkeypatch) -> Path:
+    """Returns conftest's copy of the inputs with a built site/ beside them, and makes it the cwd."""
+    shutil.copytree(built_site, project / "site")
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(build, "CACHE", project / ".cache")
+    return project
 
 
 ARGS = ["--data", SRC, "--out", "site", "--content", "content", "--templates", "templates"]
@@ -67,11 +64,9 @@ ARGS = ["--data", SRC, "--out", "site", "--content", "content", "--templates", "
 
 def refused(run_build, project: Path, *extra: str) -> list[str]:
     """Runs the build in process and returns its stderr lines, after checking it failed as a refusal should:
-    exit 1, nothing on stdout, no traceback, quickly, with site/ and the rest of the folder as they were."""
+    exit 1, nothing on stdout, no traceback, with site/ and the rest of the folder as they were."""
     before = snapshot(project)
-    start = time.perf_counter()
     code, out, err = run_build(*ARGS, *extra)
-    assert time.perf_counter() - start < 3
     assert (code, out) == (1, "")
     assert "Traceback" not in err
     after = snapshot(project)

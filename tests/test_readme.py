@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import sys
+
+import pytest
+
+from speculative import cli
 
 from .conftest import ROOT
 
@@ -50,8 +53,19 @@ def test_layout_lists_what_is_there():
     assert modules <= set(re.findall(r"(\w+\.py)", layout))
 
 
+@pytest.mark.slow  # starts fresh Python processes: the full run only
 def test_watch_and_serve_commands_exist():
     help_text = subprocess.run([sys.executable, str(ROOT / "build.py"), "--help"], capture_output=True, text=True).stdout
-    for flag in re.findall(r"build\.py (--\w+)", README):
-        assert flag in help_text
-    assert shutil.which("bash")
+    flags = re.findall(r"build\.py (--\w+)", README)
+    assert flags and all(flag in help_text for flag in flags)
+
+
+def test_every_speculative_command_and_option_the_readme_names_exists(capsys):
+    named = re.findall(r"speculative (build|serve|check|stats)((?: \[?--[\w-]+(?: \w+)?\]?)*)", README)
+    assert {command for command, _ in named} == {"build", "serve", "check", "stats"}
+    for command, options in named:
+        with pytest.raises(SystemExit):
+            cli.main([command, "--help"])
+        help_text = capsys.readouterr().out
+        for option in re.findall(r"--[\w-]+", options):
+            assert option in help_text, (command, option)

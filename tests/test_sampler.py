@@ -10,11 +10,7 @@ import pytest
 from speculative import checks, sampler
 from speculative.analysis import arrays, walkthrough
 
-
-def shipped_profiles(data):
-    """Yields (name, target, draft, bonus) as floats for each shipped profile."""
-    for profile in data.profiles:
-        yield (profile.id, *arrays(data, profile))
+from .conftest import shipped_profiles
 
 
 def failures(data, rule, seed: int = checks.SEED, random: bool = True) -> list[str]:
@@ -28,15 +24,18 @@ def failures(data, rule, seed: int = checks.SEED, random: bool = True) -> list[s
     return found
 
 
+@pytest.mark.slow  # statistical power or many random cases: the full run only
 def test_output_matches_the_target_on_shipped_and_random_profiles(shipped):
     assert failures(shipped, sampler.RULE) == []
 
 
+@pytest.mark.slow  # statistical power or many random cases: the full run only
 @pytest.mark.parametrize("name", checks.BROKEN)
 def test_checks_fail_on_a_broken_sampler(shipped, name):
     assert failures(shipped, checks.BROKEN[name]) != []
 
 
+@pytest.mark.slow  # statistical power or many random cases: the full run only
 @pytest.mark.parametrize("name", checks.HARMLESS)
 def test_checks_pass_a_harmless_change(shipped, name):
     assert failures(shipped, checks.HARMLESS[name]) == []
@@ -50,6 +49,7 @@ def test_random_profiles_span_the_stated_token_and_position_ranges():
     assert any(sampler.token_dtype(v) == np.int8 for v in sizes) and any(sampler.token_dtype(v) == np.int32 for v in sizes)
 
 
+@pytest.mark.slow  # statistical power or many random cases: the full run only
 def test_checks_fail_when_small_vocabulary_tokens_are_stored_as_int8_at_200_tokens(shipped, monkeypatch):
     monkeypatch.setattr(sampler, "token_dtype", lambda size: np.int8)
     assert failures(shipped, sampler.RULE) != []

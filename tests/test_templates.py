@@ -13,7 +13,7 @@ from speculative import render
 from speculative.page_checks import MAX_LOOP_STEPS, MAX_OUTPUT_CHARS, link_problems, page_ids
 
 from .conftest import ROOT
-from .test_publish import ARGS, hint, project, refused  # noqa: F401  (project is a fixture)
+from .test_publish import ARGS, hint, project, refused  # noqa: F401  (project: the published-site fixture)
 
 
 def append(relative: str, text: str):

@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 
 from speculative import stats
 from speculative.errors import InputError
-from speculative.profiles import MAX_COSTS, _COST_REQUIRED, parse
+from speculative.profiles import MAX_COSTS, _COST_REQUIRED
 
 from .conftest import DATA, ROOT, edited_data
 from .test_broken_data import RAW, SRC, edited, load_bytes, put

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+
 from .conftest import ROOT
 
 TIMEOUT = 30
@@ -48,14 +49,6 @@ class Running:
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait(timeout=TIMEOUT)
-
-
-@pytest.fixture
-def project(tmp_path) -> Path:
-    """Returns a copy of data/, content/ and templates/ that a test may edit."""
-    for name in ("data", "content", "templates"):
-        shutil.copytree(ROOT / name, tmp_path / name)
-    return tmp_path
 
 
 def args_for(project: Path) -> list[str]:

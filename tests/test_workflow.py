@@ -34,6 +34,7 @@ def test_workflow_passes_github_workflow_schema():
     ("  build:\n    runs-on: ubuntu-latest\n", "  build:\n", "runs-on"),
     ("      - id: deployment\n        uses: actions/deploy-pages@v4\n", "      - id: deployment\n", "deployment"),
 ], ids=["unknown permission level", "job without runs-on", "step that neither runs nor uses"])
+@pytest.mark.slow  # starts fresh Python processes: the full run only
 def test_checker_rejects_broken_workflow(tmp_path, old, new, complaint):
     assert TEXT.count(old) == 1, "the mutation no longer applies to pages.yml; update it"
     broken = tmp_path / "pages.yml"
@@ -43,10 +44,26 @@ def test_checker_rejects_broken_workflow(tmp_path, old, new, complaint):
     assert complaint in result.stdout
 
 
-def test_runs_on_push_to_main_and_by_hand():
+MAIN_ONLY = "github.event_name != 'pull_request' && github.ref == 'refs/heads/main'"
+
+
+def test_runs_on_push_to_main_on_every_pull_request_and_by_hand():
     on = DOC.get("on", DOC.get(True))  # PyYAML reads the bare key `on` as the boolean True
     assert on["push"]["branches"] == ["main"]
+    assert "pull_request" in on and on["pull_request"] is None  # every pull request, to any branch
     assert "workflow_dispatch" in on
+
+
+def test_only_main_uploads_and_deploys_while_every_run_tests_and_builds():
+    steps = JOBS["build"]["steps"]
+    gated = {s.get("uses", s.get("run", "")).split("@")[0]: s.get("if") for s in steps}
+    assert gated["bash scripts/test.sh"] is None and gated["bash scripts/build.sh"] is None
+    assert gated["actions/configure-pages"] == gated["actions/upload-pages-artifact"] == MAIN_ONLY
+    assert JOBS["deploy"]["if"] == MAIN_ONLY
+
+
+def test_every_job_has_a_time_limit():
+    assert {name: 0 < job["timeout-minutes"] <= 60 for name, job in JOBS.items()} == {name: True for name in JOBS}
 
 
 def step_index(steps: list[dict], *, run: str | None = None, uses: str | None = None) -> int:
@@ -94,11 +111,13 @@ def test_permissions_are_least_privilege():
             assert job.get("permissions", DOC["permissions"]) == {"contents": "read"}, name
 
 
-def test_one_pages_deployment_at_a_time_without_cancelling():
-    assert DOC["concurrency"] == {"group": "pages", "cancel-in-progress": False}
+def test_one_pages_deployment_at_a_time_without_cancelling_and_pull_requests_never_wait_for_it():
+    assert JOBS["deploy"]["concurrency"] == {"group": "pages", "cancel-in-progress": False}
+    assert "concurrency" not in DOC and "concurrency" not in JOBS["build"]
 
 
 def test_actions_are_pinned_to_a_major_version():
     used = [s["uses"] for job in JOBS.values() for s in job["steps"] if "uses" in s]
     assert sorted(used) == sorted(["actions/checkout@v4", "actions/setup-python@v5", "actions/configure-pages@v5",
                                    "actions/upload-pages-artifact@v3", "actions/deploy-pages@v4"])
+

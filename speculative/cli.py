@@ -1,0 +1,252 @@
+"""The command line: `speculative build | serve | check | stats`, each with --help and --version.
+
+Installed as `speculative` by pyproject's [project.scripts], and run as `python -m speculative` too. This module
+imports only the standard library at the top: each command imports what it needs when it runs, so --help,
+--version and the hint for a missing dependency work before anything is installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+from .errors import SETUP, InputError  # the standard library only, like this module
+
+PROG = "speculative"
+DATA = "data/profiles.v1.json"
+ROUNDS_RANGE = (1_000, 100_000_000)  # rounds per profile: fewer reach no later position; more take hours
+TEXTS_RANGE = (1_000, 100_000_000)  # texts for the sequence check, for the same reasons
+DEFAULTS = (6_400_000, 1_000_000)  # the suite's checks.ROUNDS and checks.SEQUENCE_TEXTS (a test keeps them equal)
+SETUP_HINT = SETUP.format(then="`.venv/bin/speculative`")
+HEADER = f"{'check':<34} {'n':>11} {'p-value':>9} {'TV':>8} {'bound':>8} {'detectable':>10}  result"
+
+
+def version() -> str:
+    """Returns the installed version of the project, or a note that it is not installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("speculative-decoding-explained")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with a usage error printed as one line: the command, the argument, what was found and expected."""
+
+    def error(self, message: str) -> None:
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def count(low: int, high: int) -> Callable[[str], int]:
+    """Returns an argparse type that accepts a whole number from low to high (1000000, 1_000_000 or 1,000,000)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text.replace(",", "").replace("_", ""))
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"found {text!r}; expected a whole number from {low:,} to {high:,}")
+        return value
+    return parse
+
+
+# --- check: the suite's statistical checks on the author's own file ------------------------------------------
+
+def progress_bar(total: int, stream: TextIO) -> Callable[[int], None]:
+    """Returns a callback that advances a one-line progress bar on `stream` by the work it is told of."""
+    done = [0]
+
+    def advance(step: int) -> None:
+        done[0] += step
+        filled = int(30 * done[0] / total)
+        stream.write(f"\r[{'#' * filled}{' ' * (30 - filled)}] {done[0] / total:4.0%}")
+        stream.write("\n" if done[0] >= total else "")
+        stream.flush()
+
+    return advance
+
+
+def row(c: Any, categories: int) -> str:
+    """Returns one table line of a checks.Check: its size, p-value, TV, bound, the TV it could detect, its verdict."""
+    from . import checks
+
+    if c.n == 0:
+        verdict = "ok: the rule never reaches it" if c.ok else "FAIL: never reached"
+        return f"{c.name:<34} {0:>11,} {'-':>9} {'-':>8} {'-':>8} {'-':>10}  {verdict}"
+    seen = checks.detectable_tv(c.n, categories) if categories > 1 else float("nan")
+    verdict = "ok" if c.ok else "FAIL"
+    return f"{c.name:<34} {c.n:>11,} {c.p_value:>9.2e} {c.tv:>8.5f} {c.bound:>8.5f} {seen:>10.5f}  {verdict}"
+
+
+def run_checks(path: str, rounds: int, texts: int, out: TextIO, err: TextIO, rule: Any = None) -> bool:
+    """Prints one row per check of every profile in `path` and of the toy's sequences; returns whether every row passed."""
+    import numpy as np
+
+    from . import checks, sampler
+    from .analysis import arrays
+    from .profiles import load
+
+    rule = rule or sampler.RULE
+    data = load(path)
+    rng = np.random.default_rng(checks.SEED)
+    advance = progress_bar(rounds * len(data.profiles) + texts, err) if err.isatty() else None
+    print(f"{path}: {len(data.profiles)} profile(s), {rounds:,} rounds each; a check fails below "
+          f"p = {checks.P_MIN:g} or above its TV bound. 'detectable' is the TV error caught with "
+          f"probability {checks.POWER:.0%}.\n", file=out)
+    print(HEADER, file=out)
+    printed: list[checks.Check] = []  # every row printed: the exit status is the conjunction of all of them
+    for profile in data.profiles:
+        t, d, b = arrays(data, profile)
+        for c in checks.profile_checks(t, d, b, rounds, rng, rule, name=profile.id, progress=advance):
+            print(row(c, len(b) if "position" in c.name else len(t) + 1), file=out)
+            printed.append(c)
+    start = time.perf_counter()
+    seq = checks.sequence_check(checks.TOY, texts, rng, rule)
+    if advance:
+        advance(texts)
+    print(row(seq, len(checks.TOY.vocabulary) ** checks.SEQUENCE_LENGTH), file=out)
+    printed.append(seq)
+    print(f"\n(the last row: the built-in context-dependent toy, {len(checks.TOY.vocabulary)} tokens, "
+          f"{texts:,} texts in {time.perf_counter() - start:.1f} s)", file=out)
+    for problem in checks.problems(printed):
+        print(f"failed: {problem}", file=out)
+    return all(c.ok for c in printed)
+
+
+def check(args: argparse.Namespace, out: TextIO, err: TextIO, rule: Any = None) -> int:
+    """Runs the check command; returns 0 when every printed row passed, else 1."""
+    return 0 if run_checks(args.data, args.rounds, args.texts, out, err, rule) else 1
+
+
+# --- stats: each profile's exact figures ---------------------------------------------------------------------
+
+def report(path: str) -> str:
+    """Returns the statistics of every profile in `path` as plain text."""
+    from .analysis import explain
+    from .profiles import load
+    from .text import decimal_str
+
+    ex = explain(load(path))
+    cost = ex.data.cost
+    lines = [f"{path}: {len(ex.data.vocabulary)} tokens, k = {ex.data.k} positions; "
+             f"assumed cost: draft step {cost.draft_step}, verification {cost.verify_round} target step(s)"]
+    for r in ex.results:
+        s = r.stats
+        lines += [
+            "",
+            f"{r.profile.id} ({r.profile.name})",
+            f"  alpha_i          {'  '.join(str(a) for a in s.alphas)}",
+            f"  P(N=n), n=1..{ex.data.k + 1}  {'  '.join(str(p) for p in s.distribution)}",
+            f"  E tokens/round   {s.expected} = {decimal_str(s.expected)} (from P(N=n): {s.expected_from_distribution})",
+            f"  speedup          {s.expected} / {s.round_cost} = {decimal_str(s.speedup)}x",
+            f"  frames           {len(r.frames)}",
+        ]
+    return "\n".join(lines)
+
+
+def stats(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Prints each profile's exact statistics; returns 0."""
+    print(report(args.data), file=out)
+    return 0
+
+
+# --- build and serve: build.py, the one module that writes site/ ---------------------------------------------
+
+class NoCheckout(Exception):
+    """build.py is not beside the package: it was installed without the project's checkout."""
+
+
+def build_module() -> Any:
+    """Returns build.py, loaded from the checkout this package lives in."""
+    path = Path(__file__).resolve().parent.parent / "build.py"
+    if not path.is_file():
+        raise NoCheckout(f"{path}: found no such file; expected build.py beside the speculative/ folder, "
+                         "as in a clone of the project (bash scripts/build.sh installs it from there)")
+    loaded = sys.modules.get("build")
+    if loaded is not None and Path(getattr(loaded, "__file__", None) or "").resolve() == path:
+        return loaded  # already imported, as the tests do: one module, so what they patch is what runs
+    name = "build" if loaded is None else "speculative_build"  # never shadow another package named build
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def paths(args: argparse.Namespace) -> list[str]:
+    """Returns build.py's --data and --out options for the ones given."""
+    return [*(["--data", args.data] if args.data else []), *(["--out", args.out] if args.out else [])]
+
+
+def build(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Builds site/ once, or on every save with --watch; returns build.py's exit code."""
+    return build_module().main([*paths(args), *(["--watch"] if args.watch else [])])
+
+
+def serve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Builds, serves the output folder on 127.0.0.1 and rebuilds on every save; returns build.py's exit code."""
+    return build_module().main([*paths(args), "--watch", "--serve", str(args.port)])
+
+
+# --- the parser and the entry point --------------------------------------------------------------------------
+
+def command(sub: Any, name: str, run: Callable[..., int], summary: str) -> argparse.ArgumentParser:
+    """Returns a new subcommand parser with --version, set to run `run`."""
+    p = sub.add_parser(name, help=summary, description=summary)
+    p.add_argument("--version", action="version", version=f"{PROG} {version()}")
+    p.set_defaults(run=run)
+    return p
+
+
+def parser() -> argparse.ArgumentParser:
+    """Returns the parser of every command and its options."""
+    top = Parser(prog=PROG, description="Build, preview and check the speculative decoding explainer. "
+                 "With no command, runs stats.")
+    top.add_argument("--version", action="version", version=f"{PROG} {version()}")
+    top.set_defaults(run=stats, data=DATA)
+    sub = top.add_subparsers(title="commands", metavar="{build,serve,check,stats}", parser_class=Parser)
+    for name, run, summary in [("build", build, "build site/index.html and site/trace.json from the inputs"),
+                               ("serve", serve, "build, serve the page on 127.0.0.1 and rebuild on every save")]:
+        p = command(sub, name, run, summary)
+        p.add_argument("--data", help=f"the profiles file (default: {DATA})")
+        p.add_argument("--out", help="the output folder (default: site/)")
+        if name == "build":
+            p.add_argument("--watch", action="store_true", help="rebuild on every save under data/, content/ or templates/")
+        else:
+            p.add_argument("--port", type=count(1, 65535), default=8000, help="the port (default: 8000)")
+    p = command(sub, "check", check, "run the suite's statistical checks of the sampler on your profiles file")
+    p.add_argument("--rounds", type=count(*ROUNDS_RANGE), default=DEFAULTS[0],
+                   help=f"rounds per profile, {ROUNDS_RANGE[0]:,} to {ROUNDS_RANGE[1]:,} (default: {DEFAULTS[0]:,})")
+    p.add_argument("--texts", type=count(*TEXTS_RANGE), default=DEFAULTS[1],
+                   help=f"texts for the sequence check, {TEXTS_RANGE[0]:,} to {TEXTS_RANGE[1]:,} (default: {DEFAULTS[1]:,})")
+    p.add_argument("--data", default=DATA, help=f"the profiles file (default: {DATA})")
+    p = command(sub, "stats", stats, "print each profile's α, E, P(N = n), speedup and frame count, exactly")
+    p.add_argument("--data", default=DATA, help=f"the profiles file (default: {DATA})")
+    return top
+
+
+def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO | None = None, rule: Any = None) -> int:
+    """Runs the command line; returns the exit status. `rule` swaps the sampler's rule, for the tests only."""
+    out, err = out or sys.stdout, err or sys.stderr
+    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        if args.run is check:
+            return check(args, out, err, rule)
+        return args.run(args, out, err)
+    except ModuleNotFoundError as missing:  # run outside .venv: name the command that sets it up
+        if (missing.name or "").split(".")[0] in ("speculative", "build"):
+            raise
+        print(f"{PROG}: found no module named {missing.name!r}; {SETUP_HINT}", file=err)
+        return 1
+    except NoCheckout as error:
+        print(str(error), file=err)
+        return 1
+    except InputError as error:
+        print("\n".join(error.lines()), file=err)
+        return 1

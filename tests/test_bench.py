@@ -1,0 +1,58 @@
+"""bench/run.py: the table of figures, and an exit status that fails, naming the figure, when one misses its target."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from .conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "bench" / "run.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("value, target, ok", [
+    ("176.6 KB", "≤ 180 KB", True),
+    ("180.1 KB", "≤ 180 KB", False),
+    ("1,391", "≤ 1,400", True),
+    ("1,401", "≤ 1,400", False),
+    ("6.00 ms median, 10.40 ms worst of 15 loads", "≤ 20 ms", True),
+    ("20.01 ms median, 1.00 ms worst of 15 loads", "≤ 20 ms", False),
+    ("51.5 M checks/s", "≥ 20 M checks/s", True),
+    ("19.9 M checks/s", "≥ 20 M checks/s", False),
+    ("0", "0", True),
+    ("1", "0", False),
+    ("360 px", "= 360 px", True),
+    ("361 px", "= 360 px", False),
+    ("(failed: no browser)", "runs", False),
+])
+def test_a_figure_meets_its_target_by_its_first_number(bench, value, target, ok):
+    assert bench.met(value, target) is ok
+
+
+def test_exits_one_and_names_each_figure_that_missed(bench, monkeypatch, capsys):
+    monkeypatch.setattr(bench, "table", lambda: [("page size, raw", "181.0 KB", "≤ 180 KB", False),
+                                                 ("DOM elements after scripts run", "1,391", "≤ 1,400", True),
+                                                 ("sampler, vectorised", "19.0 M checks/s", "≥ 20 M checks/s", False)])
+    assert bench.main() == 1
+    out, err = capsys.readouterr()
+    assert "| page size, raw | 181.0 KB | ≤ 180 KB |\n" in out
+    assert err == ("missed: page size, raw: measured 181.0 KB; target ≤ 180 KB\n"
+                   "missed: sampler, vectorised: measured 19.0 M checks/s; target ≥ 20 M checks/s\n")
+
+
+def test_exits_zero_when_every_figure_meets_its_target(bench, monkeypatch, capsys):
+    monkeypatch.setattr(bench, "table", lambda: [("page size, raw", "176.6 KB", "≤ 180 KB", True)])
+    assert bench.main() == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_the_sampler_rows_judge_their_own_targets(bench):
+    rows = bench.sampler_rows({"vectorised": 50e6, "loop": 2e6})  # vectorised is only 25× the loop
+    assert [(name, ok) for name, _, _, ok in rows] == [("sampler, vectorised", True), ("sampler, plain loop", False)]

@@ -1,0 +1,236 @@
+"""The command line: `speculative check` exits 1 when any row it prints fails, every command has --help and
+--version, arguments are checked with one line each, and `stats` prints each profile's exact figures."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+
+import pytest
+
+from speculative import checks, cli
+
+from .conftest import DATA, ROOT
+
+BAD_TARGET = ('"4/8", "1/8", "0",   "0",   "2/8", "1/8"', '"5/8", "1/8", "0",   "0",   "2/8", "1/8"')
+SMALL = ["--rounds", "20000", "--texts", "20000", "--data", str(DATA)]  # enough for every broken sampler to fail
+SEQUENCE_ROW = "first 4 tokens of 20,000 texts"
+
+
+def run(*args: str, rule=None) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    return cli.main(list(args), out, err, rule=rule), out.getvalue(), err.getvalue()
+
+
+def failed_rows(out: str) -> list[str]:
+    """Returns the check name of every row printed as FAIL."""
+    return [re.split(r" {2,}", line)[0] for line in out.splitlines() if re.search(r"  FAIL(:.*)?$", line)]
+
+
+def test_check_prints_a_row_per_position_per_profile_and_the_sequence_check():
+    status, out, _ = run("check", *SMALL)
+    assert status == 0, out
+    rows = [line for line in out.splitlines() if line.endswith("  ok")]
+    assert len(rows) == 2 * (6 + 1) + 1
+    assert re.search(r"^divergent position 6 +\d[\d,]* +\d\.\d\de[-+]\d\d +0\.\d{5} +0\.\d{5} +0\.\d{5}  ok$", out, re.M)
+    assert SEQUENCE_ROW in out
+
+
+@pytest.mark.parametrize("name", checks.BROKEN)
+def test_check_exits_one_on_each_broken_sampler_and_names_a_failing_position_row(name):
+    status, out, _ = run("check", *SMALL, rule=checks.BROKEN[name])
+    assert status == 1, out
+    failing = failed_rows(out)
+    assert any(re.fullmatch(r"(aligned|divergent) (position \d|tokens per round)", row) for row in failing), out
+    for row in failing:
+        assert f"failed: {row}: " in out
+
+
+@pytest.mark.parametrize("name", checks.SEQUENCE_BROKEN)
+def test_check_exits_one_on_each_sequence_broken_sampler_and_names_the_sequence_row(name):
+    status, out, _ = run("check", *SMALL, rule=checks.SEQUENCE_BROKEN[name])
+    assert status == 1, out
+    assert SEQUENCE_ROW in failed_rows(out)
+    assert f"failed: {SEQUENCE_ROW}: " in out
+
+
+def test_a_failing_sequence_row_alone_makes_the_exit_status_one():
+    rule = checks.SEQUENCE_BROKEN["next round continued from the rejected token"]  # no per-position row sees it
+    status, out, _ = run("check", *SMALL, rule=rule)
+    assert (status, failed_rows(out)) == (1, [SEQUENCE_ROW])
+
+
+@pytest.mark.parametrize("name", checks.HARMLESS)
+def test_check_exits_zero_on_a_harmless_change(name):
+    status, out, _ = run("check", *SMALL, rule=checks.HARMLESS[name])
+    assert (status, failed_rows(out)) == (0, []), out
+
+
+def test_check_exits_one_and_names_the_failure_when_a_p_value_is_too_small(monkeypatch):
+    monkeypatch.setattr(checks, "P_MIN", 1.1)  # every p-value is below it
+    status, out, _ = run("check", "--rounds", "2000", "--texts", "2000", "--data", str(DATA))
+    assert status == 1
+    assert "failed: aligned position 1: chi-square p = " in out
+
+
+def test_an_unreached_position_is_a_failed_row():
+    row = cli.row(checks.Check("p 2", 0, float("nan"), float("nan"), float("nan"), "p 2: no round reached it"), 6)
+    assert row.endswith("FAIL: never reached")
+    assert failed_rows(row) == ["p 2"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--rounds", "0"], "argument --rounds: found '0'; expected a whole number from 1,000 to 100,000,000"),
+    (["--rounds", "999"], "argument --rounds: found '999'; expected a whole number from 1,000 to 100,000,000"),
+    (["--rounds", "1000000000000"],
+     "argument --rounds: found '1000000000000'; expected a whole number from 1,000 to 100,000,000"),
+    (["--rounds", "lots"], "argument --rounds: found 'lots'; expected a whole number from 1,000 to 100,000,000"),
+    (["--texts", "-5"], "argument --texts: found '-5'; expected a whole number from 1,000 to 100,000,000"),
+    (["--texts", "100_000_001"],
+     "argument --texts: found '100_000_001'; expected a whole number from 1,000 to 100,000,000"),
+])
+def test_check_refuses_a_count_out_of_range_in_one_line(capsys, args, message):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["check", *args])
+    assert stop.value.code == 2
+    assert capsys.readouterr() == ("", f"speculative check: {message}\n")
+
+
+def test_counts_may_be_written_with_separators():
+    parse = cli.count(1_000, 100_000_000)
+    assert [parse("1000"), parse("1_000_000"), parse("6,400,000"), parse("100000000")] == [1000, 10**6, 6_400_000, 10**8]
+
+
+def test_serve_refuses_a_port_out_of_range(capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["serve", "--port", "70000"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == "speculative serve: argument --port: found '70000'; expected a whole number from 1 to 65,535\n"
+
+
+def test_check_defaults_are_the_suites_own_counts():
+    assert cli.DEFAULTS == (checks.ROUNDS, checks.SEQUENCE_TEXTS)
+
+
+def test_check_of_a_bad_file_prints_its_problems_without_traceback(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(DATA.read_text().replace(*BAD_TARGET))
+    status, out, err = run("check", "--data", str(bad))
+    assert (status, out) == (1, "")
+    assert err == f"{bad}: target[0]: sums to 9/8; each distribution must sum to 1\n"
+
+
+def test_progress_bar_reaches_the_whole_and_ends_the_line():
+    stream = io.StringIO()
+    advance = cli.progress_bar(4, stream)
+    advance(1)
+    assert stream.getvalue() == "\r[" + "#" * 7 + " " * 23 + "]  25%"
+    advance(3)
+    assert stream.getvalue().endswith("\r[" + "#" * 30 + "] 100%\n")
+
+
+# --- stats ----------------------------------------------------------------------------------------------------
+
+def test_stats_prints_alpha_expected_speedup_and_frames():
+    status, out, err = run("stats", "--data", str(DATA))
+    assert (status, err) == (0, "")
+    assert out.splitlines()[0] == (f"{DATA}: 6 tokens, k = 5 positions; assumed cost: draft step 1/10, "
+                                   "verification 1 target step(s)")
+    block = out.split("\n\n")[2].splitlines()
+    assert block == [
+        "divergent (a divergent draft)",
+        "  alpha_i          3/4  1/2  5/8  3/4  1/2",
+        "  P(N=n), n=1..6  1/4  3/8  9/64  15/256  45/512  45/512",  # 1 - α1, α1(1 - α2), ..., α1⋯α5
+        "  E tokens/round   1343/512 = 2.62 (from P(N=n): 1343/512)",  # 1 + 3/4 + 3/8 + 15/64 + 45/256 + 45/512
+        "  speedup          1343/512 / 3/2 = 1.75x",
+        "  frames           5",
+    ]
+    assert "aligned (a closely aligned draft)" in out and "3/4  7/8  7/8  7/8  7/8" in out
+
+
+def test_no_command_is_stats_of_the_shipped_file(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert run() == run("stats")
+
+
+def test_stats_of_a_bad_file_prints_its_problems_without_traceback(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(DATA.read_text().replace(*BAD_TARGET))
+    assert run("stats", "--data", str(bad)) == (1, "", f"{bad}: target[0]: sums to 9/8; each distribution must sum to 1\n")
+
+
+# --- build and serve ----------------------------------------------------------------------------------------
+
+def test_build_runs_build_py_with_the_options_given(tmp_path, capsys):
+    out = tmp_path / "site"
+    assert cli.main(["build", "--data", str(DATA), "--out", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
+    assert capsys.readouterr().out.startswith(f"built {out}/index.html (")
+
+
+def test_serve_asks_build_py_to_watch_and_serve_on_the_port(monkeypatch):
+    seen = []
+    monkeypatch.setattr(cli.build_module(), "main", lambda argv: seen.append(argv) or 0)
+    assert cli.main(["serve", "--port", "8123", "--out", "x"]) == 0
+    assert cli.main(["build", "--watch"]) == 0
+    assert seen == [["--out", "x", "--watch", "--serve", "8123"], ["--watch"]]
+
+
+# --- help, version, and running without the set-up --------------------------------------------------------
+
+@pytest.mark.parametrize("command", [[], ["build"], ["serve"], ["check"], ["stats"]])
+def test_every_command_has_help_and_version(capsys, command):
+    for flag, start in [("--help", f"usage: {' '.join(['speculative', *command])} "), ("--version", "speculative ")]:
+        with pytest.raises(SystemExit) as stop:
+            cli.main([*command, flag])
+        assert stop.value.code == 0
+        printed = capsys.readouterr().out
+        assert printed.startswith(start), printed
+    assert printed == f"speculative {cli.version()}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+", cli.version())
+
+
+def test_top_level_help_lists_every_command(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    out = capsys.readouterr().out
+    for name in ("build", "serve", "check", "stats"):
+        assert re.search(rf"^    {name} +\w", out, re.M), name
+
+
+def test_a_missing_dependency_names_the_set_up_command(tmp_path):
+    code = "import sys; sys.modules['numpy'] = None; from speculative.cli import main; sys.exit(main(['stats']))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert (out.returncode, out.stdout) == (1, "")
+    assert out.stderr == ("speculative: found no module named 'numpy'; run `bash scripts/build.sh` first (it makes "
+                          ".venv and installs the project), then `.venv/bin/speculative`\n")
+
+
+def test_build_py_without_its_dependencies_names_the_set_up_command(tmp_path):
+    code = ("import sys; sys.modules['jinja2'] = None; sys.argv = ['build.py']; "
+            f"import runpy; runpy.run_path({str(ROOT / 'build.py')!r}, run_name='__main__')")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert (out.returncode, out.stdout) == (1, "")
+    assert out.stderr == ("build.py: found no module named 'jinja2'; run `bash scripts/build.sh` first (it makes "
+                          ".venv and installs the project), then `.venv/bin/python build.py`\n")
+
+
+def test_python_dash_m_runs_the_same_main():
+    shim = (ROOT / "speculative" / "__main__.py").read_text(encoding="utf-8")
+    assert "from speculative.cli import main" in shim and len(shim.splitlines()) <= 3
+
+
+def test_readme_states_the_default_rounds():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"every profile, {checks.ROUNDS:,} rounds each" in readme
+    assert f"{checks.POWER:.0%} of the time" in readme
+
+
+@pytest.mark.slow  # starts fresh Python processes: the full run only
+@pytest.mark.parametrize("module", ["build", "speculative.analysis", "speculative.view"])
+def test_the_build_never_imports_scipy(module):
+    code = f"import sys; sys.path.insert(0, '.'); import {module}; print('scipy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert out.stdout.strip() == "False", out.stderr

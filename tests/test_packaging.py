@@ -1,0 +1,30 @@
+"""pyproject.toml: the license it names is the LICENSE file, and the set-up installs what the commands need."""
+
+from __future__ import annotations
+
+import tomllib
+
+from .conftest import ROOT
+
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_the_license_file_is_the_one_pyproject_names():
+    project = PROJECT["project"]
+    license_text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    assert license_text.startswith("MIT License\n") and "Permission is hereby granted, free of charge" in license_text
+
+
+def test_the_command_line_is_installed_as_speculative():
+    assert PROJECT["project"]["scripts"] == {"speculative": "speculative.cli:main"}
+
+
+def test_the_set_up_installs_scipy_for_check_and_ruff_for_the_tests():
+    assert any(d.startswith("scipy") for d in PROJECT["project"]["dependencies"])
+    assert any(d.startswith("ruff") for d in PROJECT["project"]["optional-dependencies"]["test"])
+
+
+def test_the_slow_marker_is_registered():
+    markers = [m.split(":")[0] for m in PROJECT["tool"]["pytest"]["ini_options"]["markers"]]
+    assert markers == ["slow", "browser", "validator"]
