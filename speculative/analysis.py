@@ -216,8 +216,8 @@ def position_checks(data: Dataset, counts: np.ndarray) -> tuple[PositionCheck, .
         n = int(row.sum())
         probs = np.array([float(x) for x in target])  # [V]
         out.append(PositionCheck(position=i, target=target, counts=tuple(int(c) for c in row),
-                                 tv=round(sampler.total_variation(row, probs), 6),
-                                 tv_bound=round(sampler.tv_bound(n, len(target)), 6)))
+                                 tv=sampler.total_variation(row, probs),
+                                 tv_bound=sampler.tv_bound(n, len(target))))
     return tuple(out)
 
 

@@ -26,9 +26,9 @@ from .conftest import DATA
 
 SUPERSCRIPT = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
 ISOLATES = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069"))  # bidi isolates around labels: not part of the words
-# A 4-decimal figure may sit this far from the value it shows. The build keeps each TV and bound to 6 decimals before
-# it shows 4, so a value such as 0.0124495 shows as 0.0125: that double rounding costs up to 5e-7 more.
-HALF_ULP = Fraction(1, 2 * 10**4) + Fraction(1, 2 * 10**6) + Fraction(1, 10**9)
+# A 4-decimal figure may sit this far from the value it shows (half a unit in the last place, and a hair for the
+# float the build computes it in). The build rounds once, from the full value.
+HALF_ULP = Fraction(1, 2 * 10**4) + Fraction(1, 10**9)
 
 
 # --- the definitions ------------------------------------------------------------------------------------------
