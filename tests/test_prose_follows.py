@@ -1,0 +1,138 @@
+"""Prose that follows the data: after each realistic, valid edit of the data file, every sentence on the page that
+states a fact about the data still holds, in the no-JS page and in the trace.
+
+The edits are the ones an author makes: an authored proposal that chance now decides (the divergent draft's "mat"
+at position 2 given q = 4/8, so min(1, (2/8)/(4/8)) = 1/2), the aligned draft rejected at its first position, the
+divergent draft's rejection moved from position 3 to position 5, a seventh token, and a renamed profile."""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from html import unescape
+
+import pytest
+
+from .conftest import edited_data
+from .tracekit import frame_dict
+
+
+def chance_at_divergent_2(raw):
+    raw["profiles"][1]["draft"][1] = ["1/8", "1/8", "0", "2/8", "0", "4/8"]
+
+
+def aligned_rejected_first(raw):
+    raw["profiles"][0]["proposals"][0] = "sat"
+
+
+def divergent_rejects_at_5(raw):
+    raw["profiles"][1]["proposals"] = ["the", "mat", "sat", "on", "cat"]
+
+
+def seventh_token(raw):
+    raw["vocabulary"].append("dog")
+    for row in [*raw["target"], raw["bonus_target"], *(r for p in raw["profiles"] for r in p["draft"])]:
+        row.append("0")
+
+
+def renamed(raw):
+    raw["profiles"][0].update(id="matched", name="a well matched draft")
+
+
+EDITS = {f.__name__: f for f in (chance_at_divergent_2, aligned_rejected_first, divergent_rejects_at_5, seventh_token,
+                                 renamed)}
+
+
+def no_js_text(html: str) -> str:
+    html = re.sub(r"<script.*?</script>|<style>.*?</style>", "", html, flags=re.S)
+    html = html.replace("<noscript data-static>", "").replace("<noscript>", "").replace("</noscript>", "")
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split()).replace(" .", ".").replace(" ,", ",")
+
+
+@pytest.fixture(scope="module", params=list(EDITS))
+def edited(request, tmp_path_factory):
+    import build
+
+    folder = tmp_path_factory.mktemp(request.param)
+    data = edited_data(folder, EDITS[request.param])
+    files = build.build_files(data, build.ROOT / "content", build.ROOT / "templates")
+    return request.param, json.loads(files["trace.json"]), no_js_text(files["index.html"].decode("utf-8"))
+
+
+def walk_frames(p):
+    return [frame_dict(row) for row in p["walk"]["frames"]]
+
+
+def test_the_walkthroughs_certainty_sentence_is_true(edited):
+    _, trace, text = edited
+    chance = [p["name"] for p in trace["profiles"] if any(f["chance"] for f in walk_frames(p))]
+    if chance:
+        assert f"In the authored round of {' and '.join(chance)}, chance decides at least one check." in text
+        assert "no draw can change a verdict" not in text
+    else:
+        assert "Every one of their checks has an accept probability of 0 or 1, so no draw can change a verdict." in text
+
+
+def test_each_profiles_frame_count_is_the_lists(edited):
+    _, trace, text = edited
+    for p in trace["profiles"]:
+        n = len(p["walk"]["frames"])
+        assert f"{p['name'][:1].upper()}{p['name'][1:]}: {n} frames" in text
+
+
+def test_every_show_me_link_opens_a_frame_that_shows_its_point(edited):
+    _, trace, text = edited
+    by_id = {p["id"]: p for p in trace["profiles"]}
+    for point, href in trace["points"].items():
+        if href is None:
+            continue
+        pid, i = href.split("/")
+        p = by_id[pid]
+        assert point in walk_frames(p)[int(i) - 1]["shows"]
+        assert f"Show me: {p['name']}, frame {i} of {len(p['walk']['frames'])}" in text
+
+
+def test_the_drawn_rounds_chance_counts_are_the_traces(edited):
+    _, trace, text = edited
+    for p in trace["profiles"]:
+        n = sum(any(frame_dict(row)["chance"] for row in rnd["frames"]) for rnd in p["drawn"])
+        proposable = [a for pos in p["positions"] for a in pos["accept"] if a is not None]
+        if any(0 < Fraction(a) < 1 for a in proposable):
+            assert f"{n} of the {len(p['drawn'])} drawn rounds contain a check that chance decides" in text
+        else:
+            assert "chance never decides one of its checks" in text
+
+
+def test_each_drafts_e_is_stated_as_computed(edited):
+    _, trace, text = edited
+    for p in trace["profiles"]:
+        s = p["stats"]
+        assert f"so E = {s['expected_tokens_exact']} ≈ {s['expected_tokens_display']} tokens committed per round" in text
+
+
+def test_exact_match_is_called_slower_only_when_it_is(edited):
+    _, trace, text = edited
+    for p in trace["profiles"]:
+        name = p["name"][:1].upper() + p["name"][1:]
+        said = re.search(re.escape(name) + r": E is \S+ under the accept test, \S+ with a greedy draft and \S+ under "
+                         r"exact match, and exact match \(", text) is not None
+        table = re.search(re.escape(name) + r" The chance that a reached position’s check passes.*?speedup ([0-9.]+)× "
+                          r"([0-9.]+)× ([0-9.]+)×", text)
+        assert table, name
+        assert said == (float(table.group(3)) < 1)
+
+
+def test_the_edits_reach_what_they_are_meant_to(tmp_path):
+    """The edits do what the module says: so the sentences above are tested in both of their forms."""
+    import build
+
+    found = {}
+    for name in ("chance_at_divergent_2", "aligned_rejected_first"):
+        files = build.build_files(edited_data(tmp_path, EDITS[name], f"{name}.json"), build.ROOT / "content",
+                                  build.ROOT / "templates")
+        trace = json.loads(files["trace.json"])
+        found[name] = [any(f["chance"] for f in walk_frames(p)) for p in trace["profiles"]], \
+            [any("r" in f["slots"] for f in walk_frames(p)) for p in trace["profiles"]]
+    assert found["chance_at_divergent_2"][0] == [False, True]  # the divergent authored round: chance decides
+    assert found["aligned_rejected_first"][1] == [True, True]  # the aligned authored round now has a rejection
