@@ -177,37 +177,6 @@ def test_the_rounds_slider_shows_the_trace_tv_at_every_checkpoint(page: Page, pa
                     expect(readout).to_contain_text(conv["bound_text"][c][pos - 1])
 
 
-def test_the_speedup_explorer_shows_the_trace_values(page: Page, page_url, trace):
-    page.goto(page_url)
-    fig = page.locator("[data-explore]")
-    costs = trace["explore"]["costs"]
-    for c, cost in enumerate(costs):
-        fig.get_by_label("Draft step cost").select_option(str(c))
-        for k in (1, trace["k"]):
-            fig.get_by_label("Positions drafted").fill(str(k))
-            readout = fig.locator("[data-explore-readout]")
-            expect(readout).to_contain_text(f"a draft step costing {trace['explore']['cost_text'][c]}")
-            expect(readout).to_contain_text(f"round costs {trace['explore']['round_costs'][c][k - 1]} target steps")
-            for p in trace["profiles"]:
-                s = p["speedup"]
-                best = f"the best k is {s['best'][c]}" if s["best"][c] else "at this cost no k beats decoding one token at a time"
-                expect(readout).to_contain_text(f"For {p['name']}, drafting k = {k} gives {s['values'][c][k - 1]}×")
-                expect(readout).to_contain_text(best)
-    slow = [(c, p) for p in trace["profiles"] for c in range(len(costs)) if any(p["speedup"]["slow"][c]) and p["speedup"]["best"][c]]
-    assert slow, "the costs on offer include one where some k beats plain decoding and another k is slower"
-    c, p = slow[0]
-    fig.get_by_label("Draft step cost").select_option(str(c))
-    fig.get_by_label("Positions drafted").fill(str(p["speedup"]["slow"][c].index(1) + 1))
-    expect(fig.locator("[data-explore-readout]")).to_contain_text(f"For {p['name']}, drafting k = ")
-    expect(fig.locator("[data-explore-readout]")).to_contain_text("slower than decoding one token at a time")
-    expect(fig.locator(".ex-col.is-slow").first).to_be_visible()
-    none = [c for c in range(len(costs)) if not any(p["speedup"]["best"][c] for p in trace["profiles"])]
-    if none:  # a cost so high that no k beats plain decoding: the page says so instead of starring a loss
-        fig.get_by_label("Draft step cost").select_option(str(none[0]))
-        expect(fig.locator("[data-explore-readout]")).to_contain_text("at this cost no k beats decoding one token at a time")
-        expect(fig.locator(".ex-col.is-best")).to_have_count(0)
-
-
 def test_figure_controls_work_from_the_keyboard(page: Page, page_url):
     page.goto(page_url)
     u = lab(page).get_by_label("Uniform draw u")
