@@ -206,55 +206,65 @@ def _log_axis(lo: float, hi: float, a: float, b: float) -> Callable[[float], flo
     return lambda v: a + (math.log10(max(v, lo)) - math.log10(lo)) / span * (b - a)
 
 
+def _tick(n: int) -> str:
+    """Returns a round count as the x axis prints it: 300, 3k, 100k."""
+    return f"{n:,}" if n < 1000 else f"{n // 1000:,}k"
+
+
 def tv_chart(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequence[Sequence[float]],
              labels: Sequence[str], id_prefix: str) -> str:
-    """Returns a log-log SVG of TV against rounds, one marked line per position, and position 1's bound.
+    """Returns a log-log SVG of TV against rounds, one marked line per position, position 1's bound, a line at the
+    checkpoint shown (the script moves it) and the legend below the plot, so the ticks stay large on a phone.
 
     tv and bound are [checkpoint][position]; the bound shrinks as 1/sqrt(rounds), a straight line of slope -1/2.
     """
     p = _prefix(id_prefix)
-    w, left, right, top, bottom, floor = 360, 46, 222, 24, 170, 1e-3
+    w, left, right, top, bottom, floor = 290, 48, 274, 44, 194, 1e-3
     # one checkpoint (a run of at most 10 rounds): an axis from a tenth of it, so the one point sits at the right
     x = _log_axis(rounds[0] if len(rounds) > 1 else rounds[0] / 10, rounds[-1], left, right)
     y = _log_axis(floor, 1.0, bottom, top)
     decades = [10.0 ** -e for e in range(0, 4)]
     body = [
-        _text(4, 13, "TV distance against rounds (log–log)", "ch-cap"),
+        _text(0, 14, "TV against rounds (log–log)", "ch-cap"),
         f'<path class="ch-grid" d="{"".join(f"M{left} {_n(y(d))}H{right}" for d in decades)}"/>',
-        _col(left - 4, "ch-e", [_text(None, y(d) + 4, f"{d:g}") for d in decades]),
-        _row(bottom + 15, "ch-m", [_text(x(n), None, f"{n:,}" if n < 1000 else f"{n // 1000:,}k")
-                                   for n in rounds[::2]]),
+        _col(left - 4, "ch-e", [_text(None, y(d) + 5, f"{d:g}") for d in decades]),
+        _row(bottom + 18, "ch-m", [_text(x(n), None, _tick(n)) for n in rounds[::2]]),
         f'<path class="ch-axis" d="M{left} {top}V{bottom}H{right}"/>',
         _path("ch-bound", ["".join(("L" if i else "M") + f"{_n(x(n))} {_n(y(b[0]))}" for i, (n, b) in enumerate(zip(rounds, bound)))]),
-        f'<path class="ch-now" data-conv-now="" d="M0 {top}V{bottom}" transform="translate({_n(x(rounds[-1]))} 0)" '
-        f'data-xs="{" ".join(_n(x(n)) for n in rounds)}"/>',
+        _now(rounds, x, top, bottom),
     ]
-    ends = []
-    for j, label in enumerate(labels):
+    for j in range(len(labels)):
         cls = f"ch-s{j % 6}"
         pts = "".join(f"{'L' if i else 'M'}{_n(x(n))} {_n(y(t[j]))}" for i, (n, t) in enumerate(zip(rounds, tv)))
         body.append(f'<g data-line="{j + 1}"><path class="ch-line {cls}" d="{pts}"/>'
                     f'<path class="ch-mk {cls}" d="{"".join(_marker(j, x(n), y(t[j])) for n, t in zip(rounds, tv))}"/></g>')
-        ends.append((y(tv[-1][j]), j, label))
-    body.append(_text(right - 4, y(bound[-1][0]) - 6, "bound", "ch-sm ch-e"))
-    body += _end_labels(ends, right + 44, top, bottom + 16, w)
+    at = next((i for i, b in enumerate(bound) if b[0] < 0.3), len(rounds) - 1)  # above the line, clear of the data
+    body.append(_text(x(rounds[at]) + 6, y(bound[at][0]) - 8, "bound", "ch-sm"))
+    legend, height = _legend(labels, left, bottom + 44, w)
     series = "; ".join(f"{label}: " + ", ".join(decimal_str(t[j], 4) for t in tv) for j, label in enumerate(labels))
     desc = (f"Total-variation distance between the observed and the target distribution after "
             f"{', '.join(f'{n:,}' for n in rounds)} rounds, on log scales. {series}. Dashed: position 1's bound, "
             f"which every round reaches; it falls from {decimal_str(min(bound[0][0], 1), 4)} to {decimal_str(bound[-1][0], 4)}, "
-            f"as 1/√N: a straight line of slope −1/2. Fewer rounds reach each later position, so its bound sits higher.")
-    return _svg(p, w, bottom + 24, "TV distance against rounds for every position, with the bound", desc, body)
+            f"as 1/√N: a straight line of slope −1/2. Fewer rounds reach each later position, so its bound sits higher. "
+            f"A vertical line marks the number of rounds shown.")
+    return _svg(p, w, height, "TV distance against rounds for every position, with the bound", desc, [*body, *legend])
 
 
-def _end_labels(ends: list[tuple[float, int, str]], x: float, top: float, bottom: float, w: float) -> list[str]:
-    """Returns a legend of the series at the right, one row per series in order, spaced so none overlap."""
-    gap, ys = 15.0, []
-    order = sorted(ends, key=lambda e: e[1])  # in position order, 1 first, so the two charts read alike
-    for _ in order:
-        ys.append(ys[-1] + gap if ys else top + 4)
-    shift = max(0.0, ys[-1] - bottom) if ys else 0.0  # pushed past the bottom: move the whole column up
+def _now(rounds: Sequence[int], x: Callable[[float], float], top: float, bottom: float) -> str:
+    """Returns the line at the checkpoint shown, with its round count on top; data-xs and data-ticks hold every
+    checkpoint's x and count, so the script moves it (and the no-JS page shows the whole run)."""
+    xs, ticks = [_n(x(n)) for n in rounds], [_tick(n) for n in rounds]
+    return (f'<g class="ch-now" data-conv-now="" transform="translate({xs[-1]} 0)" data-xs="{" ".join(xs)}" '
+            f'data-ticks="{" ".join(ticks)}"><path d="M0 {_n(top - 4)}V{_n(bottom)}"/>'
+            f'{_text(0, top - 8, ticks[-1], "ch-m ch-b")}</g>')
+
+
+def _legend(labels: Sequence[str], left: float, y0: float, w: float) -> tuple[list[str], float]:
+    """Returns the series' legend below the plot, in two columns read downwards, and the chart's height."""
+    rows, gap, col = math.ceil(len(labels) / 2), 20.0, (w - left) / 2
     out = []
-    for yl, (_, j, label) in zip(ys, order):
-        out.append(f'<path class="ch-mk ch-s{j % 6}" d="{_marker(j, x, yl - shift - 4)}"/>')
-        out.append(_text(x + 8, yl - shift, _short(label, w - x - 8, 14), "ch-sm"))
-    return out
+    for j, label in enumerate(labels):
+        x, yl = left + col * (j // rows), y0 + gap * (j % rows)
+        out.append(f'<path class="ch-mk ch-s{j % 6}" d="{_marker(j, x, yl - 5)}"/>')
+        out.append(_text(x + 9, yl, _short(label, col - 12, 14), "ch-sm"))
+    return out, y0 + gap * (rows - 1) + 8

@@ -177,6 +177,21 @@ def test_the_rounds_slider_shows_the_trace_tv_at_every_checkpoint(page: Page, pa
                     expect(readout).to_contain_text(conv["bound_text"][c][pos - 1])
 
 
+def test_the_tv_chart_marks_the_rounds_shown_and_follows_the_slider(page: Page, page_url, trace):
+    page.goto(page_url)
+    conv = trace["profiles"][0]["convergence"]
+    fig, now = page.locator('[data-conv="0"]'), page.locator(".conv").first.locator(".ch-now")
+    xs = now.get_attribute("data-xs").split()
+    for c in (0, len(xs) // 2, len(xs) - 1):
+        fig.get_by_label("Rounds").fill(str(c))
+        n = conv["checkpoints"][c]
+        expect(now.locator("text")).to_have_text(f"{n:,}" if n < 1000 else f"{n // 1000:,}k")
+        expect(now).to_have_attribute("transform", f"translate({xs[c]} 0)")
+        box = now.bounding_box()
+        assert box["width"] > 0 and box["height"] > 100  # a visible line the height of the plot, not a hidden hook
+    assert page.evaluate("getComputedStyle(document.querySelector('.ch-now path')).stroke") != "none"
+
+
 def test_figure_controls_work_from_the_keyboard(page: Page, page_url):
     page.goto(page_url)
     u = lab(page).get_by_label("Uniform draw u")
