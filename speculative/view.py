@@ -147,7 +147,7 @@ def residual_example(ex: Explained) -> dict[str, Any] | None:
             for y, t in enumerate(rec.tokens):
                 if 0 < t.p < t.q:
                     return {"profile": r.profile.name, "position": rec.position, "token": ex.data.vocabulary[y],
-                            "open": f"{r.profile.id}/{rec.position}/{y}",
+                            "open": positions.lab_link(r.profile.id, rec.position, y, t.accept),
                             "p": prob_str(t.p, ex.denom), "q": prob_str(t.q, ex.denom)}
     return None
 
