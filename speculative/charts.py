@@ -127,8 +127,12 @@ def _marker(j: int, x: float, y: float) -> str:
 
 
 def _hatch(p: str) -> str:
+    """Returns the chart's two fills: the residual's diagonal hatch ({p}-h) and q − p's upright stripes ({p}-x), the
+    same stripes the lab and the keys draw."""
     return (f'<defs><pattern id="{p}-h" width="5" height="5" patternUnits="userSpaceOnUse" '
-            f'patternTransform="rotate(45)"><path class="ch-hatch" d="M2.5 0V5"/></pattern></defs>')
+            f'patternTransform="rotate(45)"><path class="ch-hatch" d="M2.5 0V5"/></pattern>'
+            f'<pattern id="{p}-x" width="7" height="7" patternUnits="userSpaceOnUse">'
+            f'<path class="ch-stripe" d="M2.5 0V7"/></pattern></defs>')
 
 
 def _check_len(name: str, values: Sequence[object], n: int) -> None:
@@ -145,7 +149,7 @@ def overlap_matrix(vocab: Sequence[str], rows: Sequence[tuple[int, str, Sequence
     With row_key, each row gets a band marked data-position-block="{row_key}-{position}" that the player can light up.
 
     rows are (position, α shown, target p [V], draft q [V], proposed token). Each cell shows p as min(p, q) (solid)
-    plus max(0, p − q) (hatched), and q as a dashed bracket, so q − p shows where the draft offers more.
+    plus max(0, p − q) (hatched), and q as a dashed outline, with q − p striped where the draft offers more.
     """
     p = _prefix(id_prefix)
     n = len(vocab)
@@ -156,23 +160,26 @@ def overlap_matrix(vocab: Sequence[str], rows: Sequence[tuple[int, str, Sequence
         _check_len("draft", b, n)
     top_v = max(max(max(a), max(b)) for _, _, a, b, _ in rows)
     scale = Fraction(math.ceil(top_v * 4), 4) or Fraction(1)  # round the axis up to a quarter
-    left, slot, head, rh, ph = 64, max(40, 260 / n), 34, 66, 50  # ph: plot height of one row
+    # each row: a title line (position, α), then a plot ph high with its scale (0 and `scale`) at the left
+    left, slot, head, rh, ph = 34, max(40, 240 / n), 30, 100, 60
     w = left + n * slot + 4
-    y0 = lambda r: head + r * rh + ph + 4  # noqa: E731  baseline of row r
+    y0 = lambda r: head + r * rh + 26 + ph  # noqa: E731  baseline of row r
     h = lambda v: float(v / scale) * ph  # noqa: E731
     shapes = _matrix_cells(rows, left, slot, w, y0, h, ph)
+    shapes["labels"].append(_col(left - 4, "ch-e", [_text(None, y0(r) + dy, s) for r in range(len(rows))
+                                                    for dy, s in ((5, "0"), (5 - ph, str(scale)))]))
     over, resid, excess, box, marks, grid, labels = (shapes[k] for k in ("over", "resid", "excess", "box", "marks",
                                                                         "grid", "labels"))
-    bands = [f'<path class="ch-band" data-position-block="{row_key}-{pos}" d="M0 {_n(y0(r) - ph - 8)}h{_n(w)}v{_n(ph + 22)}h-{_n(w)}z"/>'
+    bands = [f'<path class="ch-band" data-position-block="{row_key}-{pos}" d="M0 {_n(y0(r) - ph - 30)}h{_n(w)}v{_n(ph + 42)}h-{_n(w)}z"/>'
              for r, (pos, *_rest) in enumerate(rows)] if row_key else []
     body = [_hatch(p), *bands, _path("ch-grid", grid),
-            _row(head - 12, "ch-m", [_text(left + slot * (i + 0.5), None, _short(t, slot - 2, 14)) for i, t in enumerate(vocab)]),
+            _row(head - 10, "ch-m", [_text(left + slot * (i + 0.5), None, _short(t, slot - 2, 14)) for i, t in enumerate(vocab)]),
             *labels, _path("ch-overlap", over), _path("ch-residual", resid, f' fill="url(#{p}-h)"'),
-            _path("ch-excess", excess), _path("ch-draft", box), _path("ch-mark", marks)]
+            _path("ch-excess", excess, f' fill="url(#{p}-x)"'), _path("ch-draft", box), _path("ch-mark", marks)]
     cells = "; ".join(f"position {pos}: α = {alpha}, proposed “{vocab[x]}”" for pos, alpha, _, _, x in rows)
     desc = (f"For each position, each token's target p as min(p, q), solid, plus max(0, p − q), hatched, with the "
-            f"draft's q as a dashed outline and q − p filled where the draft offers more; a triangle marks the proposed "
-            f"token. The table above prints every p and q. {cells}.")
+            f"draft's q as a dashed outline and q − p striped where the draft offers more; a ▸ before the bar marks "
+            f"the proposed token. Each row's scale runs from 0 to {scale}. The table above prints every p and q. {cells}.")
     return _svg(p, w, y0(len(rows) - 1) + 14, "Target p against draft q at every position", desc, body)
 
 
@@ -184,7 +191,7 @@ def _matrix_cells(rows: Sequence[tuple[int, str, Sequence[Fraction], Sequence[Fr
     for r, (pos, alpha, target, draft, x) in enumerate(rows):
         base = y0(r)
         out["grid"].append(f"M{left} {_n(base)}H{_n(w - 4)}M{left} {_n(base - ph)}H{_n(w - 4)}")
-        out["labels"] += [_text(4, base - ph / 2, f"pos. {pos}", "ch-b"), _text(4, base - ph / 2 + 15, f"α = {alpha}", "ch-sm")]
+        out["labels"] += [_text(4, base - ph - 13, f"pos. {pos}", "ch-b"), _text(72, base - ph - 13, f"α = {alpha}", "ch-sm")]
         for i, (a, b) in enumerate(zip(target, draft)):
             c, lo = left + slot * (i + 0.5), min(a, b)
             if lo:
@@ -196,7 +203,7 @@ def _matrix_cells(rows: Sequence[tuple[int, str, Sequence[Fraction], Sequence[Fr
             if b:
                 out["box"].append(_bar(c - 12, base - h(b), 24, base, closed=False))
             if i == x:
-                out["marks"].append(f"M{_n(c)} {_n(base + 2)}l5 8h-10z")
+                out["marks"].append(f"M{_n(c - 21)} {_n(base - 10)}l7 4.5-7 4.5z")  # ▸, as the table and the lab mark it
     return out
 
 

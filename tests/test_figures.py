@@ -230,7 +230,7 @@ def test_axe_finds_nothing_in_the_figures_default_or_changed(page: Page, page_ur
     assert found == []
 
 
-@pytest.mark.parametrize("width, smallest", [(1280, 12), (360, 11)])
+@pytest.mark.parametrize("width, smallest", [(1280, 14), (360, 14)])
 def test_chart_text_stays_at_its_minimum_size(page: Page, page_url, width, smallest):
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(page_url)
