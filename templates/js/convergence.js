@@ -51,7 +51,7 @@ function renderConvergence(fig) {
   fig.chart.querySelectorAll('[data-line]').forEach(function (e) { e.classList.toggle('is-picked', e.dataset.line === String(s.pos)); });
   if (fig.now) {
     fig.now.setAttribute('transform', 'translate(' + fig.xs[c] + ' 0)');
-    fig.now.querySelector('text').textContent = fig.ticks[c];
+    fig.now.lastChild.textContent = fig.ticks[c];  // the line's round count, after the line itself
   }
   renderHistograms(fig);
   fig.root.hidden = false;
