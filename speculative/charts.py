@@ -127,8 +127,12 @@ def _marker(j: int, x: float, y: float) -> str:
 
 
 def _hatch(p: str) -> str:
+    """Returns the chart's two fills: the residual's diagonal hatch ({p}-h) and q − p's upright stripes ({p}-x), the
+    same stripes the lab and the keys draw."""
     return (f'<defs><pattern id="{p}-h" width="5" height="5" patternUnits="userSpaceOnUse" '
-            f'patternTransform="rotate(45)"><path class="ch-hatch" d="M2.5 0V5"/></pattern></defs>')
+            f'patternTransform="rotate(45)"><path class="ch-hatch" d="M2.5 0V5"/></pattern>'
+            f'<pattern id="{p}-x" width="7" height="7" patternUnits="userSpaceOnUse">'
+            f'<path class="ch-stripe" d="M2.5 0V7"/></pattern></defs>')
 
 
 def _check_len(name: str, values: Sequence[object], n: int) -> None:
@@ -145,7 +149,7 @@ def overlap_matrix(vocab: Sequence[str], rows: Sequence[tuple[int, str, Sequence
     With row_key, each row gets a band marked data-position-block="{row_key}-{position}" that the player can light up.
 
     rows are (position, α shown, target p [V], draft q [V], proposed token). Each cell shows p as min(p, q) (solid)
-    plus max(0, p − q) (hatched), and q as a dashed bracket, so q − p shows where the draft offers more.
+    plus max(0, p − q) (hatched), and q as a dashed outline, with q − p striped where the draft offers more.
     """
     p = _prefix(id_prefix)
     n = len(vocab)
@@ -156,23 +160,26 @@ def overlap_matrix(vocab: Sequence[str], rows: Sequence[tuple[int, str, Sequence
         _check_len("draft", b, n)
     top_v = max(max(max(a), max(b)) for _, _, a, b, _ in rows)
     scale = Fraction(math.ceil(top_v * 4), 4) or Fraction(1)  # round the axis up to a quarter
-    left, slot, head, rh, ph = 64, max(40, 260 / n), 34, 66, 50  # ph: plot height of one row
+    # each row: a title line (position, α), then a plot ph high with its scale (0 and `scale`) at the left
+    left, slot, head, rh, ph = 34, max(40, 240 / n), 30, 100, 60
     w = left + n * slot + 4
-    y0 = lambda r: head + r * rh + ph + 4  # noqa: E731  baseline of row r
+    y0 = lambda r: head + r * rh + 26 + ph  # noqa: E731  baseline of row r
     h = lambda v: float(v / scale) * ph  # noqa: E731
     shapes = _matrix_cells(rows, left, slot, w, y0, h, ph)
+    shapes["labels"].append(_col(left - 4, "ch-e", [_text(None, y0(r) + dy, s) for r in range(len(rows))
+                                                    for dy, s in ((5, "0"), (5 - ph, str(scale)))]))
     over, resid, excess, box, marks, grid, labels = (shapes[k] for k in ("over", "resid", "excess", "box", "marks",
                                                                         "grid", "labels"))
-    bands = [f'<path class="ch-band" data-position-block="{row_key}-{pos}" d="M0 {_n(y0(r) - ph - 8)}h{_n(w)}v{_n(ph + 22)}h-{_n(w)}z"/>'
+    bands = [f'<path class="ch-band" data-position-block="{row_key}-{pos}" d="M0 {_n(y0(r) - ph - 30)}h{_n(w)}v{_n(ph + 42)}h-{_n(w)}z"/>'
              for r, (pos, *_rest) in enumerate(rows)] if row_key else []
     body = [_hatch(p), *bands, _path("ch-grid", grid),
-            _row(head - 12, "ch-m", [_text(left + slot * (i + 0.5), None, _short(t, slot - 2, 14)) for i, t in enumerate(vocab)]),
+            _row(head - 10, "ch-m", [_text(left + slot * (i + 0.5), None, _short(t, slot - 2, 14)) for i, t in enumerate(vocab)]),
             *labels, _path("ch-overlap", over), _path("ch-residual", resid, f' fill="url(#{p}-h)"'),
-            _path("ch-excess", excess), _path("ch-draft", box), _path("ch-mark", marks)]
+            _path("ch-excess", excess, f' fill="url(#{p}-x)"'), _path("ch-draft", box), _path("ch-mark", marks)]
     cells = "; ".join(f"position {pos}: α = {alpha}, proposed “{vocab[x]}”" for pos, alpha, _, _, x in rows)
     desc = (f"For each position, each token's target p as min(p, q), solid, plus max(0, p − q), hatched, with the "
-            f"draft's q as a dashed outline and q − p filled where the draft offers more; a triangle marks the proposed "
-            f"token. The table above prints every p and q. {cells}.")
+            f"draft's q as a dashed outline and q − p striped where the draft offers more; a ▸ before the bar marks "
+            f"the proposed token. Each row's scale runs from 0 to {scale}. The table above prints every p and q. {cells}.")
     return _svg(p, w, y0(len(rows) - 1) + 14, "Target p against draft q at every position", desc, body)
 
 
@@ -184,7 +191,7 @@ def _matrix_cells(rows: Sequence[tuple[int, str, Sequence[Fraction], Sequence[Fr
     for r, (pos, alpha, target, draft, x) in enumerate(rows):
         base = y0(r)
         out["grid"].append(f"M{left} {_n(base)}H{_n(w - 4)}M{left} {_n(base - ph)}H{_n(w - 4)}")
-        out["labels"] += [_text(4, base - ph / 2, f"pos. {pos}", "ch-b"), _text(4, base - ph / 2 + 15, f"α = {alpha}", "ch-sm")]
+        out["labels"] += [_text(4, base - ph - 13, f"pos. {pos}", "ch-b"), _text(72, base - ph - 13, f"α = {alpha}", "ch-sm")]
         for i, (a, b) in enumerate(zip(target, draft)):
             c, lo = left + slot * (i + 0.5), min(a, b)
             if lo:
@@ -196,7 +203,7 @@ def _matrix_cells(rows: Sequence[tuple[int, str, Sequence[Fraction], Sequence[Fr
             if b:
                 out["box"].append(_bar(c - 12, base - h(b), 24, base, closed=False))
             if i == x:
-                out["marks"].append(f"M{_n(c)} {_n(base + 2)}l5 8h-10z")
+                out["marks"].append(f"M{_n(c - 21)} {_n(base - 10)}l7 4.5-7 4.5z")  # ▸, as the table and the lab mark it
     return out
 
 
@@ -206,55 +213,65 @@ def _log_axis(lo: float, hi: float, a: float, b: float) -> Callable[[float], flo
     return lambda v: a + (math.log10(max(v, lo)) - math.log10(lo)) / span * (b - a)
 
 
+def _tick(n: int) -> str:
+    """Returns a round count as the x axis prints it: 300, 3k, 100k."""
+    return f"{n:,}" if n < 1000 else f"{n // 1000:,}k"
+
+
 def tv_chart(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequence[Sequence[float]],
              labels: Sequence[str], id_prefix: str) -> str:
-    """Returns a log-log SVG of TV against rounds, one marked line per position, and position 1's bound.
+    """Returns a log-log SVG of TV against rounds, one marked line per position, position 1's bound, a line at the
+    checkpoint shown (the script moves it) and the legend below the plot, so the ticks stay large on a phone.
 
     tv and bound are [checkpoint][position]; the bound shrinks as 1/sqrt(rounds), a straight line of slope -1/2.
     """
     p = _prefix(id_prefix)
-    w, left, right, top, bottom, floor = 360, 46, 222, 24, 170, 1e-3
+    w, left, right, top, bottom, floor = 290, 48, 274, 44, 194, 1e-3
     # one checkpoint (a run of at most 10 rounds): an axis from a tenth of it, so the one point sits at the right
     x = _log_axis(rounds[0] if len(rounds) > 1 else rounds[0] / 10, rounds[-1], left, right)
     y = _log_axis(floor, 1.0, bottom, top)
     decades = [10.0 ** -e for e in range(0, 4)]
     body = [
-        _text(4, 13, "TV distance against rounds (log–log)", "ch-cap"),
+        _text(0, 14, "TV against rounds (log–log)", "ch-cap"),
         f'<path class="ch-grid" d="{"".join(f"M{left} {_n(y(d))}H{right}" for d in decades)}"/>',
-        _col(left - 4, "ch-e", [_text(None, y(d) + 4, f"{d:g}") for d in decades]),
-        _row(bottom + 15, "ch-m", [_text(x(n), None, f"{n:,}" if n < 1000 else f"{n // 1000:,}k")
-                                   for n in rounds[::2]]),
+        _col(left - 4, "ch-e", [_text(None, y(d) + 5, f"{d:g}") for d in decades]),
+        _row(bottom + 18, "ch-m", [_text(x(n), None, _tick(n)) for n in rounds[::2]]),
         f'<path class="ch-axis" d="M{left} {top}V{bottom}H{right}"/>',
         _path("ch-bound", ["".join(("L" if i else "M") + f"{_n(x(n))} {_n(y(b[0]))}" for i, (n, b) in enumerate(zip(rounds, bound)))]),
-        f'<path class="ch-now" data-conv-now="" d="M0 {top}V{bottom}" transform="translate({_n(x(rounds[-1]))} 0)" '
-        f'data-xs="{" ".join(_n(x(n)) for n in rounds)}"/>',
+        _now(rounds, x, top, bottom),
     ]
-    ends = []
-    for j, label in enumerate(labels):
+    for j in range(len(labels)):
         cls = f"ch-s{j % 6}"
         pts = "".join(f"{'L' if i else 'M'}{_n(x(n))} {_n(y(t[j]))}" for i, (n, t) in enumerate(zip(rounds, tv)))
         body.append(f'<g data-line="{j + 1}"><path class="ch-line {cls}" d="{pts}"/>'
                     f'<path class="ch-mk {cls}" d="{"".join(_marker(j, x(n), y(t[j])) for n, t in zip(rounds, tv))}"/></g>')
-        ends.append((y(tv[-1][j]), j, label))
-    body.append(_text(right - 4, y(bound[-1][0]) - 6, "bound", "ch-sm ch-e"))
-    body += _end_labels(ends, right + 44, top, bottom + 16, w)
+    at = next((i for i, b in enumerate(bound) if b[0] < 0.3), len(rounds) - 1)  # above the line, clear of the data
+    body.append(_text(x(rounds[at]) + 6, y(bound[at][0]) - 8, "bound", "ch-sm"))
+    legend, height = _legend(labels, left, bottom + 44, w)
     series = "; ".join(f"{label}: " + ", ".join(decimal_str(t[j], 4) for t in tv) for j, label in enumerate(labels))
     desc = (f"Total-variation distance between the observed and the target distribution after "
             f"{', '.join(f'{n:,}' for n in rounds)} rounds, on log scales. {series}. Dashed: position 1's bound, "
             f"which every round reaches; it falls from {decimal_str(min(bound[0][0], 1), 4)} to {decimal_str(bound[-1][0], 4)}, "
-            f"as 1/√N: a straight line of slope −1/2. Fewer rounds reach each later position, so its bound sits higher.")
-    return _svg(p, w, bottom + 24, "TV distance against rounds for every position, with the bound", desc, body)
+            f"as 1/√N: a straight line of slope −1/2. Fewer rounds reach each later position, so its bound sits higher. "
+            f"A vertical line marks the number of rounds shown.")
+    return _svg(p, w, height, "TV distance against rounds for every position, with the bound", desc, [*body, *legend])
 
 
-def _end_labels(ends: list[tuple[float, int, str]], x: float, top: float, bottom: float, w: float) -> list[str]:
-    """Returns a legend of the series at the right, one row per series in order, spaced so none overlap."""
-    gap, ys = 15.0, []
-    order = sorted(ends, key=lambda e: e[1])  # in position order, 1 first, so the two charts read alike
-    for _ in order:
-        ys.append(ys[-1] + gap if ys else top + 4)
-    shift = max(0.0, ys[-1] - bottom) if ys else 0.0  # pushed past the bottom: move the whole column up
+def _now(rounds: Sequence[int], x: Callable[[float], float], top: float, bottom: float) -> str:
+    """Returns the line at the checkpoint shown, with its round count on top; data-xs and data-ticks hold every
+    checkpoint's x and count, so the script moves it (and the no-JS page shows the whole run)."""
+    xs, ticks = [_n(x(n)) for n in rounds], [_tick(n) for n in rounds]
+    return (f'<g class="ch-now" data-conv-now="" transform="translate({xs[-1]} 0)" data-xs="{" ".join(xs)}" '
+            f'data-ticks="{" ".join(ticks)}"><path d="M0 {_n(top - 4)}V{_n(bottom)}"/>'
+            f'{_text(0, top - 8, ticks[-1], "ch-m ch-b")}</g>')
+
+
+def _legend(labels: Sequence[str], left: float, y0: float, w: float) -> tuple[list[str], float]:
+    """Returns the series' legend below the plot, in two columns read downwards, and the chart's height."""
+    rows, gap, col = math.ceil(len(labels) / 2), 20.0, (w - left) / 2
     out = []
-    for yl, (_, j, label) in zip(ys, order):
-        out.append(f'<path class="ch-mk ch-s{j % 6}" d="{_marker(j, x, yl - shift - 4)}"/>')
-        out.append(_text(x + 8, yl - shift, _short(label, w - x - 8, 14), "ch-sm"))
-    return out
+    for j, label in enumerate(labels):
+        x, yl = left + col * (j // rows), y0 + gap * (j % rows)
+        out.append(f'<path class="ch-mk ch-s{j % 6}" d="{_marker(j, x, yl - 5)}"/>')
+        out.append(_text(x + 9, yl, _short(label, col - 12, 14), "ch-sm"))
+    return out, y0 + gap * (rows - 1) + 8

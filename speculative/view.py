@@ -10,7 +10,7 @@ from typing import Any
 
 from . import checks, text
 from .analysis import Explained, ProfileResult
-from .figures import FIGURES, common, walkthrough
+from .figures import FIGURES, common, positions, walkthrough
 from .text import decimal_str, percent_str, prob_str
 
 
@@ -71,7 +71,8 @@ def point_href(ex: Explained, where: tuple[int, int] | None) -> str | None:
 def text_table() -> dict[str, Any]:
     """Returns every pattern and word the script shows: it has none of its own."""
     return {"captions": text.CAPTIONS, "player": text.PLAYER, "kinds": text.KIND_NAMES, "states": text.STATE_NAMES,
-            "lab": browser_words(text.LAB), "conv": browser_words(text.CONV), "explore": text.EXPLORE}
+            "lab": browser_words(text.LAB), "conv": browser_words(text.CONV), "explore": text.EXPLORE,
+            "explore2": text.EXPLORE2}
 
 
 def trace(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
@@ -143,7 +144,7 @@ def residual_example(ex: Explained) -> dict[str, Any] | None:
             for y, t in enumerate(rec.tokens):
                 if 0 < t.p < t.q:
                     return {"profile": r.profile.name, "position": rec.position, "token": ex.data.vocabulary[y],
-                            "open": f"{r.profile.id}/{rec.position}/{y}",
+                            "open": positions.lab_link(r.profile.id, rec.position, y, t.accept),
                             "p": prob_str(t.p, ex.denom), "q": prob_str(t.q, ex.denom)}
     return None
 

@@ -161,15 +161,17 @@ def test_tv_chart_draws_one_line_per_position_and_the_bound_on_log_scales():
 
 def test_tv_chart_marks_the_current_checkpoint_at_each_rounds_x():
     root = ET.fromstring(tv())
-    now = next(el for el in root.iter("path") if el.get("class") == "ch-now")
-    xs = now.get("data-xs").split()
+    now = next(el for el in root.iter("g") if el.get("class") == "ch-now")
+    xs, ticks = now.get("data-xs").split(), now.get("data-ticks").split()
     assert len(xs) == len(ROUNDS) and [float(x) for x in xs] == sorted(float(x) for x in xs)
+    assert ticks == [f"{n:,}" if n < 1000 else f"{n // 1000:,}k" for n in ROUNDS]
     assert now.get("transform") == f"translate({xs[-1]} 0)"
+    assert "".join(now.itertext()) == ticks[-1]  # the whole run, as the page shows it without the script
 
 
 def test_tv_chart_draws_a_run_of_one_checkpoint():
     root = ET.fromstring(tv_chart([7], [[0.1, 0.2]], [[0.3, 0.4]], ["a", "b"], "x"))  # monte_carlo.rounds = 7
-    now = next(el for el in root.iter("path") if el.get("class") == "ch-now")
+    now = next(el for el in root.iter("g") if el.get("class") == "ch-now")
     assert now.get("transform") == f"translate({now.get('data-xs')} 0)"
 
 
@@ -180,3 +182,30 @@ def test_tv_chart_draws_a_run_of_one_checkpoint():
 def test_rejects_mismatched_inputs(call, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         call()
+
+
+def test_tv_chart_puts_the_bound_label_above_its_line_clear_of_every_data_line():
+    root = ET.fromstring(tv())
+    label = next(el for el in root.iter("text") if el.text == "bound")
+    lx, ly = float(label.get("x")), float(label.get("y"))
+    span = (lx, lx + len("bound") * 14 * 0.6)  # the label's box: 14-unit text, from its baseline up
+    bound = next(el for el in root.iter("path") if el.get("class") == "ch-bound")
+    lines = [el for el in root.iter("path") if "ch-line" in (el.get("class") or "")]
+    points = lambda el: [(float(a), float(b)) for a, b in re.findall(r"[ML]([\d.]+) ([\d.]+)", el.get("d"))]  # noqa: E731
+    for el in lines:
+        for (x0, y0), (x1, y1) in zip(points(el), points(el)[1:]):  # the data line under the label's box
+            for x in span:
+                if x0 <= x <= x1:
+                    assert y0 + (y1 - y0) * (x - x0) / (x1 - x0) > ly + 4
+    under = [y for x, y in points(bound) if span[0] - 6 <= x <= span[1]]
+    assert under and all(y > ly for y in under)  # the label sits above the dashed bound it names
+
+
+def test_tv_chart_legend_sits_below_the_ticks_so_the_plot_keeps_the_width():
+    three = lambda rows: [[*r, r[-1]] for r in rows]  # noqa: E731
+    root = ET.fromstring(tv_chart(ROUNDS, three(TV), three(BOUND), ["position 1", "position 2", "bonus 3"], "tv3"))
+    ticks = max(float(re.search(r"translate\(0 ([\d.]+)\)", g.get("transform")).group(1))
+                for g in root.iter("g") if g.get("class") == "ch-m")
+    legend = [el for el in root.iter("text") if (el.text or "").strip("\u2068\u2069") in ("position 1", "position 2", "bonus 3")]
+    assert len(legend) == 3 and all(float(el.get("y")) > ticks for el in legend)
+    assert float(root.get("viewBox").split()[2]) <= 300  # drawn at about 1:1 in a 360 px phone's column

@@ -250,13 +250,14 @@ def test_expected_tokens_and_speedup_match_the_trace_and_the_page(data, page_tra
 
 def test_speedup_table_matches_the_trace(data, page_trace):
     k = len(data["target"])
-    assert [[Fraction(x) for x in row] for row in page_trace["explore"]["round_costs"]] == [
+    assert [[Fraction(x) for x in row] for row in page_trace["explore"]["round_costs"][0]] == [  # free checks
         [j * c + data["verify"] for j in range(1, k + 1)] for c in data["compare"]]
     for profile, shown in zip(data["profiles"], page_trace["profiles"]):
         table = speedups(data, profile)  # [cost][k]
-        assert shown["speedup"]["values"] == [[half_up(v, 2) for v in column] for column in table]
-        assert shown["speedup"]["slow"] == [[int(v < 1) for v in column] for column in table]
-        assert shown["speedup"]["best"] == [best_k(column) if max(column) > 1 else 0 for column in table]
+        free = {key: shown["speedup"][key][0][0] for key in ("values", "slow", "best")}  # the accept test, free checks
+        assert free["values"] == [[half_up(v, 2) for v in column] for column in table]
+        assert [[int(ch) for ch in column] for column in free["slow"]] == [[int(v < 1) for v in column] for column in table]
+        assert free["best"] == [best_k(column) if max(column) > 1 else 0 for column in table]
 
 
 def test_speedup_table_on_the_page_marks_each_costs_best_k(data, tables):

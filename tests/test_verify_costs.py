@@ -36,12 +36,19 @@ def test_a_file_without_verification_costs_gets_free_verification_only():
     assert load_bytes(edited(without_verify_costs)).cost.verify_costs == (Fraction(0),)
 
 
-def test_a_file_without_verification_costs_builds_the_same_page(tmp_path):
+def only_free_verification(raw):
+    raw["cost_model"]["verify_costs"] = ["0"]
+
+
+def test_a_file_without_verification_costs_builds_the_page_of_free_verification(tmp_path):
     import build
 
     older = edited_data(tmp_path, without_verify_costs)
-    assert build.build_files(older, ROOT / "content", ROOT / "templates") == \
-        build.build_files(DATA, ROOT / "content", ROOT / "templates")
+    free = edited_data(tmp_path, only_free_verification, "free.json")
+    page = build.build_files(older, ROOT / "content", ROOT / "templates")
+    assert page == build.build_files(free, ROOT / "content", ROOT / "templates")
+    html = page["index.html"].decode()
+    assert html.count('<option value="0" selected>free (0)</option>') == 1  # the explorer's one verification choice
 
 
 CASES = [

@@ -1,13 +1,16 @@
-"""The speedup explorer: the speedup at every k and every compared draft-step cost, and the best k for each."""
+"""The speedup explorer: the speedup at every k, compared draft-step cost, verification rule and verification cost
+per position, and the best k for each."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from dataclasses import dataclass
-from typing import Any
+from fractions import Fraction
+from typing import Any, Sequence
 
 from .. import text
+from ..stats import round_cost
 from ..text import decimal_str
 
 from .common import Facts
@@ -17,7 +20,7 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
 
 TRACE_KEY = "explore"  # where trace() goes in the trace
 COMPONENT = "speedup"
-IDS = frozenset({"explore-title", "ex-k", "ex-cost"})
+IDS = frozenset({"explore-title", "ex-k", "ex-cost", "ex-rule", "ex-verify"})
 PREFIXES = frozenset({"spt"})  # "spt-<profile id>"
 
 
@@ -28,15 +31,28 @@ def cells(r: ProfileResult) -> list[list[dict[str, Any]]]:
              for c, v in enumerate(row)] for k, row in enumerate(r.stats.speedup_table, start=1)]
 
 
+def best_k(column: Sequence[Fraction]) -> int:
+    """Returns the k (1-based) with the highest speedup in one column [k], the smallest on a tie; 0 if none beats 1×."""
+    k = max(range(len(column)), key=lambda i: (column[i], -i)) + 1
+    return k if column[k - 1] > 1 else 0
+
+
 def profile_trace(r: ProfileResult) -> dict[str, Any]:
-    """Returns one profile's speedup at every (cost, k): display strings, heights and the best k."""
-    table = r.stats.speedup_table  # [k][cost]
-    top = max(max(max(row) for row in table), 1)
-    cols = range(len(table[0]))
-    return {"values": [[decimal_str(row[c]) for row in table] for c in cols],
-            "heights": [[round(float(row[c] / top), 4) for row in table] for c in cols],
-            "slow": [[int(row[c] < 1) for row in table] for c in cols],
-            "best": [k if table[k - 1][c] > 1 else 0 for c, k in enumerate(r.best_k)], "one": round(float(1 / top), 4)}
+    """Returns one profile's speedups for the script, each [rule][verify cost][draft cost]: the displayed value at
+    every k, a string of slow flags ("1" where below 1×, one character per k) and the best k (0: none beats 1×).
+    The bars' heights are the displayed values over `top`, divided by the stylesheet, so the script does no sums."""
+    tables = [t for rule in r.stats.rules for t in rule.speedup_tables]  # each [k][draft cost]
+    top = max(max(max(row) for t in tables for row in t), 1)
+    cols = [[[[row[c] for row in t] for c in range(len(t[0]))] for t in rule.speedup_tables] for rule in r.stats.rules]
+    return {"top": round(float(top), 4),
+            "values": [[[[decimal_str(x) for x in col] for col in v] for v in rule] for rule in cols],
+            "slow": [[["".join("1" if x < 1 else "0" for x in col) for col in v] for v in rule] for rule in cols],
+            "best": [[[best_k(col) for col in v] for v in rule] for rule in cols]}
+
+
+def verify_phrase(v: Fraction) -> str:
+    """Returns a verification cost per position in words: "free", or "1/20 of a target step"."""
+    return text.EXPLORE2["free"] if v == 0 else text.cost_phrase(v)
 
 
 @dataclass(frozen=True)
@@ -44,13 +60,19 @@ class Explorer:
     ex: Explained
 
     def costs(self) -> dict[str, Any]:
-        """Returns the compared draft-step costs as fractions and as phrases."""
-        costs = self.ex.data.cost.compare_draft_steps
-        return {"costs": [str(c) for c in costs], "cost_text": [text.cost_phrase(c) for c in costs]}
+        """Returns the compared draft-step costs, the verification costs per position and the rules, as phrases."""
+        cost, rules = self.ex.data.cost, self.ex.results[0].stats.rules
+        return {"costs": [str(c) for c in cost.compare_draft_steps],
+                "cost_text": [text.cost_phrase(c) for c in cost.compare_draft_steps],
+                "verify": [str(v) for v in cost.verify_costs], "verify_text": [verify_phrase(v) for v in cost.verify_costs],
+                "rules": [text.RULE_NAMES[r.rule] for r in rules]}
 
     def trace(self) -> dict[str, Any]:
-        """Returns the script's part: the costs and each cost's round cost at every k."""
-        return {**self.costs(), "round_costs": [[str(x) for x in row] for row in self.ex.round_costs]}
+        """Returns the script's part: the choices, and the round cost k·c + verify_round + k·v at every [v][c][k]."""
+        cost, k = self.ex.data.cost, self.ex.data.k
+        return {**self.costs(), "verify_round": str(cost.verify_round),
+                "round_costs": [[[str(round_cost(j, cost, c, v)) for j in range(1, k + 1)]
+                                 for c in cost.compare_draft_steps] for v in cost.verify_costs]}
 
     def profile_trace(self, i: int) -> dict[str, Any]:
         """Returns profile i's speedups for the script."""
@@ -61,8 +83,11 @@ class Explorer:
         return {"table": cells(self.ex.results[i])}
 
     def context(self) -> dict[str, Any]:
-        """Returns the explorer's choices and its default state (all k, the page's own draft cost)."""
-        return {"explore": {**self.costs(), "default_cost": self.ex.cost_index or 0, "k": self.ex.data.k}}
+        """Returns the explorer's choices and its default state (all k, the page's own draft cost, the accept test,
+        free verification when the file offers it)."""
+        verify = list(self.ex.data.cost.verify_costs)
+        return {"explore": {**self.costs(), "default_cost": self.ex.cost_index or 0, "k": self.ex.data.k,
+                            "default_verify": verify.index(0) if 0 in verify else 0}}
 
 
 def model(ex: Explained, facts: Facts) -> Explorer:

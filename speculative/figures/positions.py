@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from .. import charts
-from ..text import prob_str
+from ..text import decimal_str, prob_str
 from .common import Facts, PositionFacts, none_mark
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
@@ -17,6 +18,22 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
 COMPONENT = "positions"
 IDS = frozenset({"positions"})
 PREFIXES = frozenset({"pos", "ov"})  # "pos-<profile id>", "pos-<profile id>-cap", the chart's "ov-<profile id>"
+
+
+U_MAX = Fraction(999, 1000)  # the lab's u slider runs 0 to 0.999 in steps of 0.001
+
+
+def lab_u(accept: Fraction) -> str:
+    """Returns the u a "try it in the lab" link opens with: halfway between the threshold and 1, so the check rejects
+    and the residual shows (as the lab's own opening state does); 0.500 when no u on the slider rejects."""
+    u = Fraction(decimal_str((accept + 1) / 2, 3))
+    u = min(u, U_MAX)
+    return f"{float(u):.3f}" if accept <= u else "0.500"
+
+
+def lab_link(profile_id: str, position: int, token: int, accept: Fraction) -> str:
+    """Returns a link's lab state, "profile/position/token/u", the form data-lab-open holds."""
+    return f"{profile_id}/{position}/{token}/{lab_u(accept)}"
 
 
 @dataclass(frozen=True)
@@ -31,7 +48,8 @@ class Positions:
             x = f.proposal
             out.append({"position": rec.position, "proposal": x, "token": self.ex.data.vocabulary[x], "p": f.target,
                         "q": f.draft, "accept": [none_mark(a) for a in f.accept], "alpha": f.alpha,
-                        "accept_text": f.worked[x]})
+                        "accept_text": f.worked[x],
+                        "open": lab_link(self.ex.results[i].profile.id, rec.position, x, rec.tokens[x].accept)})
         return out
 
     def chart(self, i: int) -> str:

@@ -14,6 +14,7 @@ function startConvergence(root, trace) {
   fig.chart = root.closest('figure');  // the TV chart beside the live part marks the checkpoint and position
   fig.now = fig.chart.querySelector('[data-conv-now]');
   fig.xs = fig.now ? fig.now.dataset.xs.split(' ') : [];
+  fig.ticks = fig.now ? fig.now.dataset.ticks.split(' ') : [];
   fig.ui.rounds.addEventListener('input', function () { fig.update({ cp: fig.ui.rounds.value }); });
   fig.ui.position.addEventListener('change', function () { fig.update({ pos: fig.ui.position.value }); });
   fig.update({});
@@ -48,7 +49,10 @@ function renderConvergence(fig) {
     tv: conv.tv_text[c][i], bound: conv.bound_text[c][i], rel: conv.within[c][i] ? C.within : C.above });
   fig.ui.out.textContent = conv.rounds_text[c];
   fig.chart.querySelectorAll('[data-line]').forEach(function (e) { e.classList.toggle('is-picked', e.dataset.line === String(s.pos)); });
-  if (fig.now) fig.now.setAttribute('transform', 'translate(' + fig.xs[c] + ' 0)');
+  if (fig.now) {
+    fig.now.setAttribute('transform', 'translate(' + fig.xs[c] + ' 0)');
+    fig.now.lastChild.textContent = fig.ticks[c];  // the line's round count, after the line itself
+  }
   renderHistograms(fig);
   fig.root.hidden = false;
 }

@@ -1,61 +1,83 @@
-// The speedup explorer: how far to draft, for what a draft step costs.
+// The speedup explorer: how far to draft, for what a draft step and checking a position cost, under each rule.
 
 var EXPLORE_PARTS = {
-  k: '[data-explore-k]', cost: '[data-explore-cost]', readout: '[data-explore-readout]',
-  bars: '[data-explore-bars]', kOut: '[data-explore-k-out]'
+  k: '[data-explore-k]', cost: '[data-explore-cost]', rule: '[data-explore-rule]', verify: '[data-explore-verify]',
+  readout: '[data-explore-readout]', bars: '[data-explore-bars]', kOut: '[data-explore-k-out]'
 };
 
 function startExplorer(root, trace) {
   var ui = partsOf(root, EXPLORE_PARTS);
-  var fig = figure(root, trace, { k: trace.k, cost: Number(ui.cost.value) }, limitExplorer, renderExplorer);
+  var start = { k: trace.k, cost: Number(ui.cost.value), rule: Number(ui.rule.value), verify: Number(ui.verify.value) };
+  var fig = figure(root, trace, start, limitExplorer, renderExplorer);
   fig.ui = ui;
   fig.E = trace.text.explore;
+  fig.E2 = trace.text.explore2;
   ui.k.addEventListener('input', function () { fig.update({ k: ui.k.value }); });
   ui.cost.addEventListener('change', function () { fig.update({ cost: ui.cost.value }); });
+  ui.rule.addEventListener('change', function () { fig.update({ rule: ui.rule.value }); });
+  ui.verify.addEventListener('change', function () { fig.update({ verify: ui.verify.value }); });
   fig.update({});
   return fig;
 }
 
 function limitExplorer(fig) {
-  var s = fig.state;
+  var s = fig.state, ex = fig.trace.explore;
   s.k = clamp(whole(s.k, 1), 1, fig.trace.k);
-  s.cost = clamp(whole(s.cost, 0), 0, fig.trace.explore.costs.length - 1);
+  s.cost = clamp(whole(s.cost, 0), 0, ex.costs.length - 1);
+  s.rule = clamp(whole(s.rule, 0), 0, ex.rules.length - 1);
+  s.verify = clamp(whole(s.verify, 0), 0, ex.verify.length - 1);
 }
 
+// One profile's figures at the chosen rule, verification cost and draft cost: values [k], slow flags, best k.
+function explored(fig, p) {
+  var s = fig.state, sp = p.speedup, r = s.rule, v = s.verify, c = s.cost;
+  return { values: sp.values[r][v][c], slow: sp.slow[r][v][c], best: sp.best[r][v][c] };
+}
+
+// The bars' heights are the displayed values over sp.top, divided by the stylesheet.
 function explorerRow(fig, p) {
-  var sp = p.speedup, c = fig.state.cost, wrap = node('div', 'ex-row');
-  var cols = sp.values[c].map(function (v, j) {
+  var e = explored(fig, p), wrap = node('div', 'ex-row');
+  var cols = e.values.map(function (v, j) {
     var k = j + 1;
-    var col = node('span', 'ex-col' + (sp.slow[c][j] ? ' is-slow' : '') + (k === fig.state.k ? ' is-k' : '') + (k === sp.best[c] ? ' is-best' : ''));
-    col.style.setProperty('--h', String(sp.heights[c][j]));
+    var col = node('span', 'ex-col' + (e.slow.charAt(j) === '1' ? ' is-slow' : '') + (k === fig.state.k ? ' is-k' : '') + (k === e.best ? ' is-best' : ''));
+    col.style.setProperty('--h', v);
     col.append(node('span', 'ex-bar'), node('span', 'ex-val', fill(fig.E.times, { value: v })), node('span', 'ex-k', String(k)));
     return col;
   });
   var chart = node('div', 'ex-chart');
-  chart.style.setProperty('--one', String(sp.one));
+  chart.style.setProperty('--top', String(p.speedup.top));
   chart.append.apply(chart, cols);
   wrap.append(node('p', 'fig-sub', p.name), chart);
   return wrap;
 }
 
+// What a round costs: today's sentence when checking is free, else the sum k·c + verify_round + k·v.
+function roundLine(fig) {
+  var E = fig.E, s = fig.state, k = s.k, ex = fig.trace.explore, v = ex.verify[s.verify];
+  var fields = { k_text: fill(k === 1 ? E.k_one : E.k_many, { k: k }), cost: ex.cost_text[s.cost], k: k,
+    c: ex.costs[s.cost], one: ex.verify_round, v: v, verify: ex.verify_text[s.verify],
+    round_cost: ex.round_costs[s.verify][s.cost][k - 1] };
+  return fill(v === '0' ? E.readout : fig.E2.readout_verify, fields);
+}
+
 // The readout: what a round costs, then each profile's speedup at this k and its best k.
 function explorerLines(fig) {
-  var E = fig.E, c = fig.state.cost, k = fig.state.k, ex = fig.trace.explore;
-  var lines = [fill(E.readout, { k_text: fill(k === 1 ? E.k_one : E.k_many, { k: k }), cost: ex.cost_text[c],
-    round_cost: ex.round_costs[c][k - 1] })];
+  var E = fig.E, k = fig.state.k, lines = [roundLine(fig)];
   fig.trace.profiles.forEach(function (p) {
-    var sp = p.speedup, best = sp.best[c];
-    lines.push(fill(best ? E.profile : E.profile_none, { name: p.name, value: sp.values[c][k - 1], k: k, best: best,
-      best_value: best ? sp.values[c][best - 1] : '', slower: sp.slow[c][k - 1] ? E.slower : '' }));
+    var e = explored(fig, p), best = e.best;
+    lines.push(fill(best ? E.profile : E.profile_none, { name: p.name, value: e.values[k - 1], k: k, best: best,
+      best_value: best ? e.values[best - 1] : '', slower: e.slow.charAt(k - 1) === '1' ? E.slower : '' }));
   });
   return lines;
 }
 
 function renderExplorer(fig) {
-  var ui = fig.ui, k = fig.state.k;
+  var ui = fig.ui, s = fig.state, k = s.k;
   ui.k.value = String(k);
   ui.k.setAttribute('aria-valuetext', fill(fig.E.k_value, { k: k }));
-  ui.cost.value = String(fig.state.cost);
+  ui.cost.value = String(s.cost);
+  ui.rule.value = String(s.rule);
+  ui.verify.value = String(s.verify);
   ui.kOut.textContent = String(k);
   ui.readout.textContent = explorerLines(fig).join(' ');
   ui.bars.replaceChildren.apply(ui.bars, fig.trace.profiles.map(function (p) { return explorerRow(fig, p); }));

@@ -1,0 +1,150 @@
+"""The speedup explorer: its trace slice against the exact statistics, and, in a real Chromium from file://, its
+controls (positions drafted, draft step cost, rule, verification cost per position) against that slice."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from speculative.figures.explorer import best_k, profile_trace
+from speculative.stats import ACCEPTANCE, expected_tokens, round_cost
+from speculative.text import decimal_str
+
+NO_K = "at this cost no k beats decoding one token at a time"
+
+
+@pytest.fixture(scope="module")
+def trace(built_site) -> dict:
+    return json.loads((built_site / "trace.json").read_text(encoding="utf-8"))
+
+
+def exact_speedup(explained, i: int, rule: str, v: Fraction, c: Fraction, k: int) -> Fraction:
+    """E_k over k·c + verify_round + k·v, from the rule's own acceptance function, not from the tables."""
+    data, prof = explained.data, explained.data.profiles[i]
+    acc = [ACCEPTANCE[rule](p, q) for p, q in zip(data.target, prof.draft)]
+    return expected_tokens(acc[:k]) / (k * c + data.cost.verify_round + k * v)
+
+
+def test_the_trace_holds_every_rule_verify_cost_and_draft_cost_exactly(explained):
+    cost, K = explained.data.cost, explained.data.k
+    assert len(cost.verify_costs) > 1 and Fraction(0) in cost.verify_costs
+    for i, r in enumerate(explained.results):
+        sp = profile_trace(r)
+        for ri, rule in enumerate(ACCEPTANCE):
+            for vi, v in enumerate(cost.verify_costs):
+                for ci, c in enumerate(cost.compare_draft_steps):
+                    col = [exact_speedup(explained, i, rule, v, c, k) for k in range(1, K + 1)]
+                    assert sp["values"][ri][vi][ci] == [decimal_str(x) for x in col]
+                    assert sp["slow"][ri][vi][ci] == "".join("1" if x < 1 else "0" for x in col)
+                    best = max(range(K), key=lambda j: (col[j], -j)) + 1
+                    assert sp["best"][ri][vi][ci] == (best if col[best - 1] > 1 else 0)
+
+
+def test_the_default_state_is_the_accept_test_with_free_checks_as_before(explained):
+    for r in explained.results:
+        sp, table = profile_trace(r), r.stats.speedup_table  # [k][cost]: the page's one table before the controls
+        for c in range(len(table[0])):
+            assert sp["values"][0][0][c] == [decimal_str(row[c]) for row in table]
+            assert sp["best"][0][0][c] == (r.best_k[c] if table[r.best_k[c] - 1][c] > 1 else 0)
+
+
+@pytest.mark.parametrize("column, best", [((Fraction(1, 2), Fraction(1)), 0), ((Fraction(2), Fraction(2)), 1),
+                                          ((Fraction(1), Fraction(3, 2), Fraction(5, 4)), 2)])
+def test_best_k_is_the_first_highest_and_none_at_or_below_one(column, best):
+    assert best_k(column) == best
+
+
+def explorer(page: Page):
+    return page.locator("[data-explore]")
+
+
+def choose(fig, rule: int, verify: int, cost: int, k: int) -> None:
+    fig.get_by_label("Rule", exact=True).select_option(str(rule))
+    fig.get_by_label("Verification cost per position").select_option(str(verify))
+    fig.get_by_label("Draft step cost").select_option(str(cost))
+    fig.get_by_label("Positions drafted").fill(str(k))
+
+
+# (rule, verify cost, draft cost, k) on the shipped data: exact match with the page's own draft cost, greedy with
+# the dearest check, the accept test with a cheap check and a cheap draft
+COMBOS = [(2, 0, 3, 5), (1, 3, 3, 2), (0, 1, 0, 5), (2, 3, 7, 1)]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("rule, verify, cost, k", COMBOS)
+def test_rule_and_verification_cost_change_the_figures_to_the_exact_values(page: Page, page_url, explained, trace,
+                                                                          rule, verify, cost, k):
+    page.goto(page_url)
+    fig, data = explorer(page), explained.data
+    choose(fig, rule, verify, cost, k)
+    readout = fig.locator("[data-explore-readout]")
+    v, c = data.cost.verify_costs[verify], data.cost.compare_draft_steps[cost]
+    total = round_cost(k, data.cost, c, v)
+    if v:
+        expect(readout).to_contain_text(f"{k} · {c} + {data.cost.verify_round} + {k} · {v} = {total} target steps")
+    else:
+        expect(readout).to_contain_text(f"a round costs {total} target steps")
+    for i, p in enumerate(trace["profiles"]):
+        col = [exact_speedup(explained, i, list(ACCEPTANCE)[rule], v, c, j) for j in range(1, data.k + 1)]
+        expect(readout).to_contain_text(f"For {p['name']}, drafting k = {k} gives {decimal_str(col[k - 1])}×")
+        best = best_k(col)
+        expect(readout).to_contain_text(f"the best k is {best} ({decimal_str(col[best - 1])}×)" if best else NO_K)
+        row = fig.locator(".ex-row").nth(i)
+        expect(row.locator(".ex-val")).to_have_text([f"{decimal_str(x)}×" for x in col])
+        expect(row.locator(".ex-col.is-slow")).to_have_count(sum(x < 1 for x in col))
+        expect(row.locator(".ex-col.is-best .ex-k")).to_have_text([str(best)] if best else [])
+
+
+@pytest.mark.browser
+def test_a_dearer_check_moves_the_best_k_down_and_the_bars_with_it(page: Page, page_url, trace):
+    page.goto(page_url)
+    fig = explorer(page)
+    c, nv = int(fig.get_by_label("Draft step cost").input_value()), len(trace["explore"]["verify"])
+    moved = [i for i, p in enumerate(trace["profiles"]) if p["speedup"]["best"][0][0][c] > p["speedup"]["best"][0][nv - 1][c]]
+    assert moved, "on the shipped data the dearest check moves some draft's best k at the page's draft cost"
+    i = moved[0]
+    row = fig.locator(".ex-row").nth(i)
+    bar = row.locator(".ex-bar").last
+    expect(row.locator(".ex-col.is-best .ex-k")).to_have_text(str(trace["profiles"][i]["speedup"]["best"][0][0][c]))
+    free = bar.bounding_box()["height"]
+    fig.get_by_label("Verification cost per position").select_option(str(nv - 1))
+    expect(row.locator(".ex-col.is-best .ex-k")).to_have_text(str(trace["profiles"][i]["speedup"]["best"][0][nv - 1][c]))
+    assert bar.bounding_box()["height"] < free
+
+
+@pytest.mark.browser
+def test_the_speedup_explorer_shows_the_trace_values(page: Page, page_url, trace):
+    page.goto(page_url)
+    fig = explorer(page)
+    costs = trace["explore"]["costs"]
+    expect(fig.get_by_label("Rule", exact=True)).to_have_value("0")
+    expect(fig.get_by_label("Verification cost per position")).to_have_value(str(trace["explore"]["verify"].index("0")))
+    for c, cost in enumerate(costs):
+        fig.get_by_label("Draft step cost").select_option(str(c))
+        for k in (1, trace["k"]):
+            fig.get_by_label("Positions drafted").fill(str(k))
+            readout = fig.locator("[data-explore-readout]")
+            expect(readout).to_contain_text(f"a draft step costing {trace['explore']['cost_text'][c]}")
+            expect(readout).to_contain_text(f"round costs {trace['explore']['round_costs'][0][c][k - 1]} target steps")
+            for p in trace["profiles"]:
+                s = {key: p["speedup"][key][0][0][c] for key in ("values", "slow", "best")}
+                best = f"the best k is {s['best']}" if s["best"] else NO_K
+                expect(readout).to_contain_text(f"For {p['name']}, drafting k = {k} gives {s['values'][k - 1]}×")
+                expect(readout).to_contain_text(best)
+    first = lambda p, c: {key: p["speedup"][key][0][0][c] for key in ("slow", "best")}  # noqa: E731
+    slow = [(c, p) for p in trace["profiles"] for c in range(len(costs)) if "1" in first(p, c)["slow"] and first(p, c)["best"]]
+    assert slow, "the costs on offer include one where some k beats plain decoding and another k is slower"
+    c, p = slow[0]
+    fig.get_by_label("Draft step cost").select_option(str(c))
+    fig.get_by_label("Positions drafted").fill(str(first(p, c)["slow"].index("1") + 1))
+    expect(fig.locator("[data-explore-readout]")).to_contain_text(f"For {p['name']}, drafting k = ")
+    expect(fig.locator("[data-explore-readout]")).to_contain_text("slower than decoding one token at a time")
+    expect(fig.locator(".ex-col.is-slow").first).to_be_visible()
+    none = [c for c in range(len(costs)) if not any(first(p, c)["best"] for p in trace["profiles"])]
+    if none:  # a cost so high that no k beats plain decoding: the page says so instead of starring a loss
+        fig.get_by_label("Draft step cost").select_option(str(none[0]))
+        expect(fig.locator("[data-explore-readout]")).to_contain_text(NO_K)
+        expect(fig.locator(".ex-col.is-best")).to_have_count(0)
