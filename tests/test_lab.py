@@ -360,10 +360,10 @@ def accepted_rate(page: Page) -> float:
 def test_the_tally_under_each_rule_matches_p_at_every_shipped_position(browser, page_url, trace, rule):
     page = opened(browser, page_url)
     lab(page).get_by_role("radio", name=RULES[rule]).check()
-    for n, (where, pos) in enumerate(shipped_positions(trace)):
+    for where, pos in shipped_positions(trace):
         lab(page).get_by_label("Position", exact=True).select_option(where)
         expect(lab(page).locator("[data-tally-readout]")).to_contain_text("No draws yet")
-        draw(page, 10 if n < 2 else 2)  # 100,000 draws at two positions, 20,000 at the rest
+        draw(page, 10)  # 100,000 draws
         shares = route_shares(pos, rule)
         assert chi_square_p(tally_counts(page), shares) > 1e-6, (where, rule)
         expect(lab(page).locator("[data-tally-readout]")).to_contain_text(f"the rule’s exact rate is {pos['rates'][rule]}.")
