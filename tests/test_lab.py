@@ -208,6 +208,24 @@ def test_every_edit_gives_the_analysis_alpha_and_accept_probabilities(browser, p
     page.close()
 
 
+def test_every_input_moves_alpha_and_the_accept_probabilities_to_the_analysis_values(browser, page_url, trace):
+    vocab = trace["vocabulary"]
+    values = {"p": [4, 1, 0, 0, 2, 1], "q": [3, 1, 1, 1, 1, 1]}
+    page = opened(browser, page_url, link(values["p"], values["q"]), seed=None)
+    rate = lab(page).locator("[data-lab-rate]")
+    for d in ("p", "q"):
+        for y in range(len(vocab)):
+            # move one eighth onto token y from the next token that has one, through the inputs, then check
+            z = next(z for z in [*range(y + 1, len(vocab)), *range(y)] if values[d][z] > 0)
+            values[d][y] += 1
+            values[d][z] -= 1
+            own_inputs(page, d, vocab)[y].fill(str(values[d][y]))
+            own_inputs(page, d, vocab)[z].fill(str(values[d][z]))
+            facts = position_facts_of(record(values["p"], values["q"]), 0, vocab, 8).json()
+            expect(rate).to_have_text(rate_text(facts, 0, vocab))
+    page.close()
+
+
 def test_a_distribution_that_does_not_sum_to_one_is_named_and_stops_the_draws(browser, page_url, trace):
     vocab = trace["vocabulary"]
     page = opened(browser, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
