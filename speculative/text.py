@@ -46,9 +46,7 @@ def uniform_str(u: float, a: Fraction) -> str:
 def ratio_text(p: str, q: str, ratio: Fraction, accept: Fraction) -> str:
     """Returns the accept probability worked out: "min(1, (4/8)/(3/8)) = min(1, 4/3) = 1"; a whole number needs no brackets."""
     top, bottom = (f"({x})" if "/" in x else x for x in (p, q))
-    if ratio <= 1:
-        return f"min(1, {top}/{bottom}) = {accept}"
-    return f"min(1, {top}/{bottom}) = min(1, {ratio}) = {accept}"
+    return fill(OWN["worked" if ratio <= 1 else "worked_capped"], {"top": top, "bottom": bottom, "ratio": ratio, "accept": accept})
 
 
 def cost_phrase(cost: Fraction) -> str:
@@ -269,4 +267,35 @@ EXPLORE2 = {
     "free": "free (0)",
     "readout_verify": "With {k_text} drafted, a draft step costing {cost} and checking each drafted position costing "
                       "{verify}, a round costs {k} · {c} + {one} + {k} · {v} = {round_cost} target steps.",
+}
+
+# "Your own position" and the verification rule in the accept-test lab (templates/js/eighths.js fills the
+# worked ratio as ratio_text does). Rule patterns are numbered in stats.ACCEPTANCE's order.
+OWN = {
+    "option": "Your own position",
+    "p_label": "p({tok}) in eighths",
+    "q_label": "q({tok}) in eighths",
+    "off": "{d} sums to {sum}/8: add {gap}/8 to a token",
+    "over": "{d} sums to {sum}/8: take {gap}/8 from a token",
+    "worked": "min(1, {top}/{bottom}) = {accept}",
+    "worked_capped": "min(1, {top}/{bottom}) = min(1, {ratio}) = {accept}",
+    "item": "“{tok}” {accept}",
+    "sep": ", ",
+    "rate_0": "Accept test: a proposal drawn from q passes with probability α = {rate}. "
+              "Each token’s accept probability min(1, p/q): {list}.",
+    "rate_1": "Greedy draft: the draft always proposes its likeliest token, “{tok}” (ties go to the earlier one), "
+              "and it passes with probability p(“{tok}”) = {rate}.",
+    "rate_2": "Exact match: the target draws its own y from p and keeps the proposal x only when y = x, "
+              "which happens with probability Σ p·q = {rate}.",
+    "threshold_2": "kept if u lands in [{lo}, {hi})",
+    "pass_1": ": u = {u} is below p(“{tok}”) = {accept}, so the draft’s top token stands.",
+    "fail_1": ": u = {u} is not below p(“{tok}”) = {accept}; the replacement comes from p with “{tok}” left out, "
+              "renormalised.",
+    "pass_2": ": u = {u} draws “{tok}” from p, the proposal itself, so it stays.",
+    "fail_2": ": u = {u} draws “{rep}” from p, not the proposal “{tok}”: “{rep}” is committed in its place.",
+    "caption_1": "Every token the draws committed. Upper bar, exact: p at the top token, accepted (solid), "
+                 "and p elsewhere, as a replacement (hatched); lower bar: the draws, split the same way.",
+    "caption_2": "Every token the draws committed. Upper bar, exact: p·q, the target’s draw matching the proposal "
+                 "(solid), and p·(1 − q), a mismatch (hatched); lower bar: the draws, split the same way.",
+    "rate_seen": " Accepted proposals: {acc} ({seen}); the rule’s exact rate is {rate}.",
 }

@@ -51,7 +51,7 @@ class Lab:
                    "rows": [{"position": j + 1, "cells": [none_mark(a) for a in f.accept]} for j, f in enumerate(facts)]}
                   for r, facts in zip(ex.results, self.facts)]
         return {"lab": {"options": options, "tables": tables, "none": ex.chance is None, "none_text": text.LAB["none"],
-                        "default": self.default()}}
+                        "default": self.default(), "own": text.OWN["option"], "rules": list(text.RULE_NAMES.values())}}
 
 
 def model(ex: Explained, facts: Facts) -> Lab:

@@ -4,7 +4,9 @@
 var LAB_PARTS = {
   select: '[data-lab-position]', tokens: '[data-lab-tokens]', bars: '[data-lab-bars]', u: '[data-lab-u]',
   yes: '[data-lab-yes]', mark: '[data-lab-mark]', threshold: '[data-lab-threshold]', verdict: '[data-lab-verdict]',
-  residual: '[data-lab-residual]', r: '[data-lab-r]', segments: '[data-lab-segments]', rep: '[data-lab-rep]'
+  residual: '[data-lab-residual]', r: '[data-lab-r]', segments: '[data-lab-segments]', rep: '[data-lab-rep]',
+  rules: '[data-lab-rules]', own: '[data-lab-own]', grid: '[data-own-grid]', row: '[data-own-row]', off: '[data-lab-off]',
+  rate: '[data-lab-rate]', test: '[data-lab-test]'
 };
 
 // "divergent/4" -> that profile's position 4: {prof, pos, n}; `where` must name one (limitLab sees to it).
@@ -19,8 +21,10 @@ function limitWhere(trace, where) {
   return prof ? prof.id + '/' + clamp(whole(parts[1], 1), 1, prof.positions.length) : trace.lab.where;
 }
 
-// The tokens the draft can propose at a position: those with an accept probability.
-function proposable(trace, pos) { return ids(trace.vocabulary).filter(function (y) { return pos.accept[y] !== null; }); }
+// The tokens the draft can propose at a position: those with an accept probability; a greedy draft (rule 1) only its top one.
+function proposable(pos, rule) {
+  return rule === 1 ? [pos.greedy] : ids(pos.accept).filter(function (y) { return pos.accept[y] !== null; });
+}
 
 // The token whose segment of the cumulative cut points holds r: the first cut above r.
 function segmentAt(cuts, r) {
@@ -29,46 +33,58 @@ function segmentAt(cuts, r) {
 }
 
 function startLab(root, trace) {
-  var d = trace.lab;
-  var fig = figure(root, trace, { where: d.where, token: d.token, u: Number(d.u), r: 0.5 }, limitLab, renderLab);
+  var d = trace.lab, start = { where: d.where, token: d.token, u: Number(d.u), r: 0.5, rule: 0, p: [], q: [] };
+  var fig = figure(root, trace, Object.assign(start, ownFromHash(location.hash)), limitLab, renderLab);
   fig.ui = partsOf(root, LAB_PARTS);
   fig.legend = fig.ui.tokens.querySelector('legend');
   fig.L = trace.text.lab;
+  fig.O = trace.text.own;
   bindLab(fig);
   bindTally(fig);
   fig.update({});
+  if (fig.state.where === OWN_WHERE) root.scrollIntoView();  // a shared link to an edited position opens on it
   return fig;
 }
 
-// The position exists, the token is one the draft can propose there (else the first it can), draws stay in [0, 1),
-// and the tally is the position's own.
+// The position exists (or is the reader's own, clamped to whole eighths), the token is one the rule can propose
+// there (else the first it can), draws stay in [0, 1), and the tally is the position's and the rule's own.
+// fig.pos holds the position's facts: the build's, or eighths.js's for the reader's own.
 function limitLab(fig) {
-  var s = fig.state;
-  s.where = limitWhere(fig.trace, s.where);
-  var ok = proposable(fig.trace, labAt(fig.trace, s.where).pos);
+  var s = fig.state, size = fig.trace.vocabulary.length;
+  s.rule = clamp(whole(s.rule, 0), 0, LAB_CHECKS.length - 1);
+  s.p = eighthsList(s.p, size);
+  s.q = eighthsList(s.q, size);
+  if (s.where !== OWN_WHERE) s.where = limitWhere(fig.trace, s.where);
+  fig.pos = s.where === OWN_WHERE ? eighthsFacts(s.p, s.q, fig.trace.text.own) : labAt(fig.trace, s.where).pos;
+  fig.off = s.where === OWN_WHERE ? offText(s, fig.trace.text.own) : '';
+  var ok = proposable(fig.pos, s.rule);
   s.token = Number(s.token);
-  if (ok.indexOf(s.token) < 0) s.token = ok[0];
+  if (ok.indexOf(s.token) < 0) s.token = ok.length ? ok[0] : 0;
   s.u = clamp(Number(s.u) || 0, 0, 0.999);
   s.r = clamp(Number(s.r) || 0, 0, 0.999);
-  limitTally(s, fig.trace.vocabulary.length);
+  limitTally(s, size, s.where === OWN_WHERE ? [s.where, s.rule, s.p, s.q].join('/') : s.where + '/' + s.rule);
 }
 
 function renderLab(fig) {
-  var here = labAt(fig.trace, fig.state.where);
-  fig.ui.select.value = fig.state.where;
-  renderLabTokens(fig, here.pos);
-  fig.ui.bars.replaceChildren.apply(fig.ui.bars,
-    overlapRows(here.pos, fig.trace.vocabulary, fig.state.token, fig.trace.text.player.bar_numbers));
-  var passed = renderLabTest(fig, here.pos);
-  fig.ui.residual.hidden = passed;
-  if (!passed) renderLabResidual(fig, here.pos);
-  renderTally(fig, here.pos);
+  var s = fig.state, pos = fig.pos, ui = fig.ui, ok = !fig.off;
+  ui.select.value = s.where;
+  [].forEach.call(ui.rules.querySelectorAll('input'), function (input) { input.checked = Number(input.value) === s.rule; });
+  renderOwn(fig);
+  renderLabTokens(fig, pos);
+  ui.bars.replaceChildren.apply(ui.bars, overlapRows(pos, fig.trace.vocabulary, ok ? s.token : -1, fig.trace.text.player.bar_numbers));
+  ui.tokens.hidden = ui.test.hidden = ui.rate.hidden = !ok;
+  var passed = !ok || renderLabTest(fig, pos);
+  ui.residual.hidden = passed || s.rule === 2;
+  if (!ui.residual.hidden) renderLabResidual(fig, s.rule ? pos.greedy_cuts : pos.cuts, s.rule ? pos.greedy_res : pos.residual);
+  if (ok) renderLabRate(fig, pos);
+  renderTally(fig, pos);
+  renderLabLink(fig);
   fig.root.hidden = false;
 }
 
-// The template's legend stays; the radios follow the position.
+// The template's legend stays; the radios follow the position and the rule.
 function renderLabTokens(fig, pos) {
-  var vocab = fig.trace.vocabulary, radios = proposable(fig.trace, pos).map(function (y) {
+  var vocab = fig.trace.vocabulary, radios = proposable(pos, fig.state.rule).map(function (y) {
     var label = node('label', 'fig-radio'), input = node('input');
     input.type = 'radio'; input.name = 'lab-token'; input.value = String(y); input.checked = y === fig.state.token;
     label.append(input, ' ', node('bdi', '', vocab[y]));
@@ -77,38 +93,72 @@ function renderLabTokens(fig, pos) {
   fig.ui.tokens.replaceChildren.apply(fig.ui.tokens, [fig.legend].concat(radios));
 }
 
+// What the single check shows under each rule (in stats.ACCEPTANCE's order): u passes in [at, at + w), and the
+// drawn token y when u itself draws it (exact match draws y from p's cut points).
+var LAB_CHECKS = [
+  function (pos, x, u, L, O) { return { at: 0, w: pos.accept_f[x], y: u < pos.accept_f[x] ? x : -1, threshold: L.threshold, pass: L.pass, fail: L.fail }; },
+  function (pos, x, u, L, O) { return { at: 0, w: pos.greedy_f, y: u < pos.greedy_f ? x : -1, threshold: L.threshold, pass: O.pass_1, fail: O.fail_1 }; },
+  function (pos, x, u, L, O) {
+    var lo = x ? pos.p_cuts[x - 1] : 0;
+    return { at: lo, w: pos.p_cuts[x] - lo, y: segmentAt(pos.p_cuts, u), threshold: O.threshold_2, pass: O.pass_2, fail: O.fail_2 };
+  }
+];
+
 function renderLabTest(fig, pos) {
-  var ui = fig.ui, L = fig.L, x = fig.state.token, a = pos.accept_f[x], passed = fig.state.u < a;
-  var u = fig.state.u.toFixed(3), f = { u: u, worked: pos.worked[x], accept: pos.accept[x], tok: fig.trace.labels[x] };
+  var ui = fig.ui, s = fig.state, x = s.token, labels = fig.trace.labels, u = s.u.toFixed(3);
+  var c = LAB_CHECKS[s.rule](pos, x, s.u, fig.L, fig.O), passed = c.y === x, lo = c.at.toFixed(3);
+  var f = { u: u, worked: pos.worked[x], accept: s.rule === 1 ? pos.rates[1] : pos.accept[x], tok: labels[x],
+    lo: lo, hi: (c.at + c.w).toFixed(3), rep: labels[c.y] };
   ui.u.value = u;
   ui.u.setAttribute('aria-valuetext', fill(fig.trace.text.player.u, f));
-  ui.yes.style.setProperty('--w', String(a));
-  ui.yes.parentNode.classList.toggle('is-never', a === 0);
+  ui.yes.style.setProperty('--w', String(c.w));
+  ui.yes.style.setProperty('--at', String(c.at));
+  ui.yes.parentNode.classList.toggle('is-never', c.w === 0);
   ui.mark.style.setProperty('--u', u);
-  ui.threshold.textContent = fill(L.threshold, f);
+  ui.threshold.textContent = fill(c.threshold, f);
   ui.verdict.className = 'lab-verdict ' + (passed ? 'is-accepted' : 'is-rejected');
-  ui.verdict.replaceChildren(node('strong', '', passed ? L.accepted : L.rejected), fill(passed ? L.pass : L.fail, f));
+  ui.verdict.replaceChildren(node('strong', '', passed ? fig.L.accepted : fig.L.rejected), fill(passed ? c.pass : c.fail, f));
   return passed;
 }
 
-function renderLabResidual(fig, pos) {
-  var ui = fig.ui, y = segmentAt(pos.cuts, fig.state.r), r = fig.state.r.toFixed(3);
+// The replacement strip: `cuts` are the cumulative shares of the distribution it draws from, `shares` its values.
+function renderLabResidual(fig, cuts, shares) {
+  var ui = fig.ui, y = segmentAt(cuts, fig.state.r), r = fig.state.r.toFixed(3);
   ui.r.value = r;
   ui.r.setAttribute('aria-valuetext', fill(fig.L.r_text, { r: r }));
   ui.segments.replaceChildren.apply(ui.segments, fig.trace.vocabulary.map(function (tok, j) {
-    var width = pos.cuts[j] - (j ? pos.cuts[j - 1] : 0);
+    var width = cuts[j] - (j ? cuts[j - 1] : 0);
     var seg = node('span', 'r-seg' + (j === y ? ' is-drawn' : '') + (width ? '' : ' is-empty'));
     seg.style.setProperty('--w', String(width));
-    seg.append(node('bdi', '', tok), ' ', pos.residual[j] === null ? '0' : pos.residual[j]);
+    seg.append(node('bdi', '', tok), ' ', shares[j] === null ? '0' : shares[j]);
     return seg;
   }));
-  var lo = y ? pos.cuts[y - 1] : 0;
-  ui.rep.textContent = fill(fig.L.replacement, { r: r, rep: fig.trace.labels[y], lo: lo.toFixed(3), hi: pos.cuts[y].toFixed(3) });
+  var lo = y ? cuts[y - 1] : 0;
+  ui.rep.textContent = fill(fig.L.replacement, { r: r, rep: fig.trace.labels[y], lo: lo.toFixed(3), hi: cuts[y].toFixed(3) });
+}
+
+// How often the chosen rule passes a proposal here, exact; under the accept test, every token's accept probability.
+function renderLabRate(fig, pos) {
+  var O = fig.O, labels = fig.trace.labels, none = fig.trace.text.player.no_token;
+  var list = pos.accept.map(function (a, y) { return fill(O.item, { tok: labels[y], accept: a === null ? none : a }); });
+  fig.ui.rate.textContent = fill([O.rate_0, O.rate_1, O.rate_2][fig.state.rule],
+    { rate: pos.rates[fig.state.rule], list: list.join(O.sep), tok: labels[pos.greedy] });
 }
 
 function bindLab(fig) {
   var ui = fig.ui;
-  ui.select.addEventListener('change', function () { fig.update({ where: ui.select.value }); });
+  ui.select.addEventListener('change', function () {
+    var v = ui.select.value;
+    fig.update(v === OWN_WHERE && fig.state.where !== OWN_WHERE ? ownStart(fig.pos, fig.trace.vocabulary.length) : { where: v });
+  });
+  ui.rules.addEventListener('change', function (e) { fig.update({ rule: Number(e.target.value) }); });
+  ui.grid.addEventListener('input', function (e) {
+    var t = e.target, patch = {};
+    patch[t.dataset.own] = fig.state[t.dataset.own].slice();
+    patch[t.dataset.own][Number(t.dataset.y)] = t.value;
+    fig.update(patch);
+  });
+  window.addEventListener('hashchange', function () { var own = ownFromHash(location.hash); if (own) fig.update(own); });
   ui.tokens.addEventListener('change', function (e) { fig.update({ token: Number(e.target.value) }); });
   ui.u.addEventListener('input', function () { fig.update({ u: ui.u.value }); });
   ui.r.addEventListener('input', function () { fig.update({ r: ui.r.value }); });
@@ -117,6 +167,84 @@ function bindLab(fig) {
     var a = e.target.closest && e.target.closest('[data-lab-open]');
     if (!a) return;
     var parts = a.dataset.labOpen.split('/');
-    fig.update({ where: parts[0] + '/' + parts[1], token: Number(parts[2]) });
+    // links name accept-test proposals, and the u that shows their point (a rejecting one where chance decides)
+    fig.update({ where: parts[0] + '/' + parts[1], token: Number(parts[2]), rule: 0, u: parts[3] === undefined ? fig.state.u : parts[3] });
+  });
+}
+
+/* ---------- "Your own position": p and q in whole eighths, the select's last option ---------- */
+
+var OWN_WHERE = 'lab-own';
+
+// Whole eighths 0-8, one per token: missing or bad entries are 0.
+function eighthsList(list, size) {
+  return ids(new Array(size).fill(0)).map(function (y) { return clamp(whole(list[y], 0), 0, 8); });
+}
+
+// "" while p and q each sum to 8/8; otherwise what to do about it.
+function offText(s, O) {
+  return [['p', s.p], ['q', s.q]].map(function (d) {
+    var sum = d[1].reduce(function (a, b) { return a + b; }, 0);
+    return sum === 8 ? '' : fill(sum < 8 ? O.off : O.over, { d: d[0], sum: sum, gap: Math.abs(8 - sum) });
+  }).filter(Boolean).join('; ');
+}
+
+// A shipped distribution's strings in whole eighths, or null when one is not a multiple of 1/8.
+function eighthsOf(dist) {
+  var e = dist.map(function (t) { return fracValue(t) * 8; });
+  return e.every(function (v) { return Math.abs(v - Math.round(v)) < 1e-9; }) ? e.map(Math.round) : null;
+}
+
+// 8 eighths spread as evenly as the tokens allow, the remainder to the first tokens (or the last, reversed).
+function spread(size, reversed) {
+  var list = ids(new Array(size).fill(0)).map(function (y) { return Math.floor(8 / size) + (y < 8 % size ? 1 : 0); });
+  return reversed ? list.reverse() : list;
+}
+
+// The reader's own position starts from the shipped one last shown, or from an even spread when that one is
+// not in eighths.
+function ownStart(pos, size) {
+  var p = eighthsOf(pos.target), q = eighthsOf(pos.draft);
+  return p && q ? { where: OWN_WHERE, p: p, q: q } : { where: OWN_WHERE, p: spread(size, false), q: spread(size, true) };
+}
+
+// "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1" -> the reader's own position; null for any other fragment (limitLab clamps).
+function ownFromHash(hash) {
+  var m = /^#lab\/p=([\d.]{0,40})\/q=([\d.]{0,40})$/.exec(decoded(hash));
+  return m ? { where: OWN_WHERE, p: m[1].split('.'), q: m[2].split('.') } : null;
+}
+
+// The fragment follows the reader's own position; leaving it drops the stale link.
+function renderLabLink(fig) {
+  var s = fig.state, now = decoded(location.hash);
+  var want = s.where === OWN_WHERE ? ['#lab', 'p=' + s.p.join('.'), 'q=' + s.q.join('.')].join('/') : ownFromHash(now) ? '#lab' : now;
+  if (want !== now) history.replaceState(history.state, '', want);
+}
+
+// The inputs exist only while the reader's own position is shown (cloned from the template's row): the page at
+// rest stays small. Draws wait until both distributions sum to 8/8.
+function renderOwn(fig) {
+  var ui = fig.ui, s = fig.state, on = s.where === OWN_WHERE;
+  [].forEach.call(fig.root.querySelectorAll('[data-tally-draw], [data-lab-draw-u]'), function (b) { b.disabled = !!fig.off; });
+  ui.own.hidden = ui.off.hidden = !on;
+  ui.off.textContent = fig.off;
+  if (!on) { ui.grid.replaceChildren(); return; }
+  if (!ui.grid.firstChild) ownInputs(fig);
+  [].forEach.call(ui.grid.querySelectorAll('input'), function (input) {
+    var v = s[input.dataset.own][Number(input.dataset.y)];
+    if (input.value === '' || Number(input.value) !== v) input.value = String(v);
+  });
+}
+
+function ownInputs(fig) {
+  var O = fig.O, T = fig.trace.text.player, ui = fig.ui;
+  ui.grid.append(node('span'), node('span', '', T.col_p), node('span', '', T.col_q));
+  fig.trace.vocabulary.forEach(function (tok, y) {
+    var row = ui.row.content.cloneNode(true), inputs = row.querySelectorAll('input');
+    row.querySelector('bdi').textContent = tok;
+    inputs[0].setAttribute('aria-label', fill(O.p_label, { tok: tok }));
+    inputs[1].setAttribute('aria-label', fill(O.q_label, { tok: tok }));
+    inputs[0].dataset.y = inputs[1].dataset.y = String(y);
+    ui.grid.append(row);
   });
 }

@@ -30,13 +30,30 @@ function uniformSource(seed) {
   };
 }
 
-// n runs of one position: the counts of each token committed by acceptance and as a replacement.
-function drawPosition(pos, n, uniforms) {
-  var acc = pos.q_cuts.map(function () { return 0; }), rep = acc.slice(), u = uniforms(new Float64Array(3 * n));
-  for (var i = 0; i < u.length; i += 3) {
+// One run of a position under each rule (in stats.ACCEPTANCE's order), from three uniforms u[i..i+2]: the
+// committed token y, as y when the proposal was accepted and as -1 - y when y replaced it.
+var DRAW_RULES = [
+  function (pos, u, i) {  // accept test: x from q, accepted when u < min(1, p/q), else a draw from the residual
     var x = segmentAt(pos.q_cuts, u[i]);
-    if (u[i + 1] < pos.accept_f[x]) acc[x] += 1;
-    else rep[segmentAt(pos.cuts, u[i + 2])] += 1;
+    return u[i + 1] < pos.accept_f[x] ? x : -1 - segmentAt(pos.cuts, u[i + 2]);
+  },
+  function (pos, u, i) {  // greedy draft: x is the draft's top token, accepted when u < p(x), else a draw from p without x
+    return u[i + 1] < pos.greedy_f ? pos.greedy : -1 - segmentAt(pos.greedy_cuts, u[i + 2]);
+  },
+  function (pos, u, i) {  // exact match: x from q, y from p; x stays when y = x, else y is committed
+    var x = segmentAt(pos.q_cuts, u[i]), y = segmentAt(pos.p_cuts, u[i + 1]);
+    return x === y ? x : -1 - y;
+  }
+];
+
+// n runs of one position under a rule: the counts of each token committed by acceptance and as a replacement.
+function drawPosition(pos, n, uniforms, rule) {
+  var acc = pos.q_cuts.map(function () { return 0; }), rep = acc.slice(), u = uniforms(new Float64Array(3 * n));
+  var run = DRAW_RULES[rule || 0];
+  for (var i = 0; i < u.length; i += 3) {
+    var y = run(pos, u, i);
+    if (y >= 0) acc[y] += 1;
+    else rep[-1 - y] += 1;
   }
   return { acc: acc, rep: rep };
 }
@@ -46,13 +63,13 @@ function added(a, b) { return a.map(function (v, i) { return v + b[i]; }); }
 // 1234567 -> "1,234,567", the separator from the text table.
 function grouped(n, separator) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, separator); }
 
-// The tally belongs to one position: a new position, or a reset, starts it again from nothing.
-function limitTally(s, size) {
-  if (s.tallyAt === s.where && s.acc && s.acc.length === size) return;
+// The tally belongs to one position under one rule (`key`): a new one, or a reset, starts it again from nothing.
+function limitTally(s, size, key) {
+  if (s.tallyAt === key && s.acc && s.acc.length === size) return;
   s.acc = new Array(size).fill(0);
   s.rep = new Array(size).fill(0);
   s.n = 0;
-  s.tallyAt = s.where;
+  s.tallyAt = key;
 }
 
 /* ---------- actions: each calls update() ---------- */
@@ -60,12 +77,14 @@ function limitTally(s, size) {
 // One fresh u, on the slider's grid so the verdict reads as the slider shows it; a replacement draw with it,
 // which the lab shows when u rejects.
 function drawU(fig) {
+  if (fig.off) return;
   var u = fig.uniforms(new Float64Array(2));
   fig.update({ u: Math.floor(u[0] * 1000) / 1000, r: Math.floor(u[1] * 1000) / 1000 });
 }
 
 function drawMany(fig, n) {
-  var s = fig.state, d = drawPosition(labAt(fig.trace, s.where).pos, n, fig.uniforms);
+  if (fig.off) return;
+  var s = fig.state, d = drawPosition(fig.pos, n, fig.uniforms, s.rule);
   fig.update({ acc: added(s.acc, d.acc), rep: added(s.rep, d.rep), n: s.n + n });
 }
 
@@ -86,11 +105,12 @@ function bindTally(fig) {
 
 // The tally's table, made once and put in the figure only while there are draws (a page at rest stays small).
 function tallyBox(L) {
-  var box = node('div', 'table-scroll'), table = node('table', 'dist player-table'), caption = node('caption', '', L.tally_caption);
+  var box = node('div', 'table-scroll'), table = node('table', 'dist player-table'), caption = node('caption');
   box.setAttribute('role', 'region');
   box.tabIndex = 0;
   caption.id = 'tally-cap';
   box.setAttribute('aria-labelledby', caption.id);
+  box.caption = caption;
   box.head = node('thead');
   box.body = node('tbody');
   table.append(caption, box.head, box.body);
@@ -101,7 +121,7 @@ function tallyBox(L) {
 function renderTally(fig, pos) {
   var s = fig.state, ps = pos.target.map(fracValue), box = fig.tally.box;
   var freq = s.n ? s.acc.map(function (a, y) { return (a + s.rep[y]) / s.n; }) : null;
-  renderTallyReadout(fig, ps, freq);
+  renderTallyReadout(fig, ps, freq, pos);
   if (!freq) { box.remove(); return; }
   if (!box.isConnected) fig.tally.root.append(box);
   renderTallyTable(fig, pos, freq);
@@ -109,27 +129,39 @@ function renderTally(fig, pos) {
 
 // Total variation from p, against the bound that n honest draws exceed with probability below NOISE_DELTA
 // (the Bretagnolle-Huber-Carol inequality, as in the analysis).
-function renderTallyReadout(fig, ps, freq) {
-  var L = fig.L, n = fig.state.n;
+function renderTallyReadout(fig, ps, freq, pos) {
+  var L = fig.L, s = fig.state, n = s.n;
   if (!freq) { fig.tally.readout.textContent = L.tally_empty; return; }
   var tv = 0.5 * freq.reduce(function (sum, f, y) { return sum + Math.abs(f - ps[y]); }, 0);
   var bound = Math.sqrt((ps.length * Math.LN2 + Math.log(1 / NOISE_DELTA)) / (2 * n));
+  var accepted = s.acc.reduce(function (a, b) { return a + b; }, 0);
   fig.tally.readout.textContent = fill(bound >= 1 ? L.tally_vacuous : L.tally, { n: grouped(n, L.group),
-    tv: tv.toFixed(4), bound: bound.toFixed(4), rel: tv <= bound ? fig.trace.text.conv.within : fig.trace.text.conv.above });
+    tv: tv.toFixed(4), bound: bound.toFixed(4), rel: tv <= bound ? fig.trace.text.conv.within : fig.trace.text.conv.above }) +
+    fill(fig.O.rate_seen, { acc: grouped(accepted, L.group), seen: (accepted / n).toFixed(3), rate: pos.rates[s.rule] });
 }
 
 // The identity as an experiment: per token, the counts by route and the observed frequency, its bar stacked the
-// same way as the exact shares min(p, q) + max(0, p − q) = p drawn just above it, on one scale. min(p, q) is p or q as the trace
-// writes it, whichever the overlap bars mark as smaller; the browser adds nothing up.
+// same way as the exact shares drawn just above it, on one scale (exactShares: what each rule commits by each route).
 function renderTallyTable(fig, pos, freq) {
   var s = fig.state, L = fig.L, T = fig.trace.text.player, top = Math.max.apply(Math, pos.target.concat(pos.draft).map(fracValue));
+  fig.tally.box.caption.textContent = [L.tally_caption, fig.O.caption_1, fig.O.caption_2][s.rule];
   fig.tally.box.head.replaceChildren(headRow([T.col_token, L.col_acc, L.col_rep, L.col_freq, T.col_p]));
   fig.tally.box.body.replaceChildren.apply(fig.tally.box.body, fig.trace.vocabulary.map(function (tok, y) {
-    var least = fracValue(pos.bars[y][2] ? pos.draft[y] : pos.target[y]), extra = fracValue(pos.residual_raw[y]);
+    var share = exactShares(pos, y, s.rule);
     return row([[tok], grouped(s.acc[y], L.group), grouped(s.rep[y], L.group),
-      [freq[y].toFixed(3), stackedTrack(least / top, extra / top), stackedTrack(s.acc[y] / s.n / top, s.rep[y] / s.n / top)],
+      [freq[y].toFixed(3), stackedTrack(share[0] / top, share[1] / top), stackedTrack(s.acc[y] / s.n / top, s.rep[y] / s.n / top)],
       pos.target[y]]);
   }));
+}
+
+// A token's exact shares [by acceptance, as a replacement] under a rule, for drawing only. The accept test's are
+// min(p, q), which is p or q as the trace writes it (whichever the overlap bars mark as smaller), and max(0, p − q);
+// a greedy draft's, p at its proposal and p elsewhere; exact match's, p·q and p·(1 − q).
+function exactShares(pos, y, rule) {
+  var p = fracValue(pos.target[y]), q = fracValue(pos.draft[y]);
+  if (rule === 1) return y === pos.greedy ? [p, 0] : [0, p];
+  if (rule === 2) return [p * q, p * (1 - q)];
+  return [fracValue(pos.bars[y][2] ? pos.draft[y] : pos.target[y]), fracValue(pos.residual_raw[y])];
 }
 
 function stackedTrack(a, b) {

@@ -1,0 +1,446 @@
+"""The accept-test lab's verification rules and "Your own position" (issues 16 and 17): the rule facts the build
+adds to every position, the browser's eighths arithmetic against the Python analysis fraction for fraction, and
+the lab in a real Chromium, driven by its accessible names."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from speculative import stats, text
+from speculative.figures.common import cumulative, greedy_residual, none_mark, position_facts_of
+
+from .conftest import ROOT
+
+RULES = list(text.RULE_NAMES.values())
+
+
+@pytest.fixture(scope="module")
+def trace(built_site) -> dict:
+    return json.loads((built_site / "trace.json").read_text(encoding="utf-8"))
+
+
+def shipped_positions(trace: dict) -> list[tuple[str, dict]]:
+    """Returns ("profile/n", facts) for every shipped position, in the Position select's order."""
+    return [(f"{p['id']}/{n}", pos) for p in trace["profiles"] for n, pos in enumerate(p["positions"], start=1)]
+
+
+def eighths(dist: list[str]) -> list[int]:
+    return [int(Fraction(x) * 8) for x in dist]
+
+
+def record(p: list[int], q: list[int]) -> stats.PositionRecord:
+    return stats.position_record(tuple(Fraction(a, 8) for a in p), tuple(Fraction(b, 8) for b in q), 1)
+
+
+# --- the rule facts in the trace (Python only) -------------------------------------------------------------
+
+
+def test_the_rules_are_named_in_the_analysis_order():
+    assert list(text.RULE_NAMES) == list(stats.ACCEPTANCE)
+
+
+def test_every_position_carries_each_rules_acceptance_as_the_analysis_computes_it(explained, trace):
+    for r, p in zip(explained.results, trace["profiles"]):
+        for k, pos in enumerate(p["positions"]):
+            assert [Fraction(x) for x in pos["rates"]] == [rule.acceptance[k] for rule in r.stats.rules]
+
+
+def test_the_greedy_proposal_and_its_cut_points_are_p_without_the_drafts_first_top_token(trace):
+    for _, pos in shipped_positions(trace):
+        p, q = [Fraction(x) for x in pos["target"]], [Fraction(x) for x in pos["draft"]]
+        x = q.index(max(q))  # the first most likely token
+        assert pos["greedy"] == x and pos["greedy_f"] == float(p[x])
+        rest = [Fraction(0) if y == x else a / (1 - p[x]) for y, a in enumerate(p)]
+        assert pos["greedy_cuts"] == [round(float(sum(rest[:y + 1])), 6) for y in range(len(p))]
+        assert pos["p_cuts"] == [round(float(sum(p[:y + 1])), 6) for y in range(len(p))]
+
+
+def test_a_greedy_proposal_the_target_is_sure_of_has_no_replacement():
+    p = (Fraction(1), Fraction(0), Fraction(0))
+    assert greedy_residual(p, (Fraction(1, 2), Fraction(1, 2), Fraction(0))) is None
+    facts = position_facts_of(stats.position_record(p, (Fraction(1, 2), Fraction(1, 2), Fraction(0)), 1), 0, "abc", 8)
+    assert facts.greedy_res == [None, None, None] and facts.greedy_cuts == [0.0, 0.0, 0.0]
+
+
+# --- eighths.js against the analysis ------------------------------------------------------------------------
+
+
+def random_eighths(rng: random.Random, size: int) -> list[int]:
+    """Returns 8 eighths spread over `size` tokens at random, often with zeros and ties."""
+    counts = [0] * size
+    for _ in range(8):
+        counts[rng.randrange(size)] += 1
+    return counts
+
+
+def pair(f: Fraction | None) -> list[int] | None:
+    return None if f is None else [f.numerator, f.denominator]
+
+
+def expected_exact(p: list[int], q: list[int]) -> dict:
+    """Returns the analysis's facts for (p, q) as reduced [numerator, denominator] pairs, in eighths.js's shape."""
+    rec = record(p, q)
+    pf, qf = tuple(t.p for t in rec.tokens), tuple(t.q for t in rec.tokens)
+    rest = greedy_residual(pf, qf)
+    return {
+        "alpha": pair(rec.alpha), "ratio": [pair(t.ratio) for t in rec.tokens], "accept": [pair(t.accept) for t in rec.tokens],
+        "residual_raw": [pair(t.residual_raw) for t in rec.tokens],
+        "residual": None if rec.residual_total == 0 else [pair(t.residual) for t in rec.tokens],
+        "res_total": pair(rec.residual_total), "cuts": [pair(c) for c in rec.residual_cuts],
+        "q_cuts": [pair(c) for c in cumulative(qf)], "p_cuts": [pair(c) for c in cumulative(pf)],
+        "greedy": stats.top_token(qf),
+        "greedy_cuts": [pair(c) for c in cumulative(rest or [Fraction(0)] * len(p))],
+        "greedy_res": None if rest is None else [pair(r) for r in rest],
+        "rates": [pair(f(pf, qf)) for f in stats.ACCEPTANCE.values()],
+    }
+
+
+STRING_FIELDS = ("target", "draft", "alpha", "accept", "ratio", "worked", "residual_raw", "residual", "res_total",
+                 "rates", "greedy", "greedy_res")
+
+
+def run_eighths(page: Page, pairs: list[tuple[list[int], list[int]]], words: dict) -> list[dict]:
+    """Returns eighths.js's exact facts and display facts for each pair, computed in the browser from the file."""
+    source = "\n".join((ROOT / "templates" / "js" / name).read_text(encoding="utf-8") for name in ("core.js", "eighths.js"))
+    return page.evaluate("([pairs, words]) => {" + source + """
+        return pairs.map(([p, q]) => ({ exact: eighthsExact(p, q), facts: eighthsFacts(p, q, words) })); }""",
+                         [pairs, words])
+
+
+def test_eighths_gives_the_analysis_facts_at_every_shipped_position_and_5000_random_pairs(page: Page, trace):
+    rng = random.Random(16)
+    size = len(trace["vocabulary"])
+    pairs = [(eighths(pos["target"]), eighths(pos["draft"])) for _, pos in shipped_positions(trace)]
+    pairs += [([8] + [0] * (size - 1), [8] + [0] * (size - 1)), ([0, 8] + [0] * (size - 2), [4, 4] + [0] * (size - 2))]
+    pairs += [(random_eighths(rng, size), random_eighths(rng, size)) for _ in range(5000)]
+    got = run_eighths(page, pairs, trace["text"]["own"])
+    for (p, q), out in zip(pairs, got):
+        assert out["exact"] == expected_exact(p, q), (p, q)
+        facts = position_facts_of(record(p, q), 0, trace["vocabulary"], 8).json()
+        assert {k: out["facts"][k] for k in STRING_FIELDS} == {k: facts[k] for k in STRING_FIELDS}, (p, q)
+        for k in ("accept_f", "cuts", "q_cuts", "p_cuts", "greedy_cuts"):
+            assert out["facts"][k] == pytest.approx(facts[k], abs=1e-6), (k, p, q)
+        assert out["facts"]["greedy_f"] == facts["greedy_f"]
+
+
+def test_the_comparison_catches_a_wrong_fraction(page: Page, trace):
+    out = run_eighths(page, [([4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 1])], trace["text"]["own"])[0]
+    wrong = expected_exact([4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 2])
+    assert out["exact"] != wrong and out["exact"]["alpha"] == [3, 4]
+
+
+# --- the lab in the browser ------------------------------------------------------------------------------------
+
+
+def lab(page: Page):
+    return page.locator("#lab")
+
+
+def opened(browser, page_url, hash_: str = "", seed: int | None = 2024) -> Page:
+    """Returns a page on the built file; with a seed, the lab draws from a seeded stream (the explicit test opt-in)."""
+    page = browser.new_page()
+    if seed is not None:
+        page.add_init_script(f"window.__playerDebug = true; window.__labSeed = {seed}")
+    page.goto(page_url + hash_)
+    return page
+
+
+def rate_text(pos: dict, rule: int, vocab: list[str]) -> str:
+    """Returns the rule readout the lab should show for a position's facts, filled in Python."""
+    labels = [text.isolated(t) for t in vocab]
+    items = [text.fill(text.OWN["item"], {"tok": labels[y], "accept": none_mark(a)}) for y, a in enumerate(pos["accept"])]
+    return text.fill(text.OWN[f"rate_{rule}"], {"rate": pos["rates"][rule], "list": text.OWN["sep"].join(items),
+                                                "tok": labels[pos["greedy"]]})
+
+
+def own_inputs(page: Page, d: str, vocab: list[str]):
+    return [lab(page).get_by_role("spinbutton", name=f"{d}({tok}) in eighths", exact=True) for tok in vocab]
+
+
+def choose_own(page: Page) -> None:
+    lab(page).get_by_label("Position", exact=True).select_option(label="Your own position")
+
+
+def test_your_own_position_starts_from_the_shipped_position_last_shown(browser, page_url, trace):
+    page = opened(browser, page_url, seed=None)
+    vocab = trace["vocabulary"]
+    expect(lab(page).get_by_role("spinbutton")).to_have_count(0)  # no inputs on a page at rest
+    where, pos = shipped_positions(trace)[6]
+    lab(page).get_by_label("Position", exact=True).select_option(where)
+    choose_own(page)
+    for d, dist in (("p", pos["target"]), ("q", pos["draft"])):
+        for box, value in zip(own_inputs(page, d, vocab), eighths(dist)):
+            expect(box).to_have_value(str(value))
+    expect(lab(page).locator("[data-lab-rate]")).to_have_text(rate_text(pos, 0, vocab))
+    lab(page).get_by_label("Position", exact=True).select_option(where)
+    expect(lab(page).get_by_role("spinbutton")).to_have_count(0)
+    page.close()
+
+
+def link(p: list[int], q: list[int]) -> str:
+    return f"#lab/p={'.'.join(map(str, p))}/q={'.'.join(map(str, q))}"
+
+
+# (p, q) before, then one input's new value: every kind of change to alpha and the accept probabilities
+EDITS = [([4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 1], "p", 0, 6), ([4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 1], "q", 5, 0),
+         ([4, 1, 0, 0, 2, 1], [0, 0, 0, 0, 0, 0], "q", 0, 8), ([0, 1, 0, 0, 2, 0], [1, 1, 1, 2, 3, 0], "p", 2, 5),
+         ([1, 1, 1, 1, 2, 2], [1, 1, 1, 1, 2, 2], "q", 3, 3)]
+
+
+@pytest.mark.parametrize("p, q, d, y, value", EDITS)
+def test_every_edit_gives_the_analysis_alpha_and_accept_probabilities(browser, page_url, trace, p, q, d, y, value):
+    vocab = trace["vocabulary"]
+    page = opened(browser, page_url, link(p, q), seed=None)
+    after = {"p": list(p), "q": list(q)}
+    after[d][y] = value
+    own_inputs(page, d, vocab)[y].fill(str(value))
+    if sum(after["p"]) == 8 == sum(after["q"]):
+        facts = position_facts_of(record(after["p"], after["q"]), 0, vocab, 8).json()
+        expect(lab(page).locator("[data-lab-rate]")).to_have_text(rate_text(facts, 0, vocab))
+        x = int(lab(page).get_by_role("group", name="Proposed token").get_by_role("radio", checked=True).input_value())
+        expect(lab(page).locator("[data-lab-threshold]")).to_have_text(f"accept if u < {facts['accept'][x]}")
+    expect(page).to_have_url(page_url + link(after["p"], after["q"]))
+    page.close()
+
+
+def test_every_input_moves_alpha_and_the_accept_probabilities_to_the_analysis_values(browser, page_url, trace):
+    vocab = trace["vocabulary"]
+    values = {"p": [4, 1, 0, 0, 2, 1], "q": [3, 1, 1, 1, 1, 1]}
+    page = opened(browser, page_url, link(values["p"], values["q"]), seed=None)
+    rate = lab(page).locator("[data-lab-rate]")
+    for d in ("p", "q"):
+        for y in range(len(vocab)):
+            # move one eighth onto token y from the next token that has one, through the inputs, then check
+            z = next(z for z in [*range(y + 1, len(vocab)), *range(y)] if values[d][z] > 0)
+            values[d][y] += 1
+            values[d][z] -= 1
+            own_inputs(page, d, vocab)[y].fill(str(values[d][y]))
+            own_inputs(page, d, vocab)[z].fill(str(values[d][z]))
+            facts = position_facts_of(record(values["p"], values["q"]), 0, vocab, 8).json()
+            expect(rate).to_have_text(rate_text(facts, 0, vocab))
+    page.close()
+
+
+def test_a_distribution_that_does_not_sum_to_one_is_named_and_stops_the_draws(browser, page_url, trace):
+    vocab = trace["vocabulary"]
+    page = opened(browser, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
+    draws = [lab(page).get_by_role("button", name=n) for n in ("Draw u", "Draw 100 times", "Draw 10,000 times")]
+    own_inputs(page, "p", vocab)[0].fill("3")
+    expect(lab(page).locator("[data-lab-off]")).to_have_text("p sums to 7/8: add 1/8 to a token")
+    for b in draws:
+        expect(b).to_be_disabled()
+    expect(lab(page).locator("[data-lab-test]")).to_be_hidden()
+    own_inputs(page, "q", vocab)[1].fill("3")
+    expect(lab(page).locator("[data-lab-off]")).to_have_text(
+        "p sums to 7/8: add 1/8 to a token; q sums to 10/8: take 2/8 from a token")
+    own_inputs(page, "p", vocab)[0].fill("4")
+    own_inputs(page, "q", vocab)[1].fill("1")
+    for b in draws:
+        expect(b).to_be_enabled()
+    expect(lab(page).locator("[data-lab-off]")).to_be_hidden()
+    page.close()
+
+
+@pytest.mark.parametrize("hash_, p, q", [
+    ("#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1", [4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 1]),
+    ("#lab/p=9.0.0.0.0.0/q=8.1", [8, 0, 0, 0, 0, 0], [8, 1, 0, 0, 0, 0]),  # clamped to 0-8, padded with 0
+    ("#lab/p=/q=", [0] * 6, [0] * 6),
+])
+def test_the_deep_link_restores_an_edited_position_clamped(browser, page_url, trace, hash_, p, q):
+    vocab = trace["vocabulary"]
+    page = opened(browser, page_url, hash_, seed=None)
+    expect(lab(page).get_by_label("Position", exact=True)).to_have_value("lab-own")
+    for d, values in (("p", p), ("q", q)):
+        for box, value in zip(own_inputs(page, d, vocab), values):
+            expect(box).to_have_value(str(value))
+    if sum(p) == 8 == sum(q):
+        expect(lab(page).locator("[data-lab-rate]")).to_have_text(rate_text(position_facts_of(record(p, q), 0, vocab, 8).json(), 0, vocab))
+    else:
+        expect(lab(page).locator("[data-lab-off]")).to_contain_text("sums to")
+    page.close()
+
+
+@pytest.mark.parametrize("hash_", ["#lab/p=4.1.x/q=3", "#lab/p=4.1.0.0.2.1", "#lab", "#lab/q=1/p=2"])
+def test_a_bad_lab_fragment_is_ignored(browser, page_url, trace, hash_):
+    page = opened(browser, page_url, hash_, seed=None)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    expect(lab(page).get_by_label("Position", exact=True)).to_have_value(trace["lab"]["where"])
+    expect(lab(page).get_by_role("spinbutton")).to_have_count(0)
+    assert errors == []
+    page.close()
+
+
+def test_each_rule_shows_its_acceptance_and_check(browser, page_url, trace):
+    vocab = trace["vocabulary"]
+    page = opened(browser, page_url, seed=None)
+    rules = lab(page).get_by_role("group", name="Verification rule")
+    tokens = lab(page).get_by_role("group", name="Proposed token")
+    for where, pos in shipped_positions(trace):
+        lab(page).get_by_label("Position", exact=True).select_option(where)
+        for i, name in enumerate(RULES):
+            rules.get_by_role("radio", name=name).check()
+            expect(lab(page).locator("[data-lab-rate]")).to_have_text(rate_text(pos, i, vocab))
+            if i == 1:  # a greedy draft proposes one token only
+                expect(tokens.get_by_role("radio")).to_have_count(1)
+                expect(tokens.get_by_role("radio", name=vocab[pos["greedy"]], exact=True)).to_be_checked()
+        rules.get_by_role("radio", name=RULES[0]).check()
+    page.close()
+
+
+def test_exact_match_keeps_the_proposal_only_when_u_draws_it_from_p(browser, page_url, trace):
+    vocab = trace["vocabulary"]
+    where, pos = shipped_positions(trace)[0]
+    page = opened(browser, page_url, seed=None)
+    lab(page).get_by_label("Position", exact=True).select_option(where)
+    lab(page).get_by_role("radio", name="Exact match").check()
+    x = next(y for y, a in enumerate(pos["accept"]) if a is not None and Fraction(pos["target"][y]) > 0)
+    lab(page).get_by_role("group", name="Proposed token").get_by_role("radio", name=vocab[x], exact=True).check()
+    low = 0.0
+    for y, cut in enumerate(pos["p_cuts"]):
+        if cut > low:
+            lab(page).get_by_label("Uniform draw u").fill(f"{min((low + cut) / 2, 0.999):.3f}")
+            verdict = lab(page).locator("[data-lab-verdict]")
+            expect(verdict).to_contain_text("Accepted" if y == x else f"“{vocab[y]}” is committed in its place")
+            expect(lab(page).locator("[data-lab-residual]")).to_be_hidden()  # exact match draws nothing more
+        low = cut
+    page.close()
+
+
+def test_a_greedy_rejection_draws_from_p_without_the_proposal(browser, page_url, trace):
+    vocab = trace["vocabulary"]
+    where, pos = next((w, pos) for w, pos in shipped_positions(trace) if 0 < pos["greedy_f"] < 1)
+    page = opened(browser, page_url, seed=None)
+    lab(page).get_by_label("Position", exact=True).select_option(where)
+    lab(page).get_by_role("radio", name="Greedy draft").check()
+    lab(page).get_by_label("Uniform draw u").fill("0.999")
+    expect(lab(page).locator("[data-lab-verdict]")).to_contain_text("Rejected")
+    low = 0.0
+    for y, cut in enumerate(pos["greedy_cuts"]):
+        if cut > low:
+            assert y != pos["greedy"]
+            lab(page).get_by_label("Replacement draw").fill(f"{min((low + cut) / 2, 0.999):.3f}")
+            expect(lab(page).locator("[data-lab-rep]")).to_contain_text(f"“{vocab[y]}” is committed instead")
+        low = cut
+    page.close()
+
+
+# --- the tally under each rule ------------------------------------------------------------------------------
+
+
+def route_shares(pos: dict, rule: int) -> list[Fraction]:
+    """Returns the exact chance of each (token, route) a rule commits, routes (accepted, replaced), from p and q."""
+    p, q = [Fraction(x) for x in pos["target"]], [Fraction(x) for x in pos["draft"]]
+    x = q.index(max(q))
+    by_rule = [lambda y: (min(p[y], q[y]), max(Fraction(0), p[y] - q[y])),
+               lambda y: (p[y], Fraction(0)) if y == x else (Fraction(0), p[y]),
+               lambda y: (p[y] * q[y], p[y] * (1 - q[y]))]
+    shares = [s for y in range(len(p)) for s in by_rule[rule](y)]
+    assert sum(shares) == 1
+    return shares
+
+
+def chi_square_p(counts: list[tuple[int, int]], shares: list[Fraction]) -> float:
+    from scipy.stats import chisquare
+
+    seen = [c for pair_ in counts for c in pair_]
+    assert all(c == 0 for c, s in zip(seen, shares) if s == 0), "a draw landed where the rule gives probability 0"
+    kept = [(c, s) for c, s in zip(seen, shares) if s > 0]
+    n = sum(seen)
+    return float(chisquare([c for c, _ in kept], [float(s) * n for _, s in kept]).pvalue) if len(kept) > 1 else 1.0
+
+
+def tally_counts(page: Page) -> list[tuple[int, int]]:
+    rows = page.locator("[data-tally] tbody tr").evaluate_all(
+        "rs => rs.map(r => [...r.cells].slice(1, 3).map(c => Number(c.textContent.replace(/,/g, ''))))")
+    return [tuple(r) for r in rows]
+
+
+def draw(page: Page, times: int) -> None:
+    """Clicks "Draw 10,000 times" `times` times, waiting for each batch to land."""
+    button, readout = lab(page).get_by_role("button", name="Draw 10,000 times"), lab(page).locator("[data-tally-readout]")
+    for i in range(1, times + 1):
+        button.click()
+        expect(readout).to_contain_text(f"{i * 10_000:,} draws")
+
+
+def accepted_rate(page: Page) -> float:
+    return sum(a for a, _ in tally_counts(page)) / sum(a + r for a, r in tally_counts(page))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", [0, 1, 2])
+def test_the_tally_under_each_rule_matches_p_at_every_shipped_position(browser, page_url, trace, rule):
+    page = opened(browser, page_url)
+    lab(page).get_by_role("radio", name=RULES[rule]).check()
+    for where, pos in shipped_positions(trace):
+        lab(page).get_by_label("Position", exact=True).select_option(where)
+        expect(lab(page).locator("[data-tally-readout]")).to_contain_text("No draws yet")
+        draw(page, 10)  # 100,000 draws
+        shares = route_shares(pos, rule)
+        assert chi_square_p(tally_counts(page), shares) > 1e-6, (where, rule)
+        expect(lab(page).locator("[data-tally-readout]")).to_contain_text(f"the rule’s exact rate is {pos['rates'][rule]}.")
+        assert accepted_rate(page) == pytest.approx(float(Fraction(pos["rates"][rule])), abs=0.02)
+    page.close()
+
+
+# The cut points each rule's draws read: shifting one sends draws to the wrong token.
+PLANTS = {0: "q_cuts", 1: "greedy_cuts", 2: "p_cuts"}
+
+
+@pytest.mark.parametrize("rule", [0, 1, 2])
+def test_a_planted_wrong_cut_point_is_caught_under_each_rule(browser, page_url, trace, rule):
+    where, pos = shipped_positions(trace)[0]
+    page = opened(browser, page_url)
+    lab(page).get_by_label("Position", exact=True).select_option(where)
+    lab(page).get_by_role("radio", name=RULES[rule]).check()
+    page.evaluate("""([where, field]) => { const [id, n] = where.split('/');
+      const pos = window.__player.figures.lab.trace.profiles.find(p => p.id === id).positions[n - 1];
+      const y = pos[field].findIndex(c => c > 0); pos[field][y] += 0.05; }""", [where, PLANTS[rule]])
+    draw(page, 10)
+    assert chi_square_p(tally_counts(page), route_shares(pos, rule)) < 1e-6
+    page.close()
+
+
+def test_the_tally_of_your_own_position_matches_its_p_under_each_rule(browser, page_url, trace):
+    p, q = [4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 1]
+    facts = position_facts_of(record(p, q), 0, trace["vocabulary"], 8).json()
+    page = opened(browser, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
+    for rule, name in enumerate(RULES):
+        lab(page).get_by_role("radio", name=name).check()
+        draw(page, 5)
+        assert chi_square_p(tally_counts(page), route_shares(facts, rule)) > 1e-6, name
+    page.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_in_your_own_position_or_under_another_rule(browser, page_url, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = opened(browser, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
+    page.emulate_media(color_scheme=scheme)
+    lab(page).get_by_role("radio", name="Exact match").check()
+    lab(page).get_by_role("button", name="Draw 100 times").click()
+    found = Axe().run(page, context="#lab").response["violations"]
+    own_inputs(page, "p", ["the"])[0].fill("3")
+    found += Axe().run(page, context="#lab").response["violations"]
+    assert [v["id"] for v in found] == []
+    page.close()
+
+
+def test_your_own_positions_inputs_exist_only_while_it_is_shown(browser, page_url, trace):
+    page = opened(browser, page_url, seed=None)
+    count = "document.getElementsByTagName('*').length"
+    at_rest = page.evaluate(count)
+    choose_own(page)
+    expect(lab(page).get_by_role("spinbutton")).to_have_count(2 * len(trace["vocabulary"]))
+    assert page.evaluate(count) - at_rest == 3 + 3 * len(trace["vocabulary"])  # a head row, then token, p and q
+    lab(page).get_by_label("Position", exact=True).select_option(trace["lab"]["where"])
+    expect(lab(page).get_by_role("spinbutton")).to_have_count(0)
+    assert page.evaluate(count) == at_rest
+    page.close()
