@@ -198,8 +198,8 @@ IDENTITY = {
 # The verification rules, as the page and the lab name them (ids as in stats.ACCEPTANCE).
 RULE_NAMES = {"accept-test": "Accept test", "greedy-draft": "Greedy draft", "exact-match": "Exact match"}
 SERVERS = {
-    "yes": "agree",
-    "no": "differ",
+    "yes": "{target} = {draft}",
+    "no": "{target} ≠ {draft}",
     "stops": "≈ {cost}",
     "stops_now": "0 (already 1×)",
     "never": "never pays",

@@ -50,8 +50,10 @@ def stops_text(v: Fraction | None) -> str:
 def temperature_rows(ex: Explained, r: ProfileResult) -> list[dict[str, Any]]:
     """Returns each position at temperature 0: the target's and the draft's top tokens, and whether they agree."""
     vocab = ex.data.vocabulary
-    return [{"position": t.position, "target": vocab[t.target], "draft": vocab[t.draft],
-             "agree": text.SERVERS["yes" if t.agree else "no"]} for t in r.stats.temperature_zero.positions]
+    return [{"position": t.position, "target": vocab[t.target], "draft": vocab[t.draft], "agree": t.agree,
+             "text": text.fill(text.SERVERS["yes" if t.agree else "no"],
+                               {"target": text.quoted([vocab[t.target]]), "draft": text.quoted([vocab[t.draft]])})}
+            for t in r.stats.temperature_zero.positions]
 
 
 def profile_view(ex: Explained, r: ProfileResult) -> dict[str, Any]:
