@@ -81,15 +81,17 @@ fi
 if [ "$#" -gt 0 ]; then exec "$PY" -m pytest "$@"; fi
 
 # No arguments: the tests that need neither a browser nor the HTML checker, under branch coverage, which the
-# rule and the exact statistics must reach in full; then the browser and checker tests. set -e stops at the
-# first non-zero exit, with its code, and the last pytest's code is the script's.
+# rule and the exact statistics must reach in full; then the browser and checker tests. Each tier runs on every
+# core (pytest-xdist; TEST_WORKERS=1 runs them in one process). set -e stops at the first non-zero exit, with its
+# code, and the last pytest's code is the script's.
 export COVERAGE_FILE=.cache/coverage
 mkdir -p .cache
-"$PY" -m coverage run --branch --source=speculative -m pytest -m "not browser and not validator"
+workers="${TEST_WORKERS:-auto}"
+"$PY" -m pytest -n "$workers" --cov=speculative --cov-branch --cov-report= -m "not browser and not validator"
 if ! "$PY" -m coverage report -m --include=speculative/sampler.py,speculative/stats.py --fail-under=100; then
   echo "error: speculative/sampler.py and speculative/stats.py must reach 100% branch coverage." >&2
   echo "" >&2
   echo "Add tests for the lines listed under Missing above, then run this again." >&2
   exit 1
 fi
-"$PY" -m pytest -m "browser or validator"
+"$PY" -m pytest -n "$workers" -m "browser or validator"
