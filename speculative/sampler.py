@@ -104,6 +104,8 @@ class Rounds:
     replacements_pm: np.ndarray  # [k, n] token drawn from the residual where a check failed, else -1
     committed_pm: np.ndarray  # [k+1, n] tokens committed at each position, -1 past the end
     starts: np.ndarray | None = field(default=None)  # [n] the token each round continues from, if any
+    rep_uniforms_pm: np.ndarray | None = field(default=None)  # [k, n] the draw r each replacement was drawn by, else NaN
+    bonus_uniforms: np.ndarray | None = field(default=None)  # [n] the draw r the bonus was drawn by, else NaN
 
     proposals = property(lambda self: self.proposals_pm.T)  # [n, k]
     checked = property(lambda self: self.checked_pm.T)  # [n, k]
@@ -113,6 +115,7 @@ class Rounds:
     bonus = property(lambda self: self.committed_pm[-1])  # [n]
 
     uniforms = property(lambda self: self.uniforms_pm.T)  # [n, k]
+    rep_uniforms = property(lambda self: self.rep_uniforms_pm.T)  # [n, k]
 
     @property
     def accept_probs(self) -> np.ndarray:
@@ -198,25 +201,29 @@ class Tables:
 
 
 def accept_test(t: Tables, i: int, given: np.ndarray | None, x: np.ndarray, u: np.ndarray, alive: np.ndarray,
-                rule: Rule, rng: np.random.Generator, dtype: type) -> tuple[np.ndarray, np.ndarray]:
-    """Returns (accepted [m], replacement [m] or -1): accept when u < min(1, p/q), else draw from the residual."""
+                rule: Rule, rng: np.random.Generator, dtype: type) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Returns (accepted [m], replacement [m] or -1, its draw r [m] or NaN): accept when u < min(1, p/q), else
+    draw the replacement from the residual by inverse CDF with a fresh uniform r."""
     ok = rule.accepts(u, lookup(t.accept[i], given, x))  # [m]
     failed = alive & ~ok  # [m] the rounds whose first rejection is here
     y = np.full(len(x), -1, dtype)  # [m]
+    r = np.full(len(x), np.nan)  # [m]
     fix_given = None if given is None else rule.residual_given(given, x)[failed]
-    y[failed] = draw(t.fix[i], fix_given, rng.random(np.count_nonzero(failed)), dtype)
-    return ok, y
+    r[failed] = rng.random(np.count_nonzero(failed))
+    y[failed] = draw(t.fix[i], fix_given, r[failed], dtype)
+    return ok, y, r
 
 
 def exact_match(t: Tables, i: int, given: np.ndarray | None, x: np.ndarray, u: np.ndarray, alive: np.ndarray,
-                rule: Rule, rng: np.random.Generator, dtype: type) -> tuple[np.ndarray, np.ndarray]:
-    """Returns (accepted [m], replacement [m] or -1): u draws the target's own y; keep x if x = y, else commit y."""
+                rule: Rule, rng: np.random.Generator, dtype: type) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Returns (accepted [m], replacement [m] or -1, its draw [m] or NaN): u draws the target's own y; keep x if
+    x = y, else commit y, so the replacement's draw is u itself."""
     y_drawn = draw(t.target[i], given, u, dtype)  # [m] y ~ p, given the token before x
     ok = y_drawn == x  # [m]
     failed = alive & ~ok  # [m]
     y = np.full(len(x), -1, dtype)  # [m]
     y[failed] = rule.on_mismatch(x, y_drawn)[failed]
-    return ok, y
+    return ok, y, np.where(failed, u, np.nan)
 
 
 @dataclass(frozen=True)
@@ -233,7 +240,7 @@ class Rule:
     bonus_given: Callable[[np.ndarray, np.ndarray], np.ndarray] = at  # the bonus's context, from the last proposal
     next_context: Callable[[Rounds], np.ndarray] = last_committed  # where the next round of a text starts
     verify_dist: Callable[[np.ndarray], np.ndarray] = draft_dist  # the draft q the accept test and residual read
-    verify: Callable[..., tuple[np.ndarray, np.ndarray]] = accept_test  # one position's check and its replacement
+    verify: Callable[..., tuple[np.ndarray, ...]] = accept_test  # one position's check, its replacement and its draw
     on_mismatch: Callable[[np.ndarray, np.ndarray], np.ndarray] = drawn  # (x, y) -> what exact match commits
     acceptance: Callable[[np.ndarray, np.ndarray], np.ndarray] = overlap  # (p, q) -> the chance a check passes
 
@@ -308,7 +315,7 @@ def empty_rounds(t: Tables, n: int, dtype: type, starts: np.ndarray | None) -> R
     k = len(t.accept)
     return Rounds(np.empty((k, n)), t.accept[:, 0] if t.accept.shape[1] == 1 else t.accept, np.empty((k, n), dtype),
                   np.empty((k, n), bool), np.empty((k, n), bool), np.empty((k, n), dtype), np.empty((k + 1, n), dtype),
-                  starts)
+                  starts, np.empty((k, n)), np.empty(n))
 
 
 def window(rounds: Rounds, m: int, starts: np.ndarray | None) -> Rounds:
@@ -316,7 +323,8 @@ def window(rounds: Rounds, m: int, starts: np.ndarray | None) -> Rounds:
     if m == rounds.proposals_pm.shape[1] and starts is None:
         return rounds
     return Rounds(rounds.uniforms_pm[:, :m], rounds.accept_table, rounds.proposals_pm[:, :m], rounds.checked_pm[:, :m],
-                  rounds.passed_pm[:, :m], rounds.replacements_pm[:, :m], rounds.committed_pm[:, :m], starts)
+                  rounds.passed_pm[:, :m], rounds.replacements_pm[:, :m], rounds.committed_pm[:, :m], starts,
+                  rounds.rep_uniforms_pm[:, :m], rounds.bonus_uniforms[:m])
 
 
 def propose(t: Tables, out: Rounds, lo: int, hi: int, given: np.ndarray | None, proposals: np.ndarray | None,
@@ -336,7 +344,7 @@ def verify(t: Tables, out: Rounds, lo: int, hi: int, given: np.ndarray | None, r
     for i in range(len(t.accept)):
         x = out.proposals_pm[i, lo:hi]  # [m]
         u = rng.random(out=out.uniforms_pm[i, lo:hi])  # [m]
-        ok, y = rule.verify(t, i, given, x, u, alive, rule, rng, dtype)  # [m] accepted, [m] replacement or -1
+        ok, y, out.rep_uniforms_pm[i, lo:hi] = rule.verify(t, i, given, x, u, alive, rule, rng, dtype)  # [m] each
         out.checked_pm[i, lo:hi], out.passed_pm[i, lo:hi], out.replacements_pm[i, lo:hi] = alive, alive & ok, y
         out.committed_pm[i, lo:hi] = np.where(alive & ok, x, y)
         all_pass &= ok
@@ -345,7 +353,10 @@ def verify(t: Tables, out: Rounds, lo: int, hi: int, given: np.ndarray | None, r
         given, last_given = (None if given is None else x), given
     bonus = np.full(hi - lo, -1, dtype)  # [m]
     bonus_given = None if given is None else rule.bonus_given(last_given, given)[all_pass]
-    bonus[all_pass] = draw(t.bonus, bonus_given, rng.random(np.count_nonzero(all_pass)), dtype)
+    r = out.bonus_uniforms[lo:hi]  # [m] the bonus's draw, NaN where there is none
+    r[:] = np.nan
+    r[all_pass] = rng.random(np.count_nonzero(all_pass))
+    bonus[all_pass] = draw(t.bonus, bonus_given, r[all_pass], dtype)
     out.committed_pm[len(t.accept), lo:hi] = bonus
 
 

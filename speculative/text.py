@@ -121,6 +121,7 @@ CAPTIONS = {
     "own_above": "“{tok}” itself gets max(0, {p} − {q}) = 0: it was rejected because q > p, and the residual "
                  "subtracts the draft’s share from every token, this one included.",
     "own_zero": "“{tok}” itself gets max(0, 0 − {q}) = 0, as does any token the target never produces.",
+    "rep_draw": "The draw r = {rep_u} falls in [{rep_lo}, {rep_hi}), the residual’s segment for “{rep}”.",
     "drawn": "Drawn: “{rep}”.",
     "dropped_one": "The proposal at position {dropped} is dropped, never checked.",
     "dropped_many": "The proposals at positions {dropped} are dropped, never checked.",
@@ -128,6 +129,7 @@ CAPTIONS = {
                  "so one more token is drawn there, straight from the target: “{tok}”.",
     "bonus_many": "All {k} proposals passed. The same target pass also scored position {pos}, "
                   "so one more token is drawn there, straight from the target: “{tok}”.",
+    "bonus_draw": "The draw r = {bonus_u} falls in [{bonus_lo}, {bonus_hi}), the target’s segment for “{tok}”.",
     "done": "The round commits {committed_count}: {committed}, for one pass of the target.",
     "lost_one": "The dropped proposal ({lost}) cost a draft step and was never checked.",
     "lost_one_sure": "The dropped proposal ({lost}) cost a draft step and was never checked, though in this toy, "
@@ -150,7 +152,7 @@ PLAYER = {
     "play": "Play",
     "pause": "Pause",
     "test_title": "Position {pos}: is “{tok}” accepted?",
-    "ratio": "({p})/({q}) = {ratio}",
+    "ratio": "{p}/{q} = {ratio}",
     "accept": "min(1, {ratio}) = {accept}",
     "u": "u = {u}",
     "accepted": "Accepted",
@@ -262,4 +264,18 @@ EXPLORE = {
     "k_many": "{k} positions",
     "k_value": "k = {k}",
     "times": "{value}×",
+}
+
+# The player's draws and the rounds chance decides.
+DRAWS = {
+    "r": "r = {r}",
+    "chance_button": "Next round where chance decides",
+    "chance_mark": " · chance decides a check",
+    "chance_one": "Chance decides a check in drawn round {rounds} only.",
+    "chance_many": "Chance decides a check in drawn rounds {rounds}.",
+    "chance_none_data": "No drawn round of this draft is decided by chance: none of the tokens it can propose has an "
+                        "accept probability strictly between 0 and 1.",
+    "chance_none_drawn": "No drawn round of this draft is decided by chance: none of its {n} proposes a token whose "
+                         "accept probability lies strictly between 0 and 1.",
+    "draw_hint": "Draw another round moves to drawn round {i} of {n}.",
 }

@@ -71,7 +71,8 @@ def point_href(ex: Explained, where: tuple[int, int] | None) -> str | None:
 def text_table() -> dict[str, Any]:
     """Returns every pattern and word the script shows: it has none of its own."""
     return {"captions": text.CAPTIONS, "player": text.PLAYER, "kinds": text.KIND_NAMES, "states": text.STATE_NAMES,
-            "lab": browser_words(text.LAB), "conv": browser_words(text.CONV), "explore": text.EXPLORE}
+            "lab": browser_words(text.LAB), "conv": browser_words(text.CONV), "explore": text.EXPLORE,
+            "draws": text.DRAWS}
 
 
 def trace(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
