@@ -86,7 +86,8 @@ var PLAYER_PARTS = {
 };
 
 // The parts whose height changes from frame to frame: each keeps the tallest it is in its round.
-var PLAYER_HELD = ['[data-caption]', '[data-test]', '[data-dist]', '[data-dropped]', '.player-committed'];
+var PLAYER_HELD = ['[data-caption]', '[data-test]', '[data-test-title]', '.player-math', '[data-dist]', '[data-dropped]',
+  '.player-committed'];
 
 function startPlayer(root, trace) {
   var ui = partsOf(root, PLAYER_PARTS);
@@ -203,12 +204,15 @@ function sizeRound(fig, rnd) {
   if (fig.sized === key) return;
   fig.sized = key;
   var parts = PLAYER_HELD.map(function (sel) { return fig.root.querySelector(sel); });
-  var most = parts.map(function (el) { el.style.removeProperty('--held'); el.classList.remove('is-held'); return 0; });
+  var most = parts.map(function (el) { el.classList.remove('is-held', 'is-sized'); return 0; });
   for (var i = 1; i <= rnd.frames.length; i++) {
     renderStage(fig, rnd, i);
     parts.forEach(function (el, j) { if (!el.hidden) most[j] = Math.max(most[j], el.getBoundingClientRect().height); });
   }
-  parts.forEach(function (el, j) { el.style.setProperty('--held', String(Math.ceil(most[j]))); });
+  parts.forEach(function (el, j) {
+    el.style.setProperty('--held', String(Math.ceil(most[j])));
+    el.classList.add('is-sized');
+  });
   fig.held = parts.filter(function (el, j) { return most[j] > 0; });
 }
 
