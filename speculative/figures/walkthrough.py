@@ -41,6 +41,7 @@ def draw_texts(d: Draw, name: str) -> dict[str, str]:
     at which r, as shown and as drawn, lies in the segment as shown and as it is."""
     for places in range(4, 17):
         r, lo, hi = (text.decimal_str(x, places) if 0 < x < 1 else str(x) for x in (Fraction(d.r), d.lo, d.hi))
+        lo, hi = (x.rstrip("0") if "." in x else x for x in (lo, hi))  # a cut point as short as it is: 0.25
         if Fraction(lo) <= Fraction(r) < Fraction(hi) and d.lo <= Fraction(r) < d.hi:
             break
     return {f"{name}_u": r, f"{name}_lo": lo, f"{name}_hi": hi}
