@@ -283,7 +283,7 @@ function renderStrip(fig, f, slots) {
 function renderTest(fig, f, ctx, rnd) {
   var ui = fig.ui, T = fig.T;
   ui.test.hidden = f.kind !== 'verify';
-  if (ui.test.hidden) return;
+  if (ui.test.hidden) return ui.bars.replaceChildren();  // a held panel keeps its room, not its rows
   var pos = currentProfile(fig).positions[f.pos - 1], x = frameToken(rnd, f), passed = f.slots[f.pos - 1] === 'a';
   ui.testTitle.textContent = fill(T.test_title, ctx);
   ui.p.textContent = ctx.p;
@@ -309,6 +309,7 @@ function renderDist(fig, f, ctx, rnd) {
   fig.ui.dist.dataset.kind = bonus ? 'bonus' : 'residual';
   if (rejected) renderResidual(fig, f, ctx, rnd);
   else if (bonus) renderBonus(fig, ctx, rnd);
+  else [fig.ui.distHead, fig.ui.distBody, fig.ui.distSegs].forEach(function (e) { e.replaceChildren(); });
 }
 
 function renderResidual(fig, f, ctx, rnd) {
