@@ -269,13 +269,12 @@ EXPLORE = {
 # The player's draws and the rounds chance decides.
 DRAWS = {
     "r": "r = {r}",
-    "chance_button": "Next round where chance decides",
-    "chance_mark": " · chance decides a check",
+    "chance_mark": "· chance decides a check",
     "chance_one": "Chance decides a check in drawn round {rounds} only.",
     "chance_many": "Chance decides a check in drawn rounds {rounds}.",
-    "chance_none_data": "No drawn round of this draft is decided by chance: none of the tokens it can propose has an "
-                        "accept probability strictly between 0 and 1.",
-    "chance_none_drawn": "No drawn round of this draft is decided by chance: none of its {n} proposes a token whose "
-                         "accept probability lies strictly between 0 and 1.",
+    "chance_none_data": "Chance decides no check of this draft: every token it can propose is accepted with "
+                        "probability 0 or 1.",
+    "chance_none_drawn": "Chance decides no check in the {n} of this draft: none of them proposes a token it "
+                         "accepts with a probability other than 0 or 1.",
     "draw_hint": "Draw another round moves to drawn round {i} of {n}.",
 }

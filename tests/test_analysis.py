@@ -200,12 +200,13 @@ def test_the_rounds_chance_decides_are_found_from_the_data(shipped, explained):
             assert f["kind"] == "verify" and f["chance"] == 1
     notes = {pt["id"]: pt["chance_note"] for pt in tr["profiles"]}
     assert notes["aligned"] == "Chance decides a check in drawn rounds 5, 11, 12 and 23."
-    assert "none of the tokens it can propose has an accept probability strictly between 0 and 1" in notes["divergent"]
+    assert notes["divergent"] == ("Chance decides no check of this draft: every token it can propose is accepted with "
+                                  "probability 0 or 1.")
 
 
 def test_a_draft_that_could_be_decided_by_chance_but_was_not_says_so(shipped):
     data = dataclasses.replace(shipped, drawn_rounds=1)  # the aligned draft's one round checks no "mat" at position 4
     r = explain(data).results[0]
     assert r.has_chance and r.chance_rounds == () and independent_chance_rounds(data, r) == []
-    assert walkthrough.chance_note(r) == ("No drawn round of this draft is decided by chance: none of its 1 drawn "
-                                          "round proposes a token whose accept probability lies strictly between 0 and 1.")
+    assert walkthrough.chance_note(r) == ("Chance decides no check in the 1 drawn round of this draft: none of them "
+                                          "proposes a token it accepts with a probability other than 0 or 1.")

@@ -82,12 +82,12 @@ var PLAYER_PARTS = {
   distHead: '[data-dist-head]', distBody: '[data-dist-body]', dropped: '[data-dropped]',
   droppedList: '[data-dropped-list]', committed: '[data-committed]', distDraw: '[data-dist-draw]',
   distSegs: '[data-dist-segs]', distMark: '[data-dist-mark]', distR: '[data-dist-r]', chanceNote: '[data-chance-note]',
-  drawHint: '[data-draw-hint]', chanceButton: '[data-action="chance"]'
+  drawHint: '[data-draw-hint]', roundChance: '[data-round-chance]', chanceButton: '[data-action="chance"]'
 };
 
 // The parts whose height changes from frame to frame: each keeps the tallest it is in its round.
-var PLAYER_HELD = ['[data-caption]', '[data-test]', '[data-test-title]', '.player-math', '[data-dist]', '[data-dropped]',
-  '.player-committed'];
+var PLAYER_HELD = ['[data-strip]', '[data-caption]', '[data-test]', '[data-test-title]', '[data-math]', '[data-dist]', '[data-dropped]',
+  '[data-committed-box]'];
 
 function startPlayer(root, trace) {
   var ui = partsOf(root, PLAYER_PARTS);
@@ -199,20 +199,21 @@ function renderStage(fig, rnd, i) {
 
 // On entering a round (or at a new width), every frame of it is rendered in turn before anything is painted,
 // and each changing part keeps the greatest height it takes: stepping through the round then moves nothing.
+// Two passes: a panel holding sized parts (the test's numbers) is measured again once they are sized.
 function sizeRound(fig, rnd) {
   var key = [fig.state.profile, fig.state.round, fig.root.clientWidth].join('/');
   if (fig.sized === key) return;
   fig.sized = key;
-  var parts = PLAYER_HELD.map(function (sel) { return fig.root.querySelector(sel); });
-  var most = parts.map(function (el) { el.classList.remove('is-held', 'is-sized'); return 0; });
-  for (var i = 1; i <= rnd.frames.length; i++) {
-    renderStage(fig, rnd, i);
-    parts.forEach(function (el, j) { if (!el.hidden) most[j] = Math.max(most[j], el.getBoundingClientRect().height); });
+  var parts = PLAYER_HELD.map(function (sel) { return fig.root.querySelector(sel); }), most = [];
+  parts.forEach(function (el) { el.classList.remove('is-held', 'is-sized'); });
+  for (var pass = 0; pass < 2; pass++) {
+    most = parts.map(function () { return 0; });
+    for (var i = 1; i <= rnd.frames.length; i++) {
+      renderStage(fig, rnd, i);
+      parts.forEach(function (el, j) { if (!el.hidden) most[j] = Math.max(most[j], el.getBoundingClientRect().height); });
+    }
+    parts.forEach(function (el, j) { el.style.setProperty('--held', String(most[j])); el.classList.add('is-sized'); });
   }
-  parts.forEach(function (el, j) {
-    el.style.setProperty('--held', String(Math.ceil(most[j])));
-    el.classList.add('is-sized');
-  });
   fig.held = parts.filter(function (el, j) { return most[j] > 0; });
 }
 
@@ -260,7 +261,8 @@ function renderControls(fig, n) {
 function renderRoundChoice(fig) {
   var s = fig.state, ui = fig.ui, D = fig.D, p = currentProfile(fig), n = p.drawn.length;
   var chance = p.chance.some(function (c) { return c[0] === s.round; });
-  ui.roundCounter.textContent = s.round ? fill(fig.T.drawn_counter, { i: s.round, n: n }) + (chance ? D.chance_mark : '') : '';
+  ui.roundCounter.textContent = s.round ? fill(fig.T.drawn_counter, { i: s.round, n: n }) : '';
+  ui.roundChance.textContent = chance ? D.chance_mark : '';
   ui.drawHint.hidden = s.round > 0;
   ui.drawHint.textContent = fill(D.draw_hint, { i: s.lastDrawn % n + 1, n: n });
   ui.chanceNote.textContent = p.chance_note;
