@@ -107,7 +107,7 @@ function startPlayer(root, trace) {
   fig.T = trace.text.player;
   fig.D = trace.text.draws;
   fig.timer = null;
-  fig.held = [];
+  fig.stage = root.querySelector('[data-stage]');
   bindPlayerControls(fig);
   watchWidth(fig);
   bindPlayerLinks(fig);
@@ -175,7 +175,7 @@ function renderPlayer(fig) {
   renderRoundChoice(fig);
   sizeRound(fig, rnd);
   var f = renderStage(fig, rnd, fig.state.frame);
-  holdParts(fig);
+  holdParts(fig, fig.state.frame);
   renderLinked(fig, f);
   renderLocation(fig);
   renderPlayback(fig);
@@ -197,32 +197,77 @@ function renderStage(fig, rnd, i) {
   return f;
 }
 
-// On entering a round (or at a new width), every frame of it is rendered in turn before anything is painted,
-// and each changing part keeps the greatest height it takes: stepping through the round then moves nothing.
-// Two passes: a panel holding sized parts (the test's numbers) is measured again once they are sized.
+// On entering a round (or at a new width), every frame of it is rendered in turn before anything is painted.
+// Each changing part keeps the greatest height it takes, a part a frame leaves out keeps its room where a part
+// below it would move otherwise, and the stage keeps its greatest height: stepping moves nothing on screen.
 function sizeRound(fig, rnd) {
   var key = [fig.state.profile, fig.state.round, fig.root.clientWidth].join('/');
   if (fig.sized === key) return;
   fig.sized = key;
-  var parts = PLAYER_HELD.map(function (sel) { return fig.root.querySelector(sel); }), most = [];
+  var parts = PLAYER_HELD.map(function (sel) { return fig.root.querySelector(sel); }), seen;
+  fig.stage.classList.remove('is-sized');
   parts.forEach(function (el) { el.classList.remove('is-held', 'is-sized'); });
-  for (var pass = 0; pass < 2; pass++) {
-    most = parts.map(function () { return 0; });
-    for (var i = 1; i <= rnd.frames.length; i++) {
-      renderStage(fig, rnd, i);
-      parts.forEach(function (el, j) { if (!el.hidden) most[j] = Math.max(most[j], el.getBoundingClientRect().height); });
-    }
-    parts.forEach(function (el, j) { el.style.setProperty('--held', String(most[j])); el.classList.add('is-sized'); });
+  for (var pass = 0; pass < 2; pass++) {  // again once sized: a panel holding sized parts (the test's numbers)
+    seen = measureRound(fig, rnd, parts);
+    parts.forEach(function (el, j) { el.style.setProperty('--held', String(seen.most[j])); el.classList.add('is-sized'); });
   }
-  fig.held = parts.filter(function (el, j) { return most[j] > 0; });
+  fig.parts = parts;
+  fig.room = roomByFrame(seen.shown, seen.below);
+  var tallest = 0;
+  for (var i = 1; i <= rnd.frames.length; i++) {
+    renderStage(fig, rnd, i);
+    holdParts(fig, i);
+    tallest = Math.max(tallest, fig.stage.getBoundingClientRect().height);
+  }
+  fig.stage.style.setProperty('--held', String(tallest));
+  fig.stage.classList.add('is-sized');
 }
 
-// A part some frame of the round shows keeps its room, unseen, in the frames that do not show it.
-function holdParts(fig) {
-  fig.held.forEach(function (el) {
-    var absent = el.hidden;
-    el.classList.toggle('is-held', absent);
-    el.hidden = false;
+// Renders each frame of the round: each part's greatest height, which frames show it, and the parts below it.
+function measureRound(fig, rnd, parts) {
+  var most = parts.map(function () { return 0; }), rects = [], shown = [];
+  for (var i = 1; i <= rnd.frames.length; i++) {
+    renderStage(fig, rnd, i);
+    shown.push(parts.map(function (el, j) {
+      if (!el.getClientRects().length) return false;  // hidden, or inside a hidden panel
+      var r = el.getBoundingClientRect();
+      if (r.height >= most[j]) { most[j] = r.height; rects[j] = r; }
+      return true;
+    }));
+  }
+  var below = parts.map(function (el, p) {
+    return parts.map(function (e, q) { return q; }).filter(function (q) {
+      var a = rects[p], b = rects[q];
+      return a && b && !el.contains(parts[q]) && b.top > a.top + 0.5 && b.left < a.right && a.left < b.right;
+    });
+  });
+  return { most: most, shown: shown, below: below };
+}
+
+// room[i][p]: part p takes room in frame i. It does where shown, and where a neighbouring frame gives it room
+// and a part below it is shown in both frames, which would move otherwise.
+function roomByFrame(shown, below) {
+  var n = shown.length, room = shown.map(function (r) { return r.slice(); }), changed = true;
+  while (changed) {
+    changed = false;
+    room.forEach(function (row, i) {
+      row.forEach(function (has, p) {
+        var need = !has && [i - 1, i + 1].some(function (j) {
+          return j >= 0 && j < n && room[j][p] && below[p].some(function (q) { return shown[i][q] && shown[j][q]; });
+        });
+        if (need) { row[p] = true; changed = true; }
+      });
+    });
+  }
+  return room;
+}
+
+// A part this frame leaves out but that keeps its room is there, unseen.
+function holdParts(fig, i) {
+  fig.parts.forEach(function (el, j) {
+    var held = el.hidden && fig.room[i - 1][j];
+    el.classList.toggle('is-held', held);
+    if (held) el.hidden = false;
   });
 }
 
