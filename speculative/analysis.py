@@ -165,7 +165,7 @@ def round_of(rounds: sampler.Rounds, j: int) -> Round:
                  uniforms=tuple(float(u) for u in rounds.uniforms[j, :checked]),
                  passed=tuple(bool(ok) for ok in rounds.passed[j, :checked]),
                  replacement=rep, bonus=bonus if bonus >= 0 else None,
-                 rep_u=None if rep is None else float(rounds.rep_uniforms[j, checked - 1]),
+                 rep_u=None if rep is None else float(rounds.rep_uniforms[j]),
                  bonus_u=float(rounds.bonus_uniforms[j]) if bonus >= 0 else None)
 
 
