@@ -164,7 +164,9 @@ def round_of(rounds: sampler.Rounds, j: int) -> Round:
     return Round(proposals=tuple(int(x) for x in rounds.proposals[j]),
                  uniforms=tuple(float(u) for u in rounds.uniforms[j, :checked]),
                  passed=tuple(bool(ok) for ok in rounds.passed[j, :checked]),
-                 replacement=rep, bonus=bonus if bonus >= 0 else None)
+                 replacement=rep, bonus=bonus if bonus >= 0 else None,
+                 rep_u=None if rep is None else float(rounds.rep_uniforms[j]),
+                 bonus_u=float(rounds.bonus_uniforms[j]) if bonus >= 0 else None)
 
 
 def checkpoint_sizes(total: int) -> tuple[int, ...]:
@@ -239,8 +241,8 @@ def explain_profile(data: Dataset, index: int) -> ProfileResult:
     checkpoints = tuple(Checkpoint(rounds=n, checks=position_checks(data, positions),
                                    length_counts=tuple(int(c) for c in lengths)) for n, positions, lengths in runs)
     return ProfileResult(profile=profile, stats=stats, walk=walk,
-                         frames=round_frames(walk, stats.records),
-                         drawn=tuple(round_frames(r, stats.records) for r in drawn),
+                         frames=round_frames(walk, stats.records, data.bonus_target),
+                         drawn=tuple(round_frames(r, stats.records, data.bonus_target) for r in drawn),
                          drawn_rounds=drawn, checkpoints=checkpoints)
 
 

@@ -20,6 +20,8 @@ class Round:
     passed: tuple[bool, ...]  # [checked] verdicts; only the last can be False
     replacement: int | None  # drawn from the residual after the rejection, if any
     bonus: int | None  # drawn from the target when every position passed
+    rep_u: float | None = None  # the uniform the replacement was drawn by: inverse CDF on the residual's cut points
+    bonus_u: float | None = None  # the uniform the bonus was drawn by: inverse CDF on the bonus target's cut points
 
     @property
     def committed(self) -> tuple[int, ...]:
@@ -28,6 +30,31 @@ class Round:
         if self.replacement is not None:
             kept = kept[:-1] + (self.replacement,)
         return kept + (() if self.bonus is None else (self.bonus,))
+
+
+@dataclass(frozen=True)
+class Draw:
+    """A token drawn by inverse CDF: the uniform r and the segment [lo, hi) of the cut points it falls in."""
+
+    r: float
+    lo: Fraction
+    hi: Fraction
+
+
+def cut_points(probs: Sequence[Fraction]) -> tuple[Fraction, ...]:
+    """Returns a distribution's cumulative sums [V]: token y owns [cuts[y-1], cuts[y])."""
+    run, out = Fraction(0), []
+    for x in probs:
+        run += x
+        out.append(run)
+    return tuple(out)
+
+
+def draw_of(r: float | None, cuts: Sequence[Fraction], y: int | None) -> Draw | None:
+    """Returns the draw r as it lands in token y's segment of the cut points; None when nothing was drawn."""
+    if r is None or y is None:
+        return None
+    return Draw(r, cuts[y - 1] if y else Fraction(0), cuts[y])
 
 
 @dataclass(frozen=True)
@@ -64,6 +91,7 @@ class VerifyFrame(Frame):
     chance: bool = False  # True when the accept probability is strictly between 0 and 1 (TokenFacts.by_chance)
     replacement: int | None = None
     dropped: tuple[int, ...] = field(default=())  # 1-based positions never checked
+    draw: Draw | None = None  # after a rejection, the replacement's draw on the residual's cut points
     kind: ClassVar[str] = "verify"
 
 
@@ -71,6 +99,7 @@ class VerifyFrame(Frame):
 class BonusFrame(Frame):
     position: int = 0  # type: ignore[misc]
     token: int = 0  # type: ignore[misc]
+    draw: Draw | None = None  # the bonus's draw on the bonus target's cut points
     kind: ClassVar[str] = "bonus"
 
 
@@ -114,17 +143,20 @@ def verify_frame(rnd: Round, rec: PositionRecord, index: int) -> VerifyFrame:
                            verdict="accepted")
     dropped = tuple(range(upto + 1, len(rnd.proposals) + 1))
     keys = ("verify", "zero" if facts.p == 0 else "chance_fail", "residual",
-            "own_zero" if facts.p == 0 else "own_above", "drawn")
+            "own_zero" if facts.p == 0 else "own_above") + (("rep_draw",) if rnd.rep_u is not None else ()) + ("drawn",)
     keys += (("dropped_one" if len(dropped) == 1 else "dropped_many"),) if dropped else ()
     return VerifyFrame(**base, caption=keys, shows=(("zero",) if facts.p == 0 else ()) + ("residual",),
-                       verdict="rejected", replacement=rnd.replacement, dropped=dropped)
+                       verdict="rejected", replacement=rnd.replacement, dropped=dropped,
+                       draw=draw_of(rnd.rep_u, rec.residual_cuts, rnd.replacement))
 
 
-def bonus_frame(rnd: Round, index: int) -> BonusFrame:
+def bonus_frame(rnd: Round, index: int, bonus_target: Sequence[Fraction] = ()) -> BonusFrame:
     """Returns the frame that draws the bonus token after every proposal passed."""
     k = len(rnd.proposals)
+    draw = draw_of(rnd.bonus_u, cut_points(bonus_target), rnd.bonus) if bonus_target else None
     return BonusFrame(index=index, slots=slots(rnd, k, True), committed=rnd.committed,
-                      caption=("bonus_one" if k == 1 else "bonus_many",), position=k + 1, token=rnd.bonus)
+                      caption=("bonus_one" if k == 1 else "bonus_many",) + (("bonus_draw",) if draw else ()),
+                      position=k + 1, token=rnd.bonus, draw=draw)
 
 
 def lost_keys(dropped: tuple[int, ...], sure: list[int]) -> tuple[str, ...]:
@@ -148,12 +180,13 @@ def done_frame(rnd: Round, records: Sequence[PositionRecord], index: int) -> Don
                      dropped=dropped, lost=lost, sure=tuple(sure))
 
 
-def round_frames(rnd: Round, records: Sequence[PositionRecord]) -> tuple[Frame, ...]:
+def round_frames(rnd: Round, records: Sequence[PositionRecord],
+                 bonus_target: Sequence[Fraction] = ()) -> tuple[Frame, ...]:
     """Returns propose, one verify per checked position, bonus if all passed, then done."""
     frames: list[Frame] = [propose_frame(rnd)]
     for rec in records[: len(rnd.passed)]:
         frames.append(verify_frame(rnd, rec, len(frames) + 1))
     if rnd.bonus is not None:
-        frames.append(bonus_frame(rnd, len(frames) + 1))
+        frames.append(bonus_frame(rnd, len(frames) + 1, bonus_target))
     frames.append(done_frame(rnd, records, len(frames) + 1))
     return tuple(frames)

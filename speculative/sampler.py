@@ -104,6 +104,8 @@ class Rounds:
     replacements_pm: np.ndarray  # [k, n] token drawn from the residual where a check failed, else -1
     committed_pm: np.ndarray  # [k+1, n] tokens committed at each position, -1 past the end
     starts: np.ndarray | None = field(default=None)  # [n] the token each round continues from, if any
+    rep_uniforms: np.ndarray | None = field(default=None)  # [n] the draw r the round's replacement was drawn by, else NaN
+    bonus_uniforms: np.ndarray | None = field(default=None)  # [n] the draw r the bonus was drawn by, else NaN
 
     proposals = property(lambda self: self.proposals_pm.T)  # [n, k]
     checked = property(lambda self: self.checked_pm.T)  # [n, k]
@@ -198,25 +200,28 @@ class Tables:
 
 
 def accept_test(t: Tables, i: int, given: np.ndarray | None, x: np.ndarray, u: np.ndarray, alive: np.ndarray,
-                rule: Rule, rng: np.random.Generator, dtype: type) -> tuple[np.ndarray, np.ndarray]:
-    """Returns (accepted [m], replacement [m] or -1): accept when u < min(1, p/q), else draw from the residual."""
+                rule: Rule, rng: np.random.Generator, dtype: type) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Returns (accepted [m], replacement [m] or -1, the draws r of the replacements): accept when u < min(1, p/q),
+    else draw the replacement from the residual by inverse CDF with a fresh uniform r."""
     ok = rule.accepts(u, lookup(t.accept[i], given, x))  # [m]
     failed = alive & ~ok  # [m] the rounds whose first rejection is here
     y = np.full(len(x), -1, dtype)  # [m]
     fix_given = None if given is None else rule.residual_given(given, x)[failed]
-    y[failed] = draw(t.fix[i], fix_given, rng.random(np.count_nonzero(failed)), dtype)
-    return ok, y
+    r = rng.random(np.count_nonzero(failed))  # [failed]
+    y[failed] = draw(t.fix[i], fix_given, r, dtype)
+    return ok, y, r
 
 
 def exact_match(t: Tables, i: int, given: np.ndarray | None, x: np.ndarray, u: np.ndarray, alive: np.ndarray,
-                rule: Rule, rng: np.random.Generator, dtype: type) -> tuple[np.ndarray, np.ndarray]:
-    """Returns (accepted [m], replacement [m] or -1): u draws the target's own y; keep x if x = y, else commit y."""
+                rule: Rule, rng: np.random.Generator, dtype: type) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Returns (accepted [m], replacement [m] or -1, the draws of the replacements): u draws the target's own y;
+    keep x if x = y, else commit y, so a replacement's draw is u itself."""
     y_drawn = draw(t.target[i], given, u, dtype)  # [m] y ~ p, given the token before x
     ok = y_drawn == x  # [m]
     failed = alive & ~ok  # [m]
     y = np.full(len(x), -1, dtype)  # [m]
     y[failed] = rule.on_mismatch(x, y_drawn)[failed]
-    return ok, y
+    return ok, y, u[failed]
 
 
 @dataclass(frozen=True)
@@ -233,7 +238,7 @@ class Rule:
     bonus_given: Callable[[np.ndarray, np.ndarray], np.ndarray] = at  # the bonus's context, from the last proposal
     next_context: Callable[[Rounds], np.ndarray] = last_committed  # where the next round of a text starts
     verify_dist: Callable[[np.ndarray], np.ndarray] = draft_dist  # the draft q the accept test and residual read
-    verify: Callable[..., tuple[np.ndarray, np.ndarray]] = accept_test  # one position's check and its replacement
+    verify: Callable[..., tuple[np.ndarray, ...]] = accept_test  # one position's check, replacements and their draws
     on_mismatch: Callable[[np.ndarray, np.ndarray], np.ndarray] = drawn  # (x, y) -> what exact match commits
     acceptance: Callable[[np.ndarray, np.ndarray], np.ndarray] = overlap  # (p, q) -> the chance a check passes
 
@@ -282,7 +287,7 @@ def round_chunks(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray
     Memory stays flat in n: every chunk reuses one set of buffers, so a chunk is valid until the next is drawn.
     """
     t, dtype, starts = prepare(target, draft, bonus_target, n, rule, start)
-    buffer = empty_rounds(t, min(n, chunk), dtype, None)  # [k, chunk] each
+    buffer = empty_rounds(t, min(n, chunk), dtype, None, record=False)  # [k, chunk] each; counts need no draws r
     scratch = np.empty(min(n, chunk))
     for lo in range(0, n, chunk):
         m = min(n - lo, chunk)
@@ -303,12 +308,12 @@ def prepare(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray, n: 
     return tables(target, draft, bonus_target, rule), dtype, starts
 
 
-def empty_rounds(t: Tables, n: int, dtype: type, starts: np.ndarray | None) -> Rounds:
-    """Returns room for n rounds of the tables' k positions, not yet drawn."""
+def empty_rounds(t: Tables, n: int, dtype: type, starts: np.ndarray | None, record: bool = True) -> Rounds:
+    """Returns room for n rounds of the tables' k positions, not yet drawn; with record, for their draws r too."""
     k = len(t.accept)
     return Rounds(np.empty((k, n)), t.accept[:, 0] if t.accept.shape[1] == 1 else t.accept, np.empty((k, n), dtype),
                   np.empty((k, n), bool), np.empty((k, n), bool), np.empty((k, n), dtype), np.empty((k + 1, n), dtype),
-                  starts)
+                  starts, *((np.empty(n), np.empty(n)) if record else (None, None)))
 
 
 def window(rounds: Rounds, m: int, starts: np.ndarray | None) -> Rounds:
@@ -316,7 +321,8 @@ def window(rounds: Rounds, m: int, starts: np.ndarray | None) -> Rounds:
     if m == rounds.proposals_pm.shape[1] and starts is None:
         return rounds
     return Rounds(rounds.uniforms_pm[:, :m], rounds.accept_table, rounds.proposals_pm[:, :m], rounds.checked_pm[:, :m],
-                  rounds.passed_pm[:, :m], rounds.replacements_pm[:, :m], rounds.committed_pm[:, :m], starts)
+                  rounds.passed_pm[:, :m], rounds.replacements_pm[:, :m], rounds.committed_pm[:, :m], starts,
+                  *((None, None) if rounds.rep_uniforms is None else (rounds.rep_uniforms[:m], rounds.bonus_uniforms[:m])))
 
 
 def propose(t: Tables, out: Rounds, lo: int, hi: int, given: np.ndarray | None, proposals: np.ndarray | None,
@@ -333,10 +339,15 @@ def verify(t: Tables, out: Rounds, lo: int, hi: int, given: np.ndarray | None, r
     """Checks positions in order by the rule's check; the first rejection commits a replacement; if none, the bonus."""
     alive = np.ones(hi - lo, bool)  # [m] rounds with no rejection so far
     all_pass = np.ones(hi - lo, bool)  # [m]
+    keep = out.rep_uniforms is not None  # the draws r, for the rounds a reader steps through
+    if keep:
+        out.rep_uniforms[lo:hi] = np.nan
     for i in range(len(t.accept)):
         x = out.proposals_pm[i, lo:hi]  # [m]
         u = rng.random(out=out.uniforms_pm[i, lo:hi])  # [m]
-        ok, y = rule.verify(t, i, given, x, u, alive, rule, rng, dtype)  # [m] accepted, [m] replacement or -1
+        ok, y, r = rule.verify(t, i, given, x, u, alive, rule, rng, dtype)  # [m], [m] replacement or -1, [replaced]
+        if keep:
+            out.rep_uniforms[lo:hi][alive & ~ok] = r  # where the rule drew a replacement: the rounds failing here
         out.checked_pm[i, lo:hi], out.passed_pm[i, lo:hi], out.replacements_pm[i, lo:hi] = alive, alive & ok, y
         out.committed_pm[i, lo:hi] = np.where(alive & ok, x, y)
         all_pass &= ok
@@ -345,7 +356,11 @@ def verify(t: Tables, out: Rounds, lo: int, hi: int, given: np.ndarray | None, r
         given, last_given = (None if given is None else x), given
     bonus = np.full(hi - lo, -1, dtype)  # [m]
     bonus_given = None if given is None else rule.bonus_given(last_given, given)[all_pass]
-    bonus[all_pass] = draw(t.bonus, bonus_given, rng.random(np.count_nonzero(all_pass)), dtype)
+    r = rng.random(np.count_nonzero(all_pass))  # [passed] the bonus's draw
+    bonus[all_pass] = draw(t.bonus, bonus_given, r, dtype)
+    if keep:
+        out.bonus_uniforms[lo:hi] = np.nan
+        out.bonus_uniforms[lo:hi][all_pass] = r
     out.committed_pm[len(t.accept), lo:hi] = bonus
 
 

@@ -119,6 +119,7 @@ CAPTIONS = {
     "own_above": "“{tok}” itself gets max(0, {p} − {q}) = 0: it was rejected because q > p, and the residual "
                  "subtracts the draft’s share from every token, this one included.",
     "own_zero": "“{tok}” itself gets max(0, 0 − {q}) = 0, as does any token the target never produces.",
+    "rep_draw": "The draw r = {rep_u} falls in [{rep_lo}, {rep_hi}), the residual’s segment for “{rep}”.",
     "drawn": "Drawn: “{rep}”.",
     "dropped_one": "The proposal at position {dropped} is dropped, never checked.",
     "dropped_many": "The proposals at positions {dropped} are dropped, never checked.",
@@ -126,6 +127,7 @@ CAPTIONS = {
                  "so one more token is drawn there, straight from the target: “{tok}”.",
     "bonus_many": "All {k} proposals passed. The same target pass also scored position {pos}, "
                   "so one more token is drawn there, straight from the target: “{tok}”.",
+    "bonus_draw": "The draw r = {bonus_u} falls in [{bonus_lo}, {bonus_hi}), the target’s segment for “{tok}”.",
     "done": "The round commits {committed_count}: {committed}, for one pass of the target.",
     "lost_one": "The dropped proposal ({lost}) cost a draft step and was never checked.",
     "lost_one_sure": "The dropped proposal ({lost}) cost a draft step and was never checked, though in this toy, "
@@ -148,7 +150,7 @@ PLAYER = {
     "play": "Play",
     "pause": "Pause",
     "test_title": "Position {pos}: is “{tok}” accepted?",
-    "ratio": "({p})/({q}) = {ratio}",
+    "ratio": "{p}/{q} = {ratio}",
     "accept": "min(1, {ratio}) = {accept}",
     "u": "u = {u}",
     "accepted": "Accepted",
@@ -298,4 +300,17 @@ OWN = {
     "caption_2": "Every token the draws committed. Upper bar, exact: p·q, the target’s draw matching the proposal "
                  "(solid), and p·(1 − q), a mismatch (hatched); lower bar: the draws, split the same way.",
     "rate_seen": " Accepted proposals: {acc} ({seen}); the rule’s exact rate is {rate}.",
+}
+
+# The player's draws and the rounds chance decides.
+DRAWS = {
+    "r": "r = {r}",
+    "chance_mark": "· chance decides a check",
+    "chance_one": "Chance decides a check in drawn round {rounds} only.",
+    "chance_many": "Chance decides a check in drawn rounds {rounds}.",
+    "chance_none_data": "Chance decides no check of this draft: every token it can propose is accepted with "
+                        "probability 0 or 1.",
+    "chance_none_drawn": "Chance decides no check in the {n} of this draft: none of them proposes a token the "
+                         "target accepts with a probability other than 0 or 1.",
+    "draw_hint": "Draw another round moves to drawn round {i} of {n}.",
 }

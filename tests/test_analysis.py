@@ -3,12 +3,15 @@ checkpoints are prefixes of one run, and the figures' facts come from the data."
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import numpy as np
 
 import tracekit
 from speculative import sampler, view
+from speculative.analysis import explain
+from speculative.figures import walkthrough
 from speculative.analysis import arrays, checkpoint_sizes
 
 from .conftest import FIGURES
@@ -116,3 +119,94 @@ def test_drawn_rounds_mean_length_is_reported_exactly(explained):
         lengths = [len(d.committed) for d in r.drawn_rounds]
         assert r.drawn_mean == Fraction(sum(lengths), len(lengths))
         assert FIGURES[r.profile.id]["frames"] >= 5
+
+
+def inverse_cdf(cuts, r) -> int:
+    """Returns the token whose segment [cuts[y-1], cuts[y]) of exact cut points holds r: the first cut above it."""
+    return next(y for y, c in enumerate(cuts) if Fraction(r) < c)
+
+
+def exact_cuts(probs) -> list[Fraction]:
+    run, out = Fraction(0), []
+    for x in probs:
+        run += x
+        out.append(run)
+    return out
+
+
+def every_round(explained):
+    """Yields (profile result, round, its trace) for the authored round and every drawn round of every profile."""
+    tr = view.trace(explained)
+    for r, pt in zip(explained.results, tr["profiles"]):
+        yield from zip([r] * (1 + len(r.drawn_rounds)), (r.walk,) + r.drawn_rounds, [pt["walk"]] + pt["drawn"])
+
+
+def test_the_recorded_draws_select_the_committed_replacement_and_bonus_on_exact_cut_points(shipped, explained):
+    bonus_cuts, seen = exact_cuts(shipped.bonus_target), {"rep": 0, "bonus": 0}
+    for r, rnd, rt in every_round(explained):
+        fields = rt["fields"]
+        if rnd.replacement is not None:
+            cuts = r.stats.records[len(rnd.passed) - 1].residual_cuts
+            for u in (rnd.rep_u, fields["rep_u"]):  # the sampler's own uniform, and the one the page prints
+                assert inverse_cdf(cuts, u) == rnd.replacement == rt["replacement"]
+            lo, hi = Fraction(fields["rep_lo"]), Fraction(fields["rep_hi"])
+            assert lo <= Fraction(fields["rep_u"]) < hi
+            seen["rep"] += 1
+        else:
+            assert rnd.rep_u is None and "rep_u" not in fields
+        if rnd.bonus is not None:
+            for u in (rnd.bonus_u, fields["bonus_u"]):
+                assert inverse_cdf(bonus_cuts, u) == rnd.bonus == rt["bonus"]
+            assert Fraction(fields["bonus_lo"]) <= Fraction(fields["bonus_u"]) < Fraction(fields["bonus_hi"])
+            seen["bonus"] += 1
+        else:
+            assert rnd.bonus_u is None and "bonus_u" not in fields
+    assert seen["rep"] >= 10 and seen["bonus"] >= 10, seen
+
+
+def test_the_sampler_keeps_the_uniform_each_replacement_and_bonus_was_drawn_by(shipped):
+    target, draft, bonus = arrays(shipped, shipped.profiles[1])
+    rounds = sampler.sample_rounds(target, draft, bonus, 5000, np.random.default_rng(7))
+    rep, ru = rounds.replacements, rounds.rep_uniforms  # [n, k], [n]
+    assert np.array_equal((rep >= 0).any(1), ~np.isnan(ru)) and np.array_equal(rounds.bonus >= 0, ~np.isnan(rounds.bonus_uniforms))
+    for i in range(shipped.k):
+        rows = rep[:, i] >= 0
+        residual = sampler.residual(target[i], draft[i])
+        assert np.array_equal(sampler.categorical(sampler.edges(residual), ru[rows]), rep[rows, i])
+    kept = rounds.bonus >= 0
+    assert kept.any() and (rep >= 0).any()
+    assert np.array_equal(sampler.categorical(sampler.edges(bonus), rounds.bonus_uniforms[kept]), rounds.bonus[kept])
+
+
+def independent_chance_rounds(shipped, r) -> list[int]:
+    """Returns the drawn rounds (1-based) with a checked proposal whose exact accept probability is in (0, 1)."""
+    out = []
+    for j, rnd in enumerate(r.drawn_rounds, start=1):
+        accepts = [shipped.target[i][x] / r.profile.draft[i][x] for i, x in enumerate(rnd.proposals[: len(rnd.passed)])]
+        if any(0 < a < 1 for a in accepts):
+            out.append(j)
+    return out
+
+
+def test_the_rounds_chance_decides_are_found_from_the_data(shipped, explained):
+    tr = view.trace(explained)
+    by_id = {r.profile.id: r for r in explained.results}
+    assert list(by_id["aligned"].chance_rounds) == independent_chance_rounds(shipped, by_id["aligned"]) == [5, 11, 12, 23]
+    assert by_id["divergent"].chance_rounds == () and not by_id["divergent"].has_chance
+    for r, pt in zip(explained.results, tr["profiles"]):
+        assert [j for j, _ in pt["chance"]] == independent_chance_rounds(shipped, r)
+        for j, frame in pt["chance"]:
+            f = tracekit.frame_dict(pt["drawn"][j - 1]["frames"][frame - 1])
+            assert f["kind"] == "verify" and f["chance"] == 1
+    notes = {pt["id"]: pt["chance_note"] for pt in tr["profiles"]}
+    assert notes["aligned"] == "Chance decides a check in drawn rounds 5, 11, 12 and 23."
+    assert notes["divergent"] == ("Chance decides no check of this draft: every token it can propose is accepted with "
+                                  "probability 0 or 1.")
+
+
+def test_a_draft_that_could_be_decided_by_chance_but_was_not_says_so(shipped):
+    data = dataclasses.replace(shipped, drawn_rounds=1)  # the aligned draft's one round checks no "mat" at position 4
+    r = explain(data).results[0]
+    assert r.has_chance and r.chance_rounds == () and independent_chance_rounds(data, r) == []
+    assert walkthrough.chance_note(r) == ("Chance decides no check in the 1 drawn round of this draft: none of them "
+                                          "proposes a token the target accepts with a probability other than 0 or 1.")

@@ -104,3 +104,37 @@ def test_counts_agree_in_number(k, words):
                                          (0.5000001, Fraction(1, 2), "0.5000")])
 def test_uniform_is_shown_with_enough_digits_to_keep_the_verdict(u, a, shown):
     assert uniform_str(u, a) == shown
+
+
+@pytest.mark.parametrize("r, lo, hi, shown", [
+    (0.41234, Fraction(1, 3), Fraction(1), ("0.4123", "0.3333", "1")),
+    (0.333334, Fraction(1, 3), Fraction(1), ("0.333334", "0.333333", "1")),  # 0.3333 and 0.33333 lie below 1/3
+    (0.6666, Fraction(0), Fraction(2, 3), ("0.6666", "0", "0.6667")),
+    (0.123449, Fraction(0), Fraction(12345, 100000), ("0.1234", "0", "0.1235")),
+    (0.5041, Fraction(1, 4), Fraction(1), ("0.5041", "0.25", "1")),  # a cut point without trailing zeros
+])
+def test_a_draw_is_printed_inside_its_segment_as_shown(r, lo, hi, shown):
+    from speculative.frames import Draw
+    out = walkthrough.draw_texts(Draw(r, lo, hi), "rep")
+    u, a, b = (Fraction(out[k]) for k in ("rep_u", "rep_lo", "rep_hi"))
+    assert (out["rep_u"], out["rep_lo"], out["rep_hi"]) == shown
+    assert a <= u < b and lo <= Fraction(r) < hi
+
+
+def test_every_replacement_and_bonus_caption_states_its_draw_and_segment(explained):
+    tr = view.trace(explained)
+    seen = 0
+    for pt in tr["profiles"]:
+        for rnd in rounds_of(pt):
+            for row in rnd["frames"]:
+                f = tracekit.frame_dict(row)
+                said = tracekit.caption_of(pt, tr["vocabulary"], rnd, f)
+                rejected = f["kind"] == "verify" and f["slots"][f["pos"] - 1] == "r"
+                if rejected or f["kind"] == "bonus":
+                    name, tok = ("rep", rnd["replacement"]) if rejected else ("bonus", rnd["bonus"])
+                    fl = rnd["fields"]
+                    seg = "the residual’s" if rejected else "the target’s"
+                    assert (f"The draw r = {fl[name + '_u']} falls in [{fl[name + '_lo']}, {fl[name + '_hi']}), "
+                            f"{seg} segment for “{tr['labels'][tok]}”.") in said
+                    seen += 1
+    assert seen > 20

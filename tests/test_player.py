@@ -195,7 +195,10 @@ def test_captions_and_figures_show_the_exact_fractions(page: Page, page_url, tra
             x = facts(p, frame)
             expect(page.locator("[data-p]")).to_have_text(x["p"])
             expect(page.locator("[data-q]")).to_have_text(x["q"])
-            expect(page.locator("[data-ratio]")).to_have_text(f"({x['p']})/({x['q']}) = {x['ratio']}")
+            top, bottom = (f"({v})" if "/" in v else v for v in (x["p"], x["q"]))  # only fractions in brackets
+            expect(page.locator("[data-ratio]")).to_have_text(f"{top}/{bottom} = {x['ratio']}")
+            if frame is f:
+                expect(page.locator("[data-ratio]")).to_have_text("0/(3/8) = 0")
             expect(page.locator("[data-accept]")).to_have_text(f"min(1, {x['ratio']}) = {x['accept']}")
             expect(page.locator("[data-u]")).to_have_text(frame["u"])
             expect(page.locator("[data-verdict]")).to_contain_text(frame["verdict"].capitalize())
@@ -409,3 +412,101 @@ def test_axe_finds_nothing_on_the_whole_page_in_light_or_dark(page: Page, page_u
         page.emulate_media(color_scheme=scheme)
         found += [(scheme, v) for v in axe_violations(page)]
     assert found == []
+
+
+DRAW_GEOMETRY_JS = """() => {
+  const segs = [...document.querySelectorAll('[data-dist-segs] .r-seg')];
+  const drawn = segs.findIndex(s => s.classList.contains('is-drawn'));
+  const box = segs[drawn].getBoundingClientRect(), mark = document.querySelector('[data-dist-mark]').getBoundingClientRect();
+  return {drawn, left: box.left, right: box.right, at: mark.left + mark.width / 2, kind: document.querySelector('[data-dist]').dataset.kind};
+}"""
+
+
+def test_every_replacement_and_bonus_strip_shows_the_recorded_draw_in_the_committed_tokens_segment(page: Page, page_url, trace):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(page_url)
+    seen = 0
+    for p in trace["profiles"]:
+        for r, rnd in enumerate([p["walk"]] + p["drawn"]):
+            for f in frames(p, rnd):
+                if not (f["verdict"] == "rejected" or f["kind"] == "bonus"):
+                    continue
+                page.evaluate("h => { location.hash = h; }", f"{p['id']}/{'r%d/' % r if r else ''}{f['index']}")
+                expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, f))
+                name, token = ("rep", rnd["replacement"]) if f["kind"] == "verify" else ("bonus", rnd["bonus"])
+                expect(page.locator("[data-dist-r]")).to_have_text(f"r = {rnd['fields'][name + '_u']}")
+                g = page.evaluate(DRAW_GEOMETRY_JS)
+                assert g["drawn"] == token and g["kind"] == ("residual" if name == "rep" else "bonus"), (p["id"], r, g)
+                assert g["left"] - 0.5 <= g["at"] <= g["right"] + 0.5, (p["id"], r, f["index"], g)
+                seen += 1
+    assert seen == sum(1 for p in trace["profiles"] for rnd in [p["walk"]] + p["drawn"]
+                       for f in frames(p, rnd) if f["verdict"] == "rejected" or f["kind"] == "bonus") > 40
+
+
+def test_next_round_where_chance_decides_visits_the_rounds_the_analysis_lists_and_wraps(page: Page, page_url, trace):
+    page.goto(page_url)
+    button = page.get_by_role("button", name="Next round where chance decides")
+    p = profile(trace, "aligned")
+    assert [r for r, _ in p["chance"]] == [5, 11, 12, 23]
+    expect(page.locator("[data-chance-note]")).to_have_text(p["chance_note"])
+    for r, frame in p["chance"] + p["chance"][:1]:  # round 23 wraps around to round 5
+        button.click()
+        expect(page).to_have_url(re.compile(f"#aligned/r{r}/{frame}$"))
+        expect(page.locator("[data-round-counter]")).to_have_text(f"Drawn round {r} of {len(p['drawn'])}")
+        expect(page.locator("[data-round-chance]")).to_have_text("· chance decides a check")
+        expect(page.locator("[data-chance]")).to_be_visible()
+    page.get_by_role("button", name="Draw another round").click()  # round 6: no chance mark
+    expect(page.locator("[data-round-counter]")).to_have_text(f"Drawn round 6 of {len(p['drawn'])}")
+    expect(page.locator("[data-round-chance]")).to_have_text("")
+
+
+def test_where_chance_decides_nothing_the_control_is_disabled_and_the_page_says_why(page: Page, page_url, trace):
+    page.goto(page_url)
+    p = profile(trace, "divergent")
+    assert p["chance"] == []
+    page.get_by_role("radio", name=p["name"]).check()
+    button = page.get_by_role("button", name="Next round where chance decides")
+    expect(button).to_have_attribute("aria-disabled", "true")
+    expect(button).to_have_accessible_description(p["chance_note"])
+    button.click(force=True)  # it stays focusable, and a click does nothing
+    expect(page).to_have_url(re.compile(r"#divergent/1$"))
+    expect(page.locator("[data-round-counter]")).to_have_text("")
+
+
+def test_draw_another_round_says_which_round_it_moves_to(page: Page, page_url, trace):
+    page.goto(page_url)
+    n = len(profile(trace, "aligned")["drawn"])
+    draw = page.get_by_role("button", name="Draw another round")
+    expect(draw).to_have_accessible_description(f"Draw another round moves to drawn round 1 of {n}.")
+    expect(page.locator("[data-draw-hint]")).to_be_visible()
+    draw.click()
+    expect(page.locator("[data-round-counter]")).to_have_text(f"Drawn round 1 of {n}")
+    expect(page.locator("[data-draw-hint]")).to_be_hidden()
+    page.get_by_role("radio", name="The authored walkthrough").check()
+    expect(draw).to_have_accessible_description(f"Draw another round moves to drawn round 2 of {n}.")
+
+
+STAGE_HEIGHTS_JS = """async () => {
+  const paint = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const stage = document.querySelector('.player-stage'), scrubber = document.querySelector('[data-scrubber]');
+  const heights = [];
+  for (let i = 1; i <= Number(scrubber.max); i++) {
+    document.querySelector('[data-action="' + (i === 1 ? 'first' : 'next') + '"]').click();
+    await paint();
+    heights.push(stage.getBoundingClientRect().height);
+  }
+  return heights;
+}"""
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_every_frame_of_a_round_has_the_same_height(page: Page, page_url, trace, width):
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(page_url)
+    for p in trace["profiles"]:
+        page.get_by_role("radio", name=p["name"]).check()
+        for choice in ("The authored walkthrough", "Rounds drawn from the draft"):
+            page.get_by_role("radio", name=choice).check()
+            heights = page.evaluate(STAGE_HEIGHTS_JS)
+            assert len(heights) == len(frames(p)) if choice.startswith("The") else len(heights) > 2
+            assert max(heights) - min(heights) < 0.5, (p["id"], choice, heights)

@@ -3,17 +3,18 @@ rounds as a plain list of frames for readers without scripting and for print."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .. import text
-from ..frames import Frame, Round
+from ..frames import Draw, Frame, Round, cut_points
 from .common import Facts, PositionFacts
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
-    from ..analysis import Explained
+    from ..analysis import Explained, ProfileResult
 
 COMPONENT = "walkthrough"
 IDS = frozenset({"walkthrough", "player", "player-frame", "player-speed"})
@@ -35,6 +36,17 @@ def u_text(frame: Frame) -> str:
     return text.uniform_str(frame.u, frame.accept) if frame.kind == "verify" else ""
 
 
+def draw_texts(d: Draw, name: str) -> dict[str, str]:
+    """Returns a draw r and its segment [lo, hi) as {name}_u, {name}_lo, {name}_hi: the fewest decimals (4 or more)
+    at which r, as shown and as drawn, lies in the segment as shown and as it is."""
+    for places in range(4, 17):
+        r, lo, hi = (text.decimal_str(x, places) if 0 < x < 1 else str(x) for x in (Fraction(d.r), d.lo, d.hi))
+        lo, hi = (x.rstrip("0") if "." in x else x for x in (lo, hi))  # a cut point as short as it is: 0.25
+        if Fraction(lo) <= Fraction(r) < Fraction(hi) and d.lo <= Fraction(r) < d.hi:
+            break
+    return {f"{name}_u": r, f"{name}_lo": lo, f"{name}_hi": hi}
+
+
 def frame_fields(frame: Frame, vocab: Sequence[str]) -> dict[str, Any]:
     """Returns the caption fields one frame adds, as finished strings."""
     if frame.kind == "propose":
@@ -44,9 +56,10 @@ def frame_fields(frame: Frame, vocab: Sequence[str]) -> dict[str, Any]:
         if frame.verdict == "accepted":
             return {"u": u_text(frame)}
         return {"u": u_text(frame), "rep": text.isolated(vocab[frame.replacement]),
-                "dropped": text.and_list(frame.dropped) if frame.dropped else ""}
+                "dropped": text.and_list(frame.dropped) if frame.dropped else "",
+                **(draw_texts(frame.draw, "rep") if frame.draw else {})}
     if frame.kind == "bonus":
-        return {"k": frame.position - 1}
+        return {"k": frame.position - 1, **(draw_texts(frame.draw, "bonus") if frame.draw else {})}
     return {"committed_count": text.count(len(frame.committed), "token"),
             "committed": text.quoted([vocab[t] for t in frame.committed]),
             "lost": text.quoted([vocab[t] for t in frame.lost]), "sure": text.position_words(frame.sure)}
@@ -112,6 +125,21 @@ def frame_views(profile_id: str, rnd: Round, frames: Sequence[Frame], facts: Seq
     return out
 
 
+def chance_frame(frames: Sequence[Frame]) -> int:
+    """Returns the number of a round's first frame whose check chance decides."""
+    return next(f.index for f in frames if getattr(f, "chance", False))
+
+
+def chance_note(r: ProfileResult) -> str:
+    """Returns which drawn rounds chance decides a check in, or why none: the data, or the draws."""
+    rounds = r.chance_rounds
+    if rounds:
+        return text.fill(text.DRAWS["chance_one" if len(rounds) == 1 else "chance_many"], {"rounds": text.and_list(rounds)})
+    if not r.has_chance:
+        return text.DRAWS["chance_none_data"]
+    return text.fill(text.DRAWS["chance_none_drawn"], {"n": text.count(len(r.drawn), "drawn round")})
+
+
 @dataclass(frozen=True)
 class Walkthrough:
     """The player's model: each profile's authored round and drawn rounds, and their frames."""
@@ -123,7 +151,9 @@ class Walkthrough:
         """Returns profile i's rounds for the script."""
         r, vocab = self.ex.results[i], self.ex.data.vocabulary
         return {"walk": round_json(r.walk, r.frames, vocab),
-                "drawn": [round_json(rnd, frames, vocab) for rnd, frames in zip(r.drawn_rounds, r.drawn)]}
+                "drawn": [round_json(rnd, frames, vocab) for rnd, frames in zip(r.drawn_rounds, r.drawn)],
+                "bonus_cuts": [round(float(c), 6) for c in cut_points(self.ex.data.bonus_target)],
+                "chance": [[j, chance_frame(r.drawn[j - 1])] for j in r.chance_rounds], "chance_note": chance_note(r)}
 
     def profile_context(self, i: int) -> dict[str, Any]:
         """Returns profile i's authored frames as the no-JS list prints them."""

@@ -15,6 +15,9 @@ function parseHash(hash, profiles) {
   return index < 0 ? null : { profile: index, round: m[2] ? Number(m[2]) : 0, frame: Number(m[3]) };
 }
 
+// A fraction in brackets, a whole number as it is (text.ratio_text's rule): "(3/8)", "0".
+function bracketed(x) { return x.indexOf('/') < 0 ? x : '(' + x + ')'; }
+
 function hashOf(prof, round, frame) { return '#' + prof.id + '/' + (round ? 'r' + round + '/' : '') + frame; }
 
 function isFormField(el) {
@@ -77,8 +80,14 @@ var PLAYER_PARTS = {
   accept: '[data-accept]', u: '[data-u]', bar: '[data-bar]', uLabel: '[data-u-label]', verdict: '[data-verdict]',
   chance: '[data-chance]', bars: '[data-bars]', dist: '[data-dist]', distTitle: '[data-dist-title]',
   distHead: '[data-dist-head]', distBody: '[data-dist-body]', dropped: '[data-dropped]',
-  droppedList: '[data-dropped-list]', committed: '[data-committed]'
+  droppedList: '[data-dropped-list]', committed: '[data-committed]', distDraw: '[data-dist-draw]',
+  distSegs: '[data-dist-segs]', distMark: '[data-dist-mark]', distR: '[data-dist-r]', chanceNote: '[data-chance-note]',
+  drawHint: '[data-draw-hint]', roundChance: '[data-round-chance]', chanceButton: '[data-action="chance"]'
 };
+
+// The parts whose height changes from frame to frame: each keeps the tallest it is in its round.
+var PLAYER_HELD = ['[data-strip]', '[data-caption]', '[data-test]', '[data-test-title]', '[data-math]', '[data-dist]', '[data-dropped]',
+  '[data-committed-box]'];
 
 function startPlayer(root, trace) {
   var ui = partsOf(root, PLAYER_PARTS);
@@ -96,8 +105,11 @@ function startPlayer(root, trace) {
   }, limitPlayer, renderPlayer);
   fig.ui = ui;
   fig.T = trace.text.player;
+  fig.D = trace.text.draws;
   fig.timer = null;
+  fig.stage = root.querySelector('[data-stage]');
   bindPlayerControls(fig);
+  watchWidth(fig);
   bindPlayerLinks(fig);
   var initial = parseHash(location.hash, trace.profiles);
   if (initial) openAt(fig, initial); else fig.update({});
@@ -127,9 +139,18 @@ function act(fig, action) {
   if (action === 'draw') {
     return fig.update({ round: s.lastDrawn % currentProfile(fig).drawn.length + 1, frame: 1, playing: false, linked: true });
   }
+  if (action === 'chance') return nextChance(fig);
   var to = { first: 1, prev: s.frame - 1, next: s.frame + 1, last: n }[action];
   if (to === undefined || to < 1 || to > n) return;
   fig.update({ frame: to, playing: false, linked: true });
+}
+
+// The next drawn round, after the current one and wrapping around, with a check chance decides: at that check.
+function nextChance(fig) {
+  var list = currentProfile(fig).chance, at = fig.state.round;
+  if (!list.length) return;
+  var next = list.find(function (c) { return c[0] > at; }) || list[0];
+  fig.update({ round: next[0], frame: next[1], playing: false, linked: true });
 }
 
 // A frame link brings the player into view once it has rendered.
@@ -148,23 +169,118 @@ function reveal(fig) {
 /* ---------- render: the panels, each writing only its own part ---------- */
 
 function renderPlayer(fig) {
-  var s = fig.state, T = fig.T, trace = fig.trace, ui = fig.ui;
-  var p = currentProfile(fig), rnd = currentRound(fig), n = rnd.frames.length;
-  var f = frameOf(trace, rnd.frames[s.frame - 1]);
-  var ctx = captionFields(trace, p, rnd, f), slots = slotsOf(trace, rnd, f);
+  var rnd = currentRound(fig);
   fig.root.hidden = false;
-  renderControls(fig, n);
+  renderControls(fig, rnd.frames.length);
+  renderRoundChoice(fig);
+  sizeRound(fig, rnd);
+  var f = renderStage(fig, rnd, fig.state.frame);
+  holdParts(fig, fig.state.frame);
+  renderLinked(fig, f);
+  renderLocation(fig);
+  renderPlayback(fig);
+}
+
+// Frame i of the round, in every part of the stage; returns the frame.
+function renderStage(fig, rnd, i) {
+  var T = fig.T, trace = fig.trace, ui = fig.ui, n = rnd.frames.length;
+  var f = frameOf(trace, rnd.frames[i - 1]);
+  var ctx = captionFields(trace, currentProfile(fig), rnd, f), slots = slotsOf(trace, rnd, f);
   ui.head.textContent = fill(f.kind === 'verify' ? T.head_verify : T.head,
-    { i: s.frame, n: n, kind: trace.text.kinds[f.kind], pos: f.pos });
+    { i: i, n: n, kind: trace.text.kinds[f.kind], pos: f.pos });
   ui.caption.textContent = f.caption.map(function (key) { return fill(trace.text.captions[key], ctx); }).join(' ');
   renderStrip(fig, f, slots);
   renderTest(fig, f, ctx, rnd);
   renderDist(fig, f, ctx, rnd);
   renderDropped(fig, slots);
   renderCommitted(fig, slots);
-  renderLinked(fig, f);
-  renderLocation(fig);
-  renderPlayback(fig);
+  return f;
+}
+
+// On entering a round (or at a new width), every frame of it is rendered in turn before anything is painted.
+// Each changing part keeps the greatest height it takes, a part a frame leaves out keeps its room where a part
+// below it would move otherwise, and the stage keeps its greatest height: stepping moves nothing on screen.
+function sizeRound(fig, rnd) {
+  var key = [fig.state.profile, fig.state.round, fig.root.clientWidth].join('/');
+  if (fig.sized === key) return;
+  fig.sized = key;
+  var parts = PLAYER_HELD.map(function (sel) { return fig.root.querySelector(sel); }), seen;
+  fig.stage.classList.remove('is-sized');
+  parts.forEach(function (el) { el.classList.remove('is-held', 'is-sized'); });
+  for (var pass = 0; pass < 2; pass++) {  // again once sized: a panel holding sized parts (the test's numbers)
+    seen = measureRound(fig, rnd, parts);
+    parts.forEach(function (el, j) { el.style.setProperty('--held', String(seen.most[j])); el.classList.add('is-sized'); });
+  }
+  fig.parts = parts;
+  fig.room = roomByFrame(seen.shown, seen.below);
+  var tallest = 0;
+  for (var i = 1; i <= rnd.frames.length; i++) {
+    renderStage(fig, rnd, i);
+    holdParts(fig, i);
+    tallest = Math.max(tallest, fig.stage.getBoundingClientRect().height);
+  }
+  fig.stage.style.setProperty('--held', String(tallest));
+  fig.stage.classList.add('is-sized');
+}
+
+// Renders each frame of the round: each part's greatest height, which frames show it, and the parts below it.
+function measureRound(fig, rnd, parts) {
+  var most = parts.map(function () { return 0; }), rects = [], shown = [];
+  for (var i = 1; i <= rnd.frames.length; i++) {
+    renderStage(fig, rnd, i);
+    shown.push(parts.map(function (el, j) {
+      if (!el.getClientRects().length) return false;  // hidden, or inside a hidden panel
+      var r = el.getBoundingClientRect();
+      if (r.height >= most[j]) { most[j] = r.height; rects[j] = r; }
+      return true;
+    }));
+  }
+  var below = parts.map(function (el, p) {
+    return parts.map(function (e, q) { return q; }).filter(function (q) {
+      var a = rects[p], b = rects[q];
+      return a && b && !el.contains(parts[q]) && b.top > a.top + 0.5 && b.left < a.right && a.left < b.right;
+    });
+  });
+  return { most: most, shown: shown, below: below };
+}
+
+// room[i][p]: part p takes room in frame i. It does where shown, and where a neighbouring frame gives it room
+// and a part below it is shown in both frames, which would move otherwise.
+function roomByFrame(shown, below) {
+  var n = shown.length, room = shown.map(function (r) { return r.slice(); }), changed = true;
+  while (changed) {
+    changed = false;
+    room.forEach(function (row, i) {
+      row.forEach(function (has, p) {
+        var need = !has && [i - 1, i + 1].some(function (j) {
+          return j >= 0 && j < n && room[j][p] && below[p].some(function (q) { return shown[i][q] && shown[j][q]; });
+        });
+        if (need) { row[p] = true; changed = true; }
+      });
+    });
+  }
+  return room;
+}
+
+// A part this frame leaves out but that keeps its room is there, unseen.
+function holdParts(fig, i) {
+  fig.parts.forEach(function (el, j) {
+    var held = el.hidden && fig.room[i - 1][j];
+    el.classList.toggle('is-held', held);
+    if (held) el.hidden = false;
+  });
+}
+
+// A new width re-measures the round at the next render.
+function watchWidth(fig) {
+  if (!window.ResizeObserver) return;
+  var width = -1;
+  new ResizeObserver(function (entries) {
+    var w = Math.round(entries[0].contentRect.width);
+    if (w === width) return;
+    width = w;
+    fig.update({});
+  }).observe(fig.root);
 }
 
 function renderControls(fig, n) {
@@ -172,7 +288,6 @@ function renderControls(fig, n) {
   fig.root.classList.toggle('is-playing', s.playing);
   ui.radios.forEach(function (r) { r.checked = r.value === p.id; });
   ui.roundRadios.forEach(function (r) { r.checked = (r.value === 'drawn') === (s.round > 0); });
-  ui.roundCounter.textContent = s.round ? fill(T.drawn_counter, { i: s.round, n: p.drawn.length }) : '';
   ui.buttons.forEach(function (b) {
     var a = b.dataset.action;
     var off = (a === 'first' || a === 'prev') ? s.frame === 1 : (a === 'next' || a === 'last') ? s.frame === n : false;
@@ -184,6 +299,20 @@ function renderControls(fig, n) {
   ui.scrubber.value = String(s.frame);
   ui.scrubber.setAttribute('aria-valuetext', counter);
   ui.counter.textContent = counter;
+}
+
+// The round choice: which drawn round this is and whether chance decides a check in it, where "Draw another
+// round" goes, and the rounds "Next round where chance decides" visits, or why there are none.
+function renderRoundChoice(fig) {
+  var s = fig.state, ui = fig.ui, D = fig.D, p = currentProfile(fig), n = p.drawn.length;
+  var chance = p.chance.some(function (c) { return c[0] === s.round; });
+  ui.roundCounter.textContent = s.round ? fill(fig.T.drawn_counter, { i: s.round, n: n }) : '';
+  ui.roundChance.textContent = chance ? D.chance_mark : '';
+  ui.drawHint.hidden = s.round > 0;
+  ui.drawHint.textContent = fill(D.draw_hint, { i: s.lastDrawn % n + 1, n: n });
+  ui.chanceNote.textContent = p.chance_note;
+  if (p.chance.length) ui.chanceButton.removeAttribute('aria-disabled');
+  else ui.chanceButton.setAttribute('aria-disabled', 'true');
 }
 
 function renderStrip(fig, f, slots) {
@@ -201,17 +330,18 @@ function renderStrip(fig, f, slots) {
 function renderTest(fig, f, ctx, rnd) {
   var ui = fig.ui, T = fig.T;
   ui.test.hidden = f.kind !== 'verify';
-  if (ui.test.hidden) return;
+  if (ui.test.hidden) return ui.bars.replaceChildren();  // a held panel keeps its room, not its rows
   var pos = currentProfile(fig).positions[f.pos - 1], x = frameToken(rnd, f), passed = f.slots[f.pos - 1] === 'a';
   ui.testTitle.textContent = fill(T.test_title, ctx);
   ui.p.textContent = ctx.p;
   ui.q.textContent = ctx.q;
-  ui.ratio.textContent = fill(T.ratio, { p: ctx.p, q: ctx.q, ratio: pos.ratio[x] });
+  ui.ratio.textContent = fill(T.ratio, { p: bracketed(ctx.p), q: bracketed(ctx.q), ratio: pos.ratio[x] });
   ui.accept.textContent = fill(T.accept, { ratio: pos.ratio[x], accept: ctx.accept });
   ui.u.textContent = f.u;
   ui.bar.style.setProperty('--accept', String(pos.accept_f[x]));
   ui.bar.classList.toggle('is-never', pos.accept_f[x] === 0);
   ui.bar.style.setProperty('--u', f.u);
+  ui.bar.dataset.uEnd = f.u < 0.15 ? 'lo' : f.u > 0.85 ? 'hi' : '';  // the label keeps clear of the scale's ends
   ui.uLabel.textContent = fill(T.u, { u: f.u });
   ui.verdict.className = 'player-verdict ' + (passed ? 'is-accepted' : 'is-rejected');
   ui.verdict.replaceChildren(node('strong', '', passed ? T.accepted : T.rejected),
@@ -227,6 +357,7 @@ function renderDist(fig, f, ctx, rnd) {
   fig.ui.dist.dataset.kind = bonus ? 'bonus' : 'residual';
   if (rejected) renderResidual(fig, f, ctx, rnd);
   else if (bonus) renderBonus(fig, ctx, rnd);
+  else [fig.ui.distHead, fig.ui.distBody, fig.ui.distSegs].forEach(function (e) { e.replaceChildren(); });
 }
 
 function renderResidual(fig, f, ctx, rnd) {
@@ -240,6 +371,7 @@ function renderResidual(fig, f, ctx, rnd) {
     return row([tokenCell(tok, note), pos.target[y], pos.draft[y], pos.residual_raw[y],
       bar(share === null ? 0 : fracValue(share), share === null ? T.no_token : share)], cls);
   }));
+  renderDraw(fig, pos.cuts, pos.residual, rnd.replacement, rnd.fields.rep_u);
 }
 
 function renderBonus(fig, ctx, rnd) {
@@ -250,6 +382,23 @@ function renderBonus(fig, ctx, rnd) {
     return row([tokenCell(tok, y === rnd.bonus ? T.note_drawn : ''), bar(fracValue(targets[y]), targets[y])],
       y === rnd.bonus ? 'is-drawn' : '');
   }));
+  renderDraw(fig, currentProfile(fig).bonus_cuts, targets, rnd.bonus, rnd.fields.bonus_u);
+}
+
+// The draw r on the strip of cut points it was drawn by: token y owns [cuts[y-1], cuts[y]), and r lands in
+// the committed token's segment (the caption says which, in numbers).
+function renderDraw(fig, cuts, shares, chosen, r) {
+  var ui = fig.ui;
+  var segments = fig.trace.vocabulary.map(function (tok, y) {
+    var width = cuts[y] - (y ? cuts[y - 1] : 0);
+    var seg = node('span', 'r-seg' + (y === chosen ? ' is-drawn' : '') + (width > 0 ? '' : ' is-empty'));
+    seg.style.setProperty('--w', String(width));
+    seg.append(node('bdi', '', tok), ' ', shares[y] === null ? '0' : shares[y]);
+    return seg;
+  });
+  ui.distSegs.replaceChildren.apply(ui.distSegs, segments.concat([ui.distMark]));
+  ui.distDraw.style.setProperty('--u', r);
+  ui.distR.textContent = fill(fig.D.r, { r: r });
 }
 
 function renderDropped(fig, slots) {
