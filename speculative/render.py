@@ -55,7 +55,7 @@ def content_security_policy(scripts: list[str], styles: list[str]) -> str:
 COMPONENTS = figures.COMPONENTS
 STYLES = ("style.css", "charts.css", "player.css", "figures.css")
 # The page's one classic script: these fragments, in this order, inside one strict function; boot.js starts the figures.
-SCRIPTS = ("js/core.js", "js/player.js", "js/eighths.js", "js/lab.js", "js/tally.js", "js/convergence.js", "js/explorer.js", "js/print.js", "js/boot.js")
+SCRIPTS = figures.SCRIPTS
 
 
 def joined_script(templates: Mapping[str, str]) -> str:

@@ -200,8 +200,9 @@ IDENTITY = {
 # The verification rules, as the page and the lab name them (ids as in stats.ACCEPTANCE).
 RULE_NAMES = {"accept-test": "Accept test", "greedy-draft": "Greedy draft", "exact-match": "Exact match"}
 SERVERS = {
-    "yes": "{target} = {draft}",
-    "no": "{target} ≠ {draft}",
+    "yes": "{pos} {target} = {draft}",
+    "no": "{pos} {target} ≠ {draft}",
+    "t0": "At temperature 0 (E = {e}), the target’s top token against the draft’s, by position: {list}.",
     "stops": "≈ {cost}",
     "stops_now": "0 (already 1×)",
     "never": "never pays",

@@ -40,7 +40,7 @@ def test_exact_match_is_slower_than_plain_decoding_for_both_drafts(rules):
 
 def test_temperature_zero_agrees_where_the_top_tokens_agree(rules):
     assert [r["agree"] for r in rules["divergent"]["t0"]] == [True, False, False, True, False]
-    assert rules["divergent"]["t0"][1]["text"] == "“cat” ≠ “the”"
+    assert rules["divergent"]["t0"][1]["text"] == "2 “cat” ≠ “the”"
     assert (rules["aligned"]["t0_expected"], rules["divergent"]["t0_expected"]) == ("6", "2")
 
 

@@ -10,6 +10,7 @@ from . import convergence, explorer, identity, lab, positions, servers, walkthro
 
 FIGURES = (lab, walkthrough, positions, identity, convergence, explorer, servers)  # in the order the page renders them
 COMPONENTS = tuple(f.COMPONENT for f in FIGURES)
+SCRIPTS = ("js/core.js", *(name for f in FIGURES for name in f.SCRIPTS), "js/print.js", "js/boot.js")  # core first
 SHELL_IDS = frozenset({"main", "trace"})  # the page template's own element ids
 
 

@@ -15,6 +15,7 @@ from .common import Facts
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
 
+SCRIPTS: tuple[str, ...] = ('js/convergence.js',)  # its files in templates/, in the order they join
 COMPONENT = "checks_charts"
 IDS: frozenset[str] = frozenset()
 PREFIXES = frozenset({"cw", "cr", "cp", "tv", "tvt"})  # each "<prefix>-<profile id>"

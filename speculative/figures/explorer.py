@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
     from ..analysis import Explained, ProfileResult
 
 TRACE_KEY = "explore"  # where trace() goes in the trace
+SCRIPTS: tuple[str, ...] = ('js/explorer.js',)  # its files in templates/, in the order they join
 COMPONENT = "speedup"
 IDS = frozenset({"explore-title", "ex-k", "ex-cost", "ex-rule", "ex-verify"})
 PREFIXES = frozenset({"spt"})  # "spt-<profile id>"

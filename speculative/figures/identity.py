@@ -15,6 +15,7 @@ from .common import Facts
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained
 
+SCRIPTS: tuple[str, ...] = ()  # its files in templates/, in the order they join
 COMPONENT = "checks_identity"
 IDS = frozenset({"identity", "identity-cap"})
 PREFIXES: frozenset[str] = frozenset()

@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
     from ..analysis import Explained
 
 TRACE_KEY = "lab"  # where trace() goes in the trace
+SCRIPTS: tuple[str, ...] = ('js/eighths.js', 'js/lab.js', 'js/tally.js')  # its files in templates/, in the order they join
 COMPONENT = "lab"
 IDS = frozenset({"lab", "lab-title", "lab-position", "lab-u", "lab-rep"})
 PREFIXES = frozenset({"lab-cap"})  # "lab-cap-<profile id>"

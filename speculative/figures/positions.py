@@ -15,6 +15,7 @@ from .common import Facts, PositionFacts, none_mark
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained
 
+SCRIPTS: tuple[str, ...] = ()  # its files in templates/, in the order they join
 COMPONENT = "positions"
 IDS = frozenset({"positions"})
 PREFIXES = frozenset({"pos", "ov"})  # "pos-<profile id>", "pos-<profile id>-cap", the chart's "ov-<profile id>"

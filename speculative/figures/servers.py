@@ -18,6 +18,7 @@ from .common import Facts
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
 
+SCRIPTS: tuple[str, ...] = ()  # its files in templates/, in the order they join
 COMPONENT = "servers"
 IDS: frozenset[str] = frozenset()
 PREFIXES = frozenset({"srv", "t0"})  # "srv-<profile id>", "t0-<profile id>"
@@ -51,8 +52,8 @@ def temperature_rows(ex: Explained, r: ProfileResult) -> list[dict[str, Any]]:
     """Returns each position at temperature 0: the target's and the draft's top tokens, and whether they agree."""
     vocab = ex.data.vocabulary
     return [{"position": t.position, "target": vocab[t.target], "draft": vocab[t.draft], "agree": t.agree,
-             "text": text.fill(text.SERVERS["yes" if t.agree else "no"],
-                               {"target": text.quoted([vocab[t.target]]), "draft": text.quoted([vocab[t.draft]])})}
+             "text": text.fill(text.SERVERS["yes" if t.agree else "no"], {"pos": t.position,
+                               "target": text.quoted([vocab[t.target]]), "draft": text.quoted([vocab[t.draft]])})}
             for t in r.stats.temperature_zero.positions]
 
 
@@ -62,6 +63,8 @@ def profile_view(ex: Explained, r: ProfileResult) -> dict[str, Any]:
     by_rule = {rs.rule: rs for rs in r.stats.rules}
     return {"id": r.profile.id, "name": r.profile.name, "rows": rule_rows(r, ex.denom), **rule_totals(r),
             "t0": temperature_rows(ex, r), "t0_expected": str(t0.expected),
+            "t0_line": text.fill(text.SERVERS["t0"], {"e": str(t0.expected),
+                                                      "list": "; ".join(t["text"] for t in temperature_rows(ex, r))}),
             "t0_agree": sum(t.agree for t in t0.positions),
             "match_slower": by_rule["exact-match"].speedup < 1,
             "match_speedup": decimal_str(by_rule["exact-match"].speedup),

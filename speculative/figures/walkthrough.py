@@ -16,6 +16,7 @@ from .common import Facts, PositionFacts
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
 
+SCRIPTS: tuple[str, ...] = ('js/player.js',)  # its files in templates/, in the order they join
 COMPONENT = "walkthrough"
 IDS = frozenset({"walkthrough", "player", "player-frame", "player-speed"})
 PREFIXES = frozenset({"frames"})  # "frames-<profile id>", and each frame's "<profile id>/<n>"

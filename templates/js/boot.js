@@ -5,13 +5,11 @@ function boot() {
   var started = performance.now(), trace = loadTrace(document);
   if (!trace) return;
   document.documentElement.classList.add('js');  // sentences about controls show only where the controls run
-  var figures = {
-    player: startEach('[data-player]', startPlayer, trace)[0],
-    lab: startEach('[data-lab]', startLab, trace)[0],
-    conv: startEach('[data-conv]', startConvergence, trace),
-    explore: startEach('[data-explore]', startExplorer, trace)[0],
-    print: startEach('noscript[data-static]', startPrint, trace)
-  };
+  var figures = {};
+  STARTERS.forEach(function (s) {
+    var started = startEach(s[1], s[2], trace);
+    figures[s[0]] = s[3] ? started : started[0];
+  });
   if (window.__playerDebug === true) {
     var p = figures.player || {};
     window.__player = { update: p.update, state: p.state, figures: figures, initMs: performance.now() - started };

@@ -67,3 +67,5 @@ function renderHistograms(fig) {
     return histRow(fig, fill(fig.C.n, { n: j + 1 }), p, conv.lengths_freq[c][j]);
   }));
 }
+
+starts('conv', '[data-conv]', startConvergence, true);

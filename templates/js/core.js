@@ -94,3 +94,8 @@ function overlapRows(pos, vocab, mark, numbers) {
     return li;
   });
 }
+
+// Each figure's script names its root and its start function here; boot.js starts every root it finds.
+var STARTERS = [];  // [name, selector, start, many]
+
+function starts(name, selector, start, many) { STARTERS.push([name, selector, start, !!many]); }

@@ -83,3 +83,5 @@ function renderExplorer(fig) {
   ui.bars.replaceChildren.apply(ui.bars, fig.trace.profiles.map(function (p) { return explorerRow(fig, p); }));
   fig.root.hidden = false;
 }
+
+starts('explore', '[data-explore]', startExplorer);

@@ -248,3 +248,5 @@ function ownInputs(fig) {
     ui.grid.append(row);
   });
 }
+
+starts('lab', '[data-lab]', startLab);

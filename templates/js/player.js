@@ -493,3 +493,5 @@ function bindPlayerLinks(fig) {
     }
   });
 }
+
+starts('player', '[data-player]', startPlayer);

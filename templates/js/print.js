@@ -16,3 +16,5 @@ function startPrint(noscript) {
   window.matchMedia('print').addEventListener('change', function (e) { if (e.matches) printable(); });
   return { root: holder };
 }
+
+starts('print', 'noscript[data-static]', startPrint, true);
