@@ -14,7 +14,7 @@ if ! "$VENV/bin/ruff" check --quiet .; then
 fi
 
 if [ -n "$fast" ] && [ "$fast" != 0 ]; then
-  exec "$PY" -m pytest -q -m "not slow and not browser and not validator" "$@"
+  exec "$PY" -m pytest -q -n "${TEST_WORKERS:-auto}" -m "not slow and not browser and not validator" "$@"
 fi
 
 apt_updated=""

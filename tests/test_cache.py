@@ -163,6 +163,7 @@ def test_a_hit_skips_the_analysis_and_writes_the_same_bytes(fresh_cache, monkeyp
     lambda path: (path.unlink(), os.mkfifo(path)),
     lambda path: (path.unlink(), path.mkdir()),
 ])
+@pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
 def test_a_damaged_or_foreign_cache_is_ignored_and_rebuilt(fresh_cache, damage, monkeypatch):
     computed = files()
     damage(fresh_cache)
@@ -204,6 +205,7 @@ def probe(tmp_path: Path) -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
+@pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
 def test_a_build_that_hits_the_cache_never_imports_numpy(tmp_path):
     assert probe(tmp_path) == "0 True True"  # the first build computes the analysis
     assert probe(tmp_path) == "0 False False"

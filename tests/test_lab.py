@@ -112,6 +112,7 @@ def run_eighths(page: Page, pairs: list[tuple[list[int], list[int]]], words: dic
                          [pairs, words])
 
 
+@pytest.mark.browser
 def test_eighths_gives_the_analysis_facts_at_every_shipped_position_and_5000_random_pairs(page: Page, trace):
     rng = random.Random(16)
     size = len(trace["vocabulary"])
@@ -128,6 +129,7 @@ def test_eighths_gives_the_analysis_facts_at_every_shipped_position_and_5000_ran
         assert out["facts"]["greedy_f"] == facts["greedy_f"]
 
 
+@pytest.mark.browser
 def test_the_comparison_catches_a_wrong_fraction(page: Page, trace):
     out = run_eighths(page, [([4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 1])], trace["text"]["own"])[0]
     wrong = expected_exact([4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 2])
@@ -166,6 +168,7 @@ def choose_own(page: Page) -> None:
     lab(page).get_by_label("Position", exact=True).select_option(label="Your own position")
 
 
+@pytest.mark.browser
 def test_your_own_position_starts_from_the_shipped_position_last_shown(browser, page_url, trace):
     page = opened(browser, page_url, seed=None)
     vocab = trace["vocabulary"]
@@ -192,6 +195,7 @@ EDITS = [([4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 1], "p", 0, 6), ([4, 1, 0, 0, 2, 1
          ([1, 1, 1, 1, 2, 2], [1, 1, 1, 1, 2, 2], "q", 3, 3)]
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("p, q, d, y, value", EDITS)
 def test_every_edit_gives_the_analysis_alpha_and_accept_probabilities(browser, page_url, trace, p, q, d, y, value):
     vocab = trace["vocabulary"]
@@ -208,6 +212,7 @@ def test_every_edit_gives_the_analysis_alpha_and_accept_probabilities(browser, p
     page.close()
 
 
+@pytest.mark.browser
 def test_every_input_moves_alpha_and_the_accept_probabilities_to_the_analysis_values(browser, page_url, trace):
     vocab = trace["vocabulary"]
     values = {"p": [4, 1, 0, 0, 2, 1], "q": [3, 1, 1, 1, 1, 1]}
@@ -226,6 +231,7 @@ def test_every_input_moves_alpha_and_the_accept_probabilities_to_the_analysis_va
     page.close()
 
 
+@pytest.mark.browser
 def test_a_distribution_that_does_not_sum_to_one_is_named_and_stops_the_draws(browser, page_url, trace):
     vocab = trace["vocabulary"]
     page = opened(browser, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
@@ -251,6 +257,7 @@ def test_a_distribution_that_does_not_sum_to_one_is_named_and_stops_the_draws(br
     ("#lab/p=9.0.0.0.0.0/q=8.1", [8, 0, 0, 0, 0, 0], [8, 1, 0, 0, 0, 0]),  # clamped to 0-8, padded with 0
     ("#lab/p=/q=", [0] * 6, [0] * 6),
 ])
+@pytest.mark.browser
 def test_the_deep_link_restores_an_edited_position_clamped(browser, page_url, trace, hash_, p, q):
     vocab = trace["vocabulary"]
     page = opened(browser, page_url, hash_, seed=None)
@@ -265,6 +272,7 @@ def test_the_deep_link_restores_an_edited_position_clamped(browser, page_url, tr
     page.close()
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("hash_", ["#lab/p=4.1.x/q=3", "#lab/p=4.1.0.0.2.1", "#lab", "#lab/q=1/p=2"])
 def test_a_bad_lab_fragment_is_ignored(browser, page_url, trace, hash_):
     page = opened(browser, page_url, hash_, seed=None)
@@ -276,6 +284,7 @@ def test_a_bad_lab_fragment_is_ignored(browser, page_url, trace, hash_):
     page.close()
 
 
+@pytest.mark.browser
 def test_each_rule_shows_its_acceptance_and_check(browser, page_url, trace):
     vocab = trace["vocabulary"]
     page = opened(browser, page_url, seed=None)
@@ -293,6 +302,7 @@ def test_each_rule_shows_its_acceptance_and_check(browser, page_url, trace):
     page.close()
 
 
+@pytest.mark.browser
 def test_exact_match_keeps_the_proposal_only_when_u_draws_it_from_p(browser, page_url, trace):
     vocab = trace["vocabulary"]
     where, pos = shipped_positions(trace)[0]
@@ -312,6 +322,7 @@ def test_exact_match_keeps_the_proposal_only_when_u_draws_it_from_p(browser, pag
     page.close()
 
 
+@pytest.mark.browser
 def test_a_greedy_rejection_draws_from_p_without_the_proposal(browser, page_url, trace):
     vocab = trace["vocabulary"]
     where, pos = next((w, pos) for w, pos in shipped_positions(trace) if 0 < pos["greedy_f"] < 1)
@@ -373,6 +384,7 @@ def accepted_rate(page: Page) -> float:
     return sum(a for a, _ in tally_counts(page)) / sum(a + r for a, r in tally_counts(page))
 
 
+@pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.parametrize("rule", [0, 1, 2])
 def test_the_tally_under_each_rule_matches_p_at_every_shipped_position(browser, page_url, trace, rule):
@@ -393,6 +405,7 @@ def test_the_tally_under_each_rule_matches_p_at_every_shipped_position(browser, 
 PLANTS = {0: "q_cuts", 1: "greedy_cuts", 2: "p_cuts"}
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("rule", [0, 1, 2])
 def test_a_planted_wrong_cut_point_is_caught_under_each_rule(browser, page_url, trace, rule):
     where, pos = shipped_positions(trace)[0]
@@ -407,6 +420,7 @@ def test_a_planted_wrong_cut_point_is_caught_under_each_rule(browser, page_url, 
     page.close()
 
 
+@pytest.mark.browser
 def test_the_tally_of_your_own_position_matches_its_p_under_each_rule(browser, page_url, trace):
     p, q = [4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 1]
     facts = position_facts_of(record(p, q), 0, trace["vocabulary"], 8).json()
@@ -418,6 +432,7 @@ def test_the_tally_of_your_own_position_matches_its_p_under_each_rule(browser, p
     page.close()
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_in_your_own_position_or_under_another_rule(browser, page_url, scheme):
     from axe_playwright_python.sync_playwright import Axe
@@ -433,6 +448,7 @@ def test_axe_finds_nothing_in_your_own_position_or_under_another_rule(browser, p
     page.close()
 
 
+@pytest.mark.browser
 def test_your_own_positions_inputs_exist_only_while_it_is_shown(browser, page_url, trace):
     page = opened(browser, page_url, seed=None)
     count = "document.getElementsByTagName('*').length"

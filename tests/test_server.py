@@ -48,6 +48,7 @@ def test_the_page_and_the_trace_are_served(served):
 
 @pytest.mark.parametrize("name, target", [("passwd", "/etc/passwd"), ("etc", "/etc"), ("up", "..")],
                          ids=["a link to a file", "a link to a folder", "a link to the parent"])
+@pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
 def test_a_link_out_of_the_folder_is_not_followed(name, target, served):
     site, url = served
     (site / name).symlink_to(target)
@@ -88,6 +89,7 @@ def test_the_server_has_a_real_backlog_and_drops_silent_clients():
     assert server.daemon_threads
 
 
+@pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
 def test_many_parallel_requests_are_all_answered(served):
     site, url = served
     with ThreadPoolExecutor(max_workers=200) as pool:
@@ -95,6 +97,7 @@ def test_many_parallel_requests_are_all_answered(served):
     assert codes == [200] * 400
 
 
+@pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
 def test_clients_that_send_half_a_request_do_not_starve_others(served):
     site, url = served
     port = int(url.rsplit(":", 1)[1].strip("/"))

@@ -182,6 +182,7 @@ def wait_until_page_holds(run: Running, project: Path, text: str) -> None:
     ("content", "content: found no *.md sections; expected at least one"),
     ("templates", "templates: found no such folder"),
 ])
+@pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
 def test_watch_survives_a_folder_deleted_and_created_again(folder, broken, project):
     data = project / "data" / "profiles.v1.json"
     raw = json.loads(data.read_text())
@@ -221,6 +222,7 @@ def test_a_data_file_outside_the_project_is_watched_alone(project, tmp_path_fact
     assert not passes(Change.added, str((project / "content" / ".01-what.md.swp").resolve())), "no hidden files"
 
 
+@pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
 def test_a_log_beside_an_outside_data_file_triggers_no_build(project, tmp_path_factory):
     outside = tmp_path_factory.mktemp("outside")
     data = outside / "p.json"
@@ -243,6 +245,7 @@ def test_a_log_beside_an_outside_data_file_triggers_no_build(project, tmp_path_f
         run.stop()
 
 
+@pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
 def test_a_burst_of_saves_ends_on_the_last_content(project):
     data = project / "data" / "profiles.v1.json"
     raw = json.loads(data.read_text())
