@@ -173,7 +173,7 @@ function renderPlayer(fig) {
   fig.root.hidden = false;
   renderControls(fig, rnd.frames.length);
   renderRoundChoice(fig);
-  sizeRound(fig, rnd);
+  if (fig.ready) sizeRound(fig, rnd); else whenIdle(fig);
   var f = renderStage(fig, rnd, fig.state.frame);
   holdParts(fig, fig.state.frame);
   renderLinked(fig, f);
@@ -262,8 +262,16 @@ function roomByFrame(shown, below) {
   return room;
 }
 
+// Sizing lays out every frame of the round, so at load it waits until the page is idle, off the start-up path.
+function whenIdle(fig) {
+  if (fig.waiting) return;
+  fig.waiting = true;
+  (window.requestIdleCallback || setTimeout)(function () { fig.ready = true; fig.update({}); });
+}
+
 // A part this frame leaves out but that keeps its room is there, unseen.
 function holdParts(fig, i) {
+  if (!fig.parts) return;  // not sized yet
   fig.parts.forEach(function (el, j) {
     var held = el.hidden && fig.room[i - 1][j];
     el.classList.toggle('is-held', held);
