@@ -452,6 +452,7 @@ def test_axe_finds_nothing_in_your_own_position_or_under_another_rule(browser, p
 def test_your_own_positions_inputs_exist_only_while_it_is_shown(browser, page_url, trace):
     page = opened(browser, page_url, seed=None)
     count = "document.getElementsByTagName('*').length"
+    page.evaluate("new Promise(done => requestIdleCallback(() => requestIdleCallback(done)))")  # the player has sized
     at_rest = page.evaluate(count)
     choose_own(page)
     expect(lab(page).get_by_role("spinbutton")).to_have_count(2 * len(trace["vocabulary"]))
