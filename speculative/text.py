@@ -219,8 +219,9 @@ LAB = {
     "replacement": "The replacement draw {r} lands in the segment of “{rep}”, [{lo}, {hi}): “{rep}” is committed instead.",
     "none": "No proposal in this data is decided by chance: every accept probability here is 0 or 1.",
     "r_text": "replacement draw {r}",
-    "tally_empty": "No draws yet. Each draw runs the whole position: a proposal x drawn from q, the accept test, "
-                   "and on a rejection a replacement drawn from the residual.",
+    "tally_empty": "No draws yet (Draw u tries one check by hand, untallied). Draw 100 times and Draw 10,000 times "
+                   "each run the whole position under the chosen rule: a proposal, its check, and the token committed "
+                   "when the check fails.",
     "tally": "{n} draws: the committed tokens are {tv} in total variation from p, {rel} the bound {bound} that "
              "sampling noise alone stays under with probability 1 − 10⁻⁶.",
     "tally_vacuous": "{n} draws: the committed tokens are {tv} in total variation from p; too few draws for the "
@@ -288,8 +289,9 @@ OWN = {
               "Each token’s accept probability min(1, p/q): {list}.",
     "rate_1": "Greedy draft: the draft always proposes its likeliest token, “{tok}” (ties go to the earlier one), "
               "and it passes with probability p(“{tok}”) = {rate}.",
-    "rate_2": "Exact match: the target draws its own y from p and keeps the proposal x only when y = x, "
-              "which happens with probability Σ p·q = {rate}.",
+    "rate_2": "Exact match: the target draws its own y from p and keeps the proposal x only when y = x. For the "
+              "token shown that is p(x), the width of its segment below; averaged over proposals drawn from q it "
+              "is Σ p·q = {rate}.",
     "threshold_2": "kept if u lands in [{lo}, {hi})",
     "pass_1": ": u = {u} is below p(“{tok}”) = {accept}, so the draft’s top token stands.",
     "fail_1": ": u = {u} is not below p(“{tok}”) = {accept}; the replacement comes from p with “{tok}” left out, "
