@@ -72,6 +72,17 @@ def edited_data(folder: Path, edit: Callable[[dict], None], name: str = "edited.
     return path
 
 
+@pytest.fixture(autouse=True)
+def own_build_cache(tmp_path_factory, monkeypatch):
+    """Gives each test worker its own .cache/ for in-process builds, so two builds on two cores never wait on one
+    lock or share one analysis cache; a test that needs a particular .cache/ sets build.CACHE itself."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker:
+        import build
+
+        monkeypatch.setattr(build, "CACHE", tmp_path_factory.getbasetemp() / f"cache-{worker}")
+
+
 @pytest.fixture
 def run_build(capsys):
     """Returns a function that runs build.main(argv) in this process and gives (exit code, stdout, stderr)."""
