@@ -269,6 +269,7 @@ EXPLORE = {
 # The speedup explorer's words for its rule and verification-cost controls.
 EXPLORE2 = {
     "free": "free (0)",
+    "under": "Checked by {rule}:",
     "readout_verify": "With {k_text} drafted, a draft step costing {cost} and checking each drafted position costing "
                       "{verify}, a round costs {k} · {c} + {one} + {k} · {v} = {round_cost} target steps.",
 }

@@ -81,6 +81,8 @@ def test_rule_and_verification_cost_change_the_figures_to_the_exact_values(page:
     fig, data = explorer(page), explained.data
     choose(fig, rule, verify, cost, k)
     readout = fig.locator("[data-explore-readout]")
+    if rule:  # the readout names a rule other than the accept test
+        expect(readout).to_contain_text(f"Checked by {trace['explore']['rules'][rule]}:")
     v, c = data.cost.verify_costs[verify], data.cost.compare_draft_steps[cost]
     total = round_cost(k, data.cost, c, v)
     if v:

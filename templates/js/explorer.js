@@ -62,7 +62,8 @@ function roundLine(fig) {
 
 // The readout: what a round costs, then each profile's speedup at this k and its best k.
 function explorerLines(fig) {
-  var E = fig.E, k = fig.state.k, lines = [roundLine(fig)];
+  var E = fig.E, k = fig.state.k, lines = [roundLine(fig)], rule = fig.state.rule;
+  if (rule) lines.unshift(fill(fig.E2.under, { rule: fig.trace.explore.rules[rule] }));  // the accept test goes unsaid
   fig.trace.profiles.forEach(function (p) {
     var e = explored(fig, p), best = e.best;
     lines.push(fill(best ? E.profile : E.profile_none, { name: p.name, value: e.values[k - 1], k: k, best: best,
