@@ -264,10 +264,7 @@ EXPLORE = {
     "k_many": "{k} positions",
     "k_value": "k = {k}",
     "times": "{value}×",
-}
-
-# The speedup explorer's words for its rule and verification-cost controls.
-EXPLORE2 = {
+    # the rule and verification-cost controls
     "free": "free (0)",
     "under": "Checked by {rule}:",
     "readout_verify": "With {k_text} drafted, a draft step costing {cost} and checking each drafted position costing "

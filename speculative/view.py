@@ -72,7 +72,6 @@ def text_table() -> dict[str, Any]:
     """Returns every pattern and word the script shows: it has none of its own."""
     return {"captions": text.CAPTIONS, "player": text.PLAYER, "kinds": text.KIND_NAMES, "states": text.STATE_NAMES,
             "lab": browser_words(text.LAB), "conv": browser_words(text.CONV), "explore": text.EXPLORE,
-            "explore2": text.EXPLORE2,
             "own": browser_words(text.OWN) | {"rules": list(text.RULE_NAMES.values())},
             "draws": text.DRAWS}
 

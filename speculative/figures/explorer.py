@@ -53,7 +53,7 @@ def profile_trace(r: ProfileResult) -> dict[str, Any]:
 
 def verify_phrase(v: Fraction) -> str:
     """Returns a verification cost per position in words: "free", or "1/20 of a target step"."""
-    return text.EXPLORE2["free"] if v == 0 else text.cost_phrase(v)
+    return text.EXPLORE["free"] if v == 0 else text.cost_phrase(v)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ function startExplorer(root, trace) {
   var fig = figure(root, trace, start, limitExplorer, renderExplorer);
   fig.ui = ui;
   fig.E = trace.text.explore;
-  fig.E2 = trace.text.explore2;
   ui.k.addEventListener('input', function () { fig.update({ k: ui.k.value }); });
   ui.cost.addEventListener('change', function () { fig.update({ cost: ui.cost.value }); });
   ui.rule.addEventListener('change', function () { fig.update({ rule: ui.rule.value }); });
@@ -57,13 +56,13 @@ function roundLine(fig) {
   var fields = { k_text: fill(k === 1 ? E.k_one : E.k_many, { k: k }), cost: ex.cost_text[s.cost], k: k,
     c: ex.costs[s.cost], one: ex.verify_round, v: v, verify: ex.verify_text[s.verify],
     round_cost: ex.round_costs[s.verify][s.cost][k - 1] };
-  return fill(v === '0' ? E.readout : fig.E2.readout_verify, fields);
+  return fill(v === '0' ? E.readout : E.readout_verify, fields);
 }
 
 // The readout: what a round costs, then each profile's speedup at this k and its best k.
 function explorerLines(fig) {
   var E = fig.E, k = fig.state.k, lines = [roundLine(fig)], rule = fig.state.rule;
-  if (rule) lines.unshift(fill(fig.E2.under, { rule: fig.trace.explore.rules[rule] }));  // the accept test goes unsaid
+  if (rule) lines.unshift(fill(E.under, { rule: fig.trace.explore.rules[rule] }));  // the accept test goes unsaid
   fig.trace.profiles.forEach(function (p) {
     var e = explored(fig, p), best = e.best;
     lines.push(fill(best ? E.profile : E.profile_none, { name: p.name, value: e.values[k - 1], k: k, best: best,
