@@ -8,6 +8,7 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
+from labkit import chi_square_p, draw, lab, route_shares, seeded, tally_counts
 from tracekit import frame_dict
 
 pytestmark = pytest.mark.browser
@@ -16,10 +17,6 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def trace(built_site) -> dict:
     return json.loads((built_site / "trace.json").read_text(encoding="utf-8"))
-
-
-def lab(page: Page):
-    return page.locator("#lab")
 
 
 def position_of(trace: dict, where: str) -> dict:
@@ -259,43 +256,6 @@ def test_no_js_text_names_no_control_that_is_not_there(browser, page_url):
 # --- the lab's draws and tally (issue 16, part 1) ---------------------------------------------------------
 
 
-def seeded(browser, page_url, seed: int = 2024) -> Page:
-    """Returns a page whose lab draws from a seeded stream instead of crypto (the explicit test opt-in)."""
-    page = browser.new_page()
-    page.add_init_script(f"window.__playerDebug = true; window.__labSeed = {seed}")
-    page.goto(page_url)
-    return page
-
-
-def tally_counts(page: Page) -> list[tuple[int, int]]:
-    """Returns each token's (accepted, replaced) counts as the tally's table shows them."""
-    rows = page.locator("[data-tally] tbody tr").evaluate_all(
-        "rs => rs.map(r => [...r.cells].slice(1, 3).map(c => Number(c.textContent.replace(/,/g, ''))))")
-    return [tuple(r) for r in rows]
-
-
-def draw_100k(page: Page) -> None:
-    button, readout = lab(page).get_by_role("button", name="Draw 10,000 times"), lab(page).locator("[data-tally-readout]")
-    for i in range(1, 11):
-        button.click()
-        expect(readout).to_contain_text(f"{i * 10_000:,} draws")
-
-
-def chi_square_p(counts: list[tuple[int, int]], pos: dict) -> float:
-    """Returns the chi-square p-value of the (token, route) counts against min(p, q) and max(0, p − q)."""
-    from fractions import Fraction
-
-    from scipy.stats import chisquare
-
-    p, q = [Fraction(x) for x in pos["target"]], [Fraction(x) for x in pos["draft"]]
-    shares = [s for a, b in zip(p, q) for s in (min(a, b), max(Fraction(0), a - b))]
-    seen = [c for pair in counts for c in pair]
-    assert all(c == 0 for c, s in zip(seen, shares) if s == 0), "a draw landed where the rule gives probability 0"
-    kept = [(c, s) for c, s in zip(seen, shares) if s > 0]
-    n = sum(seen)
-    return float(chisquare([c for c, _ in kept], [float(s) * n for _, s in kept]).pvalue) if len(kept) > 1 else 1.0
-
-
 def test_draw_u_moves_the_slider_and_the_verdict_follows_it(browser, page_url, trace):
     page = seeded(browser, page_url)
     d = trace["lab"]
@@ -312,17 +272,6 @@ def test_draw_u_moves_the_slider_and_the_verdict_follows_it(browser, page_url, t
     page.close()
 
 
-def test_the_tally_matches_p_at_every_shipped_position_by_chi_square(browser, page_url, trace):
-    page = seeded(browser, page_url)
-    select = lab(page).get_by_label("Position", exact=True)
-    for where in select.locator("option").evaluate_all("os => os.map(o => o.value)")[:-1]:  # the shipped ones
-        select.select_option(where)
-        expect(lab(page).locator("[data-tally-readout]")).to_contain_text("No draws yet")
-        draw_100k(page)
-        assert chi_square_p(tally_counts(page), position_of(trace, where)) > 1e-6, where
-    page.close()
-
-
 def test_a_planted_wrong_cut_point_is_caught(browser, page_url, trace):
     page = seeded(browser, page_url)
     where = trace["lab"]["where"]
@@ -330,8 +279,8 @@ def test_a_planted_wrong_cut_point_is_caught(browser, page_url, trace):
     page.evaluate("""where => { const [id, n] = where.split('/');
       const pos = window.__player.figures.lab.trace.profiles.find(p => p.id === id).positions[n - 1];
       const y = pos.q_cuts.findIndex(c => c > 0); pos.q_cuts[y] += 0.02; }""", where)
-    draw_100k(page)
-    assert chi_square_p(tally_counts(page), position_of(trace, where)) < 1e-6
+    draw(page, 10)
+    assert chi_square_p(tally_counts(page), route_shares(position_of(trace, where))) < 1e-6
     page.close()
 
 

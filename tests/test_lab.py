@@ -14,6 +14,8 @@ from playwright.sync_api import Page, expect
 from speculative import stats, text
 from speculative.figures.common import cumulative, greedy_residual, none_mark, position_facts_of
 
+from labkit import accepted_rate, chi_square_p, draw, lab, route_shares, seeded, tally_counts
+
 from .conftest import ROOT
 
 RULES = list(text.RULE_NAMES.values())
@@ -107,9 +109,10 @@ STRING_FIELDS = ("target", "draft", "alpha", "accept", "ratio", "worked", "resid
 def run_eighths(page: Page, pairs: list[tuple[list[int], list[int]]], words: dict) -> list[dict]:
     """Returns eighths.js's exact facts and display facts for each pair, computed in the browser from the file."""
     source = "\n".join((ROOT / "templates" / "js" / name).read_text(encoding="utf-8") for name in ("core.js", "eighths.js"))
-    return page.evaluate("([pairs, words]) => {" + source + """
-        return pairs.map(([p, q]) => ({ exact: eighthsExact(p, q), facts: eighthsFacts(p, q, words) })); }""",
-                         [pairs, words])
+    # One JSON string back: Playwright's own serialisation of 5,000 nested results takes 20 s, JSON.parse 0.1 s.
+    return json.loads(page.evaluate("([pairs, words]) => {" + source + """
+        return JSON.stringify(pairs.map(([p, q]) => ({ exact: eighthsExact(p, q), facts: eighthsFacts(p, q, words) })));
+        }""", [pairs, words]))
 
 
 @pytest.mark.browser
@@ -139,19 +142,6 @@ def test_the_comparison_catches_a_wrong_fraction(page: Page, trace):
 # --- the lab in the browser ------------------------------------------------------------------------------------
 
 
-def lab(page: Page):
-    return page.locator("#lab")
-
-
-def opened(browser, page_url, hash_: str = "", seed: int | None = 2024) -> Page:
-    """Returns a page on the built file; with a seed, the lab draws from a seeded stream (the explicit test opt-in)."""
-    page = browser.new_page()
-    if seed is not None:
-        page.add_init_script(f"window.__playerDebug = true; window.__labSeed = {seed}")
-    page.goto(page_url + hash_)
-    return page
-
-
 def rate_text(pos: dict, rule: int, vocab: list[str]) -> str:
     """Returns the rule readout the lab should show for a position's facts, filled in Python."""
     labels = [text.isolated(t) for t in vocab]
@@ -170,7 +160,7 @@ def choose_own(page: Page) -> None:
 
 @pytest.mark.browser
 def test_your_own_position_starts_from_the_shipped_position_last_shown(browser, page_url, trace):
-    page = opened(browser, page_url, seed=None)
+    page = seeded(browser, page_url, seed=None)
     vocab = trace["vocabulary"]
     expect(lab(page).get_by_role("spinbutton")).to_have_count(0)  # no inputs on a page at rest
     where, pos = shipped_positions(trace)[6]
@@ -199,7 +189,7 @@ EDITS = [([4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 1], "p", 0, 6), ([4, 1, 0, 0, 2, 1
 @pytest.mark.parametrize("p, q, d, y, value", EDITS)
 def test_every_edit_gives_the_analysis_alpha_and_accept_probabilities(browser, page_url, trace, p, q, d, y, value):
     vocab = trace["vocabulary"]
-    page = opened(browser, page_url, link(p, q), seed=None)
+    page = seeded(browser, page_url, link(p, q), seed=None)
     after = {"p": list(p), "q": list(q)}
     after[d][y] = value
     own_inputs(page, d, vocab)[y].fill(str(value))
@@ -216,7 +206,7 @@ def test_every_edit_gives_the_analysis_alpha_and_accept_probabilities(browser, p
 def test_every_input_moves_alpha_and_the_accept_probabilities_to_the_analysis_values(browser, page_url, trace):
     vocab = trace["vocabulary"]
     values = {"p": [4, 1, 0, 0, 2, 1], "q": [3, 1, 1, 1, 1, 1]}
-    page = opened(browser, page_url, link(values["p"], values["q"]), seed=None)
+    page = seeded(browser, page_url, link(values["p"], values["q"]), seed=None)
     rate = lab(page).locator("[data-lab-rate]")
     for d in ("p", "q"):
         for y in range(len(vocab)):
@@ -234,7 +224,7 @@ def test_every_input_moves_alpha_and_the_accept_probabilities_to_the_analysis_va
 @pytest.mark.browser
 def test_a_distribution_that_does_not_sum_to_one_is_named_and_stops_the_draws(browser, page_url, trace):
     vocab = trace["vocabulary"]
-    page = opened(browser, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
+    page = seeded(browser, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
     draws = [lab(page).get_by_role("button", name=n) for n in ("Draw u", "Draw 100 times", "Draw 10,000 times")]
     own_inputs(page, "p", vocab)[0].fill("3")
     expect(lab(page).locator("[data-lab-off]")).to_have_text("p sums to 7/8: add 1/8 to a token")
@@ -260,7 +250,7 @@ def test_a_distribution_that_does_not_sum_to_one_is_named_and_stops_the_draws(br
 @pytest.mark.browser
 def test_the_deep_link_restores_an_edited_position_clamped(browser, page_url, trace, hash_, p, q):
     vocab = trace["vocabulary"]
-    page = opened(browser, page_url, hash_, seed=None)
+    page = seeded(browser, page_url, hash_, seed=None)
     expect(lab(page).get_by_label("Position", exact=True)).to_have_value("lab-own")
     for d, values in (("p", p), ("q", q)):
         for box, value in zip(own_inputs(page, d, vocab), values):
@@ -275,7 +265,7 @@ def test_the_deep_link_restores_an_edited_position_clamped(browser, page_url, tr
 @pytest.mark.browser
 @pytest.mark.parametrize("hash_", ["#lab/p=4.1.x/q=3", "#lab/p=4.1.0.0.2.1", "#lab", "#lab/q=1/p=2"])
 def test_a_bad_lab_fragment_is_ignored(browser, page_url, trace, hash_):
-    page = opened(browser, page_url, hash_, seed=None)
+    page = seeded(browser, page_url, hash_, seed=None)
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     expect(lab(page).get_by_label("Position", exact=True)).to_have_value(trace["lab"]["where"])
@@ -287,7 +277,7 @@ def test_a_bad_lab_fragment_is_ignored(browser, page_url, trace, hash_):
 @pytest.mark.browser
 def test_each_rule_shows_its_acceptance_and_check(browser, page_url, trace):
     vocab = trace["vocabulary"]
-    page = opened(browser, page_url, seed=None)
+    page = seeded(browser, page_url, seed=None)
     rules = lab(page).get_by_role("group", name="Verification rule")
     tokens = lab(page).get_by_role("group", name="Proposed token")
     for where, pos in shipped_positions(trace):
@@ -306,7 +296,7 @@ def test_each_rule_shows_its_acceptance_and_check(browser, page_url, trace):
 def test_exact_match_keeps_the_proposal_only_when_u_draws_it_from_p(browser, page_url, trace):
     vocab = trace["vocabulary"]
     where, pos = shipped_positions(trace)[0]
-    page = opened(browser, page_url, seed=None)
+    page = seeded(browser, page_url, seed=None)
     lab(page).get_by_label("Position", exact=True).select_option(where)
     lab(page).get_by_role("radio", name="Exact match").check()
     x = next(y for y, a in enumerate(pos["accept"]) if a is not None and Fraction(pos["target"][y]) > 0)
@@ -326,7 +316,7 @@ def test_exact_match_keeps_the_proposal_only_when_u_draws_it_from_p(browser, pag
 def test_a_greedy_rejection_draws_from_p_without_the_proposal(browser, page_url, trace):
     vocab = trace["vocabulary"]
     where, pos = next((w, pos) for w, pos in shipped_positions(trace) if 0 < pos["greedy_f"] < 1)
-    page = opened(browser, page_url, seed=None)
+    page = seeded(browser, page_url, seed=None)
     lab(page).get_by_label("Position", exact=True).select_option(where)
     lab(page).get_by_role("radio", name="Greedy draft").check()
     lab(page).get_by_label("Uniform draw u").fill("0.999")
@@ -344,51 +334,11 @@ def test_a_greedy_rejection_draws_from_p_without_the_proposal(browser, page_url,
 # --- the tally under each rule ------------------------------------------------------------------------------
 
 
-def route_shares(pos: dict, rule: int) -> list[Fraction]:
-    """Returns the exact chance of each (token, route) a rule commits, routes (accepted, replaced), from p and q."""
-    p, q = [Fraction(x) for x in pos["target"]], [Fraction(x) for x in pos["draft"]]
-    x = q.index(max(q))
-    by_rule = [lambda y: (min(p[y], q[y]), max(Fraction(0), p[y] - q[y])),
-               lambda y: (p[y], Fraction(0)) if y == x else (Fraction(0), p[y]),
-               lambda y: (p[y] * q[y], p[y] * (1 - q[y]))]
-    shares = [s for y in range(len(p)) for s in by_rule[rule](y)]
-    assert sum(shares) == 1
-    return shares
-
-
-def chi_square_p(counts: list[tuple[int, int]], shares: list[Fraction]) -> float:
-    from scipy.stats import chisquare
-
-    seen = [c for pair_ in counts for c in pair_]
-    assert all(c == 0 for c, s in zip(seen, shares) if s == 0), "a draw landed where the rule gives probability 0"
-    kept = [(c, s) for c, s in zip(seen, shares) if s > 0]
-    n = sum(seen)
-    return float(chisquare([c for c, _ in kept], [float(s) * n for _, s in kept]).pvalue) if len(kept) > 1 else 1.0
-
-
-def tally_counts(page: Page) -> list[tuple[int, int]]:
-    rows = page.locator("[data-tally] tbody tr").evaluate_all(
-        "rs => rs.map(r => [...r.cells].slice(1, 3).map(c => Number(c.textContent.replace(/,/g, ''))))")
-    return [tuple(r) for r in rows]
-
-
-def draw(page: Page, times: int) -> None:
-    """Clicks "Draw 10,000 times" `times` times, waiting for each batch to land."""
-    button, readout = lab(page).get_by_role("button", name="Draw 10,000 times"), lab(page).locator("[data-tally-readout]")
-    for i in range(1, times + 1):
-        button.click()
-        expect(readout).to_contain_text(f"{i * 10_000:,} draws")
-
-
-def accepted_rate(page: Page) -> float:
-    return sum(a for a, _ in tally_counts(page)) / sum(a + r for a, r in tally_counts(page))
-
-
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.parametrize("rule", [0, 1, 2])
 def test_the_tally_under_each_rule_matches_p_at_every_shipped_position(browser, page_url, trace, rule):
-    page = opened(browser, page_url)
+    page = seeded(browser, page_url)
     lab(page).get_by_role("radio", name=RULES[rule]).check()
     for where, pos in shipped_positions(trace):
         lab(page).get_by_label("Position", exact=True).select_option(where)
@@ -409,7 +359,7 @@ PLANTS = {0: "q_cuts", 1: "greedy_cuts", 2: "p_cuts"}
 @pytest.mark.parametrize("rule", [0, 1, 2])
 def test_a_planted_wrong_cut_point_is_caught_under_each_rule(browser, page_url, trace, rule):
     where, pos = shipped_positions(trace)[0]
-    page = opened(browser, page_url)
+    page = seeded(browser, page_url)
     lab(page).get_by_label("Position", exact=True).select_option(where)
     lab(page).get_by_role("radio", name=RULES[rule]).check()
     page.evaluate("""([where, field]) => { const [id, n] = where.split('/');
@@ -424,7 +374,7 @@ def test_a_planted_wrong_cut_point_is_caught_under_each_rule(browser, page_url, 
 def test_the_tally_of_your_own_position_matches_its_p_under_each_rule(browser, page_url, trace):
     p, q = [4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 1]
     facts = position_facts_of(record(p, q), 0, trace["vocabulary"], 8).json()
-    page = opened(browser, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
+    page = seeded(browser, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
     for rule, name in enumerate(RULES):
         lab(page).get_by_role("radio", name=name).check()
         draw(page, 5)
@@ -437,7 +387,7 @@ def test_the_tally_of_your_own_position_matches_its_p_under_each_rule(browser, p
 def test_axe_finds_nothing_in_your_own_position_or_under_another_rule(browser, page_url, scheme):
     from axe_playwright_python.sync_playwright import Axe
 
-    page = opened(browser, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
+    page = seeded(browser, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
     page.emulate_media(color_scheme=scheme)
     lab(page).get_by_role("radio", name="Exact match").check()
     lab(page).get_by_role("button", name="Draw 100 times").click()
@@ -450,7 +400,7 @@ def test_axe_finds_nothing_in_your_own_position_or_under_another_rule(browser, p
 
 @pytest.mark.browser
 def test_your_own_positions_inputs_exist_only_while_it_is_shown(browser, page_url, trace):
-    page = opened(browser, page_url, seed=None)
+    page = seeded(browser, page_url, seed=None)
     count = "document.getElementsByTagName('*').length"
     page.evaluate("new Promise(done => requestIdleCallback(() => requestIdleCallback(done)))")  # the player has sized
     at_rest = page.evaluate(count)
