@@ -22,6 +22,7 @@ from markupsafe import Markup
 from . import figures, page_checks
 from .errors import GONE
 from .sections import ContentError, Section, html_problems
+from .text import subscript
 
 def compact_json(obj: Any) -> str:
     """Returns obj as compact JSON text, non-ASCII kept as itself."""
@@ -110,6 +111,7 @@ def _environment(templates: tuple[tuple[str, str], ...], cache: jinja2.BytecodeC
                               undefined=page_checks.Undefined, trim_blocks=True, lstrip_blocks=True,
                               finalize=_finalize)
     env.filters["cap"] = lambda text: text[:1].upper() + text[1:]
+    env.filters["subscript"] = subscript
     env.files = {shown_name(name, folder) for name in texts}
     return env
 

@@ -64,12 +64,19 @@ def power_of_ten(x: float) -> str:
     return "10" + str(exponent).translate(sup)
 
 
+def subscript(n: int) -> str:
+    """Returns a whole number in Unicode subscript digits, for a symbol's index in plain text: 12 -> "₁₂"."""
+    return str(n).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
 def isolated(label: str) -> str:
     """Returns a label wrapped in Unicode isolates (FSI ... PDI) when its direction could reorder the text around it.
 
-    A label of left-to-right letters and digits cannot, so it is returned as it is.
+    A label of left-to-right letters and digits, with spaces only between them ("position 1"), cannot, so it is
+    returned as it is: invisible isolates there would only ride along when a reader copies the text.
     """
-    plain = all(unicodedata.bidirectional(ch) in ("L", "EN") for ch in label)
+    kinds = [unicodedata.bidirectional(ch) for ch in label]
+    plain = bool(kinds) and kinds[0] in ("L", "EN") and kinds[-1] in ("L", "EN") and set(kinds) <= {"L", "EN", "WS"}
     return label if plain else f"\u2068{label}\u2069"
 
 
@@ -211,6 +218,7 @@ SERVERS = {
 # The accept-test lab's words.
 LAB = {
     "option": "{name}, position {pos}",
+    "back": "Back to where you were",
     "threshold": "accept if u < {accept}",
     "accepted": "Accepted",
     "rejected": "Rejected",

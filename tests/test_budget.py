@@ -9,11 +9,10 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-# A ceiling against regressions, not the goal: the goals are 1,400 (Lighthouse's "avoid an excessive DOM size" line)
-# and 1,000 (issue 20), which bench/page_budget.py reports. With the lab's rules, its own position, the servers
-# tables and the shown draws the page has about 1,690 elements after load; what it would take to reach the goals is
-# in the README's Benchmarks.
-DOM_BUDGET = 1750
+# Issue 16's budget, Lighthouse's "avoid an excessive DOM size" line: at most 1,400 elements after load, which the
+# page meets by building each convergence figure's histograms only when the reader comes near it (about 1,360 in
+# all). Issue 20's goal of 1,000 is reported by bench/page_budget.py, with what it would take, not asserted here.
+DOM_BUDGET = 1400
 WIDTHS = (360, 1280)
 
 
@@ -57,3 +56,15 @@ def test_nothing_scrolls_sideways_by_default_or_with_every_figure_changed(page: 
     changed = sideways(page)
     assert default[0] == default[1], f"at {width} px, by default: scrollWidth {default[0]} != clientWidth {default[1]}"
     assert changed[0] == changed[1], f"at {width} px, figures changed: scrollWidth {changed[0]} != clientWidth {changed[1]}"
+
+
+def test_the_convergence_histograms_are_built_only_near_the_viewport_or_for_print(page: Page, page_url):
+    open_ready(page, page_url)
+    first, second = page.locator('[data-conv="0"] [data-conv-hist]'), page.locator('[data-conv="1"] [data-conv-hist]')
+    expect(first.locator(".hist-row")).to_have_count(0)  # far below the fold at load
+    first.scroll_into_view_if_needed()
+    rows = len(page.evaluate("JSON.parse(document.getElementById('trace').textContent).vocabulary"))
+    expect(first.locator(".hist-row")).to_have_count(rows)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.emulate_media(media="print")
+    expect(second.locator(".hist-row")).to_have_count(rows)  # print shows every figure in full

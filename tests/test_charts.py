@@ -209,3 +209,11 @@ def test_tv_chart_legend_sits_below_the_ticks_so_the_plot_keeps_the_width():
     legend = [el for el in root.iter("text") if (el.text or "").strip("\u2068\u2069") in ("position 1", "position 2", "bonus 3")]
     assert len(legend) == 3 and all(float(el.get("y")) > ticks for el in legend)
     assert float(root.get("viewBox").split()[2]) <= 300  # drawn at about 1:1 in a 360 px phone's column
+
+
+def test_a_left_to_right_legend_label_carries_no_invisible_isolates(built_site):
+    """Copying a chart's legend ("position 1") from a printed PDF picked up FSI/PDI around it (a reader's review):
+    a label of left-to-right words and digits needs no isolates, so the shipped page has none in its charts."""
+    svgs = re.findall(r"<svg.*?</svg>", (built_site / "index.html").read_text(encoding="utf-8"), re.S)
+    assert svgs and "position 1" in "".join(svgs)
+    assert not re.search("[\u2066-\u2069]", "".join(svgs))

@@ -298,3 +298,20 @@ def test_the_tally_bound_is_the_analysis_bound_and_reset_clears_it(browser, page
     expect(readout).to_contain_text("No draws yet")
     expect(lab(page).locator("[data-tally] table")).to_have_count(0)
     page.close()
+
+
+def test_a_try_it_link_opens_the_lab_and_back_returns_to_the_link(page: Page, page_url, trace):
+    """The link jumps far down the page (a reader's review), so the lab offers a way back to the very link."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(page_url)
+    link = page.get_by_role("link", name="try it in the accept test").nth(3)
+    where = (link.get_attribute("data-lab-open") or "").split("/")
+    link.click()
+    expect(lab(page).get_by_label("Position", exact=True)).to_have_value(f"{where[0]}/{where[1]}")
+    back = lab(page).get_by_role("link", name=trace["text"]["lab"]["back"])
+    expect(back).to_be_visible()
+    expect(link).not_to_be_in_viewport()
+    back.click()
+    expect(link).to_be_in_viewport()
+    expect(link).to_be_focused()
+    expect(back).to_be_hidden()

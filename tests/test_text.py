@@ -71,7 +71,9 @@ def test_power_of_ten_in_superscript(x, shown):
 
 @pytest.mark.parametrize("label, shown", [
     ("cat", "cat"), ("x2", "x2"),  # left-to-right letters and digits cannot reorder anything
-    ("قط", "\u2068قط\u2069"), ("a b", "\u2068a b\u2069"), ("3.5", "\u20683.5\u2069"),
+    ("position 1", "position 1"), ("a b", "a b"),  # nor can spaces between them (a copied chart legend stays clean)
+    ("قط", "\u2068قط\u2069"), ("a قط", "\u2068a قط\u2069"), ("3.5", "\u20683.5\u2069"),
+    (" a", "\u2068 a\u2069"), ("a ", "\u2068a \u2069"), ("", "\u2068\u2069"),  # an end space takes the text's side
 ])
 def test_isolated_wraps_only_labels_whose_direction_could_reorder_the_text(label, shown):
     assert text.isolated(label) == shown

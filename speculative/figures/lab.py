@@ -52,7 +52,8 @@ class Lab:
                    "rows": [{"position": j + 1, "cells": [none_mark(a) for a in f.accept]} for j, f in enumerate(facts)]}
                   for r, facts in zip(ex.results, self.facts)]
         return {"lab": {"options": options, "tables": tables, "none": ex.chance is None, "none_text": text.LAB["none"],
-                        "default": self.default(), "own": text.OWN["option"], "rules": list(text.RULE_NAMES.values())}}
+                        "default": self.default(), "own": text.OWN["option"], "rules": list(text.RULE_NAMES.values()),
+                        "back": text.LAB["back"]}}
 
 
 def model(ex: Explained, facts: Facts) -> Lab:

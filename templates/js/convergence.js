@@ -18,6 +18,7 @@ function startConvergence(root, trace) {
   fig.ui.rounds.addEventListener('input', function () { fig.update({ cp: fig.ui.rounds.value }); });
   fig.ui.position.addEventListener('change', function () { fig.update({ pos: fig.ui.position.value }); });
   fig.update({});
+  whenNear(root, function () { fig.near = true; renderHistograms(fig); });  // 48 elements each, built on approach
   return fig;
 }
 
@@ -58,6 +59,7 @@ function renderConvergence(fig) {
 }
 
 function renderHistograms(fig) {
+  if (!fig.near) return;
   var conv = fig.prof.convergence, c = fig.state.cp, i = fig.state.pos - 1;
   var target = i < fig.trace.k ? fig.prof.positions[i].target : fig.prof.bonus_target, freq = conv.freq[c][i];
   fig.ui.hist.replaceChildren.apply(fig.ui.hist, fig.trace.vocabulary.map(function (tok, y) {

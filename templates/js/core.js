@@ -24,6 +24,21 @@ function loadTrace(doc) {
   return source ? JSON.parse(source.textContent) : null;
 }
 
+// Calls fn once, when el first comes within a screen of the viewport, or when the page is printed; at once where
+// the browser has no IntersectionObserver. Parts far below the fold then cost no elements at load.
+function whenNear(el, fn) {
+  var done = false, print = window.matchMedia('print');
+  function go() { if (!done) { done = true; fn(); } }
+  function onPrint(e) { if (e.matches) go(); }
+  if (!window.IntersectionObserver) return go();
+  var seen = new IntersectionObserver(function (entries) {
+    if (entries.some(function (e) { return e.isIntersecting; })) { seen.disconnect(); go(); }
+  }, { rootMargin: '100%' });
+  seen.observe(el);
+  window.addEventListener('beforeprint', go);
+  print.addEventListener('change', onPrint);
+}
+
 // A figure: one state, and one way to change it. update(patch) merges the patch, lets the figure's
 // limit() clamp the merged state, then calls render(); render reads the state and writes only the page.
 function figure(root, trace, state, limit, render) {
