@@ -18,7 +18,9 @@ from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "site" / "index.html"
-RAW_KB, GZIP_KB, DOM, REQUESTS, INIT_MS, RESPOND_MS = 180, 40, 1400, 0, 20, 16
+# Issue 16's budgets with every figure of the experiment issue on the page: 200 KB raw and 42 KB gzipped (half of
+# MkDocs-Material's output for the same prose), 1,400 elements after load, no request, controls within 16 ms.
+RAW_KB, GZIP_KB, DOM, REQUESTS, INIT_MS, RESPOND_MS = 200, 42, 1400, 0, 20, 16
 LOADS = 15  # page loads for the script start figure
 ACTIONS = 40  # timed actions per control
 WIDTHS = (360, 1280)

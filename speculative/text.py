@@ -295,6 +295,8 @@ OWN = {
               "Each token’s accept probability min(1, p/q): {list}.",
     "rate_1": "Greedy draft: the draft always proposes its likeliest token, “{tok}” (ties go to the earlier one), "
               "and it passes with probability p(“{tok}”) = {rate}.",
+    "key_other": " The bars’ legend names the accept test’s split of p (shared, the residual’s share); this rule "
+                 "reads only the heights of p and q.",
     "rate_2": "Exact match: the target draws its own y from p and keeps the proposal x only when y = x. For the "
               "token shown that is p(x), the width of its segment below; averaged over proposals drawn from q it "
               "is Σ p·q = {rate}.",

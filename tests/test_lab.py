@@ -146,8 +146,9 @@ def rate_text(pos: dict, rule: int, vocab: list[str]) -> str:
     """Returns the rule readout the lab should show for a position's facts, filled in Python."""
     labels = [text.isolated(t) for t in vocab]
     items = [text.fill(text.OWN["item"], {"tok": labels[y], "accept": none_mark(a)}) for y, a in enumerate(pos["accept"])]
+    # under another rule than the accept test, a note says the bars' legend is the accept test's split of p
     return text.fill(text.OWN[f"rate_{rule}"], {"rate": pos["rates"][rule], "list": text.OWN["sep"].join(items),
-                                                "tok": labels[pos["greedy"]]})
+                                                "tok": labels[pos["greedy"]]}) + (text.OWN["key_other"] if rule else "")
 
 
 def own_inputs(page: Page, d: str, vocab: list[str]):

@@ -142,7 +142,7 @@ function renderLabRate(fig, pos) {
   var O = fig.O, labels = fig.trace.labels, none = fig.trace.text.player.no_token;
   var list = pos.accept.map(function (a, y) { return fill(O.item, { tok: labels[y], accept: a === null ? none : a }); });
   fig.ui.rate.textContent = fill([O.rate_0, O.rate_1, O.rate_2][fig.state.rule],
-    { rate: pos.rates[fig.state.rule], list: list.join(O.sep), tok: labels[pos.greedy] });
+    { rate: pos.rates[fig.state.rule], list: list.join(O.sep), tok: labels[pos.greedy] }) + (fig.state.rule ? O.key_other : '');
 }
 
 function bindLab(fig) {
