@@ -192,9 +192,19 @@ def closed_form(data: Dataset, profile) -> int:
     return 1 + (first_zero or data.k) + (0 if first_zero else 1) + 1
 
 
-def axe_violations(page, context: str | None = None) -> list[str]:
-    """Returns every accessibility violation axe-core finds on the page (or in `context`), one line per element."""
+def axe_violations(page, context: str | list | None = None) -> list[str]:
+    """Returns every accessibility violation axe-core finds on the page (or in `context`: a selector, or a list of
+    them), one line per element.
+
+    axe-core comes from axe-playwright-python, injected once per page; only the violations come back, as one JSON
+    string, since Playwright's own serialisation of axe's whole result object takes seconds."""
     from axe_playwright_python.sync_playwright import Axe
 
-    results = Axe().run(page, context=context)
-    return [f"{v['id']}: {n['target']} {v['help']}" for v in results.response["violations"] for n in v["nodes"]]
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.evaluate(Axe().axe_script)
+    include = None if context is None else {"include": [[c] for c in ([context] if isinstance(context, str) else context)]}
+    found = json.loads(page.evaluate("""async context => {
+        const r = await axe.run(context || document, { resultTypes: ['violations'] });
+        return JSON.stringify(r.violations.map(v => v.nodes.map(n => `${v.id}: ${n.target} ${v.help}`)).flat()); }""",
+                                     include))
+    return found

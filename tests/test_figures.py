@@ -11,6 +11,8 @@ from playwright.sync_api import Page, expect
 from labkit import chi_square_p, draw, lab, route_shares, seeded, tally_counts
 from tracekit import frame_dict
 
+from .conftest import axe_violations
+
 pytestmark = pytest.mark.browser
 
 
@@ -210,24 +212,17 @@ def test_figure_controls_work_from_the_keyboard(page: Page, page_url):
     assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
 
 
-def axe_violations(page: Page, context: str | None = None) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page, context=context)
-    return [f"{v['id']}: {n['target']} {v['help']}" for v in results.response["violations"] for n in v["nodes"]]
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_in_the_figures_default_or_changed(page: Page, page_url, scheme):
     page.emulate_media(color_scheme=scheme)
     page.goto(page_url)
-    found = [v for sel in ("#lab", ".conv", ".explore") for v in axe_violations(page, sel)]
+    found = axe_violations(page, ["#lab", ".conv", ".explore"])
     lab(page).get_by_label("Uniform draw u").fill("0.100")
     page.locator('[data-conv="0"]').get_by_label("Rounds").fill("2")
     page.get_by_label("Draft step cost").select_option("7")
     page.locator(".explore").get_by_label("Rule", exact=True).select_option("2")
     page.get_by_label("Verification cost per position").select_option("3")
-    found += [v for sel in ("#lab", ".conv", ".explore") for v in axe_violations(page, sel)]
+    found += axe_violations(page, ["#lab", ".conv", ".explore"])
     assert found == []
 
 

@@ -16,7 +16,7 @@ from speculative.figures.common import cumulative, greedy_residual, none_mark, p
 
 from labkit import accepted_rate, chi_square_p, draw, lab, route_shares, seeded, tally_counts
 
-from .conftest import ROOT
+from .conftest import ROOT, axe_violations
 
 RULES = list(text.RULE_NAMES.values())
 
@@ -386,16 +386,14 @@ def test_the_tally_of_your_own_position_matches_its_p_under_each_rule(browser, p
 @pytest.mark.browser
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_in_your_own_position_or_under_another_rule(browser, page_url, scheme):
-    from axe_playwright_python.sync_playwright import Axe
-
     page = seeded(browser, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
     page.emulate_media(color_scheme=scheme)
     lab(page).get_by_role("radio", name="Exact match").check()
     lab(page).get_by_role("button", name="Draw 100 times").click()
-    found = Axe().run(page, context="#lab").response["violations"]
+    found = axe_violations(page, "#lab")
     own_inputs(page, "p", ["the"])[0].fill("3")
-    found += Axe().run(page, context="#lab").response["violations"]
-    assert [v["id"] for v in found] == []
+    found += axe_violations(page, "#lab")
+    assert found == []
     page.close()
 
 

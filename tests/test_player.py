@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 from tracekit import caption_of, frame_dict, frame_token
 
-from .conftest import FIGURES, edited_data
+from .conftest import FIGURES, axe_violations, edited_data
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -380,13 +380,6 @@ def test_no_horizontal_scroll_at_360px(page: Page, page_url, trace):
     assert widths and max(widths) <= 0
 
 
-def axe_violations(page: Page, context: str | None = None) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page, context=context)
-    return [f"{v['id']}: {n['target']} {v['help']}" for v in results.response["violations"] for n in v["nodes"]]
-
-
 def test_axe_finds_nothing_in_the_player_in_light_or_dark(page: Page, page_url, trace):
     looks, seen = [], set()
     for p in trace["profiles"]:
@@ -510,3 +503,11 @@ def test_every_frame_of_a_round_has_the_same_height(page: Page, page_url, trace,
             heights = page.evaluate(STAGE_HEIGHTS_JS)
             assert len(heights) == len(frames(p)) if choice.startswith("The") else len(heights) > 2
             assert max(heights) - min(heights) < 0.5, (p["id"], choice, heights)
+
+
+def test_the_axe_helper_reports_a_planted_violation_in_its_context_only(page: Page, page_url):
+    page.goto(page_url)
+    page.evaluate("""() => { const b = document.createElement('button');
+        b.id = 'planted-unnamed'; document.querySelector('[data-player]').append(b); }""")  # a button with no name
+    assert any(v.startswith("button-name: #planted-unnamed") for v in axe_violations(page, "[data-player]"))
+    assert axe_violations(page, ["#lab", ".explore"]) == []
