@@ -94,4 +94,4 @@ if ! "$PY" -m coverage report -m --include=speculative/sampler.py,speculative/st
   echo "Add tests for the lines listed under Missing above, then run this again." >&2
   exit 1
 fi
-"$PY" -m pytest -n "$workers" -m "browser or validator"
+"$PY" -m pytest -n "$workers" --dist loadgroup -m "browser or validator"

@@ -85,12 +85,14 @@ def checked(built_site, tmp_path_factory) -> dict[str, list[dict]]:
 
 
 @pytest.mark.validator
+@pytest.mark.xdist_group("vnu")  # one worker runs the checker once for all three (with --dist loadgroup)
 def test_finds_no_errors_on_the_page(checked):
     errors = [describe(m) for m in checked["index.html"] if m["type"] in ("error", "non-document-error")]
     assert errors == [], f"the Nu HTML Checker found {len(errors)} error(s):\n" + "\n".join(errors)
 
 
 @pytest.mark.validator
+@pytest.mark.xdist_group("vnu")  # one worker runs the checker once for all three (with --dist loadgroup)
 def test_finds_no_warnings_but_the_json_trace_under_the_csp(checked):
     warnings = [describe(m) for m in checked["index.html"]
                 if m["type"] == "info" and m.get("subType") == "warning" and not is_known_false_positive(m)]
@@ -98,6 +100,7 @@ def test_finds_no_warnings_but_the_json_trace_under_the_csp(checked):
 
 
 @pytest.mark.validator
+@pytest.mark.xdist_group("vnu")  # one worker runs the checker once for all three (with --dist loadgroup)
 def test_reports_the_raw_space_in_a_broken_data_url(checked):
     errors = [m["message"] for m in checked["broken.html"] if m["type"] == "error"]
     assert any("Space is not allowed" in e for e in errors), errors
