@@ -126,7 +126,7 @@ CAPTIONS = {
     "own_above": "“{tok}” itself gets max(0, {p} − {q}) = 0: it was rejected because q > p, and the residual "
                  "subtracts the draft’s share from every token, this one included.",
     "own_zero": "“{tok}” itself gets max(0, 0 − {q}) = 0, as does any token the target never produces.",
-    "rep_draw": "The draw r = {rep_u} falls in [{rep_lo}, {rep_hi}), the residual’s segment for “{rep}”.",
+    "rep_draw": "A fresh uniform draw r = {rep_u}, separate from u, falls in [{rep_lo}, {rep_hi}), the residual’s segment for “{rep}”.",
     "drawn": "Drawn: “{rep}”.",
     "dropped_one": "The proposal at position {dropped} is dropped, never checked.",
     "dropped_many": "The proposals at positions {dropped} are dropped, never checked.",
@@ -134,7 +134,7 @@ CAPTIONS = {
                  "so one more token is drawn there, straight from the target: “{tok}”.",
     "bonus_many": "All {k} proposals passed. The same target pass also scored position {pos}, "
                   "so one more token is drawn there, straight from the target: “{tok}”.",
-    "bonus_draw": "The draw r = {bonus_u} falls in [{bonus_lo}, {bonus_hi}), the target’s segment for “{tok}”.",
+    "bonus_draw": "A fresh uniform draw r = {bonus_u} falls in [{bonus_lo}, {bonus_hi}), the target’s segment for “{tok}”.",
     "done": "The round commits {committed_count}: {committed}, for one pass of the target.",
     "lost_one": "The dropped proposal ({lost}) cost a draft step and was never checked.",
     "lost_one_sure": "The dropped proposal ({lost}) cost a draft step and was never checked, though in this toy, "

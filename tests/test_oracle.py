@@ -419,7 +419,7 @@ def test_drawn_rounds_means_and_chance_counts_match_the_page(data, page_trace, t
         means.append((half_up(mean, 2), half_up(expected(profile_alphas(data, profile)), 2)))
         if any(0 < p / q < 1 for ps, qs in zip(data["target"], profile["draft"]) for p, q in zip(ps, qs) if q):
             chances.append((str(chance), str(data["drawn"])))
-    assert re.findall(r"Its drawn rounds committed ([\d.]+) tokens per round on average, against an expected ([\d.]+)\.",
+    assert re.findall(r"[Ii]ts drawn rounds committed ([\d.]+) tokens per round on average, against an expected ([\d.]+)\.",
                       text) == means
     assert re.findall(r"(\d+) of the (\d+) drawn rounds contain a check that chance decides", text) == chances
 
