@@ -14,7 +14,7 @@ import unicodedata
 from fractions import Fraction
 from typing import Callable, Sequence
 
-from .text import decimal_str, isolated
+from .text import decimal_str, isolated, power_of_ten
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 _EM = 0.56  # rough advance of one character in em, for laying out legends only
@@ -226,15 +226,16 @@ def tv_chart(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequen
     tv and bound are [checkpoint][position]; the bound shrinks as 1/sqrt(rounds), a straight line of slope -1/2.
     """
     p = _prefix(id_prefix)
-    w, left, right, top, bottom, floor = 290, 48, 274, 44, 194, 1e-3
+    w, left, right, top, bottom = 290, 48, 274, 44, 194
+    floor = _floor(tv)
     # one checkpoint (a run of at most 10 rounds): an axis from a tenth of it, so the one point sits at the right
     x = _log_axis(rounds[0] if len(rounds) > 1 else rounds[0] / 10, rounds[-1], left, right)
     y = _log_axis(floor, 1.0, bottom, top)
-    decades = [10.0 ** -e for e in range(0, 4)]
+    decades = [10.0 ** -e for e in range(0, round(-math.log10(floor)) + 1)]
     body = [
         _text(0, 14, "TV against rounds (log–log)", "ch-cap"),
         f'<path class="ch-grid" d="{"".join(f"M{left} {_n(y(d))}H{right}" for d in decades)}"/>',
-        _col(left - 4, "ch-e", [_text(None, y(d) + 5, f"{d:g}") for d in decades]),
+        _col(left - 4, "ch-e", [_text(None, y(d) + 5, f"{d:g}" if d >= 1e-4 else power_of_ten(d)) for d in decades]),
         _row(bottom + 18, "ch-m", [_text(x(n), None, _tick(n)) for n in rounds[::2]]),
         f'<path class="ch-axis" d="M{left} {top}V{bottom}H{right}"/>',
         _path("ch-bound", ["".join(("L" if i else "M") + f"{_n(x(n))} {_n(y(b[0]))}" for i, (n, b) in enumerate(zip(rounds, bound)))]),
@@ -252,9 +253,16 @@ def tv_chart(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequen
     desc = (f"Total-variation distance between the observed and the target distribution after "
             f"{', '.join(f'{n:,}' for n in rounds)} rounds, on log scales. {series}. Dashed: position 1's bound, "
             f"which every round reaches; it falls from {decimal_str(min(bound[0][0], 1), 4)} to {decimal_str(bound[-1][0], 4)}, "
-            f"as 1/√N: a straight line of slope −1/2. Fewer rounds reach each later position, so its bound sits higher. "
+            f"in proportion to 1 over the square root of the round count: a straight line of slope −1/2. "
+            f"Fewer rounds reach each later position, so its bound sits higher. "
             f"A vertical line marks the number of rounds shown.")
     return _svg(p, w, height, "TV distance against rounds for every position, with the bound", desc, [*body, *legend])
+
+
+def _floor(tv: Sequence[Sequence[float]]) -> float:
+    """Returns the y axis's lowest decade: 0.001, or lower when a TV is smaller, so no point is drawn on the floor."""
+    smallest = min((t for row in tv for t in row if t > 0), default=1.0)
+    return min(1e-3, 10.0 ** math.floor(math.log10(smallest)))
 
 
 def _now(rounds: Sequence[int], x: Callable[[float], float], top: float, bottom: float) -> str:

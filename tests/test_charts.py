@@ -156,7 +156,17 @@ def test_tv_chart_draws_one_line_per_position_and_the_bound_on_log_scales():
     assert len(lines) == 2
     ys = [float(y) for y in re.findall(r"[ML][\d.]+ ([\d.]+)", lines[0].get("d"))]
     assert ys == sorted(ys)  # TV falls as rounds grow, so each point sits lower (a larger y)
-    assert "1/√N" in root.find("desc").text
+    assert "1 over the square root of the round count" in root.find("desc").text
+
+
+@pytest.mark.parametrize("smallest, floor", [(0.002, "0.001"), (0.0005, "0.0001"), (0.00004, "10⁻⁵")])
+def test_tv_chart_reaches_down_to_its_smallest_tv_so_no_point_sits_on_the_floor(smallest, floor):
+    root = ET.fromstring(tv_chart([10, 100], [[0.3, 0.2], [0.01, smallest]], [[0.9, 0.9], [0.3, 0.3]], ["a", "b"], "x"))
+    scale = [el.text for g in root.iter("g") if g.get("class") == "ch-e" for el in g]
+    assert scale[-1] == floor  # the lowest decade printed
+    line = [el for el in root.iter("path") if "ch-line ch-s1" in (el.get("class") or "")][0]
+    y_last = float(re.findall(r"[ML][\d.]+ ([\d.]+)", line.get("d"))[-1])
+    assert y_last < 194  # above the bottom axis (y = 194), not clipped onto it
 
 
 def test_tv_chart_marks_the_current_checkpoint_at_each_rounds_x():
