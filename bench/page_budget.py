@@ -106,6 +106,7 @@ def measure() -> dict:
             page = browser.new_page()
             page.add_init_script("window.__playerDebug = true")
             open_ready(page, url)
+            page.wait_for_function("() => window.__player")
             inits.append(page.evaluate("window.__player.initMs"))
             page.close()
         page = browser.new_page()

@@ -55,11 +55,13 @@ def main() -> int:
             page = browser.new_page()
             page.add_init_script("window.__playerDebug = true")
             page.goto(url)
+            page.wait_for_function("() => window.__player")  # set once every figure has started
             inits.append(page.evaluate("window.__player.initMs"))
             page.close()
         page = browser.new_page()
         page.add_init_script("window.__playerDebug = true")
         page.goto(url)
+        page.wait_for_function("() => window.__player")
         script_only = page.evaluate(STEP_JS, [STEPS, False])
         with_layout = page.evaluate(STEP_JS, [STEPS, True])
         browser.close()

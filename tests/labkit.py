@@ -21,6 +21,8 @@ def seeded(browser, page_url: str, hash_: str = "", seed: int | None = 2024) -> 
     if seed is not None:
         page.add_init_script(f"window.__playerDebug = true; window.__labSeed = {seed}")
     page.goto(page_url + hash_)
+    if seed is not None:
+        page.wait_for_function("() => window.__player")  # the debug opt-in's handle, set once every figure has started
     return page
 
 

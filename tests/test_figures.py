@@ -43,6 +43,7 @@ def test_the_lab_clamps_a_position_it_is_given(browser, page_url, trace, where, 
     page = browser.new_page()
     page.add_init_script("window.__playerDebug = true")
     page.goto(page_url)
+    page.wait_for_function("() => window.__player")  # set once every figure has started
     page.evaluate("where => window.__player.figures.lab.update({where})", where)
     expect(lab(page).get_by_label("Position", exact=True)).to_have_value(shown or trace["lab"]["where"])
     expect(lab(page).get_by_role("radio").first).to_be_visible()

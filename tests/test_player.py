@@ -96,6 +96,7 @@ def test_the_script_adds_nothing_to_window_unless_a_benchmark_opts_in(page: Page
     bench = browser.new_page()
     bench.add_init_script("window.__playerDebug = true")
     bench.goto(page_url)
+    bench.wait_for_function("() => window.__player")  # set once every figure has started
     assert bench.evaluate("typeof window.__player.update + ' ' + typeof window.__player.figures.lab.update") == "function function"
     bench.close()
 
@@ -496,6 +497,11 @@ STAGE_HEIGHTS_JS = """async () => {
 def test_every_frame_of_a_round_has_the_same_height(page: Page, page_url, trace, width):
     page.set_viewport_size({"width": width, "height": 800})
     page.goto(page_url)
+    stage = page.locator(".player-stage")
+    page.evaluate("() => new Promise(r => requestIdleCallback(() => requestIdleCallback(r)))")
+    expect(stage).not_to_have_class(re.compile(r"\bis-sized\b"))  # far below the first screen: no sizing at load
+    stage.scroll_into_view_if_needed()  # the player sizes its round once the reader comes near it
+    expect(stage).to_have_class(re.compile(r"\bis-sized\b"))
     for p in trace["profiles"]:
         page.get_by_role("radio", name=p["name"]).check()
         for choice in ("The authored walkthrough", "Rounds drawn from the draft"):

@@ -173,7 +173,7 @@ function renderPlayer(fig) {
   fig.root.hidden = false;
   renderControls(fig, rnd.frames.length);
   renderRoundChoice(fig);
-  if (fig.ready) sizeRound(fig, rnd); else whenIdle(fig);
+  if (fig.ready || fig.state.linked) sizeRound(fig, rnd); else whenIdle(fig);
   var f = renderStage(fig, rnd, fig.state.frame);
   holdParts(fig, fig.state.frame);
   renderLinked(fig, f);
@@ -262,11 +262,14 @@ function roomByFrame(shown, below) {
   return room;
 }
 
-// Sizing lays out every frame of the round, so at load it waits until the page is idle, off the start-up path.
+// Sizing lays out every frame of the round, so at load it waits until the reader comes near the player and the
+// page is idle, off the start-up path; once the reader uses the player (state.linked), it sizes at once.
 function whenIdle(fig) {
   if (fig.waiting) return;
   fig.waiting = true;
-  (window.requestIdleCallback || setTimeout)(function () { fig.ready = true; fig.update({}); });
+  whenNear(fig.root, function () {
+    (window.requestIdleCallback || setTimeout)(function () { fig.ready = true; fig.update({}); });
+  });
 }
 
 // A part this frame leaves out but that keeps its room is there, unseen.
