@@ -129,6 +129,7 @@ def bounded_smartquotes(state: StateCore) -> None:
                 process_inlines(token.children, state)
 
 
+@functools.lru_cache(maxsize=1)  # one parser for the process, so _prose_html's cache finds it again
 def _markdown() -> MarkdownIt:
     """Returns the Markdown parser: CommonMark, tables, typographic replacements and bounded smart quotes."""
     md = MarkdownIt("commonmark", {"html": True, "typographer": True}).enable(["table", "replacements", "smartquotes"])
@@ -141,13 +142,19 @@ def section_html(env: jinja2.Environment, md: MarkdownIt, section: Section, ctx:
     markdown-it renders the prose; raises ContentError for raw HTML that is not allowed or not balanced."""
     filled = page_checks.generate(env.get_template(section.source), ctx,
                                   **{name: _placeholder(name) for name in COMPONENTS})
+    return _prose_html(md, filled, section.source)
+
+
+@functools.lru_cache(maxsize=64)  # --watch: a prose edit re-renders only the section whose Markdown changed
+def _prose_html(md: MarkdownIt, filled: str, source: str) -> str:
+    """Returns the HTML of a section's filled Markdown, or raises ContentError (never cached) naming `source`."""
     tokens = md.parse(filled)
     fragments = [(t.map[0] + 1 if t.map else 0, t.content) for t in tokens if t.type == "html_block"]
     fragments += [(t.map[0] + 1 if t.map else 0, c.content) for t in tokens if t.type == "inline"
                   for c in t.children or [] if c.type == "html_inline"]
     problems = html_problems(sorted(fragments, key=lambda f: f[0]))
     if problems:
-        raise ContentError([(section.source, f"line {line}: {message}") for line, message in problems])
+        raise ContentError([(source, f"line {line}: {message}") for line, message in problems])
     return md.renderer.render(tokens, md.options, {})
 
 

@@ -3,6 +3,8 @@ strictly as the data file: typed front matter, no duplicate keys or aliases, a s
 
 from __future__ import annotations
 
+import functools
+
 import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
@@ -153,6 +155,7 @@ def _meta_problems(values: dict[str, tuple[Any, int]]) -> list[tuple[int, str]]:
     return problems
 
 
+@functools.lru_cache(maxsize=128)  # --watch: an unchanged file is not parsed again (a ContentError is never cached)
 def parse_section(name: str, text: str) -> Section:
     """Returns the Section in one content file, or raises ContentError naming the file, line, found and expected."""
     text = text.replace("\r\n", "\n")

@@ -47,3 +47,26 @@ def test_counts_agree_in_number_at_one_position(edited):
     text = " ".join(re.sub(r"<[^>]+>", " ", html.split('<script type="application/json"')[0]).split())
     assert "1 position where the draft proposes" in text
     assert not re.search(r"(?<!\+ )\b1 (positions|proposals|tokens|rounds)\b", text)  # "k + 1 tokens" is symbolic
+
+
+def test_in_one_process_a_prose_edit_shows_at_once_and_undoing_it_gives_the_first_page_again(project):
+    """--watch rebuilds in one process, where parsed sections and rendered prose are cached by their text: an edit
+    must never be served stale, a broken edit must still be refused, and undoing it must give the same bytes."""
+    import build
+    from build import Problems
+
+    def page() -> bytes:
+        return build.build_files(project / "data" / "profiles.v1.json", project / "content", project / "templates")["index.html"]
+
+    first = page()
+    section = sorted((project / "content").glob("*.md"))[1]
+    text = section.read_text(encoding="utf-8")
+    section.write_text(text + "\nA sentence written just now.\n", encoding="utf-8")
+    assert b"A sentence written just now." in page()
+    section.write_text(text + "\n<script>x</script>\n", encoding="utf-8")
+    with pytest.raises(Problems, match="found <script>"):
+        page()
+    with pytest.raises(Problems, match="found <script>"):  # a refusal is not remembered as a page
+        page()
+    section.write_text(text, encoding="utf-8")
+    assert page() == first
