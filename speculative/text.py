@@ -282,6 +282,8 @@ EXPLORE = {
 # "Your own position" and the verification rule in the accept-test lab (templates/js/eighths.js fills the
 # worked ratio as ratio_text does). Rule patterns are numbered in stats.ACCEPTANCE's order.
 OWN = {
+    "col_p": "p, eighths",
+    "col_q": "q, eighths",
     "option": "Your own position",
     "p_label": "p({tok}) in eighths",
     "q_label": "q({tok}) in eighths",

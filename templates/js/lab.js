@@ -251,8 +251,8 @@ function renderOwn(fig) {
 }
 
 function ownInputs(fig) {
-  var O = fig.O, T = fig.trace.text.player, ui = fig.ui;
-  ui.grid.append(node('span'), node('span', '', T.col_p), node('span', '', T.col_q));
+  var O = fig.O, ui = fig.ui;
+  ui.grid.append(node('span'), node('span', '', O.col_p), node('span', '', O.col_q));
   fig.trace.vocabulary.forEach(function (tok, y) {
     var row = ui.row.content.cloneNode(true), inputs = row.querySelectorAll('input');
     row.querySelector('bdi').textContent = tok;
