@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 from playwright.sync_api import Page, expect
 
-from speculative.figures.explorer import best_k, profile_trace
+from speculative.figures.explorer import best_k, column_texts, profile_trace
 from speculative.stats import ACCEPTANCE, expected_tokens, round_cost
 from speculative.text import decimal_str
 
@@ -37,7 +37,8 @@ def test_the_trace_holds_every_rule_verify_cost_and_draft_cost_exactly(explained
             for vi, v in enumerate(cost.verify_costs):
                 for ci, c in enumerate(cost.compare_draft_steps):
                     col = [exact_speedup(explained, i, rule, v, c, k) for k in range(1, K + 1)]
-                    assert sp["values"][ri][vi][ci] == [decimal_str(x) for x in col]
+                    n = next((n for n in (2, 3) if [decimal_str(x, n) for x in col].count(decimal_str(max(col), n)) == 1), 4)
+                    assert sp["values"][ri][vi][ci] == [decimal_str(x, n) for x in col]  # the best k reads apart
                     assert sp["slow"][ri][vi][ci] == "".join("1" if x < 1 else "0" for x in col)
                     best = max(range(K), key=lambda j: (col[j], -j)) + 1
                     assert sp["best"][ri][vi][ci] == (best if col[best - 1] > 1 else 0)
@@ -47,7 +48,9 @@ def test_the_default_state_is_the_accept_test_with_free_checks_as_before(explain
     for r in explained.results:
         sp, table = profile_trace(r), r.stats.speedup_table  # [k][cost]: the page's one table before the controls
         for c in range(len(table[0])):
-            assert sp["values"][0][0][c] == [decimal_str(row[c]) for row in table]
+            assert sp["values"][0][0][c] == column_texts([row[c] for row in table])  # the no-JS table's own texts
+            assert [Fraction(t) for t in sp["values"][0][0][c]] == [  # each the exact value, rounded
+                Fraction(decimal_str(row[c], len(t.split(".")[1]))) for row, t in zip(table, sp["values"][0][0][c])]
             assert sp["best"][0][0][c] == (r.best_k[c] if table[r.best_k[c] - 1][c] > 1 else 0)
 
 
@@ -150,3 +153,11 @@ def test_the_speedup_explorer_shows_the_trace_values(page: Page, page_url, trace
         fig.get_by_label("Draft step cost").select_option(str(none[0]))
         expect(fig.locator("[data-explore-readout]")).to_contain_text(NO_K)
         expect(fig.locator(".ex-col.is-best")).to_have_count(0)
+
+
+def test_a_best_k_that_ties_another_at_two_decimals_is_shown_with_more():
+    from fractions import Fraction as F
+
+    assert column_texts([F(1), F(1813, 1000), F(1811, 1000)]) == ["1.000", "1.813", "1.811"]  # 1.81 twice: 3 places
+    assert column_texts([F(1), F(18, 10), F(17, 10)]) == ["1.00", "1.80", "1.70"]  # distinct at 2 places: kept
+    assert column_texts([F(2), F(2)]) == ["2.0000", "2.0000"]  # a true tie stays a tie, at the most places

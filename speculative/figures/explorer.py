@@ -27,9 +27,20 @@ PREFIXES = frozenset({"spt"})  # "spt-<profile id>"
 
 def cells(r: ProfileResult) -> list[list[dict[str, Any]]]:
     """Returns the speedup table [k][cost] as cells: the value, ★ on each cost's best k, and whether it is below 1×."""
-    best = r.best_k
-    return [[{"text": decimal_str(v) + "×" + ("\u00a0★" if best[c] == k and v > 1 else ""), "slow": v < 1}
-             for c, v in enumerate(row)] for k, row in enumerate(r.stats.speedup_table, start=1)]
+    best, table = r.best_k, r.stats.speedup_table
+    texts = [column_texts([row[c] for row in table]) for c in range(len(table[0]))]  # [cost][k]
+    return [[{"text": texts[c][k - 1] + "×" + ("\u00a0★" if best[c] == k and v > 1 else ""), "slow": v < 1}
+             for c, v in enumerate(row)] for k, row in enumerate(table, start=1)]
+
+
+def column_texts(column: Sequence[Fraction]) -> list[str]:
+    """Returns one column's speedups [k] to 2 decimals, or to as many more (up to 4) as it takes for the best k to
+    read differently from every other k, so a reader never sees the best tie with another at 1.81×."""
+    k = max(range(len(column)), key=lambda i: (column[i], -i))
+    for places in (2, 3, 4):
+        texts = [decimal_str(x, places) for x in column]
+        if texts.count(texts[k]) == 1 or places == 4:
+            return texts
 
 
 def best_k(column: Sequence[Fraction]) -> int:
@@ -46,7 +57,7 @@ def profile_trace(r: ProfileResult) -> dict[str, Any]:
     top = max(max(max(row) for t in tables for row in t), 1)
     cols = [[[[row[c] for row in t] for c in range(len(t[0]))] for t in rule.speedup_tables] for rule in r.stats.rules]
     return {"top": round(float(top), 4),
-            "values": [[[[decimal_str(x) for x in col] for col in v] for v in rule] for rule in cols],
+            "values": [[[column_texts(col) for col in v] for v in rule] for rule in cols],
             "slow": [[["".join("1" if x < 1 else "0" for x in col) for col in v] for v in rule] for rule in cols],
             "best": [[[best_k(col) for col in v] for v in rule] for rule in cols]}
 
