@@ -208,3 +208,81 @@ def axe_violations(page, context: str | list | None = None) -> list[str]:
         return JSON.stringify(r.violations.map(v => v.nodes.map(n => `${v.id}: ${n.target} ${v.help}`)).flat()); }""",
                                      include))
     return found
+
+
+class Pages:
+    """Lends the browser tests pages of one browser context per test worker, and takes them back.
+
+    A new context costs about 0.7 s of CPU (its renderer process and set-up: measured by loading a near-empty page
+    in 20 new contexts, then 20 times in one kept page), a navigation in a kept page about 0.1 s, so a page is kept
+    between tests. Each test still gets a new document: a page given back goes to about:blank first, so the next
+    test's goto loads the page afresh even when only the fragment differs. A page on which a test changed something
+    a new document keeps (an init script, a listener, a route, an emulated medium, the viewport) is closed instead
+    of lent again. The clock belongs to the context, so a test that installs it opens a context of its own.
+    """
+
+    KEPT = ("add_init_script", "on", "once", "route", "expose_function", "expose_binding", "emulate_media",
+            "set_viewport_size", "set_extra_http_headers")
+
+    def __init__(self, browser) -> None:
+        self.browser, self.context, self.idle, self.lent = browser, None, {}, []
+
+    def open(self, url: str | None = None, init: str | None = None):
+        """Returns a page with `init` run before every document (kept pages are reused per init), at `url`."""
+        if self.context is None:
+            self.context = self.browser.new_context()
+        page = self.idle.pop(init, None)
+        if page is None or page.is_closed():
+            page = self.context.new_page()
+            if init:
+                page.add_init_script(init)
+        page.pool_init, page.pool_changed = init, False
+        for name in self.KEPT:
+            setattr(page, name, self._marking(page, getattr(type(page), name)))
+        page.close = lambda *a, **k: None  # given back when the test ends
+        page.bring_to_front()  # a page behind another is a background tab: its timers and frames are throttled
+        self.lent.append(page)
+        if url:
+            page.goto(url)
+        return page
+
+    @staticmethod
+    def _marking(page, method):
+        def call(*args, **kwargs):
+            page.pool_changed = True
+            return method(page, *args, **kwargs)
+        return call
+
+    def give_back(self) -> None:
+        """Takes back every page lent during a test: kept for the next one, or closed if the test changed it."""
+        for page in self.lent:
+            if page.is_closed():
+                continue
+            if page.pool_changed or page.pool_init in self.idle:
+                type(page).close(page)
+                continue
+            page.goto("about:blank")
+            page.mouse.move(0, 0)
+            self.idle[page.pool_init] = page
+        self.lent = []
+
+
+@pytest.fixture(scope="session")
+def _page_pool(browser):
+    pool = Pages(browser)
+    yield pool
+    if pool.context is not None:
+        pool.context.close()
+
+
+@pytest.fixture
+def pages(_page_pool):
+    """Lends pages of the worker's kept context (Pages.open); every one is taken back when the test ends."""
+    yield _page_pool
+    _page_pool.give_back()
+
+
+@pytest.fixture
+def page(pages):
+    """pytest-playwright's page, from the worker's kept context instead of a new context per test."""
+    return pages.open()

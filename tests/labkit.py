@@ -15,12 +15,11 @@ def lab(page: Page):
     return page.locator("#lab")
 
 
-def seeded(browser, page_url: str, hash_: str = "", seed: int | None = 2024) -> Page:
-    """Returns a page on the built file; with a seed, the lab draws from a seeded stream (the explicit test opt-in)."""
-    page = browser.new_page()
-    if seed is not None:
-        page.add_init_script(f"window.__playerDebug = true; window.__labSeed = {seed}")
-    page.goto(page_url + hash_)
+def seeded(pages, page_url: str, hash_: str = "", seed: int | None = 2024) -> Page:
+    """Returns a page on the built file, lent by the `pages` fixture; with a seed, the lab draws from a seeded stream
+    (the explicit test opt-in), which every new document starts again."""
+    init = None if seed is None else f"window.__playerDebug = true; window.__labSeed = {seed}"
+    page = pages.open(page_url + hash_, init)
     if seed is not None:
         page.wait_for_function("() => window.__player")  # the debug opt-in's handle, set once every figure has started
     return page

@@ -39,10 +39,8 @@ def test_lab_opens_on_the_first_proposal_chance_decides_with_u_on_the_rejecting_
 
 @pytest.mark.parametrize("where, shown", [("divergent/99", "divergent/5"), ("divergent/0", "divergent/1"),
                                            ("nobody/2", None), ("", None)])
-def test_the_lab_clamps_a_position_it_is_given(browser, page_url, trace, where, shown):
-    page = browser.new_page()
-    page.add_init_script("window.__playerDebug = true")
-    page.goto(page_url)
+def test_the_lab_clamps_a_position_it_is_given(pages, page_url, trace, where, shown):
+    page = pages.open(page_url, "window.__playerDebug = true")
     page.wait_for_function("() => window.__player")  # set once every figure has started
     page.evaluate("where => window.__player.figures.lab.update({where})", where)
     expect(lab(page).get_by_label("Position", exact=True)).to_have_value(shown or trace["lab"]["where"])
@@ -252,8 +250,8 @@ def test_no_js_text_names_no_control_that_is_not_there(browser, page_url):
 # --- the lab's draws and tally (issue 16, part 1) ---------------------------------------------------------
 
 
-def test_draw_u_moves_the_slider_and_the_verdict_follows_it(browser, page_url, trace):
-    page = seeded(browser, page_url)
+def test_draw_u_moves_the_slider_and_the_verdict_follows_it(pages, page_url, trace):
+    page = seeded(pages, page_url)
     d = trace["lab"]
     a = position_of(trace, d["where"])["accept_f"][d["token"]]
     seen = set()
@@ -268,8 +266,8 @@ def test_draw_u_moves_the_slider_and_the_verdict_follows_it(browser, page_url, t
     page.close()
 
 
-def test_a_planted_wrong_cut_point_is_caught(browser, page_url, trace):
-    page = seeded(browser, page_url)
+def test_a_planted_wrong_cut_point_is_caught(pages, page_url, trace):
+    page = seeded(pages, page_url)
     where = trace["lab"]["where"]
     # shift the first cut of the draft's cumulative q that a token owns by 0.02: the draws then follow a wrong q
     page.evaluate("""where => { const [id, n] = where.split('/');
@@ -280,10 +278,10 @@ def test_a_planted_wrong_cut_point_is_caught(browser, page_url, trace):
     page.close()
 
 
-def test_the_tally_bound_is_the_analysis_bound_and_reset_clears_it(browser, page_url, trace):
+def test_the_tally_bound_is_the_analysis_bound_and_reset_clears_it(pages, page_url, trace):
     from speculative.sampler import tv_bound
 
-    page = seeded(browser, page_url)
+    page = seeded(pages, page_url)
     readout = lab(page).locator("[data-tally-readout]")
     lab(page).get_by_role("button", name="Draw 100 times").click()
     lab(page).get_by_role("button", name="Draw 10,000 times").click()

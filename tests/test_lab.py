@@ -160,8 +160,8 @@ def choose_own(page: Page) -> None:
 
 
 @pytest.mark.browser
-def test_your_own_position_starts_from_the_shipped_position_last_shown(browser, page_url, trace):
-    page = seeded(browser, page_url, seed=None)
+def test_your_own_position_starts_from_the_shipped_position_last_shown(pages, page_url, trace):
+    page = seeded(pages, page_url, seed=None)
     vocab = trace["vocabulary"]
     expect(lab(page).get_by_role("spinbutton")).to_have_count(0)  # no inputs on a page at rest
     where, pos = shipped_positions(trace)[6]
@@ -188,9 +188,9 @@ EDITS = [([4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 1], "p", 0, 6), ([4, 1, 0, 0, 2, 1
 
 @pytest.mark.browser
 @pytest.mark.parametrize("p, q, d, y, value", EDITS)
-def test_every_edit_gives_the_analysis_alpha_and_accept_probabilities(browser, page_url, trace, p, q, d, y, value):
+def test_every_edit_gives_the_analysis_alpha_and_accept_probabilities(pages, page_url, trace, p, q, d, y, value):
     vocab = trace["vocabulary"]
-    page = seeded(browser, page_url, link(p, q), seed=None)
+    page = seeded(pages, page_url, link(p, q), seed=None)
     after = {"p": list(p), "q": list(q)}
     after[d][y] = value
     own_inputs(page, d, vocab)[y].fill(str(value))
@@ -204,10 +204,10 @@ def test_every_edit_gives_the_analysis_alpha_and_accept_probabilities(browser, p
 
 
 @pytest.mark.browser
-def test_every_input_moves_alpha_and_the_accept_probabilities_to_the_analysis_values(browser, page_url, trace):
+def test_every_input_moves_alpha_and_the_accept_probabilities_to_the_analysis_values(pages, page_url, trace):
     vocab = trace["vocabulary"]
     values = {"p": [4, 1, 0, 0, 2, 1], "q": [3, 1, 1, 1, 1, 1]}
-    page = seeded(browser, page_url, link(values["p"], values["q"]), seed=None)
+    page = seeded(pages, page_url, link(values["p"], values["q"]), seed=None)
     rate = lab(page).locator("[data-lab-rate]")
     for d in ("p", "q"):
         for y in range(len(vocab)):
@@ -223,9 +223,9 @@ def test_every_input_moves_alpha_and_the_accept_probabilities_to_the_analysis_va
 
 
 @pytest.mark.browser
-def test_a_distribution_that_does_not_sum_to_one_is_named_and_stops_the_draws(browser, page_url, trace):
+def test_a_distribution_that_does_not_sum_to_one_is_named_and_stops_the_draws(pages, page_url, trace):
     vocab = trace["vocabulary"]
-    page = seeded(browser, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
+    page = seeded(pages, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
     draws = [lab(page).get_by_role("button", name=n) for n in ("Draw u", "Draw 100 times", "Draw 10,000 times")]
     own_inputs(page, "p", vocab)[0].fill("3")
     expect(lab(page).locator("[data-lab-off]")).to_have_text("p sums to 7/8: add 1/8 to a token")
@@ -249,9 +249,9 @@ def test_a_distribution_that_does_not_sum_to_one_is_named_and_stops_the_draws(br
     ("#lab/p=/q=", [0] * 6, [0] * 6),
 ])
 @pytest.mark.browser
-def test_the_deep_link_restores_an_edited_position_clamped(browser, page_url, trace, hash_, p, q):
+def test_the_deep_link_restores_an_edited_position_clamped(pages, page_url, trace, hash_, p, q):
     vocab = trace["vocabulary"]
-    page = seeded(browser, page_url, hash_, seed=None)
+    page = seeded(pages, page_url, hash_, seed=None)
     expect(lab(page).get_by_label("Position", exact=True)).to_have_value("lab-own")
     for d, values in (("p", p), ("q", q)):
         for box, value in zip(own_inputs(page, d, vocab), values):
@@ -265,8 +265,8 @@ def test_the_deep_link_restores_an_edited_position_clamped(browser, page_url, tr
 
 @pytest.mark.browser
 @pytest.mark.parametrize("hash_", ["#lab/p=4.1.x/q=3", "#lab/p=4.1.0.0.2.1", "#lab", "#lab/q=1/p=2"])
-def test_a_bad_lab_fragment_is_ignored(browser, page_url, trace, hash_):
-    page = seeded(browser, page_url, hash_, seed=None)
+def test_a_bad_lab_fragment_is_ignored(pages, page_url, trace, hash_):
+    page = seeded(pages, page_url, hash_, seed=None)
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     expect(lab(page).get_by_label("Position", exact=True)).to_have_value(trace["lab"]["where"])
@@ -276,9 +276,9 @@ def test_a_bad_lab_fragment_is_ignored(browser, page_url, trace, hash_):
 
 
 @pytest.mark.browser
-def test_each_rule_shows_its_acceptance_and_check(browser, page_url, trace):
+def test_each_rule_shows_its_acceptance_and_check(pages, page_url, trace):
     vocab = trace["vocabulary"]
-    page = seeded(browser, page_url, seed=None)
+    page = seeded(pages, page_url, seed=None)
     rules = lab(page).get_by_role("group", name="Verification rule")
     tokens = lab(page).get_by_role("group", name="Proposed token")
     for where, pos in shipped_positions(trace):
@@ -294,10 +294,10 @@ def test_each_rule_shows_its_acceptance_and_check(browser, page_url, trace):
 
 
 @pytest.mark.browser
-def test_exact_match_keeps_the_proposal_only_when_u_draws_it_from_p(browser, page_url, trace):
+def test_exact_match_keeps_the_proposal_only_when_u_draws_it_from_p(pages, page_url, trace):
     vocab = trace["vocabulary"]
     where, pos = shipped_positions(trace)[0]
-    page = seeded(browser, page_url, seed=None)
+    page = seeded(pages, page_url, seed=None)
     lab(page).get_by_label("Position", exact=True).select_option(where)
     lab(page).get_by_role("radio", name="Exact match").check()
     x = next(y for y, a in enumerate(pos["accept"]) if a is not None and Fraction(pos["target"][y]) > 0)
@@ -314,10 +314,10 @@ def test_exact_match_keeps_the_proposal_only_when_u_draws_it_from_p(browser, pag
 
 
 @pytest.mark.browser
-def test_a_greedy_rejection_draws_from_p_without_the_proposal(browser, page_url, trace):
+def test_a_greedy_rejection_draws_from_p_without_the_proposal(pages, page_url, trace):
     vocab = trace["vocabulary"]
     where, pos = next((w, pos) for w, pos in shipped_positions(trace) if 0 < pos["greedy_f"] < 1)
-    page = seeded(browser, page_url, seed=None)
+    page = seeded(pages, page_url, seed=None)
     lab(page).get_by_label("Position", exact=True).select_option(where)
     lab(page).get_by_role("radio", name="Greedy draft").check()
     lab(page).get_by_label("Uniform draw u").fill("0.999")
@@ -338,8 +338,8 @@ def test_a_greedy_rejection_draws_from_p_without_the_proposal(browser, page_url,
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.parametrize("rule", [0, 1, 2])
-def test_the_tally_under_each_rule_matches_p_at_every_shipped_position(browser, page_url, trace, rule):
-    page = seeded(browser, page_url)
+def test_the_tally_under_each_rule_matches_p_at_every_shipped_position(pages, page_url, trace, rule):
+    page = seeded(pages, page_url)
     lab(page).get_by_role("radio", name=RULES[rule]).check()
     for where, pos in shipped_positions(trace):
         lab(page).get_by_label("Position", exact=True).select_option(where)
@@ -358,9 +358,9 @@ PLANTS = {0: "q_cuts", 1: "greedy_cuts", 2: "p_cuts"}
 
 @pytest.mark.browser
 @pytest.mark.parametrize("rule", [0, 1, 2])
-def test_a_planted_wrong_cut_point_is_caught_under_each_rule(browser, page_url, trace, rule):
+def test_a_planted_wrong_cut_point_is_caught_under_each_rule(pages, page_url, trace, rule):
     where, pos = shipped_positions(trace)[0]
-    page = seeded(browser, page_url)
+    page = seeded(pages, page_url)
     lab(page).get_by_label("Position", exact=True).select_option(where)
     lab(page).get_by_role("radio", name=RULES[rule]).check()
     page.evaluate("""([where, field]) => { const [id, n] = where.split('/');
@@ -372,10 +372,10 @@ def test_a_planted_wrong_cut_point_is_caught_under_each_rule(browser, page_url, 
 
 
 @pytest.mark.browser
-def test_the_tally_of_your_own_position_matches_its_p_under_each_rule(browser, page_url, trace):
+def test_the_tally_of_your_own_position_matches_its_p_under_each_rule(pages, page_url, trace):
     p, q = [4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 1]
     facts = position_facts_of(record(p, q), 0, trace["vocabulary"], 8).json()
-    page = seeded(browser, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
+    page = seeded(pages, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
     for rule, name in enumerate(RULES):
         lab(page).get_by_role("radio", name=name).check()
         draw(page, 5)
@@ -385,8 +385,8 @@ def test_the_tally_of_your_own_position_matches_its_p_under_each_rule(browser, p
 
 @pytest.mark.browser
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_in_your_own_position_or_under_another_rule(browser, page_url, scheme):
-    page = seeded(browser, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
+def test_axe_finds_nothing_in_your_own_position_or_under_another_rule(pages, page_url, scheme):
+    page = seeded(pages, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
     page.emulate_media(color_scheme=scheme)
     lab(page).get_by_role("radio", name="Exact match").check()
     lab(page).get_by_role("button", name="Draw 100 times").click()
@@ -398,8 +398,8 @@ def test_axe_finds_nothing_in_your_own_position_or_under_another_rule(browser, p
 
 
 @pytest.mark.browser
-def test_your_own_positions_inputs_exist_only_while_it_is_shown(browser, page_url, trace):
-    page = seeded(browser, page_url, seed=None)
+def test_your_own_positions_inputs_exist_only_while_it_is_shown(pages, page_url, trace):
+    page = seeded(pages, page_url, seed=None)
     count = "document.getElementsByTagName('*').length"
     page.evaluate("new Promise(done => requestIdleCallback(() => requestIdleCallback(done)))")  # the player has sized
     at_rest = page.evaluate(count)

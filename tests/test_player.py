@@ -84,18 +84,14 @@ def test_page_runs_without_errors_and_loads_nothing(page: Page, page_url, trace)
     assert [u for u in requests if u != page_url and not u.startswith("data:")] == []
 
 
-def test_the_script_adds_nothing_to_window_unless_a_benchmark_opts_in(page: Page, page_url, browser, tmp_path):
+def test_the_script_adds_nothing_to_window_unless_a_benchmark_opts_in(page: Page, page_url, pages, tmp_path):
     (tmp_path / "blank.html").write_text("<!doctype html><title>blank</title>", encoding="utf-8")
-    blank = browser.new_page()
-    blank.goto((tmp_path / "blank.html").as_uri())
-    own = set(blank.evaluate("Object.getOwnPropertyNames(window)"))
-    blank.close()
+    page.goto((tmp_path / "blank.html").as_uri())
+    own = set(page.evaluate("Object.getOwnPropertyNames(window)"))
     page.goto(page_url)
     expect(player(page)).to_be_visible()
     assert set(page.evaluate("Object.getOwnPropertyNames(window)")) - own == set()
-    bench = browser.new_page()
-    bench.add_init_script("window.__playerDebug = true")
-    bench.goto(page_url)
+    bench = pages.open(page_url, "window.__playerDebug = true")
     bench.wait_for_function("() => window.__player")  # set once every figure has started
     assert bench.evaluate("typeof window.__player.update + ' ' + typeof window.__player.figures.lab.update") == "function function"
     bench.close()
@@ -262,9 +258,11 @@ def test_form_fields_keep_their_own_keys(page: Page, page_url, trace):
     at(page, 1, len(frames(divergent)))
 
 
-def test_play_runs_to_the_last_frame_and_stops(page: Page, page_url, trace):
+def test_play_runs_to_the_last_frame_and_stops(browser, page_url, trace):
     p = profile(trace, "divergent")
     n = len(frames(p))
+    context = browser.new_context()  # the clock is the context's: not the kept one the other tests share
+    page = context.new_page()
     page.clock.install(time=0)
     page.goto(f"{page_url}#divergent/{n - 2}")
     page.clock.pause_at(60_000)  # from here on, time moves only when the test says so
@@ -280,6 +278,7 @@ def test_play_runs_to_the_last_frame_and_stops(page: Page, page_url, trace):
     expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible()
     page.clock.run_for(5000)
     at(page, n, n)
+    context.close()
 
 
 def test_deep_link_restores_state_and_stepping_replaces_the_hash(page: Page, page_url, trace):
