@@ -80,18 +80,17 @@ fi
 
 if [ "$#" -gt 0 ]; then exec "$PY" -m pytest "$@"; fi
 
-# No arguments: the tests that need neither a browser nor the HTML checker, under branch coverage, which the
-# rule and the exact statistics must reach in full; then the browser and checker tests. Each tier runs on every
-# core (pytest-xdist; TEST_WORKERS=1 runs them in one process). set -e stops at the first non-zero exit, with its
-# code, and the last pytest's code is the script's.
+# No arguments: every test in one run on every core (pytest-xdist; TEST_WORKERS=1 runs them in one process), so
+# the browser tests, which wait on Chromium, share the cores with the ones that compute; --dist loadgroup keeps the
+# HTML checker's tests on one worker. Branch coverage is measured only in the rule's and the exact statistics'
+# modules, which must reach it in full. set -e stops at the first non-zero exit, with its code.
 export COVERAGE_FILE=.cache/coverage
 mkdir -p .cache
-workers="${TEST_WORKERS:-auto}"
-"$PY" -m pytest -n "$workers" --cov=speculative --cov-branch --cov-report= -m "not browser and not validator"
+"$PY" -m pytest -n "${TEST_WORKERS:-auto}" --dist loadgroup --cov=speculative.sampler --cov=speculative.stats \
+  --cov-branch --cov-report=
 if ! "$PY" -m coverage report -m --include=speculative/sampler.py,speculative/stats.py --fail-under=100; then
   echo "error: speculative/sampler.py and speculative/stats.py must reach 100% branch coverage." >&2
   echo "" >&2
   echo "Add tests for the lines listed under Missing above, then run this again." >&2
   exit 1
 fi
-"$PY" -m pytest -n "$workers" --dist loadgroup -m "browser or validator"
