@@ -90,7 +90,7 @@ SEQUENCE_BROKEN: dict[str, sampler.Rule] = {  # each must fail the sequence chec
     "no drop after a rejection": replace(R, drop_after_reject=False),
     "residual given the rejected token": replace(R, residual_given=sampler.at),
     "next round continued from the rejected token": replace(R, next_context=rejected_token),
-    "bonus given the token before the last": replace(R, bonus_given=sampler.before),
+    "bonus drawn after the second-to-last token, not the last": replace(R, bonus_given=sampler.before),
     "proposals taken greedily": replace(R, draft_dist=greedy),
     "tokens shuffled between texts at each position": ShuffledTexts(),  # every marginal exactly right
 }
