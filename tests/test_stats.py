@@ -166,3 +166,17 @@ def test_random_agreement_profiles_have_varied_overlap():
 @pytest.mark.parametrize("value, text", [(Fraction(64267, 16384), "3.92"), (Fraction(5, 8), "0.63"), (Fraction(1), "1.00")])
 def test_decimal_rounds_half_up_from_the_exact_value(value, text):
     assert decimal_str(value) == text
+
+
+def test_a_tokens_replacement_chance_is_what_the_residual_gives_it(shipped):
+    # (1 - alpha) * max(0, p - q) / (1 - alpha) = max(0, p - q): the chance a token enters as a replacement
+    for profile in shipped.profiles:
+        for i, (p, q) in enumerate(zip(shipped.target, profile.draft), start=1):
+            record = stats.position_record(p, q, i)
+            assert [t.replaced for t in record.tokens] == [max(Fraction(0), a - b) for a, b in zip(p, q)]
+            assert sum(t.replaced for t in record.tokens) == 1 - record.alpha
+
+
+def test_the_worst_round_commits_one_token_for_the_whole_rounds_cost(shipped, explained):
+    for r in explained.results:  # a first rejection commits one token: k draft steps and one pass bought it
+        assert r.stats.worst_speedup == 1 / (shipped.k * shipped.cost.draft_step + shipped.cost.verify_round)
