@@ -243,7 +243,7 @@ def test_no_js_text_names_no_control_that_is_not_there(browser, page_url):
     text = page.locator("main").inner_text()
     for phrase in ("then drag u", "Slide Rounds", "Switch to Rounds drawn", "the explorer draws", "step through it with the buttons"):
         assert phrase not in text, phrase
-    expect(page.get_by_text("With scripting on, a small lab here")).to_be_visible()
+    expect(page.get_by_text("The interactive page has a lab here")).to_be_visible()
     context.close()
 
 
