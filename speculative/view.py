@@ -76,9 +76,26 @@ def text_table() -> dict[str, Any]:
             "draws": text.DRAWS}
 
 
+def whole_numbers(value: Any) -> Any:
+    """Returns value with every float that is a whole number as an int, so the JSON reads 0 and 1 for 0.0 and 1.0
+    (the same number to the script) and the page carries no ".0" it does not need."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: whole_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [whole_numbers(v) for v in value]
+    return value
+
+
 def trace(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
     """Returns the JSON-ready trace embedded in the page and written to trace.json."""
-    data, figs = ex.data, figs or figures(ex)
+    return whole_numbers(full_trace(ex, figs or figures(ex)))
+
+
+def full_trace(ex: Explained, figs: Figures) -> dict[str, Any]:
+    """Returns the trace's parts, in the order the trace holds them."""
+    data = ex.data
     return {
         "format": "speculative-decoding-trace/2",
         "vocabulary": list(data.vocabulary),

@@ -256,12 +256,12 @@ def places(column: list[Fraction]) -> int:
 
 def test_speedup_table_matches_the_trace(data, page_trace):
     k = len(data["target"])
-    assert [[Fraction(x) for x in row] for row in page_trace["explore"]["round_costs"][0]] == [  # free checks
+    assert [[Fraction(x) for x in row.split()] for row in page_trace["explore"]["round_costs"][0]] == [  # free checks
         [j * c + data["verify"] for j in range(1, k + 1)] for c in data["compare"]]
     for profile, shown in zip(data["profiles"], page_trace["profiles"]):
         table = speedups(data, profile)  # [cost][k]
         free = {key: shown["speedup"][key][0][0] for key in ("values", "slow", "best")}  # the accept test, free checks
-        assert free["values"] == [[half_up(v, places(column)) for v in column] for column in table]
+        assert [column.split() for column in free["values"]] == [[half_up(v, places(column)) for v in column] for column in table]
         assert [[int(ch) for ch in column] for column in free["slow"]] == [[int(v < 1) for v in column] for column in table]
         assert free["best"] == [best_k(column) if max(column) > 1 else 0 for column in table]
 
@@ -378,7 +378,7 @@ def test_tokens_per_round_counts_follow_from_how_many_rounds_reached_each_positi
         for size, reached, freq in zip(conv["checkpoints"], conv["reached"], conv["lengths_freq"]):
             counts = [number(r) for r in reached]  # N >= n exactly when position n was reached
             lengths = [counts[n] - counts[n + 1] for n in range(len(counts) - 1)] + [counts[-1]]
-            assert [str(f) for f in freq] == [str(float(half_up(Fraction(c, size), 3))) for c in lengths]
+            assert [Fraction(str(f)) for f in freq] == [Fraction(half_up(Fraction(c, size), 3)) for c in lengths]
         exact = tokens_per_round(profile_alphas(data, profile))
         for count, p in zip(lengths, exact):  # the whole run: within 5 standard deviations of P(N = n)
             assert abs(Fraction(count, size) - p) <= 5 * math.sqrt(p * (1 - p) / size) + 1e-9
