@@ -82,7 +82,7 @@ def isolated(label: str) -> str:
 
 def quoted(labels: Sequence[str]) -> str:
     """Returns labels as “a” “b” “c” for captions, each isolated where its direction could reorder the rest."""
-    return " ".join(f"“{isolated(t)}”" for t in labels)
+    return " ".join(fill(PLAYER["quoted"], {"tok": isolated(t)}) for t in labels)
 
 
 def and_list(items: Sequence[str]) -> str:
@@ -150,6 +150,7 @@ CAPTIONS = {
 
 # The player's own words: headings, labels and notes it writes around a frame.
 PLAYER = {
+    "quoted": "“{tok}”",  # one token of a caption's list; the list joins them with spaces (quoted(), the player's)
     "head": "Frame {i} of {n}: {kind}",
     "head_verify": "Frame {i} of {n}: {kind} position {pos}",
     "counter": "Frame {i} of {n}",

@@ -25,6 +25,17 @@ def frame_token(rnd: dict[str, Any], frame: dict[str, Any]) -> int | None:
     return rnd["bonus"] if frame["kind"] == "bonus" else None
 
 
+def round_tokens(rnd: dict[str, Any], vocab: Sequence[str]) -> dict[str, str]:
+    """Returns the quoted token lists the script makes for a round: its proposals, and from its closing frame's slot
+    codes the tokens it committed (accepted, the replacement, the bonus) and the proposals it dropped."""
+    slots, k = frame_dict(rnd["frames"][-1])["slots"], len(rnd["proposals"])
+    token = {"a": lambda i: rnd["proposals"][i], "r": lambda i: rnd["replacement"], "b": lambda i: rnd["bonus"]}
+    committed = [token[code](i) for i, code in enumerate(slots) if code in token]
+    lost = [rnd["proposals"][i] for i, code in enumerate(slots) if code == "d" and i < k]
+    return {"proposals": text.quoted([vocab[t] for t in rnd["proposals"]]),
+            "committed": text.quoted([vocab[t] for t in committed]), "lost": text.quoted([vocab[t] for t in lost])}
+
+
 def caption_of(pt: dict[str, Any], vocab: Sequence[str], rnd: dict[str, Any], frame: Any) -> str:
     """Returns the caption the script shows for a trace frame row of profile trace `pt`."""
     frame = frame_dict(frame)
@@ -38,5 +49,5 @@ def caption_of(pt: dict[str, Any], vocab: Sequence[str], rnd: dict[str, Any], fr
         ctx["pos"] = pos
     if x is not None:
         ctx["tok"] = text.isolated(vocab[x])
-    ctx = {**ctx, **common_fields(len(rnd["proposals"])), **rnd["fields"], **({"u": frame["u"]} if frame["u"] else {})}
+    ctx = {**ctx, **common_fields(len(rnd["proposals"])), **round_tokens(rnd, vocab), **rnd["fields"], **({"u": frame["u"]} if frame["u"] else {})}
     return " ".join(text.fill(text.CAPTIONS[key], ctx) for key in frame["caption"])

@@ -66,10 +66,14 @@ def frame_fields(frame: Frame, vocab: Sequence[str]) -> dict[str, Any]:
             "lost": text.quoted([vocab[t] for t in frame.lost]), "sure": text.position_words(frame.sure)}
 
 
-def round_fields(frames: Sequence[Frame], vocab: Sequence[str]) -> dict[str, Any]:
-    """Returns the caption fields a round's frames add, once per round (the draw and shared counts left out)."""
+TOKEN_LISTS = ("proposals", "committed", "lost")  # the script quotes these from the round's tokens and last strip
+
+
+def round_fields(frames: Sequence[Frame], vocab: Sequence[str], lists: bool = True) -> dict[str, Any]:
+    """Returns the caption fields a round's frames add, once per round (the draw and shared counts left out);
+    without `lists`, not the quoted token lists, which the trace leaves to the script."""
     return {key: value for f in frames for key, value in frame_fields(f, vocab).items()
-            if key not in ("u", "tokens_count", "k") and value}
+            if key not in ("u", "tokens_count", "k") and value and (lists or key not in TOKEN_LISTS)}
 
 
 def frame_row(frame: Frame) -> list[Any]:
@@ -80,9 +84,11 @@ def frame_row(frame: Frame) -> list[Any]:
 
 
 def round_json(rnd: Round, frames: Sequence[Frame], vocab: Sequence[str]) -> dict[str, Any]:
-    """Returns one round as trace JSON: its tokens and caption fields once, then its frames."""
+    """Returns one round as trace JSON: its tokens and caption fields once, then its frames. The quoted lists of its
+    proposals, committed and lost tokens are not among the fields: the script makes them from the tokens and the
+    closing frame's slot states, as tracekit.round_tokens does."""
     return {"proposals": list(rnd.proposals), "replacement": rnd.replacement, "bonus": rnd.bonus,
-            "fields": round_fields(frames, vocab), "frames": [frame_row(f) for f in frames]}
+            "fields": round_fields(frames, vocab, lists=False), "frames": [frame_row(f) for f in frames]}
 
 
 def caption(frame: Frame, frames: Sequence[Frame], facts: Sequence[PositionFacts], vocab: Sequence[str]) -> str:

@@ -40,7 +40,7 @@ function captionFields(trace, prof, rnd, f) {
   }
   if (f.pos) c.pos = f.pos;
   if (x !== null) c.tok = trace.labels[x];
-  Object.assign(c, trace.fields, rnd.fields);
+  Object.assign(c, trace.fields, roundTokens(trace, rnd), rnd.fields);
   if (f.u) c.u = f.u;
   return c;
 }
@@ -67,6 +67,17 @@ function slotsOf(trace, rnd, f) {
 function committedOf(slots) {
   return slots.filter(function (s) { return s.state === 'accepted' || s.state === 'rejected' || s.state === 'bonus'; })
     .map(function (s) { return { token: s.state === 'rejected' ? s.replacement : s.token, state: s.state }; });
+}
+
+// The round's token lists as its captions quote them (text.quoted): its proposals, and from its closing frame's
+// strip the tokens it committed and the proposals it dropped.
+function roundTokens(trace, rnd) {
+  var last = slotsOf(trace, rnd, frameOf(trace, rnd.frames[rnd.frames.length - 1]));
+  function quoted(tokens) {
+    return tokens.map(function (t) { return fill(trace.text.player.quoted, { tok: trace.labels[t] }); }).join(' ');
+  }
+  return { proposals: quoted(rnd.proposals), committed: quoted(committedOf(last).map(function (c) { return c.token; })),
+    lost: quoted(last.filter(function (s) { return s.state === 'dropped'; }).map(function (s) { return s.token; })) };
 }
 
 function roundOf(prof, i) { return i ? prof.drawn[i - 1] : prof.walk; }
