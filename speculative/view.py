@@ -68,12 +68,15 @@ def point_href(ex: Explained, where: tuple[int, int] | None) -> str | None:
     return None if where is None else f"{ex.results[where[0]].profile.id}/{where[1]}"
 
 
+BUILD_ONLY_DRAWS = {"chance_one", "chance_many", "chance_none_data", "chance_none_drawn"}  # filled into chance_note
+
+
 def text_table() -> dict[str, Any]:
     """Returns every pattern and word the script shows: it has none of its own."""
     return {"captions": text.CAPTIONS, "player": text.PLAYER, "kinds": text.KIND_NAMES, "states": text.STATE_NAMES,
             "lab": browser_words(text.LAB), "conv": browser_words(text.CONV), "explore": text.EXPLORE,
             "own": browser_words(text.OWN) | {"rules": list(text.RULE_NAMES.values())},
-            "draws": text.DRAWS}
+            "draws": {k: v for k, v in text.DRAWS.items() if k not in BUILD_ONLY_DRAWS}}
 
 
 def whole_numbers(value: Any) -> Any:
@@ -107,6 +110,7 @@ def full_trace(ex: Explained, figs: Figures) -> dict[str, Any]:
         "frame_fields": list(walkthrough.FRAME_FIELDS),
         "caption_keys": list(walkthrough.CAPTION_KEYS),
         "slot_states": walkthrough.STATES_BY_CODE,  # the player reads a frame's one-letter slot codes with this
+        "frame_kinds": walkthrough.KINDS_BY_CODE,  # and a frame row's one-letter kind with this
         "text": text_table(),
         **{module.TRACE_KEY: m.trace() for module, m in zip(FIGURES, figs.models) if hasattr(m, "trace")},
         "profiles": [profile_trace(ex, figs, i) for i in range(len(ex.results))],

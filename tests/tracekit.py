@@ -7,15 +7,15 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from speculative import text
-from speculative.figures.walkthrough import CAPTION_KEYS, FRAME_FIELDS, common_fields
+from speculative.figures.walkthrough import CAPTION_KEYS, FRAME_FIELDS, KINDS_BY_CODE, common_fields
 
 
 def frame_dict(row: Sequence[Any] | dict[str, Any]) -> dict[str, Any]:
-    """Returns a trace frame row as a dict of FRAME_FIELDS, caption keys and shows as lists."""
+    """Returns a trace frame row as a dict of FRAME_FIELDS, its kind by name, caption keys and shows as lists."""
     if isinstance(row, dict):
         return row
     f = dict(zip(FRAME_FIELDS, row))
-    return {**f, "caption": [CAPTION_KEYS[int(i)] for i in f["caption"].split()], "shows": f["shows"].split()}
+    return {**f, "kind": KINDS_BY_CODE[f["kind"]], "caption": [CAPTION_KEYS[int(i)] for i in f["caption"].split()], "shows": f["shows"].split()}
 
 
 def frame_token(rnd: dict[str, Any], frame: dict[str, Any]) -> int | None:

@@ -27,13 +27,15 @@ def tv_text(x: float) -> str:
 
 
 def profile_trace(r: ProfileResult) -> dict[str, Any]:
-    """Returns the run at every checkpoint: counts, TV and bound per position, tokens per round."""
+    """Returns the run at every checkpoint: counts, TV and bound per position, tokens per round. A checkpoint's
+    flags are one string ("1" where within the bound, or where the bound is vacuous, one character per position) and
+    its TVs and bounds one space-separated string each."""
     cps = r.checkpoints
     return {"rounds": r.mc_rounds, "checkpoints": [c.rounds for c in cps],
-            "within": [[int(x.tv <= x.tv_bound) for x in c.checks] for c in cps],
-            "vacuous": [[int(x.tv_bound >= 1) for x in c.checks] for c in cps],
-            "tv_text": [[tv_text(x.tv) for x in c.checks] for c in cps],
-            "bound_text": [[tv_text(x.tv_bound) for x in c.checks] for c in cps],
+            "within": ["".join(str(int(x.tv <= x.tv_bound)) for x in c.checks) for c in cps],
+            "vacuous": ["".join(str(int(x.tv_bound >= 1)) for x in c.checks) for c in cps],
+            "tv_text": [" ".join(tv_text(x.tv) for x in c.checks) for c in cps],
+            "bound_text": [" ".join(tv_text(x.tv_bound) for x in c.checks) for c in cps],
             "freq": [[[float(decimal_str(f, 3)) for f in x.freq] for x in c.checks] for c in cps],
             "lengths_freq": [[float(decimal_str(f, 3)) for f in c.length_freq] for c in cps],
             "reached": [[text.count(x.n, "round") for x in c.checks] for c in cps], "rounds_text": [f"{c.rounds:,}" for c in cps],

@@ -23,6 +23,8 @@ PREFIXES = frozenset({"frames"})  # "frames-<profile id>", and each frame's "<pr
 
 SLOT_CODES = {"accepted": "a", "rejected": "r", "dropped": "d", "proposed": "p", "pending": "w", "none": "n", "bonus": "b"}
 STATES_BY_CODE = {code: state for state, code in SLOT_CODES.items()}
+KIND_CODES = {"propose": "p", "verify": "v", "bonus": "b", "done": "d"}  # a frame row's kind, one letter
+KINDS_BY_CODE = {code: kind for kind, code in KIND_CODES.items()}
 FRAME_FIELDS = ("kind", "pos", "slots", "caption", "u", "chance", "shows")
 CAPTION_KEYS = tuple(text.CAPTIONS)  # a frame row names its caption patterns by their index here
 
@@ -77,8 +79,8 @@ def round_fields(frames: Sequence[Frame], vocab: Sequence[str], lists: bool = Tr
 
 
 def frame_row(frame: Frame) -> list[Any]:
-    """Returns one frame as a compact row of FRAME_FIELDS: kind, position, slot states, caption keys, draw, flags."""
-    return [frame.kind, frame.position or 0, "".join(SLOT_CODES[s.state] for s in frame.slots),
+    """Returns one frame as a compact row of FRAME_FIELDS: kind (its one-letter code), position, slot states, caption keys, draw, flags."""
+    return [KIND_CODES[frame.kind], frame.position or 0, "".join(SLOT_CODES[s.state] for s in frame.slots),
             " ".join(str(CAPTION_KEYS.index(key)) for key in frame.caption),
             u_text(frame), int(getattr(frame, "chance", False)), " ".join(frame.shows)]
 

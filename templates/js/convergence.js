@@ -45,9 +45,10 @@ function renderConvergence(fig) {
   fig.ui.rounds.value = String(c);
   fig.ui.rounds.setAttribute('aria-valuetext', rounds);
   fig.ui.position.value = String(s.pos);
-  fig.ui.readout.textContent = fill(conv.vacuous[c][i] ? C.vacuous : C.readout, { rounds: rounds,
-    reached: fill(C.reached, { n: conv.reached[c][i] }), where: where,
-    tv: conv.tv_text[c][i], bound: conv.bound_text[c][i], rel: conv.within[c][i] ? C.within : C.above });
+  // a checkpoint's flags are one character per position, its TVs and bounds space-separated
+  fig.ui.readout.textContent = fill(conv.vacuous[c].charAt(i) === '1' ? C.vacuous : C.readout, { rounds: rounds,
+    reached: fill(C.reached, { n: conv.reached[c][i] }), where: where, tv: conv.tv_text[c].split(' ')[i],
+    bound: conv.bound_text[c].split(' ')[i], rel: conv.within[c].charAt(i) === '1' ? C.within : C.above });
   fig.ui.out.textContent = conv.rounds_text[c];
   fig.chart.querySelectorAll('[data-line]').forEach(function (e) { e.classList.toggle('is-picked', e.dataset.line === String(s.pos)); });
   if (fig.now) {

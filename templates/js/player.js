@@ -45,10 +45,12 @@ function captionFields(trace, prof, rnd, f) {
   return c;
 }
 
-// A frame row of the trace as an object: the fields are named once, in trace.frame_fields (view.frame_dict).
+// A frame row of the trace as an object: the fields are named once, in trace.frame_fields, and its kind is a
+// one-letter code of trace.frame_kinds (tracekit.frame_dict).
 function frameOf(trace, frameRow) {
   var f = {};
   trace.frame_fields.forEach(function (name, i) { f[name] = frameRow[i]; });
+  f.kind = trace.frame_kinds[f.kind];
   f.caption = f.caption.split(' ').map(function (i) { return trace.caption_keys[Number(i)]; });
   return f;
 }
