@@ -237,6 +237,20 @@ def placement_problems(bodies: Mapping[str, str], folder: str) -> list[tuple[str
     return problems
 
 
+# An end tag the HTML standard lets a page leave out where the next tag follows it at once: the parser implies it
+# there, so the page's DOM is the same without it. Never inside a script, a style or a template's markup.
+_IMPLIED_END = re.compile(r"</t[dh]>(?=<t[dh][\s>]|</tr>)|</tr>(?=<tr[\s>]|</t(?:body|head|foot|able)>)"
+                          r"|</li>(?=<li[\s>]|</[ou]l>)|</option>(?=<option[\s>]|</select>)")
+_RAW_TEXT = re.compile(r"(<script\b.*?</script>|<style\b.*?</style>|<template\b.*?</template>)", re.S)
+
+
+def without_implied_ends(html: str) -> str:
+    """Returns html without the end tags its parser implies from the tag right after them (</td>, </th>, </tr>,
+    </li> and </option>), outside scripts, styles and templates."""
+    parts = _RAW_TEXT.split(html)
+    return "".join(part if i % 2 else _IMPLIED_END.sub("", part) for i, part in enumerate(parts))
+
+
 def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapping[str, Any], trace_text: str,
                 cache: jinja2.BytecodeCache | None = None, folder: str = "templates",
                 scripts: ScriptStore | None = None) -> str:
@@ -266,4 +280,4 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
         problems += page_checks.link_problems(page, parts, {s.id: (s.source, s.id_line) for s in sections})
     if problems:
         raise ContentError(problems)
-    return page
+    return without_implied_ends(page)

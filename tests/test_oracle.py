@@ -135,25 +135,33 @@ def text(html) -> str:
 
 
 class Tables(HTMLParser):
-    """Collects every table: its caption and its rows of cell texts."""
+    """Collects every table: its caption and its rows of cell texts. A cell ends at its end tag or where the HTML
+    standard implies one (the page leaves out </td>, </th> and </tr> before the next cell or row)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.tables: list[dict] = []
         self.cell: list[str] | None = None
+        self.kind = ""
 
     def handle_starttag(self, tag, attrs):
+        if tag in ("td", "th", "tr", "tbody", "thead"):
+            self.end_cell()
         if tag == "table":
             self.tables.append({"caption": "", "rows": []})
         elif tag == "tr" and self.tables:
             self.tables[-1]["rows"].append([])
         elif tag in ("td", "th", "caption") and self.tables:
-            self.cell = []
+            self.cell, self.kind = [], tag
 
     def handle_endtag(self, tag):
-        if tag in ("td", "th", "caption") and self.cell is not None:
+        if tag in ("td", "th", "caption", "tr", "tbody", "thead", "table"):
+            self.end_cell()
+
+    def end_cell(self) -> None:
+        if self.cell is not None:
             words = " ".join("".join(self.cell).translate(ISOLATES).replace("\xa0", " ").split())
-            if tag == "caption":
+            if self.kind == "caption":
                 self.tables[-1]["caption"] = words
             else:
                 self.tables[-1]["rows"][-1].append(words)
