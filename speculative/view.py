@@ -107,7 +107,8 @@ def full_trace(ex: Explained, figs: Figures) -> dict[str, Any]:
         "k": data.k,
         "cost_model": {"draft_step": str(data.cost.draft_step), "verify_round": str(data.cost.verify_round)},
         "points": {name: point_href(ex, where) for name, where in ex.points.items()},
-        "frame_fields": list(walkthrough.FRAME_FIELDS),
+        "frame_fields": list(walkthrough.FRAME_FIELDS),  # a frame row's fields, joined by frame_separator
+        "frame_separator": walkthrough.ROW_SEPARATOR,
         "caption_keys": list(walkthrough.CAPTION_KEYS),
         "slot_states": walkthrough.STATES_BY_CODE,  # the player reads a frame's one-letter slot codes with this
         "frame_kinds": walkthrough.KINDS_BY_CODE,  # and a frame row's one-letter kind with this

@@ -317,7 +317,8 @@ def test_identity_table_is_the_walkthroughs_first_rejection_summed_exactly(data,
     if where:
         pid, frame = where.split("/")
         index = [p["id"] for p in data["profiles"]].index(pid)
-        pos = page_trace["profiles"][index]["walk"]["frames"][int(frame) - 1][1]
+        row = page_trace["profiles"][index]["walk"]["frames"][int(frame) - 1]
+        pos = int(row.split(page_trace["frame_separator"])[page_trace["frame_fields"].index("pos")])
     profile = data["profiles"][index]
     table = table_named(tables, f"{profile['name']}, position {pos}: what each token")
     expected_rows = identity_rows(data["target"][pos - 1], profile["draft"][pos - 1])
@@ -408,14 +409,16 @@ def test_tv_table_on_the_page_after_all_rounds(data, page_trace, tables, text):
 
 # --- the drawn rounds ------------------------------------------------------------------------------------------
 
-def drawn_facts(data: dict, profile: dict, rounds: list[dict], kinds: dict) -> tuple[Fraction, int]:
+def drawn_facts(data: dict, profile: dict, rounds: list[dict], page_trace: dict) -> tuple[Fraction, int]:
     """Returns the mean tokens the rounds committed and how many hold a check chance decides; checks each verdict.
-    kinds: the trace's table of frame kinds by their one-letter code."""
-    committed, chance = 0, 0
+    A frame row is its fields (kind, position, slots, caption, u, ...) joined by the trace's separator, its kind a
+    one-letter code of the trace's table."""
+    committed, chance, kinds = 0, 0, page_trace["frame_kinds"]
     for rnd in rounds:
-        verify = [f for f in rnd["frames"] if kinds[f[0]] == "verify"]
+        rows = [f.split(page_trace["frame_separator"]) for f in rnd["frames"]]
+        verify = [(int(f[1]), *f[2:]) for f in rows if kinds[f[0]] == "verify"]
         decided = False
-        for _, pos, slots, _, u, *_ in verify:
+        for pos, slots, _, u, *_ in verify:
             x = rnd["proposals"][pos - 1]
             p, q = data["target"][pos - 1][x], profile["draft"][pos - 1][x]
             accept = min(Fraction(1), p / q)
@@ -430,7 +433,7 @@ def test_drawn_rounds_means_and_chance_counts_match_the_page(data, page_trace, t
     means, chances = [], []
     for profile, shown in zip(data["profiles"], page_trace["profiles"]):
         assert len(shown["drawn"]) == data["drawn"]
-        mean, chance = drawn_facts(data, profile, shown["drawn"], page_trace["frame_kinds"])
+        mean, chance = drawn_facts(data, profile, shown["drawn"], page_trace)
         means.append((half_up(mean, 2), half_up(expected(profile_alphas(data, profile)), 2)))
         if any(0 < p / q < 1 for ps, qs in zip(data["target"], profile["draft"]) for p, q in zip(ps, qs) if q):
             chances.append((str(chance), str(data["drawn"])))

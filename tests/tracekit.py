@@ -7,15 +7,17 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from speculative import text
-from speculative.figures.walkthrough import CAPTION_KEYS, FRAME_FIELDS, KINDS_BY_CODE, common_fields
+from speculative.figures.walkthrough import CAPTION_KEYS, FRAME_FIELDS, KINDS_BY_CODE, ROW_SEPARATOR, common_fields
 
 
-def frame_dict(row: Sequence[Any] | dict[str, Any]) -> dict[str, Any]:
-    """Returns a trace frame row as a dict of FRAME_FIELDS, its kind by name, caption keys and shows as lists."""
+def frame_dict(row: str | dict[str, Any]) -> dict[str, Any]:
+    """Returns a trace frame row (its fields joined by ROW_SEPARATOR) as a dict of FRAME_FIELDS: its kind by name,
+    position and chance flag as ints, caption keys and shows as lists."""
     if isinstance(row, dict):
         return row
-    f = dict(zip(FRAME_FIELDS, row))
-    return {**f, "kind": KINDS_BY_CODE[f["kind"]], "caption": [CAPTION_KEYS[int(i)] for i in f["caption"].split()], "shows": f["shows"].split()}
+    f = dict(zip(FRAME_FIELDS, row.split(ROW_SEPARATOR), strict=True))
+    return {**f, "kind": KINDS_BY_CODE[f["kind"]], "pos": int(f["pos"]), "chance": int(f["chance"]),
+            "caption": [CAPTION_KEYS[int(i)] for i in f["caption"].split()], "shows": f["shows"].split()}
 
 
 def frame_token(rnd: dict[str, Any], frame: dict[str, Any]) -> int | None:

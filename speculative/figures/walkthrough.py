@@ -78,11 +78,16 @@ def round_fields(frames: Sequence[Frame], vocab: Sequence[str], lists: bool = Tr
             if key not in ("u", "tokens_count", "k") and value and (lists or key not in TOKEN_LISTS)}
 
 
-def frame_row(frame: Frame) -> list[Any]:
-    """Returns one frame as a compact row of FRAME_FIELDS: kind (its one-letter code), position, slot states, caption keys, draw, flags."""
-    return [KIND_CODES[frame.kind], frame.position or 0, "".join(SLOT_CODES[s.state] for s in frame.slots),
-            " ".join(str(CAPTION_KEYS.index(key)) for key in frame.caption),
-            u_text(frame), int(getattr(frame, "chance", False)), " ".join(frame.shows)]
+ROW_SEPARATOR = "|"  # between a frame row's fields; no field holds it
+
+
+def frame_row(frame: Frame) -> str:
+    """Returns one frame as a compact row of FRAME_FIELDS joined by ROW_SEPARATOR: kind (its one-letter code),
+    position, slot states, caption keys, draw, chance flag, what it shows."""
+    return ROW_SEPARATOR.join([KIND_CODES[frame.kind], str(frame.position or 0),
+                               "".join(SLOT_CODES[s.state] for s in frame.slots),
+                               " ".join(str(CAPTION_KEYS.index(key)) for key in frame.caption),
+                               u_text(frame), str(int(getattr(frame, "chance", False))), " ".join(frame.shows)])
 
 
 def round_json(rnd: Round, frames: Sequence[Frame], vocab: Sequence[str]) -> dict[str, Any]:

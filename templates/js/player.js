@@ -45,12 +45,14 @@ function captionFields(trace, prof, rnd, f) {
   return c;
 }
 
-// A frame row of the trace as an object: the fields are named once, in trace.frame_fields, and its kind is a
-// one-letter code of trace.frame_kinds (tracekit.frame_dict).
+// A frame row of the trace as an object: one string of fields joined by trace.frame_separator and named once, in
+// trace.frame_fields; its kind is a one-letter code of trace.frame_kinds (tracekit.frame_dict).
 function frameOf(trace, frameRow) {
-  var f = {};
-  trace.frame_fields.forEach(function (name, i) { f[name] = frameRow[i]; });
+  var f = {}, values = frameRow.split(trace.frame_separator);
+  trace.frame_fields.forEach(function (name, i) { f[name] = values[i]; });
   f.kind = trace.frame_kinds[f.kind];
+  f.pos = Number(f.pos);
+  f.chance = Number(f.chance);
   f.caption = f.caption.split(' ').map(function (i) { return trace.caption_keys[Number(i)]; });
   return f;
 }
