@@ -250,7 +250,7 @@ CONV = {
     "bonus": "bonus position {pos}",
     "short": "bonus {pos}",
     "rounds": "{n} rounds",
-    "reached": "{n}",
+    "round_one": "{n} round",  # how many rounds reached a position, when one did
     "readout": "After {rounds}: {reached} committed a token at {where}. Total variation from the target {tv}, "
                "{rel} the bound {bound} that sampling noise alone stays under with probability 1 − 10⁻⁶.",
     "vacuous": "After {rounds}: {reached} committed a token at {where}. Total variation from the target {tv}; "

@@ -173,7 +173,9 @@ def test_the_rounds_slider_shows_the_trace_tv_at_every_checkpoint(page: Page, pa
             for c, n in enumerate(conv["checkpoints"]):
                 fig.get_by_label("Rounds").fill(str(c))
                 readout = fig.locator("[data-conv-readout]")
-                expect(readout).to_contain_text(f"After {n:,} rounds: {conv['reached'][c][pos - 1]} committed")
+                count = conv["reached"][c][pos - 1]
+                expect(readout).to_contain_text(f"After {n:,} rounds: {count:,} round{'' if count == 1 else 's'} committed")
+                expect(fig.locator("[data-conv-out]")).to_have_text(f"{n:,}")
                 expect(readout).to_contain_text(f"Total variation from the target {conv['tv_text'][c].split()[pos - 1]}")
                 if conv["vacuous"][c][pos - 1] == "0":
                     expect(readout).to_contain_text(conv["bound_text"][c].split()[pos - 1])

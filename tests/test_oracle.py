@@ -200,9 +200,9 @@ def stated_delta(text: str) -> float:
     return power_of_ten(stated(text, r"with probability 1 − 10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+), the noise of sampling alone keeps TV below it").group(1))
 
 
-def number(shown: str) -> int:
-    """'74,987 rounds' -> 74987."""
-    return int(re.match(r"[\d,]+", shown).group().replace(",", ""))
+def number(shown: str | int) -> int:
+    """'74,987 rounds' -> 74987; a count the trace holds as a number is itself."""
+    return shown if isinstance(shown, int) else int(re.match(r"[\d,]+", shown).group().replace(",", ""))
 
 
 def profile_alphas(data: dict, profile: dict) -> list[Fraction]:
@@ -340,11 +340,9 @@ def test_checkpoints_are_prefixes_of_one_run_reached_by_fewer_rounds_at_later_po
     for shown in page_trace["profiles"]:
         conv = shown["convergence"]
         assert conv["rounds"] == data["rounds"] and conv["checkpoints"] == checkpoints(data["rounds"])
-        assert conv["rounds_text"] == [f"{n:,}" for n in conv["checkpoints"]]
-        for size, reached in zip(conv["checkpoints"], conv["reached"]):
-            counts = [number(r) for r in reached]
+        for size, counts in zip(conv["checkpoints"], conv["reached"]):
+            assert all(isinstance(n, int) for n in counts)
             assert counts[0] == size and counts == sorted(counts, reverse=True)
-            assert reached == [f"{n:,} round{'' if n == 1 else 's'}" for n in counts]
 
 
 def test_every_tv_bound_uses_its_own_count_and_the_stated_delta(data, page_trace, text):

@@ -38,7 +38,7 @@ def profile_trace(r: ProfileResult) -> dict[str, Any]:
             "bound_text": [" ".join(tv_text(x.tv_bound) for x in c.checks) for c in cps],
             "freq": [[[float(decimal_str(f, 3)) for f in x.freq] for x in c.checks] for c in cps],
             "lengths_freq": [[float(decimal_str(f, 3)) for f in c.length_freq] for c in cps],
-            "reached": [[text.count(x.n, "round") for x in c.checks] for c in cps], "rounds_text": [f"{c.rounds:,}" for c in cps],
+            "reached": [[x.n for x in c.checks] for c in cps],  # the script groups the digits (text.LAB's group)
             "lengths_exact": [str(p) for p in r.stats.distribution]}
 
 

@@ -41,15 +41,16 @@ function histRow(fig, label, target, observed) {
 function renderConvergence(fig) {
   var s = fig.state, C = fig.C, conv = fig.prof.convergence, c = s.cp, i = s.pos - 1;
   var where = fill(s.pos > fig.trace.k ? C.bonus : C.position, { pos: s.pos });
-  var rounds = fill(C.rounds, { n: conv.rounds_text[c] });
+  var group = fig.trace.text.lab.group, shown = grouped(conv.checkpoints[c], group), count = conv.reached[c][i];
+  var rounds = fill(C.rounds, { n: shown });
   fig.ui.rounds.value = String(c);
   fig.ui.rounds.setAttribute('aria-valuetext', rounds);
   fig.ui.position.value = String(s.pos);
   // a checkpoint's flags are one character per position, its TVs and bounds space-separated
   fig.ui.readout.textContent = fill(conv.vacuous[c].charAt(i) === '1' ? C.vacuous : C.readout, { rounds: rounds,
-    reached: fill(C.reached, { n: conv.reached[c][i] }), where: where, tv: conv.tv_text[c].split(' ')[i],
+    reached: fill(count === 1 ? C.round_one : C.rounds, { n: grouped(count, group) }), where: where, tv: conv.tv_text[c].split(' ')[i],
     bound: conv.bound_text[c].split(' ')[i], rel: conv.within[c].charAt(i) === '1' ? C.within : C.above });
-  fig.ui.out.textContent = conv.rounds_text[c];
+  fig.ui.out.textContent = shown;
   fig.chart.querySelectorAll('[data-line]').forEach(function (e) { e.classList.toggle('is-picked', e.dataset.line === String(s.pos)); });
   if (fig.now) {
     fig.now.setAttribute('transform', 'translate(' + fig.xs[c] + ' 0)');
