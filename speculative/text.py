@@ -98,6 +98,11 @@ def count(n: int, one: str, many: str | None = None) -> str:
     return f"{n:,} {one if n == 1 else (many or one + 's')}"
 
 
+def token_count(n: int) -> str:
+    """Returns "1 token" or "3 tokens" from PLAYER's patterns, which the player fills the same way."""
+    return fill(PLAYER["token_one" if n == 1 else "tokens"], {"n": n})
+
+
 def position_words(positions: Sequence[int]) -> str:
     """Returns "the one at position 3" or "the ones at positions 3 and 5"; "" for none."""
     if not positions:
@@ -151,6 +156,8 @@ CAPTIONS = {
 # The player's own words: headings, labels and notes it writes around a frame.
 PLAYER = {
     "quoted": "“{tok}”",  # one token of a caption's list; the list joins them with spaces (quoted(), the player's)
+    "token_one": "{n} token",  # how many tokens a round proposes or commits (token_count(), the player's)
+    "tokens": "{n} tokens",
     "head": "Frame {i} of {n}: {kind}",
     "head_verify": "Frame {i} of {n}: {kind} position {pos}",
     "counter": "Frame {i} of {n}",

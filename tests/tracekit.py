@@ -28,14 +28,17 @@ def frame_token(rnd: dict[str, Any], frame: dict[str, Any]) -> int | None:
 
 
 def round_tokens(rnd: dict[str, Any], vocab: Sequence[str]) -> dict[str, str]:
-    """Returns the quoted token lists the script makes for a round: its proposals, and from its closing frame's slot
-    codes the tokens it committed (accepted, the replacement, the bonus) and the proposals it dropped."""
+    """Returns the fields the script makes for a round: its quoted proposals, and from its closing frame's slot codes
+    the tokens it committed (accepted, the replacement, the bonus) and how many, and the proposals it dropped; and
+    its replacement's label."""
     slots, k = frame_dict(rnd["frames"][-1])["slots"], len(rnd["proposals"])
     token = {"a": lambda i: rnd["proposals"][i], "r": lambda i: rnd["replacement"], "b": lambda i: rnd["bonus"]}
     committed = [token[code](i) for i, code in enumerate(slots) if code in token]
     lost = [rnd["proposals"][i] for i, code in enumerate(slots) if code == "d" and i < k]
-    return {"proposals": text.quoted([vocab[t] for t in rnd["proposals"]]),
-            "committed": text.quoted([vocab[t] for t in committed]), "lost": text.quoted([vocab[t] for t in lost])}
+    made = {"proposals": text.quoted([vocab[t] for t in rnd["proposals"]]),
+            "committed": text.quoted([vocab[t] for t in committed]), "lost": text.quoted([vocab[t] for t in lost]),
+            "committed_count": text.fill(text.PLAYER["token_one" if len(committed) == 1 else "tokens"], {"n": len(committed)})}
+    return made | ({} if rnd["replacement"] is None else {"rep": text.isolated(vocab[rnd["replacement"]])})
 
 
 def caption_of(pt: dict[str, Any], vocab: Sequence[str], rnd: dict[str, Any], frame: Any) -> str:

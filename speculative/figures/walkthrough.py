@@ -31,7 +31,7 @@ CAPTION_KEYS = tuple(text.CAPTIONS)  # a frame row names its caption patterns by
 
 def common_fields(k: int) -> dict[str, Any]:
     """Returns the caption fields every round of k positions shares, so the trace holds them once."""
-    return {"k": k, "tokens_count": text.count(k, "token"), "lost": "", "sure": "", "dropped": ""}
+    return {"k": k, "tokens_count": text.token_count(k), "lost": "", "sure": "", "dropped": ""}
 
 
 def u_text(frame: Frame) -> str:
@@ -53,7 +53,7 @@ def draw_texts(d: Draw, name: str) -> dict[str, str]:
 def frame_fields(frame: Frame, vocab: Sequence[str]) -> dict[str, Any]:
     """Returns the caption fields one frame adds, as finished strings."""
     if frame.kind == "propose":
-        return {"tokens_count": text.count(len(frame.slots) - 1, "token"),
+        return {"tokens_count": text.token_count(len(frame.slots) - 1),
                 "proposals": text.quoted([vocab[s.token] for s in frame.slots[:-1]])}
     if frame.kind == "verify":
         if frame.verdict == "accepted":
@@ -63,12 +63,14 @@ def frame_fields(frame: Frame, vocab: Sequence[str]) -> dict[str, Any]:
                 **(draw_texts(frame.draw, "rep") if frame.draw else {})}
     if frame.kind == "bonus":
         return {"k": frame.position - 1, **(draw_texts(frame.draw, "bonus") if frame.draw else {})}
-    return {"committed_count": text.count(len(frame.committed), "token"),
+    return {"committed_count": text.token_count(len(frame.committed)),
             "committed": text.quoted([vocab[t] for t in frame.committed]),
             "lost": text.quoted([vocab[t] for t in frame.lost]), "sure": text.position_words(frame.sure)}
 
 
-TOKEN_LISTS = ("proposals", "committed", "lost")  # the script quotes these from the round's tokens and last strip
+# What the script makes from the round's tokens and its closing strip: the quoted lists, the replacement's label and
+# how many tokens the round commits.
+TOKEN_LISTS = ("proposals", "committed", "lost", "rep", "committed_count")
 
 
 def round_fields(frames: Sequence[Frame], vocab: Sequence[str], lists: bool = True) -> dict[str, Any]:
@@ -91,9 +93,9 @@ def frame_row(frame: Frame) -> str:
 
 
 def round_json(rnd: Round, frames: Sequence[Frame], vocab: Sequence[str]) -> dict[str, Any]:
-    """Returns one round as trace JSON: its tokens and caption fields once, then its frames. The quoted lists of its
-    proposals, committed and lost tokens are not among the fields: the script makes them from the tokens and the
-    closing frame's slot states, as tracekit.round_tokens does."""
+    """Returns one round as trace JSON: its tokens and caption fields once, then its frames. The fields leave out
+    TOKEN_LISTS: the script makes them from the tokens and the closing frame's slot states, as
+    tracekit.round_tokens does."""
     return {"proposals": list(rnd.proposals), "replacement": rnd.replacement, "bonus": rnd.bonus,
             "fields": round_fields(frames, vocab, lists=False), "frames": [frame_row(f) for f in frames]}
 

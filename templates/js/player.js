@@ -74,14 +74,18 @@ function committedOf(slots) {
 }
 
 // The round's token lists as its captions quote them (text.quoted): its proposals, and from its closing frame's
-// strip the tokens it committed and the proposals it dropped.
+// strip the tokens it committed (and how many) and the proposals it dropped; and its replacement's label.
 function roundTokens(trace, rnd) {
-  var last = slotsOf(trace, rnd, frameOf(trace, rnd.frames[rnd.frames.length - 1]));
+  var P = trace.text.player, last = slotsOf(trace, rnd, frameOf(trace, rnd.frames[rnd.frames.length - 1]));
+  var committed = committedOf(last).map(function (c) { return c.token; });
   function quoted(tokens) {
-    return tokens.map(function (t) { return fill(trace.text.player.quoted, { tok: trace.labels[t] }); }).join(' ');
+    return tokens.map(function (t) { return fill(P.quoted, { tok: trace.labels[t] }); }).join(' ');
   }
-  return { proposals: quoted(rnd.proposals), committed: quoted(committedOf(last).map(function (c) { return c.token; })),
+  var c = { proposals: quoted(rnd.proposals), committed: quoted(committed),
+    committed_count: fill(committed.length === 1 ? P.token_one : P.tokens, { n: committed.length }),
     lost: quoted(last.filter(function (s) { return s.state === 'dropped'; }).map(function (s) { return s.token; })) };
+  if (rnd.replacement !== null) c.rep = trace.labels[rnd.replacement];
+  return c;
 }
 
 function roundOf(prof, i) { return i ? prof.drawn[i - 1] : prof.walk; }
