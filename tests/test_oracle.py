@@ -233,7 +233,7 @@ def test_tokens_per_round_has_k_plus_one_outcomes_in_the_trace(data, page_trace)
         dist = tokens_per_round(profile_alphas(data, profile))
         assert len(dist) == k + 1 and sum(dist) == 1
         assert [Fraction(p) for p in shown["stats"]["tokens_per_round_distribution"]] == dist
-        assert [Fraction(p) for p in shown["convergence"]["lengths_exact"]] == dist
+        assert "lengths_exact" not in shown["convergence"]  # the chart reads the stats' own copy
 
 
 def test_the_share_of_rounds_that_draw_the_bonus_is_p_n_equals_k_plus_one(data, text):

@@ -12,12 +12,12 @@ from speculative.figures.walkthrough import CAPTION_KEYS, FRAME_FIELDS, KINDS_BY
 
 def frame_dict(row: str | dict[str, Any]) -> dict[str, Any]:
     """Returns a trace frame row (its fields joined by ROW_SEPARATOR) as a dict of FRAME_FIELDS: its kind by name,
-    position and chance flag as ints, caption keys and shows as lists."""
+    position and chance flag as ints, caption keys (one base-36 digit each) and shows as lists."""
     if isinstance(row, dict):
         return row
     f = dict(zip(FRAME_FIELDS, row.split(ROW_SEPARATOR), strict=True))
     return {**f, "kind": KINDS_BY_CODE[f["kind"]], "pos": int(f["pos"]), "chance": int(f["chance"]),
-            "caption": [CAPTION_KEYS[int(i)] for i in f["caption"].split()], "shows": f["shows"].split()}
+            "caption": [CAPTION_KEYS[int(d, 36)] for d in f["caption"]], "shows": f["shows"].split()}
 
 
 def frame_token(rnd: dict[str, Any], frame: dict[str, Any]) -> int | None:

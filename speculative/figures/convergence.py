@@ -29,7 +29,8 @@ def tv_text(x: float) -> str:
 def profile_trace(r: ProfileResult) -> dict[str, Any]:
     """Returns the run at every checkpoint: counts, TV and bound per position, tokens per round. A checkpoint's
     flags are one string ("1" where within the bound, or where the bound is vacuous, one character per position) and
-    its TVs and bounds one space-separated string each."""
+    its TVs and bounds one space-separated string each. The exact P(N = n) is the profile's
+    stats.tokens_per_round_distribution, which the script reads there."""
     cps = r.checkpoints
     return {"rounds": r.mc_rounds, "checkpoints": [c.rounds for c in cps],
             "within": ["".join(str(int(x.tv <= x.tv_bound)) for x in c.checks) for c in cps],
@@ -38,8 +39,7 @@ def profile_trace(r: ProfileResult) -> dict[str, Any]:
             "bound_text": [" ".join(tv_text(x.tv_bound) for x in c.checks) for c in cps],
             "freq": [[[float(decimal_str(f, 3)) for f in x.freq] for x in c.checks] for c in cps],
             "lengths_freq": [[float(decimal_str(f, 3)) for f in c.length_freq] for c in cps],
-            "reached": [[x.n for x in c.checks] for c in cps],  # the script groups the digits (text.LAB's group)
-            "lengths_exact": [str(p) for p in r.stats.distribution]}
+            "reached": [[x.n for x in c.checks] for c in cps]}  # the script groups the digits (text.LAB's group)
 
 
 def profile_view(r: ProfileResult, k: int) -> dict[str, Any]:

@@ -67,7 +67,7 @@ function renderHistograms(fig) {
   fig.ui.hist.replaceChildren.apply(fig.ui.hist, fig.trace.vocabulary.map(function (tok, y) {
     return histRow(fig, tok, target[y], freq[y]);
   }));
-  fig.ui.lengths.replaceChildren.apply(fig.ui.lengths, conv.lengths_exact.map(function (p, j) {
+  fig.ui.lengths.replaceChildren.apply(fig.ui.lengths, fig.prof.stats.tokens_per_round_distribution.map(function (p, j) {
     return histRow(fig, fill(fig.C.n, { n: j + 1 }), p, conv.lengths_freq[c][j]);
   }));
 }

@@ -53,7 +53,7 @@ function frameOf(trace, frameRow) {
   f.kind = trace.frame_kinds[f.kind];
   f.pos = Number(f.pos);
   f.chance = Number(f.chance);
-  f.caption = f.caption.split(' ').map(function (i) { return trace.caption_keys[Number(i)]; });
+  f.caption = f.caption.split('').map(function (d) { return trace.caption_keys[parseInt(d, 36)]; });  // base-36 digits
   return f;
 }
 
