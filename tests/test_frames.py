@@ -65,7 +65,7 @@ def test_captions_are_filled_from_the_one_pattern_table(shipped, explained):
                 assert "{" not in caption and caption
                 f = tracekit.frame_dict(f)
                 if f["kind"] == "verify":
-                    pos, x = pt["positions"][f["pos"] - 1], rnd["proposals"][f["pos"] - 1]
+                    pos, x = tracekit.positions(pt)[f["pos"] - 1], rnd["proposals"][f["pos"] - 1]
                     assert pos["worked"][x] in caption and pos["worked"][x].startswith("min(1, ")
     zero = next(tracekit.frame_dict(f) for pt in tr["profiles"] for f in pt["walk"]["frames"] if "r" in tracekit.frame_dict(f)["slots"])
     assert zero["caption"][:2] == ["verify", "zero"]

@@ -22,6 +22,8 @@ import pytest
 import build
 from speculative import checks
 
+import tracekit
+
 from .conftest import DATA
 
 SUPERSCRIPT = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
@@ -221,7 +223,7 @@ def test_alpha_at_every_position_matches_the_trace_and_the_page(data, page_trace
     for profile, shown in zip(data["profiles"], page_trace["profiles"]):
         alphas = profile_alphas(data, profile)
         assert [Fraction(a) for a in shown["stats"]["accept_probabilities"]] == alphas
-        assert [Fraction(p["alpha"]) for p in shown["positions"]] == alphas
+        assert [Fraction(p["alpha"]) for p in tracekit.positions(shown)] == alphas
         line = stated(text, rf"(?i){re.escape(profile['name'])}: α = ([^a-z]+?), so E = (\S+) ≈ (\S+) tokens")
         assert [Fraction(a) for a in line.group(1).split(", ")] == alphas
         assert (Fraction(line.group(2)), line.group(3)) == (expected(alphas), half_up(expected(alphas), 2))

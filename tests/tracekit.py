@@ -7,7 +7,17 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from speculative import text
+from speculative.view import SPACED
 from speculative.figures.walkthrough import CAPTION_KEYS, FRAME_FIELDS, KINDS_BY_CODE, ROW_SEPARATOR, common_fields
+
+
+def positions(pt: dict[str, Any], spaced: Sequence[str] = SPACED) -> list[dict[str, Any]]:
+    """Returns a profile trace's positions as the script reads them, one dict per position: the trace holds them as
+    columns {fact: [value per position]}, each fact in `spaced` (the trace's "spaced") one space-separated string
+    with an empty item for None."""
+    columns = pt["positions"]
+    return [{name: [v or None for v in values[i].split(" ")] if name in spaced else values[i]
+             for name, values in columns.items()} for i in range(len(next(iter(columns.values()))))]
 
 
 def frame_dict(row: str | dict[str, Any]) -> dict[str, Any]:
@@ -47,7 +57,7 @@ def caption_of(pt: dict[str, Any], vocab: Sequence[str], rnd: dict[str, Any], fr
     ctx: dict[str, Any] = {}
     pos, x = frame["pos"], frame_token(rnd, frame)
     if frame["kind"] == "verify":
-        f = pt["positions"][pos - 1]
+        f = positions(pt)[pos - 1]
         ctx = {"p": f["target"][x], "q": f["draft"][x], "accept": f["accept"][x], "worked": f["worked"][x],
                "res_raw": f["res_raw"], "res_total": f["res_total"], "res_norm": f["res_norm"]}
     if pos:
