@@ -73,7 +73,7 @@ def profile_trace(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
 
 def browser_words(words: dict[str, str]) -> dict[str, str]:
     """Returns the patterns the script fills; the ones only the build fills stay out of the trace."""
-    build_only = {"option", "none", "short", "target", "observed"}
+    build_only = {"option", "none", "short", "target", "observed", "back", "point", "free"}
     return {k: v for k, v in words.items() if k not in build_only}
 
 
@@ -87,9 +87,9 @@ BUILD_ONLY_DRAWS = {"chance_one", "chance_many", "chance_none_data", "chance_non
 
 def text_table() -> dict[str, Any]:
     """Returns every pattern and word the script shows: it has none of its own."""
-    return {"captions": text.CAPTIONS, "player": text.PLAYER, "kinds": text.KIND_NAMES, "states": text.STATE_NAMES,
-            "lab": browser_words(text.LAB), "conv": browser_words(text.CONV), "explore": text.EXPLORE,
-            "own": browser_words(text.OWN) | {"rules": list(text.RULE_NAMES.values())},
+    return {"captions": text.CAPTIONS, "player": browser_words(text.PLAYER), "kinds": text.KIND_NAMES,
+            "states": text.STATE_NAMES, "lab": browser_words(text.LAB), "conv": browser_words(text.CONV),
+            "explore": browser_words(text.EXPLORE), "own": browser_words(text.OWN),
             "draws": {k: v for k, v in text.DRAWS.items() if k not in BUILD_ONLY_DRAWS}}
 
 

@@ -8,6 +8,7 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
+from speculative.text import LAB
 from labkit import chi_square_p, draw, lab, route_shares, seeded, tally_counts
 from tracekit import frame_dict, positions
 
@@ -306,7 +307,7 @@ def test_a_try_it_link_opens_the_lab_and_back_returns_to_the_link(page: Page, pa
     where = (link.get_attribute("data-lab-open") or "").split("/")
     link.click()
     expect(lab(page).get_by_label("Position", exact=True)).to_have_value(f"{where[0]}/{where[1]}")
-    back = lab(page).get_by_role("link", name=trace["text"]["lab"]["back"])
+    back = lab(page).get_by_role("link", name=LAB["back"])  # the build writes it
     expect(back).to_be_visible()
     expect(link).not_to_be_in_viewport()
     back.click()
