@@ -358,6 +358,11 @@ def test_every_tv_bound_uses_its_own_count_and_the_stated_delta(data, page_trace
                 assert vacuous[i] == str(int(exact >= 1))
 
 
+def shares(shown: str) -> list[float]:
+    """'.7 .143 0 1' (the trace's frequencies to 3 decimals) -> [0.7, 0.143, 0.0, 1.0]."""
+    return [float(x) for x in shown.split()]
+
+
 def observed_tv(freq: list[float], target: list[Fraction], n: int) -> tuple[Fraction, Fraction]:
     """Returns the TV of the shown 3-decimal frequencies from p, and how far the true TV may be from it."""
     if n < 1000:  # 3 decimals pin every count down: the TV is exact
@@ -374,7 +379,7 @@ def test_every_tv_is_half_the_summed_difference_from_the_target(data, page_trace
         conv = shown["convergence"]
         for c, reached in enumerate(conv["reached"]):
             for i, n in enumerate(map(number, reached)):
-                tv, slack = observed_tv(conv["freq"][c][i], targets[i], n)
+                tv, slack = observed_tv(shares(conv["freq"][c][i]), targets[i], n)
                 assert abs(Fraction(conv["tv_text"][c].split()[i]) - tv) <= slack, (shown["id"], c, i)
                 bound = Fraction(conv["bound_text"][c].split()[i])
                 if abs(tv - bound) > 2 * slack:
@@ -384,7 +389,7 @@ def test_every_tv_is_half_the_summed_difference_from_the_target(data, page_trace
 def test_tokens_per_round_counts_follow_from_how_many_rounds_reached_each_position(data, page_trace):
     for profile, shown in zip(data["profiles"], page_trace["profiles"]):
         conv = shown["convergence"]
-        for size, reached, freq in zip(conv["checkpoints"], conv["reached"], conv["lengths_freq"]):
+        for size, reached, freq in zip(conv["checkpoints"], conv["reached"], map(shares, conv["lengths_freq"])):
             counts = [number(r) for r in reached]  # N >= n exactly when position n was reached
             lengths = [counts[n] - counts[n + 1] for n in range(len(counts) - 1)] + [counts[-1]]
             assert [Fraction(str(f)) for f in freq] == [Fraction(half_up(Fraction(c, size), 3)) for c in lengths]

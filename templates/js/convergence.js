@@ -28,6 +28,9 @@ function limitConvergence(fig) {
   s.pos = clamp(whole(s.pos, 1), 1, fig.trace.k + 1);
 }
 
+// Observed frequencies: the trace holds them as one space-separated string, ".143 0 1" (convergence.shares_text).
+function shares(text) { return text.split(' ').map(Number); }
+
 // One row, two bars drawn by its background: the target above, the observed frequency below.
 function histRow(fig, label, target, observed) {
   var r = node('div', 'hist-row'), bars = node('span', 'hist-bars');
@@ -63,12 +66,13 @@ function renderConvergence(fig) {
 function renderHistograms(fig) {
   if (!fig.near) return;
   var conv = fig.prof.convergence, c = fig.state.cp, i = fig.state.pos - 1;
-  var target = i < fig.trace.k ? fig.prof.positions[i].target : fig.prof.bonus_target, freq = conv.freq[c][i];
+  var target = i < fig.trace.k ? fig.prof.positions[i].target : fig.prof.bonus_target, freq = shares(conv.freq[c][i]);
+  var lengths = shares(conv.lengths_freq[c]);
   fig.ui.hist.replaceChildren.apply(fig.ui.hist, fig.trace.vocabulary.map(function (tok, y) {
     return histRow(fig, tok, target[y], freq[y]);
   }));
   fig.ui.lengths.replaceChildren.apply(fig.ui.lengths, fig.prof.stats.tokens_per_round_distribution.map(function (p, j) {
-    return histRow(fig, fill(fig.C.n, { n: j + 1 }), p, conv.lengths_freq[c][j]);
+    return histRow(fig, fill(fig.C.n, { n: j + 1 }), p, lengths[j]);
   }));
 }
 
