@@ -184,13 +184,31 @@ def jinja_cache() -> jinja2.BytecodeCache | None:
     return jinja2.FileSystemBytecodeCache(str(folder)) if os.access(folder, os.W_OK) else None
 
 
+class ScriptFile:
+    """The last minified page script in .cache/script.js, its source's digest on the first line (render's store)."""
+
+    path = CACHE / "script.js"
+
+    def get(self, key: str) -> str | None:
+        try:
+            head, _, text = read_bytes(self.path, limit=4 << 20).decode("utf-8").partition("\n")
+        except (OSError, ValueError, InputError):
+            return None
+        return text if head == key else None
+
+    def put(self, key: str, text: str) -> None:
+        with contextlib.suppress(OSError):
+            save_cache(self.path, f"{key}\n{text}".encode("utf-8"))
+
+
 def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     """Returns every output file's bytes: read, parse, analyse, view, render; nothing is written here but the
     analysis cache in .cache/, which only ever saves work."""
     dataset, sections, template_texts = parse_inputs(data, content, templates)
     trace_text, ctx = analysed(dataset)  # the trace's JSON once, for both the page and trace.json
     try:
-        html = render_page(sections, template_texts, ctx, script_json(trace_text), jinja_cache(), shown(templates))
+        html = render_page(sections, template_texts, ctx, script_json(trace_text), jinja_cache(), shown(templates),
+                           ScriptFile())
     except ContentError as err:
         raise Problems(err.lines()) from None
     return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}

@@ -9,11 +9,10 @@ import functools
 import hashlib
 import json
 import re
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Protocol
 
 import jinja2
 import rcssmin
-import rjsmin
 from markdown_it import MarkdownIt
 from markdown_it.rules_core.smartquotes import process_inlines
 from markdown_it.rules_core.state_core import StateCore
@@ -59,9 +58,41 @@ STYLES = ("style.css", "charts.css", "player.css", "figures.css")
 SCRIPTS = figures.SCRIPTS
 
 
-def joined_script(templates: Mapping[str, str]) -> str:
-    """Returns the SCRIPTS fragments joined into one minified classic script that exposes nothing."""
-    return rjsmin.jsmin("(function () {\n'use strict';\n" + "\n".join(templates[n] for n in SCRIPTS) + "\n})();\n")
+class ScriptStore(Protocol):
+    """Where a build keeps the minified script between processes, by a digest of its source (build.py's file)."""
+
+    def get(self, key: str) -> str | None: ...
+
+    def put(self, key: str, text: str) -> None: ...
+
+
+def joined_script(templates: Mapping[str, str], store: ScriptStore | None = None) -> str:
+    """Returns the SCRIPTS fragments joined into one minified classic script that exposes nothing; store, when
+    given, keeps it between builds, since minifying takes most of a second."""
+    source = "(function () {\n'use strict';\n" + "\n".join(templates[n] for n in SCRIPTS) + "\n})();\n"
+    key = hashlib.sha256(f"{MINIFIER}\0{source}".encode("utf-8")).hexdigest()
+    found = store.get(key) if store else None
+    if found is None:
+        found = minified_script(source)
+        if store:
+            store.put(key, found)
+    return found
+
+
+MINIFIER = "calmjs.parse es5 minify_print, obfuscate locals/1"  # in the store's key: a change here re-minifies
+
+
+@functools.lru_cache(maxsize=4)  # --watch rebuilds with the same script
+def minified_script(source: str) -> str:
+    """Returns source minified, every name local to the wrapping function shortened (nothing outside it is renamed:
+    no global and no property); raises ContentError for a syntax error."""
+    from calmjs.parse import es5  # imported only when the store has no script for this source
+    from calmjs.parse.exceptions import ECMASyntaxError
+    from calmjs.parse.unparsers.es5 import minify_print
+    try:
+        return minify_print(es5(source), obfuscate=True, obfuscate_globals=False)
+    except ECMASyntaxError as err:
+        raise ContentError([("templates/js/", f"the joined script does not parse: {err}")]) from None
 
 
 def _placeholder(name: str) -> Markup:
@@ -206,8 +237,23 @@ def placement_problems(bodies: Mapping[str, str], folder: str) -> list[tuple[str
     return problems
 
 
+# An end tag the HTML standard lets a page leave out where the next tag follows it at once: the parser implies it
+# there, so the page's DOM is the same without it. Never inside a script, a style or a template's markup.
+_IMPLIED_END = re.compile(r"</t[dh]>(?=<t[dh][\s>]|</tr>)|</tr>(?=<tr[\s>]|</t(?:body|head|foot|able)>)"
+                          r"|</li>(?=<li[\s>]|</[ou]l>)|</option>(?=<option[\s>]|</select>)")
+_RAW_TEXT = re.compile(r"(<script\b.*?</script>|<style\b.*?</style>|<template\b.*?</template>)", re.S)
+
+
+def without_implied_ends(html: str) -> str:
+    """Returns html without the end tags its parser implies from the tag right after them (</td>, </th>, </tr>,
+    </li> and </option>), outside scripts, styles and templates."""
+    parts = _RAW_TEXT.split(html)
+    return "".join(part if i % 2 else _IMPLIED_END.sub("", part) for i, part in enumerate(parts))
+
+
 def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapping[str, Any], trace_text: str,
-                cache: jinja2.BytecodeCache | None = None, folder: str = "templates") -> str:
+                cache: jinja2.BytecodeCache | None = None, folder: str = "templates",
+                scripts: ScriptStore | None = None) -> str:
     """Returns the page's HTML from sections in order, template texts, the view's context and the trace's JSON;
     raises ContentError naming the file and line of every problem, the page's broken links included."""
     env = environment({**templates, **{s.source: s.template_text() for s in sections}}, cache, folder)
@@ -216,7 +262,7 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
     components = _components(env, ctx, folder, problems)
     css = _render(env, f"{folder}/", problems, lambda: rcssmin.cssmin("\n".join(templates[n] for n in STYLES)))
     missing = [n for n in SCRIPTS if n not in templates]
-    js = _render(env, f"{folder}/{missing[0] if missing else 'js/'}", problems, lambda: joined_script(templates))
+    js = _render(env, f"{folder}/{missing[0] if missing else 'js/'}", problems, lambda: joined_script(templates, scripts))
     bodies = {s.source: _render(env, s.source, problems, lambda s=s: section_html(env, md, s, ctx),
                                 (*ctx, *COMPONENTS)) for s in sections}
     if problems:
@@ -234,4 +280,4 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
         problems += page_checks.link_problems(page, parts, {s.id: (s.source, s.id_line) for s in sections})
     if problems:
         raise ContentError(problems)
-    return page
+    return without_implied_ends(page)

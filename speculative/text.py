@@ -82,7 +82,7 @@ def isolated(label: str) -> str:
 
 def quoted(labels: Sequence[str]) -> str:
     """Returns labels as “a” “b” “c” for captions, each isolated where its direction could reorder the rest."""
-    return " ".join(f"“{isolated(t)}”" for t in labels)
+    return " ".join(fill(PLAYER["quoted"], {"tok": isolated(t)}) for t in labels)
 
 
 def and_list(items: Sequence[str]) -> str:
@@ -96,6 +96,11 @@ def and_list(items: Sequence[str]) -> str:
 def count(n: int, one: str, many: str | None = None) -> str:
     """Returns "1 token" or "3 tokens" (thousands separated): a number with its noun in agreement."""
     return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+def token_count(n: int) -> str:
+    """Returns "1 token" or "3 tokens" from PLAYER's patterns, which the player fills the same way."""
+    return fill(PLAYER["token_one" if n == 1 else "tokens"], {"n": n})
 
 
 def position_words(positions: Sequence[int]) -> str:
@@ -150,6 +155,9 @@ CAPTIONS = {
 
 # The player's own words: headings, labels and notes it writes around a frame.
 PLAYER = {
+    "quoted": "“{tok}”",  # one token of a caption's list; the list joins them with spaces (quoted(), the player's)
+    "token_one": "{n} token",  # how many tokens a round proposes or commits (token_count(), the player's)
+    "tokens": "{n} tokens",
     "head": "Frame {i} of {n}: {kind}",
     "head_verify": "Frame {i} of {n}: {kind} position {pos}",
     "counter": "Frame {i} of {n}",
@@ -249,7 +257,7 @@ CONV = {
     "bonus": "bonus position {pos}",
     "short": "bonus {pos}",
     "rounds": "{n} rounds",
-    "reached": "{n}",
+    "round_one": "{n} round",  # how many rounds reached a position, when one did
     "readout": "After {rounds}: {reached} committed a token at {where}. Total variation from the target {tv}, "
                "{rel} the bound {bound} that sampling noise alone stays under with probability 1 − 10⁻⁶.",
     "vacuous": "After {rounds}: {reached} committed a token at {where}. Total variation from the target {tv}; "

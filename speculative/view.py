@@ -49,17 +49,31 @@ def stats_trace(ex: Explained, r: ProfileResult) -> dict[str, Any]:
             "tokens_per_round_distribution": [str(p) for p in s.distribution]}
 
 
+# Facts whose every value is a number's text or None (where the fact does not apply): never empty, never spaced.
+SPACED = ("target", "draft", "accept", "ratio", "residual_raw", "residual", "rates", "greedy_res")
+
+
+def position_columns(facts: Any) -> dict[str, list[Any]]:
+    """Returns a profile's positions as columns, one list per fact over its positions, so each fact's name is held
+    once; a fact in SPACED is one space-separated string per position, an empty item for None. The script's
+    positionRows and tracekit.positions read them back as one object per position."""
+    rows = [f.json() for f in facts]
+    assert all(v is None or (v and " " not in v) for r in rows for name in SPACED for v in r[name]), "a spaced fact"
+    return {name: [" ".join("" if v is None else v for v in r[name]) if name in SPACED else r[name] for r in rows]
+            for name in rows[0]}
+
+
 def profile_trace(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
     """Returns one profile's part of the trace."""
     r = ex.results[i]
-    return {"id": r.profile.id, "name": r.profile.name, "positions": [f.json() for f in figs.facts[i]],
+    return {"id": r.profile.id, "name": r.profile.name, "positions": position_columns(figs.facts[i]),
             "bonus_target": [prob_str(x, ex.denom) for x in ex.data.bonus_target],
             "stats": stats_trace(ex, r), **figs.parts("profile_trace", i)}
 
 
 def browser_words(words: dict[str, str]) -> dict[str, str]:
     """Returns the patterns the script fills; the ones only the build fills stay out of the trace."""
-    build_only = {"option", "none", "short", "target", "observed"}
+    build_only = {"option", "none", "short", "target", "observed", "back", "point", "free"}
     return {k: v for k, v in words.items() if k not in build_only}
 
 
@@ -68,17 +82,37 @@ def point_href(ex: Explained, where: tuple[int, int] | None) -> str | None:
     return None if where is None else f"{ex.results[where[0]].profile.id}/{where[1]}"
 
 
+BUILD_ONLY_DRAWS = {"chance_one", "chance_many", "chance_none_data", "chance_none_drawn"}  # filled into chance_note
+
+
 def text_table() -> dict[str, Any]:
     """Returns every pattern and word the script shows: it has none of its own."""
-    return {"captions": text.CAPTIONS, "player": text.PLAYER, "kinds": text.KIND_NAMES, "states": text.STATE_NAMES,
-            "lab": browser_words(text.LAB), "conv": browser_words(text.CONV), "explore": text.EXPLORE,
-            "own": browser_words(text.OWN) | {"rules": list(text.RULE_NAMES.values())},
-            "draws": text.DRAWS}
+    return {"captions": text.CAPTIONS, "player": browser_words(text.PLAYER), "kinds": text.KIND_NAMES,
+            "states": text.STATE_NAMES, "lab": browser_words(text.LAB), "conv": browser_words(text.CONV),
+            "explore": browser_words(text.EXPLORE), "own": browser_words(text.OWN),
+            "draws": {k: v for k, v in text.DRAWS.items() if k not in BUILD_ONLY_DRAWS}}
+
+
+def whole_numbers(value: Any) -> Any:
+    """Returns value with every float that is a whole number as an int, so the JSON reads 0 and 1 for 0.0 and 1.0
+    (the same number to the script) and the page carries no ".0" it does not need."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: whole_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [whole_numbers(v) for v in value]
+    return value
 
 
 def trace(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
     """Returns the JSON-ready trace embedded in the page and written to trace.json."""
-    data, figs = ex.data, figs or figures(ex)
+    return whole_numbers(full_trace(ex, figs or figures(ex)))
+
+
+def full_trace(ex: Explained, figs: Figures) -> dict[str, Any]:
+    """Returns the trace's parts, in the order the trace holds them."""
+    data = ex.data
     return {
         "format": "speculative-decoding-trace/2",
         "vocabulary": list(data.vocabulary),
@@ -87,9 +121,12 @@ def trace(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         "k": data.k,
         "cost_model": {"draft_step": str(data.cost.draft_step), "verify_round": str(data.cost.verify_round)},
         "points": {name: point_href(ex, where) for name, where in ex.points.items()},
-        "frame_fields": list(walkthrough.FRAME_FIELDS),
+        "frame_fields": list(walkthrough.FRAME_FIELDS),  # a frame row's fields, joined by frame_separator
+        "frame_separator": walkthrough.ROW_SEPARATOR,
         "caption_keys": list(walkthrough.CAPTION_KEYS),
+        "spaced": list(SPACED),  # the position facts held as one space-separated string per position
         "slot_states": walkthrough.STATES_BY_CODE,  # the player reads a frame's one-letter slot codes with this
+        "frame_kinds": walkthrough.KINDS_BY_CODE,  # and a frame row's one-letter kind with this
         "text": text_table(),
         **{module.TRACE_KEY: m.trace() for module, m in zip(FIGURES, figs.models) if hasattr(m, "trace")},
         "profiles": [profile_trace(ex, figs, i) for i in range(len(ex.results))],

@@ -8,8 +8,9 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
+from speculative.text import LAB
 from labkit import chi_square_p, draw, lab, route_shares, seeded, tally_counts
-from tracekit import frame_dict
+from tracekit import frame_dict, positions
 
 from .conftest import axe_violations
 
@@ -23,7 +24,7 @@ def trace(built_site) -> dict:
 
 def position_of(trace: dict, where: str) -> dict:
     pid, n = where.split("/")
-    return next(p for p in trace["profiles"] if p["id"] == pid)["positions"][int(n) - 1]
+    return positions(next(p for p in trace["profiles"] if p["id"] == pid))[int(n) - 1]
 
 
 def test_lab_opens_on_the_first_proposal_chance_decides_with_u_on_the_rejecting_side(page: Page, page_url, trace):
@@ -69,7 +70,7 @@ def test_the_replacement_draw_lands_on_every_residual_segment_and_never_on_a_zer
     page.goto(page_url)
     vocab = trace["vocabulary"]
     for p in trace["profiles"]:
-        for n, pos in enumerate(p["positions"], start=1):
+        for n, pos in enumerate(positions(p), start=1):
             rejectable = [y for y, a in enumerate(pos["accept_f"]) if a is not None and a < 1]
             if not rejectable:
                 continue
@@ -89,7 +90,7 @@ def test_the_replacement_draw_lands_on_every_residual_segment_and_never_on_a_zer
 def test_position_select_lists_every_profiles_positions(page: Page, page_url, trace):
     page.goto(page_url)
     options = lab(page).get_by_label("Position", exact=True).locator("option")
-    expect(options).to_have_count(sum(len(p["positions"]) for p in trace["profiles"]) + 1)
+    expect(options).to_have_count(sum(len(positions(p)) for p in trace["profiles"]) + 1)
     expect(options.last).to_have_text("Your own position")
 
 
@@ -166,15 +167,17 @@ def test_the_rounds_slider_shows_the_trace_tv_at_every_checkpoint(page: Page, pa
     for i, p in enumerate(trace["profiles"]):
         fig = page.locator(f'[data-conv="{i}"]')
         conv = p["convergence"]
-        for pos in (1, len(p["positions"]) + 1):
+        for pos in (1, len(positions(p)) + 1):
             fig.get_by_label("Position", exact=True).select_option(str(pos))
             for c, n in enumerate(conv["checkpoints"]):
                 fig.get_by_label("Rounds").fill(str(c))
                 readout = fig.locator("[data-conv-readout]")
-                expect(readout).to_contain_text(f"After {n:,} rounds: {conv['reached'][c][pos - 1]} committed")
-                expect(readout).to_contain_text(f"Total variation from the target {conv['tv_text'][c][pos - 1]}")
-                if not conv["vacuous"][c][pos - 1]:
-                    expect(readout).to_contain_text(conv["bound_text"][c][pos - 1])
+                count = conv["reached"][c][pos - 1]
+                expect(readout).to_contain_text(f"After {n:,} rounds: {count:,} round{'' if count == 1 else 's'} committed")
+                expect(fig.locator("[data-conv-out]")).to_have_text(f"{n:,}")
+                expect(readout).to_contain_text(f"Total variation from the target {conv['tv_text'][c].split()[pos - 1]}")
+                if conv["vacuous"][c][pos - 1] == "0":
+                    expect(readout).to_contain_text(conv["bound_text"][c].split()[pos - 1])
 
 
 def test_the_tv_chart_marks_the_rounds_shown_and_follows_the_slider(page: Page, page_url, trace):
@@ -302,7 +305,7 @@ def test_a_try_it_link_opens_the_lab_and_back_returns_to_the_link(page: Page, pa
     where = (link.get_attribute("data-lab-open") or "").split("/")
     link.click()
     expect(lab(page).get_by_label("Position", exact=True)).to_have_value(f"{where[0]}/{where[1]}")
-    back = lab(page).get_by_role("link", name=trace["text"]["lab"]["back"])
+    back = lab(page).get_by_role("link", name=LAB["back"])  # the build writes it
     expect(back).to_be_visible()
     expect(link).not_to_be_in_viewport()
     back.click()

@@ -65,10 +65,21 @@ def test_captions_are_filled_from_the_one_pattern_table(shipped, explained):
                 assert "{" not in caption and caption
                 f = tracekit.frame_dict(f)
                 if f["kind"] == "verify":
-                    pos, x = pt["positions"][f["pos"] - 1], rnd["proposals"][f["pos"] - 1]
+                    pos, x = tracekit.positions(pt)[f["pos"] - 1], rnd["proposals"][f["pos"] - 1]
                     assert pos["worked"][x] in caption and pos["worked"][x].startswith("min(1, ")
     zero = next(tracekit.frame_dict(f) for pt in tr["profiles"] for f in pt["walk"]["frames"] if "r" in tracekit.frame_dict(f)["slots"])
     assert zero["caption"][:2] == ["verify", "zero"]
+
+
+def test_the_trace_rebuilds_every_caption_the_build_writes(shipped, explained):
+    # the script quotes a round's token lists from its tokens and closing strip (tracekit.round_tokens does the same):
+    # every frame of every round must read exactly as the build's own caption, made from the frames themselves
+    tr, figs = view.trace(explained), view.figures(explained)
+    for i, (r, pt) in enumerate(zip(explained.results, tr["profiles"])):
+        for frames, rnd in zip((r.frames, *r.drawn), rounds_of(pt)):
+            built = [walkthrough.caption(f, frames, figs.facts[i], shipped.vocabulary) for f in frames]
+            assert [tracekit.caption_of(pt, shipped.vocabulary, rnd, f) for f in rnd["frames"]] == built
+            assert not set(walkthrough.TOKEN_LISTS) & set(rnd["fields"])  # the lists are not stored twice
 
 
 def test_no_caption_sentence_is_stored_in_the_trace(explained):

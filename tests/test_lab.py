@@ -15,6 +15,7 @@ from speculative import stats, text
 from speculative.figures.common import cumulative, greedy_residual, none_mark, position_facts_of
 
 from labkit import accepted_rate, chi_square_p, draw, lab, route_shares, seeded, tally_counts
+from tracekit import positions
 
 from .conftest import ROOT, axe_violations
 
@@ -28,7 +29,7 @@ def trace(built_site) -> dict:
 
 def shipped_positions(trace: dict) -> list[tuple[str, dict]]:
     """Returns ("profile/n", facts) for every shipped position, in the Position select's order."""
-    return [(f"{p['id']}/{n}", pos) for p in trace["profiles"] for n, pos in enumerate(p["positions"], start=1)]
+    return [(f"{p['id']}/{n}", pos) for p in trace["profiles"] for n, pos in enumerate(positions(p), start=1)]
 
 
 def eighths(dist: list[str]) -> list[int]:
@@ -48,7 +49,7 @@ def test_the_rules_are_named_in_the_analysis_order():
 
 def test_every_position_carries_each_rules_acceptance_as_the_analysis_computes_it(explained, trace):
     for r, p in zip(explained.results, trace["profiles"]):
-        for k, pos in enumerate(p["positions"]):
+        for k, pos in enumerate(positions(p)):
             assert [Fraction(x) for x in pos["rates"]] == [rule.acceptance[k] for rule in r.stats.rules]
 
 

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-from tracekit import caption_of, frame_dict, frame_token
+from tracekit import caption_of, frame_dict, frame_token, positions
 
 from .conftest import FIGURES, axe_violations, edited_data
 
@@ -42,7 +42,7 @@ def caption(trace: dict, p: dict, frame: dict) -> str:
 
 def facts(p: dict, frame: dict) -> dict:
     """Returns the position facts of a verify frame's proposed token."""
-    pos, x = p["positions"][frame["position"] - 1], frame["token"]
+    pos, x = positions(p)[frame["position"] - 1], frame["token"]
     return {"p": pos["target"][x], "q": pos["draft"][x], "ratio": pos["ratio"][x], "accept": pos["accept"][x]}
 
 
@@ -156,7 +156,7 @@ def test_rejection_frame_shows_residual_and_dropped_positions(page: Page, page_u
     expect(page.locator("[data-verdict]")).to_contain_text(f["u"])
     rows = page.locator("[data-dist-body] tr")
     expect(rows).to_have_count(len(vocab))
-    pos = p["positions"][f["position"] - 1]
+    pos = positions(p)[f["position"] - 1]
     for y, token in enumerate(vocab):
         expect(rows.nth(y).locator("td").nth(3)).to_have_text(pos["residual"][y])
         expect(rows.nth(y).locator("td").nth(2)).to_have_text(pos["residual_raw"][y])

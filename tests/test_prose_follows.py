@@ -15,7 +15,7 @@ from html import unescape
 import pytest
 
 from .conftest import edited_data
-from .tracekit import frame_dict
+from .tracekit import frame_dict, positions
 
 
 def chance_at_divergent_2(raw):
@@ -97,7 +97,7 @@ def test_the_drawn_rounds_chance_counts_are_the_traces(edited):
     _, trace, text = edited
     for p in trace["profiles"]:
         n = sum(any(frame_dict(row)["chance"] for row in rnd["frames"]) for rnd in p["drawn"])
-        proposable = [a for pos in p["positions"] for a in pos["accept"] if a is not None]
+        proposable = [a for pos in positions(p) for a in pos["accept"] if a is not None]
         if any(0 < Fraction(a) < 1 for a in proposable):
             assert f"{n} of the {len(p['drawn'])} drawn rounds contain a check that chance decides" in text
         else:

@@ -70,3 +70,15 @@ def test_in_one_process_a_prose_edit_shows_at_once_and_undoing_it_gives_the_firs
         page()
     section.write_text(text, encoding="utf-8")
     assert page() == first
+
+
+def test_only_end_tags_the_parser_implies_from_the_next_tag_are_left_out():
+    from speculative.render import without_implied_ends
+    html = ("<table><tr><th>a</th><td>1</td></tr><tr><td>2</td></tr></table>"
+            "<ol><li>x</li><li>y</li></ol><select><option>o</option><option>p</option></select>"
+            "<ul><li>z</li>\n<li>w</li> </ul><p>q</p><td>3</td>text")
+    assert without_implied_ends(html) == ("<table><tr><th>a<td>1<tr><td>2</table>"
+                                          "<ol><li>x<li>y</ol><select><option>o<option>p</select>"
+                                          "<ul><li>z</li>\n<li>w</li> </ul><p>q</p><td>3</td>text")
+    raw = "<script>var s = '</td></tr>';</script><style>a{}</style><template><li>t</li></ol></template>"
+    assert without_implied_ends(raw) == raw  # a script's, a style's and a template's text are kept as they are

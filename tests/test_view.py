@@ -68,7 +68,8 @@ def test_frame_rows_follow_the_declared_fields(explained):
     assert tr["caption_keys"] == list(text.CAPTIONS)
     for p in tr["profiles"]:
         for rnd in [p["walk"], *p["drawn"]]:
-            assert all(len(row) == len(walkthrough.FRAME_FIELDS) for row in rnd["frames"])
+            sep = tr["frame_separator"]
+            assert all(len(row.split(sep)) == len(walkthrough.FRAME_FIELDS) for row in rnd["frames"])
 
 
 def test_the_authored_walkthroughs_certainty_sentence_follows_the_data(explained):

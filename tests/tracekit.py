@@ -7,15 +7,27 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from speculative import text
-from speculative.figures.walkthrough import CAPTION_KEYS, FRAME_FIELDS, common_fields
+from speculative.view import SPACED
+from speculative.figures.walkthrough import CAPTION_KEYS, FRAME_FIELDS, KINDS_BY_CODE, ROW_SEPARATOR, common_fields
 
 
-def frame_dict(row: Sequence[Any] | dict[str, Any]) -> dict[str, Any]:
-    """Returns a trace frame row as a dict of FRAME_FIELDS, caption keys and shows as lists."""
+def positions(pt: dict[str, Any], spaced: Sequence[str] = SPACED) -> list[dict[str, Any]]:
+    """Returns a profile trace's positions as the script reads them, one dict per position: the trace holds them as
+    columns {fact: [value per position]}, each fact in `spaced` (the trace's "spaced") one space-separated string
+    with an empty item for None."""
+    columns = pt["positions"]
+    return [{name: [v or None for v in values[i].split(" ")] if name in spaced else values[i]
+             for name, values in columns.items()} for i in range(len(next(iter(columns.values()))))]
+
+
+def frame_dict(row: str | dict[str, Any]) -> dict[str, Any]:
+    """Returns a trace frame row (its fields joined by ROW_SEPARATOR) as a dict of FRAME_FIELDS: its kind by name,
+    position and chance flag as ints, caption keys (one base-36 digit each) and shows as lists."""
     if isinstance(row, dict):
         return row
-    f = dict(zip(FRAME_FIELDS, row))
-    return {**f, "caption": [CAPTION_KEYS[int(i)] for i in f["caption"].split()], "shows": f["shows"].split()}
+    f = dict(zip(FRAME_FIELDS, row.split(ROW_SEPARATOR), strict=True))
+    return {**f, "kind": KINDS_BY_CODE[f["kind"]], "pos": int(f["pos"]), "chance": int(f["chance"]),
+            "caption": [CAPTION_KEYS[int(d, 36)] for d in f["caption"]], "shows": f["shows"].split()}
 
 
 def frame_token(rnd: dict[str, Any], frame: dict[str, Any]) -> int | None:
@@ -25,18 +37,32 @@ def frame_token(rnd: dict[str, Any], frame: dict[str, Any]) -> int | None:
     return rnd["bonus"] if frame["kind"] == "bonus" else None
 
 
+def round_tokens(rnd: dict[str, Any], vocab: Sequence[str]) -> dict[str, str]:
+    """Returns the fields the script makes for a round: its quoted proposals, and from its closing frame's slot codes
+    the tokens it committed (accepted, the replacement, the bonus) and how many, and the proposals it dropped; and
+    its replacement's label."""
+    slots, k = frame_dict(rnd["frames"][-1])["slots"], len(rnd["proposals"])
+    token = {"a": lambda i: rnd["proposals"][i], "r": lambda i: rnd["replacement"], "b": lambda i: rnd["bonus"]}
+    committed = [token[code](i) for i, code in enumerate(slots) if code in token]
+    lost = [rnd["proposals"][i] for i, code in enumerate(slots) if code == "d" and i < k]
+    made = {"proposals": text.quoted([vocab[t] for t in rnd["proposals"]]),
+            "committed": text.quoted([vocab[t] for t in committed]), "lost": text.quoted([vocab[t] for t in lost]),
+            "committed_count": text.fill(text.PLAYER["token_one" if len(committed) == 1 else "tokens"], {"n": len(committed)})}
+    return made | ({} if rnd["replacement"] is None else {"rep": text.isolated(vocab[rnd["replacement"]])})
+
+
 def caption_of(pt: dict[str, Any], vocab: Sequence[str], rnd: dict[str, Any], frame: Any) -> str:
     """Returns the caption the script shows for a trace frame row of profile trace `pt`."""
     frame = frame_dict(frame)
     ctx: dict[str, Any] = {}
     pos, x = frame["pos"], frame_token(rnd, frame)
     if frame["kind"] == "verify":
-        f = pt["positions"][pos - 1]
+        f = positions(pt)[pos - 1]
         ctx = {"p": f["target"][x], "q": f["draft"][x], "accept": f["accept"][x], "worked": f["worked"][x],
                "res_raw": f["res_raw"], "res_total": f["res_total"], "res_norm": f["res_norm"]}
     if pos:
         ctx["pos"] = pos
     if x is not None:
         ctx["tok"] = text.isolated(vocab[x])
-    ctx = {**ctx, **common_fields(len(rnd["proposals"])), **rnd["fields"], **({"u": frame["u"]} if frame["u"] else {})}
+    ctx = {**ctx, **common_fields(len(rnd["proposals"])), **round_tokens(rnd, vocab), **rnd["fields"], **({"u": frame["u"]} if frame["u"] else {})}
     return " ".join(text.fill(text.CAPTIONS[key], ctx) for key in frame["caption"])

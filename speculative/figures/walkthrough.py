@@ -23,13 +23,17 @@ PREFIXES = frozenset({"frames"})  # "frames-<profile id>", and each frame's "<pr
 
 SLOT_CODES = {"accepted": "a", "rejected": "r", "dropped": "d", "proposed": "p", "pending": "w", "none": "n", "bonus": "b"}
 STATES_BY_CODE = {code: state for state, code in SLOT_CODES.items()}
+KIND_CODES = {"propose": "p", "verify": "v", "bonus": "b", "done": "d"}  # a frame row's kind, one letter
+KINDS_BY_CODE = {code: kind for kind, code in KIND_CODES.items()}
 FRAME_FIELDS = ("kind", "pos", "slots", "caption", "u", "chance", "shows")
-CAPTION_KEYS = tuple(text.CAPTIONS)  # a frame row names its caption patterns by their index here
+CAPTION_KEYS = tuple(text.CAPTIONS)  # a frame row names its caption patterns by their index here, one base-36 digit each
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+assert len(CAPTION_KEYS) <= len(DIGITS), "a caption key's index must fit in one base-36 digit"
 
 
 def common_fields(k: int) -> dict[str, Any]:
     """Returns the caption fields every round of k positions shares, so the trace holds them once."""
-    return {"k": k, "tokens_count": text.count(k, "token"), "lost": "", "sure": "", "dropped": ""}
+    return {"k": k, "tokens_count": text.token_count(k), "lost": "", "sure": "", "dropped": ""}
 
 
 def u_text(frame: Frame) -> str:
@@ -51,7 +55,7 @@ def draw_texts(d: Draw, name: str) -> dict[str, str]:
 def frame_fields(frame: Frame, vocab: Sequence[str]) -> dict[str, Any]:
     """Returns the caption fields one frame adds, as finished strings."""
     if frame.kind == "propose":
-        return {"tokens_count": text.count(len(frame.slots) - 1, "token"),
+        return {"tokens_count": text.token_count(len(frame.slots) - 1),
                 "proposals": text.quoted([vocab[s.token] for s in frame.slots[:-1]])}
     if frame.kind == "verify":
         if frame.verdict == "accepted":
@@ -61,28 +65,42 @@ def frame_fields(frame: Frame, vocab: Sequence[str]) -> dict[str, Any]:
                 **(draw_texts(frame.draw, "rep") if frame.draw else {})}
     if frame.kind == "bonus":
         return {"k": frame.position - 1, **(draw_texts(frame.draw, "bonus") if frame.draw else {})}
-    return {"committed_count": text.count(len(frame.committed), "token"),
+    return {"committed_count": text.token_count(len(frame.committed)),
             "committed": text.quoted([vocab[t] for t in frame.committed]),
             "lost": text.quoted([vocab[t] for t in frame.lost]), "sure": text.position_words(frame.sure)}
 
 
-def round_fields(frames: Sequence[Frame], vocab: Sequence[str]) -> dict[str, Any]:
-    """Returns the caption fields a round's frames add, once per round (the draw and shared counts left out)."""
+# What the script makes from the round's tokens and its closing strip: the quoted lists, the replacement's label and
+# how many tokens the round commits.
+TOKEN_LISTS = ("proposals", "committed", "lost", "rep", "committed_count")
+
+
+def round_fields(frames: Sequence[Frame], vocab: Sequence[str], lists: bool = True) -> dict[str, Any]:
+    """Returns the caption fields a round's frames add, once per round (the draw and shared counts left out);
+    without `lists`, not the quoted token lists, which the trace leaves to the script."""
     return {key: value for f in frames for key, value in frame_fields(f, vocab).items()
-            if key not in ("u", "tokens_count", "k") and value}
+            if key not in ("u", "tokens_count", "k") and value and (lists or key not in TOKEN_LISTS)}
 
 
-def frame_row(frame: Frame) -> list[Any]:
-    """Returns one frame as a compact row of FRAME_FIELDS: kind, position, slot states, caption keys, draw, flags."""
-    return [frame.kind, frame.position or 0, "".join(SLOT_CODES[s.state] for s in frame.slots),
-            " ".join(str(CAPTION_KEYS.index(key)) for key in frame.caption),
-            u_text(frame), int(getattr(frame, "chance", False)), " ".join(frame.shows)]
+ROW_SEPARATOR = "|"  # between a frame row's fields; no field holds it
+
+
+def frame_row(frame: Frame) -> str:
+    """Returns one frame as a compact row of FRAME_FIELDS joined by ROW_SEPARATOR: kind (its one-letter code),
+    position, slot states, caption keys (each its index in CAPTION_KEYS as one base-36 digit), draw, chance flag,
+    what it shows."""
+    return ROW_SEPARATOR.join([KIND_CODES[frame.kind], str(frame.position or 0),
+                               "".join(SLOT_CODES[s.state] for s in frame.slots),
+                               "".join(DIGITS[CAPTION_KEYS.index(key)] for key in frame.caption),
+                               u_text(frame), str(int(getattr(frame, "chance", False))), " ".join(frame.shows)])
 
 
 def round_json(rnd: Round, frames: Sequence[Frame], vocab: Sequence[str]) -> dict[str, Any]:
-    """Returns one round as trace JSON: its tokens and caption fields once, then its frames."""
+    """Returns one round as trace JSON: its tokens and caption fields once, then its frames. The fields leave out
+    TOKEN_LISTS: the script makes them from the tokens and the closing frame's slot states, as
+    tracekit.round_tokens does."""
     return {"proposals": list(rnd.proposals), "replacement": rnd.replacement, "bonus": rnd.bonus,
-            "fields": round_fields(frames, vocab), "frames": [frame_row(f) for f in frames]}
+            "fields": round_fields(frames, vocab, lists=False), "frames": [frame_row(f) for f in frames]}
 
 
 def caption(frame: Frame, frames: Sequence[Frame], facts: Sequence[PositionFacts], vocab: Sequence[str]) -> str:

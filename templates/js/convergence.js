@@ -28,6 +28,9 @@ function limitConvergence(fig) {
   s.pos = clamp(whole(s.pos, 1), 1, fig.trace.k + 1);
 }
 
+// Observed frequencies: the trace holds them as one space-separated string, ".143 0 1" (convergence.shares_text).
+function shares(text) { return text.split(' ').map(Number); }
+
 // One row, two bars drawn by its background: the target above, the observed frequency below.
 function histRow(fig, label, target, observed) {
   var r = node('div', 'hist-row'), bars = node('span', 'hist-bars');
@@ -41,14 +44,16 @@ function histRow(fig, label, target, observed) {
 function renderConvergence(fig) {
   var s = fig.state, C = fig.C, conv = fig.prof.convergence, c = s.cp, i = s.pos - 1;
   var where = fill(s.pos > fig.trace.k ? C.bonus : C.position, { pos: s.pos });
-  var rounds = fill(C.rounds, { n: conv.rounds_text[c] });
+  var group = fig.trace.text.lab.group, shown = grouped(conv.checkpoints[c], group), count = conv.reached[c][i];
+  var rounds = fill(C.rounds, { n: shown });
   fig.ui.rounds.value = String(c);
   fig.ui.rounds.setAttribute('aria-valuetext', rounds);
   fig.ui.position.value = String(s.pos);
-  fig.ui.readout.textContent = fill(conv.vacuous[c][i] ? C.vacuous : C.readout, { rounds: rounds,
-    reached: fill(C.reached, { n: conv.reached[c][i] }), where: where,
-    tv: conv.tv_text[c][i], bound: conv.bound_text[c][i], rel: conv.within[c][i] ? C.within : C.above });
-  fig.ui.out.textContent = conv.rounds_text[c];
+  // a checkpoint's flags are one character per position, its TVs and bounds space-separated
+  fig.ui.readout.textContent = fill(conv.vacuous[c].charAt(i) === '1' ? C.vacuous : C.readout, { rounds: rounds,
+    reached: fill(count === 1 ? C.round_one : C.rounds, { n: grouped(count, group) }), where: where, tv: conv.tv_text[c].split(' ')[i],
+    bound: conv.bound_text[c].split(' ')[i], rel: conv.within[c].charAt(i) === '1' ? C.within : C.above });
+  fig.ui.out.textContent = shown;
   fig.chart.querySelectorAll('[data-line]').forEach(function (e) { e.classList.toggle('is-picked', e.dataset.line === String(s.pos)); });
   if (fig.now) {
     fig.now.setAttribute('transform', 'translate(' + fig.xs[c] + ' 0)');
@@ -61,12 +66,13 @@ function renderConvergence(fig) {
 function renderHistograms(fig) {
   if (!fig.near) return;
   var conv = fig.prof.convergence, c = fig.state.cp, i = fig.state.pos - 1;
-  var target = i < fig.trace.k ? fig.prof.positions[i].target : fig.prof.bonus_target, freq = conv.freq[c][i];
+  var target = i < fig.trace.k ? fig.prof.positions[i].target : fig.prof.bonus_target, freq = shares(conv.freq[c][i]);
+  var lengths = shares(conv.lengths_freq[c]);
   fig.ui.hist.replaceChildren.apply(fig.ui.hist, fig.trace.vocabulary.map(function (tok, y) {
     return histRow(fig, tok, target[y], freq[y]);
   }));
-  fig.ui.lengths.replaceChildren.apply(fig.ui.lengths, conv.lengths_exact.map(function (p, j) {
-    return histRow(fig, fill(fig.C.n, { n: j + 1 }), p, conv.lengths_freq[c][j]);
+  fig.ui.lengths.replaceChildren.apply(fig.ui.lengths, fig.prof.stats.tokens_per_round_distribution.map(function (p, j) {
+    return histRow(fig, fill(fig.C.n, { n: j + 1 }), p, lengths[j]);
   }));
 }
 

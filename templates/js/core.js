@@ -18,10 +18,24 @@ function fill(pattern, fields) {
   return pattern.replace(/\{(\w+)\}/g, function (m, name) { return String(fields[name]); });
 }
 
-// The trace the build embeds in #trace, or null on a page without one.
+// The trace the build embeds in #trace, or null on a page without one; each profile's positions as one object
+// per position (the trace holds them as columns).
 function loadTrace(doc) {
-  var source = doc.getElementById('trace');
-  return source ? JSON.parse(source.textContent) : null;
+  var source = doc.getElementById('trace'), trace = source ? JSON.parse(source.textContent) : null;
+  if (trace) trace.profiles.forEach(function (p) { p.positions = positionRows(p.positions, trace.spaced); });
+  return trace;
+}
+
+// Columns {fact: [value per position]} -> [{fact: value}], a fact named in `spaced` split from its one
+// space-separated string, where an empty item stands for null (view.position_columns).
+function positionRows(columns, spaced) {
+  var names = Object.keys(columns);
+  function split(text) { return text.split(' ').map(function (v) { return v === '' ? null : v; }); }
+  return columns[names[0]].map(function (first, i) {
+    var pos = {};
+    names.forEach(function (name) { pos[name] = spaced.indexOf(name) < 0 ? columns[name][i] : split(columns[name][i]); });
+    return pos;
+  });
 }
 
 // Calls fn once, when el first comes within a screen of the viewport, or when the page is printed; at once where

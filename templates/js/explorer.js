@@ -27,10 +27,11 @@ function limitExplorer(fig) {
   s.verify = clamp(whole(s.verify, 0), 0, ex.verify.length - 1);
 }
 
-// One profile's figures at the chosen rule, verification cost and draft cost: values [k], slow flags, best k.
+// One profile's figures at the chosen rule, verification cost and draft cost: values [k] (the trace holds them
+// space-separated), slow flags, best k.
 function explored(fig, p) {
   var s = fig.state, sp = p.speedup, r = s.rule, v = s.verify, c = s.cost;
-  return { values: sp.values[r][v][c], slow: sp.slow[r][v][c], best: sp.best[r][v][c] };
+  return { values: sp.values[r][v][c].split(' '), slow: sp.slow[r][v][c], best: sp.best[r][v][c] };
 }
 
 // The bars' heights are the displayed values over sp.top, divided by the stylesheet.
@@ -55,7 +56,7 @@ function roundLine(fig) {
   var E = fig.E, s = fig.state, k = s.k, ex = fig.trace.explore, v = ex.verify[s.verify];
   var fields = { k_text: fill(k === 1 ? E.k_one : E.k_many, { k: k }), cost: ex.cost_text[s.cost], k: k,
     c: ex.costs[s.cost], one: ex.verify_round, v: v, verify: ex.verify_text[s.verify],
-    round_cost: ex.round_costs[s.verify][s.cost][k - 1] };
+    round_cost: ex.round_costs[s.verify][s.cost].split(' ')[k - 1] };
   return fill(v === '0' ? E.readout : E.readout_verify, fields);
 }
 

@@ -40,16 +40,20 @@ function captionFields(trace, prof, rnd, f) {
   }
   if (f.pos) c.pos = f.pos;
   if (x !== null) c.tok = trace.labels[x];
-  Object.assign(c, trace.fields, rnd.fields);
+  Object.assign(c, trace.fields, roundTokens(trace, rnd), rnd.fields);
   if (f.u) c.u = f.u;
   return c;
 }
 
-// A frame row of the trace as an object: the fields are named once, in trace.frame_fields (view.frame_dict).
+// A frame row of the trace as an object: one string of fields joined by trace.frame_separator and named once, in
+// trace.frame_fields; its kind is a one-letter code of trace.frame_kinds (tracekit.frame_dict).
 function frameOf(trace, frameRow) {
-  var f = {};
-  trace.frame_fields.forEach(function (name, i) { f[name] = frameRow[i]; });
-  f.caption = f.caption.split(' ').map(function (i) { return trace.caption_keys[Number(i)]; });
+  var f = {}, values = frameRow.split(trace.frame_separator);
+  trace.frame_fields.forEach(function (name, i) { f[name] = values[i]; });
+  f.kind = trace.frame_kinds[f.kind];
+  f.pos = Number(f.pos);
+  f.chance = Number(f.chance);
+  f.caption = f.caption.split('').map(function (d) { return trace.caption_keys[parseInt(d, 36)]; });  // base-36 digits
   return f;
 }
 
@@ -67,6 +71,21 @@ function slotsOf(trace, rnd, f) {
 function committedOf(slots) {
   return slots.filter(function (s) { return s.state === 'accepted' || s.state === 'rejected' || s.state === 'bonus'; })
     .map(function (s) { return { token: s.state === 'rejected' ? s.replacement : s.token, state: s.state }; });
+}
+
+// The round's token lists as its captions quote them (text.quoted): its proposals, and from its closing frame's
+// strip the tokens it committed (and how many) and the proposals it dropped; and its replacement's label.
+function roundTokens(trace, rnd) {
+  var P = trace.text.player, last = slotsOf(trace, rnd, frameOf(trace, rnd.frames[rnd.frames.length - 1]));
+  var committed = committedOf(last).map(function (c) { return c.token; });
+  function quoted(tokens) {
+    return tokens.map(function (t) { return fill(P.quoted, { tok: trace.labels[t] }); }).join(' ');
+  }
+  var c = { proposals: quoted(rnd.proposals), committed: quoted(committed),
+    committed_count: fill(committed.length === 1 ? P.token_one : P.tokens, { n: committed.length }),
+    lost: quoted(last.filter(function (s) { return s.state === 'dropped'; }).map(function (s) { return s.token; })) };
+  if (rnd.replacement !== null) c.rep = trace.labels[rnd.replacement];
+  return c;
 }
 
 function roundOf(prof, i) { return i ? prof.drawn[i - 1] : prof.walk; }
