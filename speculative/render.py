@@ -66,14 +66,22 @@ class ScriptStore(Protocol):
     def put(self, key: str, text: str) -> None: ...
 
 
-def joined_script(templates: Mapping[str, str], store: ScriptStore | None = None) -> str:
+_SCRIPT_HEAD = "(function () {\n'use strict';\n"
+
+
+def joined_script(templates: Mapping[str, str], store: ScriptStore | None = None, folder: str = "templates") -> str:
     """Returns the SCRIPTS fragments joined into one minified classic script that exposes nothing; store, when
-    given, keeps it between builds, since minifying takes most of a second."""
-    source = "(function () {\n'use strict';\n" + "\n".join(templates[n] for n in SCRIPTS) + "\n})();\n"
+    given, keeps it between builds, since minifying takes most of a second. Raises ContentError naming the file and
+    line of a syntax error."""
+    source = _SCRIPT_HEAD + "\n".join(templates[n] for n in SCRIPTS) + "\n})();\n"
     key = hashlib.sha256(f"{MINIFIER}\0{source}".encode("utf-8")).hexdigest()
     found = store.get(key) if store else None
     if found is None:
-        found = minified_script(source)
+        try:
+            found = minified_script(source)
+        except ScriptSyntaxError as err:
+            file, line = script_place(templates, err.line, folder)
+            raise ContentError([(file, f"{line}: {err.message}")]) from None
         if store:
             store.put(key, found)
     return found
@@ -82,17 +90,44 @@ def joined_script(templates: Mapping[str, str], store: ScriptStore | None = None
 MINIFIER = "calmjs.parse es5 minify_print, obfuscate locals/1"  # in the store's key: a change here re-minifies
 
 
+class ScriptSyntaxError(Exception):
+    """The joined script does not parse: the line of the joined script where, and what the parser said."""
+
+    def __init__(self, line: int, message: str):
+        self.line, self.message = line, message
+        super().__init__(message)
+
+
+def script_place(templates: Mapping[str, str], line: int, folder: str) -> tuple[str, str]:
+    """Returns (file, "line N") of line `line` of the joined script, in the SCRIPTS file it came from."""
+    start = _SCRIPT_HEAD.count("\n") + 1  # the joined script's line where the first file begins
+    for name in SCRIPTS:
+        lines = templates[name].count("\n") + 1
+        if line < start + lines:
+            return f"{folder}/{name}", f"line {max(line - start + 1, 1)}"
+        start += lines
+    return f"{folder}/{SCRIPTS[-1]}", "at its end"
+
+
 @functools.lru_cache(maxsize=4)  # --watch rebuilds with the same script
 def minified_script(source: str) -> str:
     """Returns source minified, every name local to the wrapping function shortened (nothing outside it is renamed:
-    no global and no property); raises ContentError for a syntax error."""
+    no global and no property); raises ScriptSyntaxError where the source is not ES5, the JavaScript the page's
+    one classic script is written in (no let, const, arrow functions or template strings)."""
     from calmjs.parse import es5  # imported only when the store has no script for this source
     from calmjs.parse.exceptions import ECMASyntaxError
     from calmjs.parse.unparsers.es5 import minify_print
     try:
         return minify_print(es5(source), obfuscate=True, obfuscate_globals=False)
     except ECMASyntaxError as err:
-        raise ContentError([("templates/js/", f"the joined script does not parse: {err}")]) from None
+        at = re.search(r"at (\d+):\d+", str(err))
+        said = re.sub(r" at \d+:\d+", "", str(err))  # positions in the joined script, which no author sees
+        raise ScriptSyntaxError(int(at.group(1)) if at else 0,
+                                f"found JavaScript that does not parse as ES5 ({said}); expected ES5, as the other "
+                                "scripts are written (no let, const, arrow functions or template strings)") from None
+    except RecursionError:
+        raise ScriptSyntaxError(0, "found JavaScript nested too deeply to read; expected the nesting of the other "
+                                   "scripts") from None
 
 
 def _placeholder(name: str) -> Markup:
@@ -262,7 +297,7 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
     components = _components(env, ctx, folder, problems)
     css = _render(env, f"{folder}/", problems, lambda: rcssmin.cssmin("\n".join(templates[n] for n in STYLES)))
     missing = [n for n in SCRIPTS if n not in templates]
-    js = _render(env, f"{folder}/{missing[0] if missing else 'js/'}", problems, lambda: joined_script(templates, scripts))
+    js = _render(env, f"{folder}/{missing[0] if missing else 'js/'}", problems, lambda: joined_script(templates, scripts, folder))
     bodies = {s.source: _render(env, s.source, problems, lambda s=s: section_html(env, md, s, ctx),
                                 (*ctx, *COMPONENTS)) for s in sections}
     if problems:

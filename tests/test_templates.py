@@ -29,6 +29,8 @@ def lines_of(relative: str) -> int:
 
 WHY, LAB = "content/02-why.md", "templates/lab.html.j2"
 AFTER_WHY, AFTER_LAB = lines_of(WHY) + 2, lines_of(LAB) + 1
+LAB_JS = "templates/js/lab.js"
+ES5 = "expected ES5, as the other scripts are written (no let, const, arrow functions or template strings)"
 
 CASES = [
     ("syntax error in prose", append(WHY, "\n{% if x %}\n"),
@@ -70,6 +72,16 @@ CASES = [
       "expected a section or figure with that id (was its section removed or renamed?)"]),
     ("a component placed twice", append(WHY, "\n{{ lab }}\n"),
      ["content/02-why.md, content/04-rule.md: found {{ lab }} more than once; expected it in one place"]),
+    # the page's script is minified by an ES5 parser: a syntax error names its own file and line, never the joined script's
+    ("an arrow function in a script", append(LAB_JS, "\nvar twice = (x) => 2 * x;\n"),
+     [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found JavaScript that does not parse as ES5 (Unexpected '>' between "
+      f"'=' and '2'); {ES5}"]),
+    ("an unclosed function in a script", append(LAB_JS, "\nfunction broken( {\n"),
+     [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found JavaScript that does not parse as ES5 (Unexpected '{{' between "
+      f"'(' and 'var'); {ES5}"]),
+    ("a script nested deeper than the parser reads", append(LAB_JS, "\nvar deep = " + "[" * 3000 + "]" * 3000 + ";\n"),
+     ["templates/js/core.js: line 1: found JavaScript nested too deeply to read; expected the nesting of the other "
+      "scripts"]),
     ("a missing stylesheet", lambda root: (root / "templates" / "player.css").unlink(),
      ["templates/player.css: found no such file; expected the template file player.css, which the page needs"]),
     ("a missing page template", lambda root: (root / "templates" / "page.html.j2").unlink(),
