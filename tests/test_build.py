@@ -34,7 +34,7 @@ def embedded_trace(html: str) -> dict:
     return json.loads(match.group(1))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def html(built_site) -> str:
     return (built_site / "index.html").read_text(encoding="utf-8")
 

@@ -85,9 +85,10 @@ def pair(f: Fraction | None) -> list[int] | None:
     return None if f is None else [f.numerator, f.denominator]
 
 
-def expected_exact(p: list[int], q: list[int]) -> dict:
-    """Returns the analysis's facts for (p, q) as reduced [numerator, denominator] pairs, in eighths.js's shape."""
-    rec = record(p, q)
+def expected_exact(p: list[int], q: list[int], rec: stats.PositionRecord | None = None) -> dict:
+    """Returns the analysis's facts for (p, q) (whose record `rec` is, when given) as reduced [numerator,
+    denominator] pairs, in eighths.js's shape."""
+    rec = rec or record(p, q)
     pf, qf = tuple(t.p for t in rec.tokens), tuple(t.q for t in rec.tokens)
     rest = greedy_residual(pf, qf)
     return {
@@ -125,8 +126,9 @@ def test_eighths_gives_the_analysis_facts_at_every_shipped_position_and_5000_ran
     pairs += [(random_eighths(rng, size), random_eighths(rng, size)) for _ in range(5000)]
     got = run_eighths(page, pairs, trace["text"]["own"])
     for (p, q), out in zip(pairs, got):
-        assert out["exact"] == expected_exact(p, q), (p, q)
-        facts = position_facts_of(record(p, q), 0, trace["vocabulary"], 8).json()
+        rec = record(p, q)
+        assert out["exact"] == expected_exact(p, q, rec), (p, q)
+        facts = position_facts_of(rec, 0, trace["vocabulary"], 8).json()
         assert {k: out["facts"][k] for k in STRING_FIELDS} == {k: facts[k] for k in STRING_FIELDS}, (p, q)
         for k in ("accept_f", "cuts", "q_cuts", "p_cuts", "greedy_cuts"):
             assert out["facts"][k] == pytest.approx(facts[k], abs=1e-6), (k, p, q)

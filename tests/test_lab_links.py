@@ -12,7 +12,7 @@ from speculative.figures.positions import lab_link, lab_u
 from speculative.view import residual_example
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def html(built_site) -> str:
     return (built_site / "index.html").read_text(encoding="utf-8")
 

@@ -43,7 +43,7 @@ def limits_data() -> dict:
     return raw
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # built once per worker, however the tests of this module are spread
 def limits_url(tmp_path_factory) -> str:
     import build
 

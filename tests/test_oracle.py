@@ -99,7 +99,7 @@ def checkpoints(total: int) -> list[int]:
 
 # --- reading the data, the trace and the page ----------------------------------------------------------------
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def data() -> dict:
     raw = json.loads(DATA.read_text(encoding="utf-8"))
     rows = lambda table: [[Fraction(x) for x in row] for row in table]  # noqa: E731
@@ -112,24 +112,24 @@ def data() -> dict:
             "rounds": raw["monte_carlo"]["rounds"], "drawn": raw["drawn_rounds"]}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def site(tmp_path_factory):
     out = tmp_path_factory.mktemp("oracle") / "site"
     assert build.main(["--out", str(out)]) == 0
     return out
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def page_trace(site) -> dict:
     return json.loads((site / "trace.json").read_text(encoding="utf-8"))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def html(site) -> str:
     return (site / "index.html").read_text(encoding="utf-8")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def text(html) -> str:
     """The page's words, as a reader without scripting sees them: no tags, no scripts, spaces collapsed."""
     body = re.sub(r"<script.*?</script>|<style>.*?</style>", " ", html, flags=re.S)
@@ -174,7 +174,7 @@ class Tables(HTMLParser):
             self.cell.append(chunk)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def tables(html) -> list[dict]:
     parser = Tables()
     parser.feed(html)

@@ -50,7 +50,7 @@ def no_js_text(html: str) -> str:
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split()).replace(" .", ".").replace(" ,", ",")
 
 
-@pytest.fixture(scope="module", params=list(EDITS))
+@pytest.fixture(scope="session", params=list(EDITS))  # each edit built once per worker
 def edited(request, tmp_path_factory):
     import build
 

@@ -20,7 +20,7 @@ SHIPPED = {  # accept test, greedy draft, exact match: acceptance per position, 
 }
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def rules(explained):
     return {v["id"]: v for v in view.context(explained)["rules"]["profiles"]}
 

@@ -59,7 +59,7 @@ def is_known_false_positive(m: dict) -> bool:
             and source.startswith("<script ") and 'type="application/json"' in source)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # the checker runs once per worker, however the tests are spread
 def checked(built_site, tmp_path_factory) -> dict[str, list[dict]]:
     """Returns the checker's messages per file name, for the built page and a deliberately broken one, in one run."""
     java_path = java()
