@@ -81,13 +81,12 @@ fi
 if [ "$#" -gt 0 ]; then exec "$PY" -m pytest "$@"; fi
 
 # No arguments: every test in one run on every core (pytest-xdist; TEST_WORKERS=1 runs them in one process), so
-# the browser tests, which wait on Chromium, share the cores with the ones that compute; --dist loadgroup keeps the
-# HTML checker's tests on one worker. sampler.py and stats.py must reach full branch coverage from their own test
+# the browser tests, which wait on Chromium, share the cores with the ones that compute. sampler.py and stats.py must reach full branch coverage from their own test
 # modules (tests/conftest.py's MEASURED; the tracer is paused in every other test). set -e stops at the first
 # non-zero exit, with its code.
 export COVERAGE_FILE=.cache/coverage
 mkdir -p .cache
-"$PY" -m pytest -n "${TEST_WORKERS:-auto}" --dist loadgroup --cov=speculative --cov-branch --cov-report=
+"$PY" -m pytest -n "${TEST_WORKERS:-auto}" --cov=speculative --cov-branch --cov-report=
 if ! "$PY" -m coverage report -m --include=speculative/sampler.py,speculative/stats.py --fail-under=100; then
   echo "error: speculative/sampler.py and speculative/stats.py must reach 100% branch coverage." >&2
   echo "" >&2

@@ -59,9 +59,30 @@ def is_known_false_positive(m: dict) -> bool:
             and source.startswith("<script ") and 'type="application/json"' in source)
 
 
-@pytest.fixture(scope="session")  # the checker runs once per worker, however the tests are spread
+@pytest.fixture(scope="session")
 def checked(built_site, tmp_path_factory) -> dict[str, list[dict]]:
-    """Returns the checker's messages per file name, for the built page and a deliberately broken one, in one run."""
+    """Returns the checker's messages per file name, for the built page and a deliberately broken one, in one run.
+
+    The checker (a Java start of several seconds) runs once for the whole session: xdist's workers share the run's
+    temporary folder, and the first to need the report writes it there, keyed by the page's bytes, while the others
+    wait on a lock and read it."""
+    import fcntl
+    import hashlib
+
+    page = built_site / "index.html"
+    checker = f"{JAR}:{JAR.stat().st_mtime_ns if JAR.is_file() else 0}"  # another checker runs again
+    key = hashlib.sha256(page.read_bytes() + BROKEN.encode("utf-8") + checker.encode("utf-8")).hexdigest()[:16]
+    shared = tmp_path_factory.getbasetemp().parent
+    with open(shared / "vnu.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        report = shared / f"vnu-{key}.json"
+        if not report.exists():
+            report.write_text(json.dumps(run_checker(page, tmp_path_factory)), encoding="utf-8")
+    return json.loads(report.read_text(encoding="utf-8"))
+
+
+def run_checker(page: Path, tmp_path_factory) -> dict[str, list[dict]]:
+    """Runs the checker on the page and the broken page; returns its messages per file name."""
     java_path = java()
     if java_path is None:
         unavailable("No `java` on PATH, so the Nu HTML Checker cannot run.")
@@ -69,7 +90,6 @@ def checked(built_site, tmp_path_factory) -> dict[str, list[dict]]:
         unavailable(f"The Nu HTML Checker was not found at {JAR}.")
     broken = tmp_path_factory.mktemp("vnu") / "broken.html"
     broken.write_text(BROKEN, encoding="utf-8")
-    page = built_site / "index.html"
     result = subprocess.run([java_path, "-jar", str(JAR), "--format", "json", "--stdout", str(page), str(broken)],
                             capture_output=True, text=True, timeout=300)
     try:
@@ -83,16 +103,13 @@ def checked(built_site, tmp_path_factory) -> dict[str, list[dict]]:
     return by_file
 
 
-
 @pytest.mark.validator
-@pytest.mark.xdist_group("vnu")  # one worker runs the checker once for all three (with --dist loadgroup)
 def test_finds_no_errors_on_the_page(checked):
     errors = [describe(m) for m in checked["index.html"] if m["type"] in ("error", "non-document-error")]
     assert errors == [], f"the Nu HTML Checker found {len(errors)} error(s):\n" + "\n".join(errors)
 
 
 @pytest.mark.validator
-@pytest.mark.xdist_group("vnu")  # one worker runs the checker once for all three (with --dist loadgroup)
 def test_finds_no_warnings_but_the_json_trace_under_the_csp(checked):
     warnings = [describe(m) for m in checked["index.html"]
                 if m["type"] == "info" and m.get("subType") == "warning" and not is_known_false_positive(m)]
@@ -100,7 +117,6 @@ def test_finds_no_warnings_but_the_json_trace_under_the_csp(checked):
 
 
 @pytest.mark.validator
-@pytest.mark.xdist_group("vnu")  # one worker runs the checker once for all three (with --dist loadgroup)
 def test_reports_the_raw_space_in_a_broken_data_url(checked):
     errors = [m["message"] for m in checked["broken.html"] if m["type"] == "error"]
     assert any("Space is not allowed" in e for e in errors), errors
