@@ -81,9 +81,9 @@ fi
 if [ "$#" -gt 0 ]; then exec "$PY" -m pytest "$@"; fi
 
 # No arguments: every test in one run on every core (pytest-xdist; TEST_WORKERS=1 runs them in one process), so
-# the browser tests, which wait on Chromium, share the cores with the ones that compute. sampler.py and stats.py must reach full branch coverage from their own test
-# modules (tests/conftest.py's MEASURED; the tracer is paused in every other test). set -e stops at the first
-# non-zero exit, with its code.
+# the browser tests, which wait on Chromium, share the cores with the ones that compute. sampler.py and stats.py
+# must reach full branch coverage from their own test modules (tests/conftest.py's MEASURED; the tracer is paused
+# in every other test). set -e stops at the first non-zero exit, with its code.
 export COVERAGE_FILE=.cache/coverage
 mkdir -p .cache
 "$PY" -m pytest -n "${TEST_WORKERS:-auto}" --cov=speculative --cov-branch --cov-report=
