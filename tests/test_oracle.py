@@ -279,12 +279,12 @@ def test_speedup_table_matches_the_trace(data, page_trace):
 def test_speedup_table_on_the_page_marks_each_costs_best_k(data, tables):
     for profile in data["profiles"]:
         table = speedups(data, profile)
-        shown = table_named(tables, f"{profile['name']}: speedup by positions drafted")["rows"]
-        assert shown[0] == ["k", *[str(c) for c in data["compare"]]]
-        for k, row in enumerate(shown[1:], start=1):
-            expected_cells = [half_up(column[k - 1], places(column)) + "×" + (" ★" if best_k(column) == k and max(column) > 1 else "")
-                              for column in table]
-            assert row == [str(k), *expected_cells], (profile["id"], k)
+        shown = table_named(tables, f"{profile['name']}: speedup by the assumed cost")["rows"]
+        assert shown[0] == ["cost", *[f"k = {k}" for k in range(1, len(table[0]) + 1)]]
+        for cost, column, row in zip(data["compare"], table, shown[1:], strict=True):  # one row per cost
+            expected_cells = [half_up(v, places(column)) + "×" + (" ★" if best_k(column) == k and max(column) > 1 else "")
+                              for k, v in enumerate(column, start=1)]
+            assert row == [str(cost), *expected_cells], (profile["id"], cost)
 
 
 def test_speedup_peaks_in_the_prose(data, text):

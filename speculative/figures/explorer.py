@@ -26,11 +26,13 @@ PREFIXES = frozenset({"spt"})  # "spt-<profile id>"
 
 
 def cells(r: ProfileResult) -> list[list[dict[str, Any]]]:
-    """Returns the speedup table [k][cost] as cells: the value, ★ on each cost's best k, and whether it is below 1×."""
+    """Returns the speedup table [cost][k] as cells: the value, ★ on each cost's best k, and whether it is below 1×;
+    one row per cost, so that its five k fit a phone's width."""
     best, table = r.best_k, r.stats.speedup_table
-    texts = [column_texts([row[c] for row in table]) for c in range(len(table[0]))]  # [cost][k]
-    return [[{"text": texts[c][k - 1] + "×" + ("\u00a0★" if best[c] == k and v > 1 else ""), "slow": v < 1}
-             for c, v in enumerate(row)] for k, row in enumerate(table, start=1)]
+    columns = [[row[c] for row in table] for c in range(len(table[0]))]  # [cost][k]
+    return [[{"text": text + "×" + (" ★" if best[c] == k and v > 1 else ""), "slow": v < 1}
+             for k, (v, text) in enumerate(zip(column, column_texts(column)), start=1)]
+            for c, column in enumerate(columns)]
 
 
 def column_texts(column: Sequence[Fraction]) -> list[str]:

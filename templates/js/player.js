@@ -371,7 +371,7 @@ function renderTest(fig, f, ctx, rnd) {
   ui.bar.style.setProperty('--accept', String(pos.accept_f[x]));
   ui.bar.classList.toggle('is-never', pos.accept_f[x] === 0);
   ui.bar.style.setProperty('--u', f.u);
-  ui.bar.dataset.uEnd = f.u < 0.15 ? 'lo' : f.u > 0.85 ? 'hi' : '';  // the label keeps clear of the scale's ends
+  ui.bar.dataset.uEnd = scaleEnd(f.u);
   ui.uLabel.textContent = fill(T.u, { u: f.u });
   ui.verdict.className = 'player-verdict ' + (passed ? 'is-accepted' : 'is-rejected');
   ui.verdict.replaceChildren(node('strong', '', passed ? T.accepted : T.rejected),
@@ -415,6 +415,11 @@ function renderBonus(fig, ctx, rnd) {
   renderDraw(fig, currentProfile(fig).bonus_cuts, targets, rnd.bonus, rnd.fields.bonus_u);
 }
 
+// Which end of a 0-to-1 scale a draw's label sits against, if any, so that it keeps clear of the end's number.
+function scaleEnd(u) {
+  return u < 0.15 ? 'lo' : u > 0.85 ? 'hi' : '';
+}
+
 // The draw r on the strip of cut points it was drawn by: token y owns [cuts[y-1], cuts[y]), and r lands in
 // the committed token's segment (the caption says which, in numbers).
 function renderDraw(fig, cuts, shares, chosen, r) {
@@ -428,6 +433,7 @@ function renderDraw(fig, cuts, shares, chosen, r) {
   });
   ui.distSegs.replaceChildren.apply(ui.distSegs, segments.concat([ui.distMark]));
   ui.distDraw.style.setProperty('--u', r);
+  ui.distDraw.dataset.uEnd = scaleEnd(Number(r));
   ui.distR.textContent = fill(fig.D.r, { r: r });
 }
 
