@@ -118,7 +118,7 @@ def _marker(j: int, x: float, y: float) -> str:
     if shape == 5:
         return f"M{_n(x - 4)} {_n(y - 1.5)}h8v3h-8z"
     if shape == 0:
-        return f"M{_n(x - 3)} {_n(y)}a3 3 0 1 0 6 0a3 3 0 1 0-6 0"
+        return f"M{_n(x - 3)} {_n(y)}a3 3 0 1 0 6 0 3 3 0 1 0-6 0"
     if shape == 1:
         return f"M{_n(x - 3)} {_n(y - 3)}h6v6h-6z"
     if shape == 2:

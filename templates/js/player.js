@@ -417,7 +417,7 @@ function renderBonus(fig, ctx, rnd) {
 
 // Which end of a 0-to-1 scale a draw's label sits against, if any, so that it keeps clear of the end's number.
 function scaleEnd(u) {
-  return u < 0.15 ? 'lo' : u > 0.85 ? 'hi' : '';
+  return u < 0.2 ? 'lo' : u > 0.8 ? 'hi' : '';
 }
 
 // The draw r on the strip of cut points it was drawn by: token y owns [cuts[y-1], cuts[y]), and r lands in
