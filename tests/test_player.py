@@ -516,3 +516,25 @@ def test_the_axe_helper_reports_a_planted_violation_in_its_context_only(page: Pa
         b.id = 'planted-unnamed'; document.querySelector('[data-player]').append(b); }""")  # a button with no name
     assert any(v.startswith("button-name: #planted-unnamed") for v in axe_violations(page, "[data-player]"))
     assert axe_violations(page, ["#lab", ".explore"]) == []
+
+
+def test_a_draw_near_a_scale_end_never_covers_the_ends_number_at_360px(page: Page, page_url, trace):
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.goto(page_url)
+    near = 0
+    for p in trace["profiles"]:
+        for r, rnd in enumerate([p["walk"]] + p["drawn"]):
+            for f in frames(p, rnd):
+                name = "rep" if f["verdict"] == "rejected" else "bonus" if f["kind"] == "bonus" else None
+                if name is None or 0.2 <= float(rnd["fields"][name + "_u"]) <= 0.8:
+                    continue
+                page.evaluate("h => { location.hash = h; }", f"{p['id']}/{'r%d/' % r if r else ''}{f['index']}")
+                label = page.locator("[data-dist-r]")
+                expect(label).to_have_text(f"r = {rnd['fields'][name + '_u']}")
+                clash = label.evaluate("""l => { const b = l.getBoundingClientRect(), s = l.parentElement.getBoundingClientRect();
+                    const ends = [...l.parentElement.children].filter(e => e !== l && getComputedStyle(e).visibility !== 'hidden');
+                    return b.left < s.left - 0.5 || b.right > s.right + 0.5
+                        || ends.some(e => { const r = e.getBoundingClientRect(); return r.left < b.right && r.right > b.left; }); }""")
+                assert not clash, (p["id"], r, f["index"])
+                near += 1
+    assert near > 0  # the shipped draws include some near each end, so the check ran
