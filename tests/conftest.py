@@ -46,6 +46,16 @@ SLOW_ELSEWHERE = (
 )
 
 
+def pytest_configure(config) -> None:
+    """Gives the suite Ctrl-C as a terminal gives it: a shell that starts a command in the background without job
+    control (`cmd &` in a script) starts it with SIGINT ignored, which its children inherit, and then the tests of
+    how a build answers Ctrl-C would see nothing. Runs in every xdist worker too."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid.split("[")[0] in SLOW_ELSEWHERE:
