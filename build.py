@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import functools
 import gzip
+import hashlib
 import os
 import re
 import secrets
@@ -187,18 +188,25 @@ def jinja_cache() -> jinja2.BytecodeCache | None:
 class ScriptFile:
     """The last minified page script in .cache/script.js, its source's digest on the first line (render's store)."""
 
-    path = CACHE / "script.js"
+    @property
+    def path(self) -> Path:
+        return CACHE / "script.js"  # read when used, so a build pointed at another .cache/ uses that one's
 
     def get(self, key: str) -> str | None:
         try:
             head, _, text = read_bytes(self.path, limit=4 << 20).decode("utf-8").partition("\n")
         except (OSError, ValueError, InputError):
             return None
-        return text if head == key else None
+        return text if head == self.head(key, text) else None  # an edited or cut-off script is minified again
 
     def put(self, key: str, text: str) -> None:
         with contextlib.suppress(OSError):
-            save_cache(self.path, f"{key}\n{text}".encode("utf-8"))
+            save_cache(self.path, f"{self.head(key, text)}\n{text}".encode("utf-8"))
+
+    @staticmethod
+    def head(key: str, text: str) -> str:
+        """Returns the first line: the source's digest, then the minified text's own."""
+        return f"{key} {hashlib.sha256(text.encode('utf-8')).hexdigest()}"
 
 
 def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:

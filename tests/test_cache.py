@@ -176,6 +176,25 @@ def test_a_damaged_or_foreign_cache_is_ignored_and_rebuilt(fresh_cache, damage, 
         assert files() == computed
 
 
+@pytest.mark.parametrize("damage", [
+    lambda head, text: head + "\n" + text.replace("function", "function ", 1),  # the body edited, its head kept
+    lambda head, text: head + "\n" + text[:len(text) // 2],  # cut off
+    lambda head, text: head.split()[0] + "\n" + text,  # a script.js without the text's own digest
+    lambda head, text: "",
+])
+def test_a_damaged_minified_script_is_minified_again(fresh_cache, damage, monkeypatch):
+    from speculative import render
+
+    computed = files()
+    script = fresh_cache.parent / "script.js"
+    head, _, text = script.read_text(encoding="utf-8").partition("\n")
+    script.write_text(damage(head, text), encoding="utf-8")
+    runs = []
+    real = render.minified_script.__wrapped__
+    monkeypatch.setattr(render, "minified_script", lambda source: runs.append(1) or real(source))
+    assert files() == computed and runs == [1]
+
+
 def test_other_data_misses_the_cache(fresh_cache, tmp_path, monkeypatch):
     files()
     raw = json.loads(DATA.read_text())
