@@ -193,11 +193,16 @@ class ScriptFile:
         return CACHE / "script.js"  # read when used, so a build pointed at another .cache/ uses that one's
 
     def get(self, key: str) -> str | None:
-        try:
-            head, _, text = read_bytes(self.path, limit=4 << 20).decode("utf-8").partition("\n")
-        except (OSError, ValueError, InputError):
-            return None
-        return text if head == self.head(key, text) else None  # an edited or cut-off script is minified again
+        """Returns the script minified from the source with digest `key`, from this .cache/ or else the checkout's
+        own (the script depends on the templates' source alone, and both digests are checked), or None."""
+        for path in dict.fromkeys((self.path, ROOT / ".cache" / "script.js")):
+            try:
+                head, _, text = read_bytes(path, limit=4 << 20).decode("utf-8").partition("\n")
+            except (OSError, ValueError, InputError):
+                continue
+            if head == self.head(key, text):  # an edited or cut-off script is minified again
+                return text
+        return None
 
     def put(self, key: str, text: str) -> None:
         with contextlib.suppress(OSError):

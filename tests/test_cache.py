@@ -182,9 +182,10 @@ def test_a_damaged_or_foreign_cache_is_ignored_and_rebuilt(fresh_cache, damage, 
     lambda head, text: head.split()[0] + "\n" + text,  # a script.js without the text's own digest
     lambda head, text: "",
 ])
-def test_a_damaged_minified_script_is_minified_again(fresh_cache, damage, monkeypatch):
+def test_a_damaged_minified_script_is_minified_again(fresh_cache, damage, monkeypatch, tmp_path):
     from speculative import render
 
+    monkeypatch.setattr(build, "ROOT", tmp_path / "checkout")  # no checkout's own script.js to fall back on
     computed = files()
     script = fresh_cache.parent / "script.js"
     head, _, text = script.read_text(encoding="utf-8").partition("\n")
@@ -193,6 +194,16 @@ def test_a_damaged_minified_script_is_minified_again(fresh_cache, damage, monkey
     real = render.minified_script.__wrapped__
     monkeypatch.setattr(render, "minified_script", lambda source: runs.append(1) or real(source))
     assert files() == computed and runs == [1]
+
+
+def test_a_build_with_another_cache_reads_the_checkouts_minified_script(fresh_cache, monkeypatch):
+    from speculative import render
+
+    monkeypatch.setattr(build, "CACHE", ROOT / ".cache")
+    computed = files()  # the checkout's own .cache/ now holds this source's script
+    monkeypatch.setattr(build, "CACHE", fresh_cache.parent)
+    monkeypatch.setattr(render, "minified_script", lambda source: pytest.fail("minified again"))
+    assert files() == computed
 
 
 def test_other_data_misses_the_cache(fresh_cache, tmp_path, monkeypatch):
