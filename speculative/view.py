@@ -114,7 +114,7 @@ def full_trace(ex: Explained, figs: Figures) -> dict[str, Any]:
     """Returns the trace's parts, in the order the trace holds them."""
     data = ex.data
     return {
-        "format": "speculative-decoding-trace/2",
+        "format": "speculative-decoding-trace/3",  # 3: frame rows as joined strings, positions as columns
         "vocabulary": list(data.vocabulary),
         "labels": [text.isolated(t) for t in data.vocabulary],  # for sentences: isolated where direction matters
         "fields": walkthrough.common_fields(data.k),
