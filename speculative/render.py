@@ -5,6 +5,7 @@ It computes nothing: every figure arrives as a finished string in the context.""
 from __future__ import annotations
 
 import base64
+import bisect
 import functools
 import hashlib
 import json
@@ -276,14 +277,24 @@ def placement_problems(bodies: Mapping[str, str], folder: str) -> list[tuple[str
 # there, so the page's DOM is the same without it. Never inside a script, a style or a template's markup.
 _IMPLIED_END = re.compile(r"</t[dh]>(?=<t[dh][\s>]|</tr>)|</tr>(?=<tr[\s>]|</t(?:body|head|foot|able)>)"
                           r"|</li>(?=<li[\s>]|</[ou]l>)|</option>(?=<option[\s>]|</select>)")
-_RAW_TEXT = re.compile(r"(<script\b.*?</script>|<style\b.*?</style>|<template\b.*?</template>)", re.S)
+_RAW_TEXT = re.compile(r"<!--.*?-->|<(script|style|template|textarea|title|xmp|iframe|noembed|noframes|pre)\b.*?</\1>"
+                       r"|<[a-z][^>]*>", re.S | re.I)  # comments, elements whose content is text, and tags themselves
 
 
 def without_implied_ends(html: str) -> str:
     """Returns html without the end tags its parser implies from the tag right after them (</td>, </th>, </tr>,
-    </li> and </option>), outside scripts, styles and templates."""
-    parts = _RAW_TEXT.split(html)
-    return "".join(part if i % 2 else _IMPLIED_END.sub("", part) for i, part in enumerate(parts))
+    </li> and </option>), outside comments, elements whose content is text (scripts, styles, templates, textareas,
+    titles, pre ...) and tags with quoted attribute values."""
+    kept = [m.span() for m in _RAW_TEXT.finditer(html)]  # left as written: what is text there, not markup
+    starts = [a for a, _ in kept]
+    out, at = [], 0
+    for end in _IMPLIED_END.finditer(html):
+        i = bisect.bisect_right(starts, end.start()) - 1
+        if i >= 0 and end.start() < kept[i][1]:
+            continue
+        out.append(html[at:end.start()])
+        at = end.end()
+    return "".join(out + [html[at:]])
 
 
 def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapping[str, Any], trace_text: str,

@@ -82,3 +82,7 @@ def test_only_end_tags_the_parser_implies_from_the_next_tag_are_left_out():
                                           "<ul><li>z</li>\n<li>w</li> </ul><p>q</p><td>3</td>text")
     raw = "<script>var s = '</td></tr>';</script><style>a{}</style><template><li>t</li></ol></template>"
     assert without_implied_ends(raw) == raw  # a script's, a style's and a template's text are kept as they are
+    text = ('<textarea><li>a</li><li>b</li></textarea><title></td><td></title><pre></li><li></pre>'
+            '<!-- </li><li> --><p title="</li><li>">x</p>')
+    assert without_implied_ends(text) == text  # text, a comment and an attribute value, as an author wrote them
+    assert without_implied_ends('<li class="a">x</li><li class="b">y</li></ul>') == '<li class="a">x<li class="b">y</ul>'

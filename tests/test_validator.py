@@ -70,14 +70,17 @@ def checked(built_site, tmp_path_factory) -> dict[str, list[dict]]:
     import hashlib
 
     page = built_site / "index.html"
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # one process: nobody to share with, and nothing kept after it
+        return run_checker(page, tmp_path_factory)
     checker = f"{JAR}:{JAR.stat().st_mtime_ns if JAR.is_file() else 0}"  # another checker runs again
     key = hashlib.sha256(page.read_bytes() + BROKEN.encode("utf-8") + checker.encode("utf-8")).hexdigest()[:16]
     shared = tmp_path_factory.getbasetemp().parent
     with open(shared / "vnu.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         report = shared / f"vnu-{key}.json"
-        if not report.exists():
-            report.write_text(json.dumps(run_checker(page, tmp_path_factory)), encoding="utf-8")
+        if not report.exists():  # written whole, then renamed: a run stopped half-way leaves no report
+            (shared / f"vnu-{key}.part").write_text(json.dumps(run_checker(page, tmp_path_factory)), encoding="utf-8")
+            os.replace(shared / f"vnu-{key}.part", report)
     return json.loads(report.read_text(encoding="utf-8"))
 
 
