@@ -415,23 +415,31 @@ DRAW_GEOMETRY_JS = """() => {
 }"""
 
 
-def test_every_replacement_and_bonus_strip_shows_the_recorded_draw_in_the_committed_tokens_segment(page: Page, page_url, trace):
-    page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(page_url)
-    seen = 0
+def draw_frames(page: Page, trace):
+    """Opens, one after another, every frame of every round that shows a replacement or bonus draw; yields
+    (profile, round number, round, frame, "rep" or "bonus", the recorded draw as text) once the draw is shown."""
     for p in trace["profiles"]:
         for r, rnd in enumerate([p["walk"]] + p["drawn"]):
             for f in frames(p, rnd):
                 if not (f["verdict"] == "rejected" or f["kind"] == "bonus"):
                     continue
+                name = "rep" if f["kind"] == "verify" else "bonus"
                 page.evaluate("h => { location.hash = h; }", f"{p['id']}/{'r%d/' % r if r else ''}{f['index']}")
-                expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, f))
-                name, token = ("rep", rnd["replacement"]) if f["kind"] == "verify" else ("bonus", rnd["bonus"])
                 expect(page.locator("[data-dist-r]")).to_have_text(f"r = {rnd['fields'][name + '_u']}")
-                g = page.evaluate(DRAW_GEOMETRY_JS)
-                assert g["drawn"] == token and g["kind"] == ("residual" if name == "rep" else "bonus"), (p["id"], r, g)
-                assert g["left"] - 0.5 <= g["at"] <= g["right"] + 0.5, (p["id"], r, f["index"], g)
-                seen += 1
+                yield p, r, rnd, f, name, rnd["fields"][name + "_u"]
+
+
+def test_every_replacement_and_bonus_strip_shows_the_recorded_draw_in_the_committed_tokens_segment(page: Page, page_url, trace):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(page_url)
+    seen = 0
+    for p, r, rnd, f, name, _ in draw_frames(page, trace):
+        expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, f))
+        token = rnd["replacement"] if name == "rep" else rnd["bonus"]
+        g = page.evaluate(DRAW_GEOMETRY_JS)
+        assert g["drawn"] == token and g["kind"] == ("residual" if name == "rep" else "bonus"), (p["id"], r, g)
+        assert g["left"] - 0.5 <= g["at"] <= g["right"] + 0.5, (p["id"], r, f["index"], g)
+        seen += 1
     assert seen == sum(1 for p in trace["profiles"] for rnd in [p["walk"]] + p["drawn"]
                        for f in frames(p, rnd) if f["verdict"] == "rejected" or f["kind"] == "bonus") > 40
 
@@ -522,19 +530,13 @@ def test_a_draw_near_a_scale_end_never_covers_the_ends_number_at_360px(page: Pag
     page.set_viewport_size({"width": 360, "height": 800})
     page.goto(page_url)
     near = 0
-    for p in trace["profiles"]:
-        for r, rnd in enumerate([p["walk"]] + p["drawn"]):
-            for f in frames(p, rnd):
-                name = "rep" if f["verdict"] == "rejected" else "bonus" if f["kind"] == "bonus" else None
-                if name is None or 0.2 <= float(rnd["fields"][name + "_u"]) <= 0.8:
-                    continue
-                page.evaluate("h => { location.hash = h; }", f"{p['id']}/{'r%d/' % r if r else ''}{f['index']}")
-                label = page.locator("[data-dist-r]")
-                expect(label).to_have_text(f"r = {rnd['fields'][name + '_u']}")
-                clash = label.evaluate("""l => { const b = l.getBoundingClientRect(), s = l.parentElement.getBoundingClientRect();
-                    const ends = [...l.parentElement.children].filter(e => e !== l && getComputedStyle(e).visibility !== 'hidden');
-                    return b.left < s.left - 0.5 || b.right > s.right + 0.5
-                        || ends.some(e => { const r = e.getBoundingClientRect(); return r.left < b.right && r.right > b.left; }); }""")
-                assert not clash, (p["id"], r, f["index"])
-                near += 1
+    for p, r, _, f, _, drawn in draw_frames(page, trace):
+        if 0.2 <= float(drawn) <= 0.8:
+            continue
+        clash = page.locator("[data-dist-r]").evaluate("""l => { const b = l.getBoundingClientRect(), s = l.parentElement.getBoundingClientRect();
+            const ends = [...l.parentElement.children].filter(e => e !== l && getComputedStyle(e).visibility !== 'hidden');
+            return b.left < s.left - 0.5 || b.right > s.right + 0.5
+                || ends.some(e => { const r = e.getBoundingClientRect(); return r.left < b.right && r.right > b.left; }); }""")
+        assert not clash, (p["id"], r, f["index"])
+        near += 1
     assert near > 0  # the shipped draws include some near each end, so the check ran
