@@ -153,16 +153,16 @@ def check(name: str, counts: np.ndarray, probs: np.ndarray) -> Check:
 
 
 def count_rounds(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, rounds: int, rng: np.random.Generator,
-                 rule: sampler.Rule = sampler.RULE, block: int = 1 << 19,
-                 progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Returns committed-token counts [k+1, V] and tokens-per-round counts [k+1] of drawn rounds, block by block."""
+                 rule: sampler.Rule = sampler.RULE, progress: Callable[[int], None] | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Returns committed-token counts [k+1, V] and tokens-per-round counts [k+1] of drawn rounds, chunk by chunk
+    (the rounds sample_rounds would draw, in the same order, in buffers reused from chunk to chunk)."""
     positions, lengths = 0, 0
-    for lo in range(0, rounds, block):
-        r = sampler.sample_rounds(target, draft, bonus, min(block, rounds - lo), rng, rule=rule)
-        positions = positions + sampler.position_counts(r, target.shape[-1])
-        lengths = lengths + sampler.length_counts(r)
+    for part in sampler.round_chunks(target, draft, bonus, rounds, rng, rule=rule):
+        positions = positions + sampler.position_counts(part, target.shape[-1])
+        lengths = lengths + sampler.length_counts(part)
         if progress:
-            progress(min(block, rounds - lo))
+            progress(part.proposals_pm.shape[1])
     return positions, lengths
 
 

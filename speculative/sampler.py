@@ -383,8 +383,11 @@ def sample_texts(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray
 
 def position_counts(rounds: Rounds, vocab_size: int) -> np.ndarray:
     """Returns [k+1, V] how often each token was committed at each position, over the rounds that reached it."""
-    c = rounds.committed_pm  # [k+1, n]
-    return np.stack([np.bincount(row[row >= 0], minlength=vocab_size) for row in c])  # [k+1, V]
+    c = rounds.committed_pm  # [k+1, n], negative where a round did not reach the position (as n_committed reads it)
+    if c.size and c.max() >= vocab_size:
+        raise ValueError(f"a committed token {int(c.max())} is outside the vocabulary 0..{vocab_size - 1}")
+    cells = np.maximum(c, -1) + np.arange(1, len(c) * (vocab_size + 1), vocab_size + 1)[:, None]  # [k+1, n] unreached: column 0
+    return np.bincount(cells.ravel(), minlength=len(c) * (vocab_size + 1)).reshape(len(c), -1)[:, 1:]  # [k+1, V]
 
 
 def length_counts(rounds: Rounds) -> np.ndarray:

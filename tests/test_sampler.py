@@ -187,6 +187,40 @@ def test_counts_agree_with_a_count_round_by_round(shipped):
     assert (sampler.position_counts(r, len(b)) == positions).all() and (sampler.length_counts(r) == lengths).all()
 
 
+@pytest.mark.parametrize("token", [-2, -128])
+def test_counts_read_any_negative_token_as_a_position_not_reached(shipped, token):
+    """A token overflowed into int8 is negative: counted like -1 (not reached) at its own position, as n_committed
+    reads it, and never filed under a neighbouring position's tokens."""
+    t, d, b = arrays(shipped, shipped.profiles[0])
+    r = sampler.sample_rounds(t, d, b, 50, np.random.default_rng(2))
+    before = sampler.position_counts(r, len(b))
+    j = np.flatnonzero(r.committed_pm[1] >= 0)[0]  # a round that reached position 2
+    was = r.committed_pm[1, j]
+    r.committed_pm[1, j] = token
+    after = sampler.position_counts(r, len(b))
+    assert after[1, was] == before[1, was] - 1 and (np.delete(after - before, 1, axis=0) == 0).all()
+
+
+@pytest.mark.parametrize("token", [6, 127])
+def test_counts_refuse_a_committed_token_past_the_vocabulary(shipped, token):
+    t, d, b = arrays(shipped, shipped.profiles[0])
+    r = sampler.sample_rounds(t, d, b, 50, np.random.default_rng(2))
+    r.committed_pm[1, 7] = token
+    with pytest.raises(ValueError, match=f"committed token {token} is outside the vocabulary 0..{len(b) - 1}"):
+        sampler.position_counts(r, len(b))
+
+
+def test_checks_count_the_rounds_sample_rounds_draws_in_the_same_order(shipped):
+    """count_rounds streams chunks through reused buffers; it must count exactly the rounds one sample_rounds call
+    draws from the same seed, so the check command, the tests and the page's run agree round for round."""
+    t, d, b = arrays(shipped, shipped.profiles[1])
+    n = 3 * sampler.CHUNK + 123  # a last, partial chunk too
+    positions, lengths = checks.count_rounds(t, d, b, n, np.random.default_rng(9))
+    r = sampler.sample_rounds(t, d, b, n, np.random.default_rng(9))
+    assert (positions == sampler.position_counts(r, len(b))).all() and (lengths == sampler.length_counts(r)).all()
+    assert positions[0].sum() == n
+
+
 def test_the_broken_samplers_are_five_different_ways_to_be_wrong(shipped):
     """Two mutants that always commit the same tokens would be one failure named twice."""
     t, d, b = arrays(shipped, shipped.profiles[1])
