@@ -19,9 +19,8 @@ interleaved runs: this build and MkDocs alternate, so both see the same load on 
   counting what it ran over 50 ms, as Lighthouse's Total Blocking Time does;
 - layout shift: bench/layout_shift.py, stepping every frame of every round at a phone and a laptop width.
 
-Every process runs with Python's default bytecode cache (__pycache__), as on a reader's or author's machine:
-PYTHONDONTWRITEBYTECODE, which some sandboxes set, is dropped. With it, this build compiled its own modules from
-source on every run while MkDocs and the import floor, installed by pip, read compiled files: an unfair race.
+Every timed process keeps Python's default bytecode cache, as on a reader's or author's machine
+(build_and_watch.timed).
 """
 
 from __future__ import annotations
@@ -29,14 +28,12 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import os
 import re
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -44,9 +41,9 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import layout_shift  # noqa: E402
+from build_and_watch import FLOOR, timed  # noqa: E402
 import memory  # noqa: E402
 
-FLOOR = "import numpy, jinja2, markdown_it, yaml"
 MKDOCS_VENV = ROOT / ".cache" / "mkdocs-venv"
 GOALS = {"cold_vs_mkdocs": 0.7, "cold_vs_floor": 2.0, "warm_vs_mkdocs": 0.5, "content_ms": 50, "gzip_kb": 42,
          "dom": 1000, "tbt_ms": 50, "peak_mb": memory.PEAK_MB, "shift": layout_shift.SHIFT_BUDGET}
@@ -80,13 +77,6 @@ for i in range({edits}):
     times.append(time.perf_counter() - start)
 print(sorted(times)[len(times) // 2])
 """
-
-
-def timed(cmd: list[str], cwd: Path = ROOT) -> float:
-    """Returns the wall time of one command, which must succeed."""
-    start = time.perf_counter()
-    subprocess.run(cmd, cwd=cwd, check=True, capture_output=True)
-    return time.perf_counter() - start
 
 
 def our_build(cache: Path, out: Path) -> float:
@@ -293,7 +283,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="interleaved build runs per figure (default 5)")
     parser.add_argument("--no-mkdocs", action="store_true", help="skip MkDocs-Material and the goals against it")
     args = parser.parse_args(argv)
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # every child process caches bytecode, as Python does by default
     m = measure(args.repeats, not args.no_mkdocs)
     rows = build_rows(m) + page_rows(m)
     print("| figure | this build | MkDocs-Material | goal | met |\n|---|---|---|---|---|")
