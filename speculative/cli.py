@@ -138,15 +138,15 @@ def report(path: str) -> str:
              f"assumed cost: draft step {cost.draft_step}, verification {cost.verify_round} target step(s)"]
     for r in ex.results:
         s = r.stats
-        lines += [
-            "",
-            f"{r.profile.id} ({r.profile.name})",
-            f"  alpha_i          {'  '.join(str(a) for a in s.alphas)}",
-            f"  P(N=n), n=1..{ex.data.k + 1}  {'  '.join(str(p) for p in s.distribution)}",
-            f"  E tokens/round   {s.expected} = {decimal_str(s.expected)} (from P(N=n): {s.expected_from_distribution})",
-            f"  speedup          {s.expected} / {s.round_cost} = {decimal_str(s.speedup)}x",
-            f"  frames           {len(r.frames)}",
+        rows = [
+            ("alpha_i", "  ".join(str(a) for a in s.alphas)),
+            (f"P(N=n), n=1..{ex.data.k + 1}", "  ".join(str(p) for p in s.distribution)),
+            ("E tokens/round", f"{s.expected} = {decimal_str(s.expected)} (from P(N=n): {s.expected_from_distribution})"),
+            ("speedup", f"({s.expected}) / ({s.round_cost}) = {decimal_str(s.speedup)}x"),  # a fraction over a fraction
+            ("frames", str(len(r.frames))),
         ]
+        width = max(len(label) for label, _ in rows) + 2
+        lines += ["", f"{r.profile.id} ({r.profile.name})", *(f"  {label:<{width}}{value}" for label, value in rows)]
     return "\n".join(lines)
 
 

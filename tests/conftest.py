@@ -70,7 +70,7 @@ MEASURED = {"test_sampler.py", "test_stats.py", "test_rules.py", "test_checks.py
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_call(item: pytest.Item):  # the test's body only: fixtures that several modules share are traced
+def pytest_runtest_protocol(item: pytest.Item):  # set-up, body and tear-down: the bar counts the measured modules alone
     import sys
 
     cov = sys.modules["coverage"].Coverage.current() if "coverage" in sys.modules else None
