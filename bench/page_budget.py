@@ -55,6 +55,53 @@ SET_JS = """([selector, index, actions]) => {
   return times;
 }"""
 
+# Buttons timed one click each (with style and layout), `count` times, the page left idle between clicks as a reader
+# leaves it (the player works out the rounds its buttons lead to while idle); the tally's draws accumulate, as a
+# reader's repeated clicks do. (row name, selector, clicks)
+BUTTONS = [
+    ("lab, Draw u", "[data-lab-draw-u]", ACTIONS),
+    ("lab, Draw 100 times", "[data-tally-draw='100']", ACTIONS),
+    ("lab, Draw 10,000 times (10,000 draws and the redraw)", "[data-tally-draw='10000']", 10),
+    ("lab, Reset tally", "[data-tally-reset]", 10),
+    ("player, Next round where chance decides", "[data-action='chance']", 10),
+    ("player, Draw another round", "[data-action='draw']", 10),
+]
+
+CLICK_JS = """async ([selector, clicks]) => {
+  const el = document.querySelector(selector), times = [];
+  const idle = () => new Promise(r => requestIdleCallback(() => requestAnimationFrame(() => setTimeout(r))));
+  for (let i = 0; i < clicks; i++) {
+    await idle();  // a reader's clicks come apart: what the page does while idle is not the click's
+    document.body.offsetHeight;
+    const start = performance.now();
+    el.click();
+    document.body.offsetHeight;
+    times.push(performance.now() - start);
+  }
+  return times;
+}"""
+
+# Chooses "Your own position" in the lab (untimed), then sets each of its number inputs to 0 and back in turn.
+OWN_JS = """(actions) => {
+  const select = document.querySelector('#lab-position');
+  select.value = [...select.options].at(-1).value;
+  select.dispatchEvent(new Event('change', {bubbles: true}));
+  const inputs = [...document.querySelectorAll('[data-own-grid] input')], times = [];
+  for (let i = 0; i < actions; i++) {
+    const el = inputs[i % inputs.length], value = el.value;
+    for (const v of ['0', value]) {
+      document.body.offsetHeight;
+      const start = performance.now();
+      el.value = v;
+      el.dispatchEvent(new Event('input', {bubbles: true}));
+      el.dispatchEvent(new Event('change', {bubbles: true}));
+      document.body.offsetHeight;
+      times.push(performance.now() - start);
+    }
+  }
+  return times;
+}"""
+
 # Clicks the player's Next step button; at the last frame, First step (untimed) starts the walk again.
 NEXT_JS = """(actions) => {
   const player = document.querySelector('[data-player]'), scrubber = player.querySelector('[data-scrubber]');
@@ -91,6 +138,9 @@ def controls(page: Page) -> dict[str, list[float]]:
             label = f"{name} (#{id_})" if len(ids) > 1 else name
             out[label] = page.evaluate(SET_JS, [selector, i, ACTIONS])
     out["player, Next step"] = page.evaluate(NEXT_JS, ACTIONS)
+    for name, selector, clicks in BUTTONS:
+        out[name] = page.evaluate(CLICK_JS, [selector, clicks])
+    out["lab, Your own position's p and q inputs"] = page.evaluate(OWN_JS, ACTIONS)
     return out
 
 

@@ -155,21 +155,26 @@ function act(fig, action) {
     var restart = !s.playing && s.frame >= n;
     return fig.update({ playing: !s.playing && n > 1, linked: true, frame: restart ? 1 : s.frame });
   }
-  if (action === 'draw') {
-    return fig.update({ round: s.lastDrawn % currentProfile(fig).drawn.length + 1, frame: 1, playing: false, linked: true });
-  }
+  if (action === 'draw') return fig.update({ round: nextDrawn(fig), frame: 1, playing: false, linked: true });
   if (action === 'chance') return nextChance(fig);
   var to = { first: 1, prev: s.frame - 1, next: s.frame + 1, last: n }[action];
   if (to === undefined || to < 1 || to > n) return;
   fig.update({ frame: to, playing: false, linked: true });
 }
 
-// The next drawn round, after the current one and wrapping around, with a check chance decides: at that check.
+// The drawn round Draw another round moves to.
+function nextDrawn(fig) { return fig.state.lastDrawn % currentProfile(fig).drawn.length + 1; }
+
+// The next drawn round, after the current one and wrapping around, with a check chance decides, as [round,
+// frame of that check]; undefined where chance decides none.
+function chanceAfter(fig) {
+  var list = currentProfile(fig).chance;
+  return list.find(function (c) { return c[0] > fig.state.round; }) || list[0];
+}
+
 function nextChance(fig) {
-  var list = currentProfile(fig).chance, at = fig.state.round;
-  if (!list.length) return;
-  var next = list.find(function (c) { return c[0] > at; }) || list[0];
-  fig.update({ round: next[0], frame: next[1], playing: false, linked: true });
+  var next = chanceAfter(fig);
+  if (next) fig.update({ round: next[0], frame: next[1], playing: false, linked: true });
 }
 
 // A frame link brings the player into view once it has rendered.
@@ -192,7 +197,7 @@ function renderPlayer(fig) {
   fig.root.hidden = false;
   renderControls(fig, rnd.frames.length);
   renderRoundChoice(fig);
-  if (fig.ready || fig.state.linked) sizeRound(fig, rnd); else whenIdle(fig);
+  if (fig.ready || fig.state.linked) sizeRound(fig); else whenIdle(fig);
   var f = renderStage(fig, rnd, fig.state.frame);
   holdParts(fig, fig.state.frame);
   renderLinked(fig, f);
@@ -216,48 +221,79 @@ function renderStage(fig, rnd, i) {
   return f;
 }
 
-// On entering a round (or at a new width), every frame of it is rendered in turn before anything is painted.
-// Each changing part keeps the greatest height it takes, a part a frame leaves out keeps its room where a part
-// below it would move otherwise, and the stage keeps its greatest height: stepping moves nothing on screen.
-function sizeRound(fig, rnd) {
-  var key = [fig.state.profile, fig.state.round, fig.root.clientWidth].join('/');
-  if (fig.sized === key) return;
-  fig.sized = key;
-  var parts = PLAYER_HELD.map(function (sel) { return fig.root.querySelector(sel); }), seen;
-  fig.stage.classList.remove('is-sized');
-  parts.forEach(function (el) { el.classList.remove('is-held', 'is-sized'); });
-  for (var pass = 0; pass < 2; pass++) {  // again once sized: a panel holding sized parts (the test's numbers)
-    seen = measureRound(fig, rnd, parts);
-    parts.forEach(function (el, j) { el.style.setProperty('--held', String(seen.most[j])); el.classList.add('is-sized'); });
+// A round's sizes (each changing part's greatest height in it, where a part a frame leaves out keeps its room,
+// and the stage's greatest height) hold every part still while stepping. They are worked out once per round and
+// width, off screen, and kept; while the page is idle the rounds Draw another round and Next round where chance
+// decides lead to are worked out ahead, so those buttons answer without laying out every frame of a round.
+function sizeRound(fig) {
+  var sizes = roundSizes(fig, fig.state.profile, fig.state.round);
+  if (fig.sized !== sizes) {
+    fig.sized = sizes;
+    fig.parts = PLAYER_HELD.map(function (sel) { return fig.root.querySelector(sel); });
+    hold(fig.parts, sizes.most);
+    fig.room = sizes.room;
+    fig.stage.style.setProperty('--held', String(sizes.tallest));
+    fig.stage.classList.add('is-sized');
   }
-  fig.parts = parts;
-  fig.room = roomByFrame(seen.shown, seen.below);
-  var tallest = 0;
-  for (var i = 1; i <= rnd.frames.length; i++) {
-    renderStage(fig, rnd, i);
-    holdParts(fig, i);
-    tallest = Math.max(tallest, fig.stage.getBoundingClientRect().height);
-  }
-  fig.stage.style.setProperty('--held', String(tallest));
-  fig.stage.classList.add('is-sized');
+  (window.requestIdleCallback || setTimeout)(function () {
+    var chance = chanceAfter(fig);
+    roundSizes(fig, fig.state.profile, nextDrawn(fig));
+    if (chance) roundSizes(fig, fig.state.profile, chance[0]);
+  });
 }
 
-// Renders each frame of the round: each part's greatest height, which frames show it, and the parts below it.
-function measureRound(fig, rnd, parts) {
-  var most = parts.map(function () { return 0; }), rects = [], shown = [];
-  for (var i = 1; i <= rnd.frames.length; i++) {
-    renderStage(fig, rnd, i);
-    shown.push(parts.map(function (el, j) {
+// Every frame of the round, each rendered into its own unseen copy of the stage laid over the real one, so the
+// browser lays them out together: three layouts a round, not three a frame.
+function roundSizes(fig, profile, round) {
+  if (fig.width === undefined) fig.width = fig.root.clientWidth;  // once: then the width watch keeps it
+  var key = [profile, round, fig.width].join('/');
+  fig.sizes = fig.sizes || {};
+  if (fig.sizes[key]) return fig.sizes[key];
+  var rnd = roundOf(fig.trace.profiles[profile], round), width = fig.stage.getBoundingClientRect().width, seen;
+  var ghosts = rnd.frames.map(function (row, i) { return ghostFrame(fig, { profile: profile }, rnd, i + 1, width); });
+  for (var pass = 0; pass < 2; pass++) {  // again once sized: a panel holding sized parts (the test's numbers)
+    seen = measureRound(ghosts);
+    ghosts.forEach(function (g) { hold(g.parts, seen.most); });
+  }
+  var room = roomByFrame(seen.shown, seen.below);
+  ghosts.forEach(function (g, i) { holdRoom(g.parts, room[i]); });
+  var tallest = Math.max.apply(null, ghosts.map(function (g) { return g.stage.getBoundingClientRect().height; }));
+  ghosts.forEach(function (g) { g.stage.remove(); });
+  return (fig.sizes[key] = { most: seen.most, room: room, tallest: tallest });
+}
+
+// An unseen copy of the stage (hidden from assistive technology too), laid over it and unsized, showing frame i.
+function ghostFrame(fig, state, rnd, i, width) {
+  var stage = fig.stage.cloneNode(true);
+  stage.className = fig.stage.className.replace('is-sized', '') + ' is-ghost';
+  stage.style.setProperty('--gw', String(width));
+  fig.stage.after(stage);
+  var ghost = { ui: partsOf(stage, PLAYER_PARTS), trace: fig.trace, state: state, T: fig.T, D: fig.D };
+  renderStage(ghost, rnd, i);
+  var parts = PLAYER_HELD.map(function (sel) { return stage.querySelector(sel); });
+  parts.forEach(function (el) { el.classList.remove('is-held', 'is-sized'); });
+  return { stage: stage, parts: parts };
+}
+
+function hold(parts, heights) {
+  parts.forEach(function (el, j) { el.style.setProperty('--held', String(heights[j])); el.classList.add('is-sized'); });
+}
+
+// Reads every ghost's parts: each part's greatest height, which frames show it, and the parts below it.
+function measureRound(ghosts) {
+  var most = ghosts[0].parts.map(function () { return 0; }), rects = [];
+  var shown = ghosts.map(function (g) {
+    return g.parts.map(function (el, j) {
       if (!el.getClientRects().length) return false;  // hidden, or inside a hidden panel
       var r = el.getBoundingClientRect();
-      if (r.height >= most[j]) { most[j] = r.height; rects[j] = r; }
+      if (r.height >= most[j]) { most[j] = r.height; rects[j] = { el: el, r: r, parts: g.parts }; }
       return true;
-    }));
-  }
-  var below = parts.map(function (el, p) {
-    return parts.map(function (e, q) { return q; }).filter(function (q) {
+    });
+  });
+  var below = most.map(function (h, p) {
+    return most.map(function (e, q) { return q; }).filter(function (q) {
       var a = rects[p], b = rects[q];
-      return a && b && !el.contains(parts[q]) && b.top > a.top + 0.5 && b.left < a.right && a.left < b.right;
+      return a && b && !a.el.contains(a.parts[q]) && b.r.top > a.r.top + 0.5 && b.r.left < a.r.right && a.r.left < b.r.right;
     });
   });
   return { most: most, shown: shown, below: below };
@@ -293,9 +329,12 @@ function whenIdle(fig) {
 
 // A part this frame leaves out but that keeps its room is there, unseen.
 function holdParts(fig, i) {
-  if (!fig.parts) return;  // not sized yet
-  fig.parts.forEach(function (el, j) {
-    var held = el.hidden && fig.room[i - 1][j];
+  if (fig.room) holdRoom(fig.parts, fig.room[i - 1]);  // once sized
+}
+
+function holdRoom(parts, room) {
+  parts.forEach(function (el, j) {
+    var held = el.hidden && room[j];
     el.classList.toggle('is-held', held);
     if (held) el.hidden = false;
   });
@@ -304,11 +343,10 @@ function holdParts(fig, i) {
 // A new width re-measures the round at the next render.
 function watchWidth(fig) {
   if (!window.ResizeObserver) return;
-  var width = -1;
-  new ResizeObserver(function (entries) {
-    var w = Math.round(entries[0].contentRect.width);
-    if (w === width) return;
-    width = w;
+  new ResizeObserver(function () {
+    var w = fig.root.clientWidth;
+    if (w === fig.width) return;
+    fig.width = w;
     fig.update({});
   }).observe(fig.root);
 }
@@ -339,7 +377,7 @@ function renderRoundChoice(fig) {
   ui.roundCounter.textContent = s.round ? fill(fig.T.drawn_counter, { i: s.round, n: n }) : '';
   ui.roundChance.textContent = chance ? D.chance_mark : '';
   ui.drawHint.hidden = s.round > 0;
-  ui.drawHint.textContent = fill(D.draw_hint, { i: s.lastDrawn % n + 1, n: n });
+  ui.drawHint.textContent = fill(D.draw_hint, { i: nextDrawn(fig), n: n });
   ui.chanceNote.textContent = p.chance_note;
   if (p.chance.length) ui.chanceButton.removeAttribute('aria-disabled');
   else ui.chanceButton.setAttribute('aria-disabled', 'true');
