@@ -590,12 +590,17 @@ def input_filter(args: argparse.Namespace, data: Path):
     such as a log written beside it), and the visible files directly in content/ and templates/."""
     from watchfiles import DefaultFilter
 
-    editors = DefaultFilter(ignore_paths=[str(args.out.resolve()), str(CACHE)])  # swap files; our own writes
+    editors = DefaultFilter()  # swap files and the like
+    # Our own writes are not inputs. DefaultFilter's ignore_paths compares strings, so `--out da` would also have
+    # ignored data/: compare whole path parts instead.
+    ours = (args.out.resolve(), CACHE.resolve())
     inputs = (args.content.resolve(), args.templates.resolve())
 
     def passes(change, path: str) -> bool:
         where = Path(path)
-        return editors(change, path) and (where == data or (where.parent in inputs and not where.name.startswith(".")))
+        if not editors(change, path) or any(where == o or where.is_relative_to(o) for o in ours):
+            return False
+        return where == data or (where.parent in inputs and not where.name.startswith("."))
     return passes
 
 

@@ -20,7 +20,7 @@ MAX_OUTPUT_CHARS = 4_000_000  # one template's output; the shipped page is about
 MAX_LOOP_STEPS = 1_000_000  # range() items in one build, across every template
 TOP_TARGETS = {"", "top"}  # href="#" and "#top" scroll to the top in every browser
 
-_SCRIPT = re.compile(r"<script\b.*?</script>", re.S | re.I)
+_SCRIPT = re.compile(r"(<script\b[^>]*>).*?</script>", re.S | re.I)  # group 1: the opening tag, whose id counts
 _ATTR = r"\s{name}\s*=\s*(?:\"{prefix}([^\"]*)\"|'{prefix}([^']*)')"
 _IDS = re.compile(_ATTR.format(name="id", prefix=""), re.I)
 _LINKS = re.compile(_ATTR.format(name="href", prefix="#"), re.I)
@@ -134,8 +134,8 @@ def _values(pattern: re.Pattern, text: str) -> list[str]:
 
 
 def page_ids(page: str) -> Counter:
-    """Returns how many elements carry each id on the page (scripts and their JSON left out)."""
-    return Counter(_values(_IDS, _SCRIPT.sub("", page)))
+    """Returns how many elements carry each id on the page: a script's own id counts (the trace's), its text not."""
+    return Counter(_values(_IDS, _SCRIPT.sub(r"\1</script>", page)))
 
 
 def link_problems(page: str, parts: Mapping[str, tuple[str, str]],

@@ -147,6 +147,11 @@ CONTENT_BUILD_CASES = [
     ("id of the player", "01-what.md", lambda t: t.replace("id: what", "id: player"),
      ['content/01-what.md: line 4: id: found "player", which another element on the page has too; expected an id '
       "of its own"]),
+    ("id of the trace", "01-what.md", lambda t: t.replace("id: what", "id: trace"),  # the scripts read it by id
+     ['content/01-what.md: line 4: id: found "trace", which another element on the page has too; expected an id '
+      "of its own"]),
+    ("element with the trace's id", "01-what.md", lambda t: t + '\n<span id="trace">x</span>\n',
+     ['content/01-what.md: found id="trace" on 2 elements; expected each id on one element only (choose another id)']),
     ("bidi title", "01-what.md", lambda t: t.replace("title: What", "title: What\u202e"),
      ['content/01-what.md: line 2: title: found "What<U+202E> this is", which has U+202E (right-to-left override); '
       f"{TITLE}, without control characters, line breaks or bidi controls"]),

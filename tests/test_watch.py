@@ -259,3 +259,21 @@ def test_a_burst_of_saves_ends_on_the_last_content(project):
         assert "saved 38 times" not in page
     finally:
         run.stop()
+
+
+def test_an_output_folder_whose_name_begins_another_inputs_path_hides_no_input(project):
+    """`--out da` once hid data/ from the watcher: watchfiles' ignore_paths compares strings, not path parts."""
+    import argparse
+
+    import build
+    from watchfiles import Change
+
+    for out in ("da", "data/profiles", "cont", "templates-old"):
+        args = argparse.Namespace(data=project / "data" / "profiles.v1.json", content=project / "content",
+                                  templates=project / "templates", out=project / out)
+        folders, data = build.watched(args)
+        passes = build.input_filter(args, data)
+        assert passes(Change.modified, str(data)), out
+        assert passes(Change.modified, str((project / "content" / "01-what.md").resolve())), out
+        assert passes(Change.modified, str((project / "templates" / "page.html.j2").resolve())), out
+        assert not passes(Change.added, str((project / out).resolve() / "index.html")), out
