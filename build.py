@@ -299,7 +299,12 @@ def is_temp(name: str) -> bool:
 
 
 def output_problems(out: Path, inputs: list[Path]) -> list[str]:
-    """Returns why `out` cannot take the built page: not a folder, or the folder of an input."""
+    """Returns why `out` cannot take the built page: not a folder, the folder of an input, or a folder inside an
+    earlier build's output (whose next build would then refuse the folder it did not write)."""
+    holder = next((d for d in out.resolve().parents if (d / MANIFEST).is_file()), None)
+    if holder is not None:
+        return [f"{shown(out)}: found a folder inside {shown(holder)}/, which holds an earlier build's output; "
+                f"expected a folder of its own for the built page, beside {shown(holder)}/ rather than in it"]
     try:
         mode = out.stat().st_mode
     except FileNotFoundError:

@@ -207,6 +207,18 @@ def test_an_output_folder_that_holds_other_things_is_refused(out, expected, proj
     assert lines == [expected, "", HINT.replace("site/", f"{out}/").format(s="")]
 
 
+@pytest.mark.parametrize("out", ["site/sub", "site/a/b"])
+def test_an_output_folder_inside_an_earlier_builds_output_is_refused(out, project, run_build):
+    """Built into site/sub, the next plain build would refuse site/ for holding a folder it did not write."""
+    assert run_build(*ARGS)[0] == 0
+    before = snapshot(project / "site")
+    lines = refused(run_build, project, "--out", out)
+    assert lines[0] == (f"{out}: found a folder inside site/, which holds an earlier build's output; expected a "
+                        "folder of its own for the built page, beside site/ rather than in it")
+    assert snapshot(project / "site") == before and not (project / "site" / "sub").exists()
+    assert run_build(*ARGS)[0] == 0
+
+
 def user_site(www: Path) -> None:
     www.mkdir()
     for name, text in {"index.html": "<h1>My home page</h1>", "cv.pdf": "%PDF", "about.html": "<p>me</p>",
