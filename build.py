@@ -102,14 +102,15 @@ def read_all(paths: list[Path], data: Path) -> tuple[dict[str, str], list[str]]:
 
 
 def listed(folder: Path, suffix: str = "") -> list[Path]:
-    """Returns the folder's entries that end with suffix, sorted, skipping subfolders and hidden names
-    (editors' lock and swap files); an entry that is not a regular file is kept, so the reader can refuse it."""
+    """Returns the folder's entries that end with suffix, sorted, skipping hidden names (editors' lock and swap
+    files) and subfolders, unless a subfolder is named as an input would be (x.md, x.j2): an entry that is not a
+    regular file is kept, so the reader can refuse it."""
     try:
         entries = list(os.scandir(folder))
     except OSError:
         return []
-    return sorted(folder / e.name for e in entries
-                  if e.name.endswith(suffix) and not e.name.startswith(".") and not is_folder(e))
+    return sorted(folder / e.name for e in entries if e.name.endswith(suffix) and not e.name.startswith(".")
+                  and (e.name.endswith(INPUT_SUFFIXES) or not is_folder(e)))
 
 
 def is_folder(entry: os.DirEntry) -> bool:
@@ -126,6 +127,7 @@ def reserved_ids(sections: list) -> frozenset[str]:
 
 
 TEMPLATE_SUFFIXES = (".j2", ".css", ".js")  # the files in templates/ that are read; an image there is ignored
+INPUT_SUFFIXES = (".md", *TEMPLATE_SUFFIXES)
 NEAR_MD = (".markdown", ".mdown", ".mkd", ".mkdn", ".md.txt")  # a section under a name the build would not read
 
 
