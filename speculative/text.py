@@ -200,6 +200,13 @@ def fill(pattern: str, fields: Mapping[str, Any]) -> str:
     """Returns the pattern with each {name} replaced by its field; the player's fill() does the same."""
     return _FIELD.sub(lambda m: str(fields[m.group(1)]), pattern)
 
+# A round whose first proposal is rejected, against plain decoding: "it is {which}", "so {so}".
+WORST = {
+    "slower": {"which": "which is slower", "so": "it loses to plain decoding"},
+    "same": {"which": "which is no faster", "so": "it only ties with plain decoding"},
+    "faster": {"which": "which is still faster", "so": "it still beats plain decoding at these costs"},
+}
+
 # The identity check's summary under its table.
 IDENTITY = {
     "summary": "The same sum, done in exact fractions for every token at every position of {drafts}, "

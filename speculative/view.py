@@ -6,11 +6,12 @@ the prose quotes. It formats only: every number arrives computed from the analys
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from . import checks, text
 from .analysis import Explained, ProfileResult
-from .figures import FIGURES, common, positions, walkthrough
+from .figures import FIGURES, common, identity, positions, walkthrough
 from .text import decimal_str, percent_str, prob_str
 
 
@@ -201,6 +202,7 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         "p": {v["id"]: v for v in views},
         "denom": ex.denom,
         "cost": {"draft_step": str(cost.draft_step), "verify_round": str(cost.verify_round),
+                 "verify_words": text.cost_phrase(cost.verify_round),
                  "round_cost": str(ex.results[0].stats.round_cost),
                  "compare": [str(c) for c in cost.compare_draft_steps]},
         "points": {name: point_view(ex, where) for name, where in ex.points.items()},
@@ -212,11 +214,17 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         "player_counter": text.fill(text.PLAYER["counter"], {"i": 1, "n": len(ex.results[0].frames)}),
         "authored_chance": text.and_list([r.profile.name for r in ex.results if r.walk_by_chance]),
         "seeds": {"walk": data.walkthrough_seed, "mc": data.monte_carlo.seed, "drawn": data.drawn_rounds},
-        "worst": {"round_cost": str(ex.results[0].stats.round_cost),
-                  "speedup": decimal_str(ex.results[0].stats.worst_speedup)},
+        "worst": worst_view(ex.results[0].stats.worst_speedup, ex.results[0].stats.round_cost),
         "suite": suite_view(ex),
         **figs.parts("context"),
     }
+
+
+def worst_view(speedup: Fraction, round_cost: Fraction) -> dict[str, str]:
+    """Returns what the prose says of a round whose first proposal is rejected: its cost, its speedup, and how that
+    compares with plain decoding in words (slower unless a draft step is free or verifying costs under a step)."""
+    verdict = "slower" if speedup < 1 else "same" if speedup == 1 else "faster"
+    return {"round_cost": str(round_cost), "speedup": decimal_str(speedup), **text.WORST[verdict]}
 
 
 def counts(ex: Explained) -> dict[str, str]:
@@ -238,4 +246,5 @@ def suite_view(ex: Explained) -> dict[str, Any]:
             "sequence_broken": text.and_list(list(c.SEQUENCE_BROKEN)), "harmless": text.and_list(list(c.HARMLESS)),
             "texts": f"{c.SEQUENCE_TEXTS:,}", "length": c.SEQUENCE_LENGTH, "page_texts": f"{c.PAGE_SEQUENCE_TEXTS:,}",
             "toy_tokens": len(c.TOY.vocabulary), "cells": f"{len(c.TOY.vocabulary) ** c.SEQUENCE_LENGTH:,}",
-            "joint_tv": decimal_str(ex.sequence[0], 4), "joint_bound": decimal_str(ex.sequence[1], 4)}
+            "joint_tv": decimal_str(ex.sequence[0], 4), "joint_bound": decimal_str(ex.sequence[1], 4),
+            "drafts": identity.drafts_phrase(len(ex.results))}

@@ -136,3 +136,44 @@ def test_the_edits_reach_what_they_are_meant_to(tmp_path):
             [any("r" in f["slots"] for f in walk_frames(p)) for p in trace["profiles"]]
     assert found["chance_at_divergent_2"][0] == [False, True]  # the divergent authored round: chance decides
     assert found["aligned_rejected_first"][1] == [True, True]  # the aligned authored round now has a rejection
+
+
+# --- the cost model's words follow its numbers ----------------------------------------------------------------
+
+def cost_page(tmp_path, **cost) -> str:
+    import build
+
+    def edit(raw):
+        raw["cost_model"].update(cost)
+    files = build.build_files(edited_data(tmp_path, edit), build.ROOT / "content", build.ROOT / "templates")
+    return no_js_text(files["index.html"].decode("utf-8"))
+
+
+def test_a_verification_cost_of_two_steps_is_said_everywhere(tmp_path):
+    text = cost_page(tmp_path, verify_round="2")  # round cost 5 × 1/10 + 2 = 5/2; the worst round 1/(5/2) = 0.40×
+    assert "checking all k positions in one pass costs 2 target steps (the cost model" in text
+    assert "The cost model above charges 2 target steps for checking a whole round" in text
+    assert "a round costs k·c + 2 target steps under the cost model above" in text
+    assert "charges one target step" not in text and "2 target step " not in text and "k·c + 1 target steps" not in text
+
+
+def test_a_free_draft_step_ties_the_worst_round_with_plain_decoding(tmp_path):
+    text = cost_page(tmp_path, draft_step="0", compare_draft_steps=["0", "1/10"])  # a rejected round: 1 step, 1 token
+    assert "costs 1 target steps for that one token: 1.00× the speed of plain decoding, which is no faster." in text
+    assert "1 target steps per token here, so it only ties with plain decoding" in text
+    assert "which is slower" not in text and "so it loses to plain decoding" not in text
+
+
+def test_a_cheap_verification_makes_the_worst_round_faster_and_the_page_says_so(tmp_path):
+    text = cost_page(tmp_path, draft_step="0", verify_round="1/2", compare_draft_steps=["0"])
+    assert "2.00× the speed of plain decoding, which is still faster." in text
+    assert "so it still beats plain decoding at these costs" in text
+
+
+def test_one_draft_is_not_called_both(tmp_path):
+    import build
+
+    files = build.build_files(edited_data(tmp_path, lambda raw: raw["profiles"].pop()), build.ROOT / "content",
+                              build.ROOT / "templates")
+    text = no_js_text(files["index.html"].decode("utf-8"))
+    assert "exact fractions, on the draft and on" in text and "both drafts" not in text

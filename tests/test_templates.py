@@ -88,7 +88,7 @@ CASES = [
      ["templates/page.html.j2: found no such file; expected the template file page.html.j2, which the page needs"]),
     ("a folder named like a template", lambda root: ((root / "templates" / "lab.html.j2").unlink(),
                                                      (root / "templates" / "lab.html.j2").mkdir()),
-     ["templates/lab.html.j2: found a folder; expected the template file lab.html.j2, which the page needs"]),
+     ["templates/lab.html.j2: found a folder; expected a regular file"]),  # read, and refused, as any input
 ]
 
 
