@@ -252,7 +252,7 @@ def tv_chart(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequen
     series = "; ".join(f"{label}: " + ", ".join(decimal_str(t[j], 4) for t in tv) for j, label in enumerate(labels))
     desc = (f"Total-variation distance between the observed and the target distribution after "
             f"{', '.join(f'{n:,}' for n in rounds)} rounds, on log scales. {series}. Dashed: position 1's bound, "
-            f"which every round reaches; it falls from {decimal_str(min(bound[0][0], 1), 4)} to {decimal_str(bound[-1][0], 4)}, "
+            f"which every round reaches; it falls from {decimal_str(min(bound[0][0], 1), 4)} to {decimal_str(min(bound[-1][0], 1), 4)}, "
             f"in proportion to 1 over the square root of the round count: a straight line of slope −1/2. "
             f"Fewer rounds reach each later position, so its bound sits higher. "
             f"A vertical line marks the number of rounds shown.")

@@ -177,3 +177,25 @@ def test_one_draft_is_not_called_both(tmp_path):
                               build.ROOT / "templates")
     text = no_js_text(files["index.html"].decode("utf-8"))
     assert "exact fractions, on the draft and on" in text and "both drafts" not in text
+
+
+def test_positions_no_round_reached_show_no_tv_and_no_verdict(tmp_path):
+    """A draft that never passes position 1 (q only where p = 0): positions 2 to 6 are never reached, so the TV table
+    has nothing to compare there; it once printed TV 0.0000 under a bound of 2.9979, "within"."""
+    import build
+
+    def disjoint(raw):
+        raw["profiles"][1]["draft"][0] = ["0", "0", "4/8", "4/8", "0", "0"]  # target[0] is 0 at "sat" and "on"
+        raw["profiles"][1]["proposals"][0] = "sat"
+    files = build.build_files(edited_data(tmp_path, disjoint), build.ROOT / "content", build.ROOT / "templates")
+    html = files["index.html"].decode("utf-8")
+    table = re.search(r'<table class="tv-table">(?:(?!</table>).)*?tvt-divergent.*?</table>', html, re.S).group(0)
+    rows = [[unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)(?=<t[hd]|</tr>|$)", r, re.S)]
+            for r in re.findall(r"<tr>(.*?)(?=<tr>|</tbody>)", table.split("<tbody>")[1], re.S)]
+    assert rows[0][1] == "100,000" and rows[0][4] == "within"
+    for row in rows[1:]:
+        assert row[1:] == ["0", "–", "–", "–"], row
+    trace = json.loads(files["trace.json"])
+    conv = next(p for p in trace["profiles"] if p["id"] == "divergent")["convergence"]
+    assert all(t.split(" ")[1:] == ["–"] * 5 for t in conv["tv_text"] + conv["bound_text"])
+    assert all(float(b) <= 1 for t in conv["bound_text"] for b in t.split(" ") if b != "–")

@@ -21,9 +21,10 @@ IDS: frozenset[str] = frozenset()
 PREFIXES = frozenset({"cw", "cr", "cp", "tv", "tvt"})  # each "<prefix>-<profile id>"
 
 
-def tv_text(x: float) -> str:
-    """Returns a total-variation distance or bound as the page prints it: 4 decimals, a bound capped at 1."""
-    return decimal_str(min(x, 1.0), 4)
+def tv_text(x: float, n: int = 1) -> str:
+    """Returns a total-variation distance or bound as the page prints it: 4 decimals, a bound capped at 1; the dash
+    for "none" where no round reached the position (n = 0), so there is nothing to compare with the target."""
+    return decimal_str(min(x, 1.0), 4) if n else text.PLAYER["no_token"]
 
 
 def shares_text(shares: Any) -> str:
@@ -42,8 +43,8 @@ def profile_trace(r: ProfileResult) -> dict[str, Any]:
     return {"rounds": r.mc_rounds, "checkpoints": [c.rounds for c in cps],
             "within": ["".join(str(int(x.tv <= x.tv_bound)) for x in c.checks) for c in cps],
             "vacuous": ["".join(str(int(x.tv_bound >= 1)) for x in c.checks) for c in cps],
-            "tv_text": [" ".join(tv_text(x.tv) for x in c.checks) for c in cps],
-            "bound_text": [" ".join(tv_text(x.tv_bound) for x in c.checks) for c in cps],
+            "tv_text": [" ".join(tv_text(x.tv, x.n) for x in c.checks) for c in cps],
+            "bound_text": [" ".join(tv_text(x.tv_bound, x.n) for x in c.checks) for c in cps],
             "freq": [[shares_text(x.freq) for x in c.checks] for c in cps],
             "lengths_freq": [shares_text(c.length_freq) for c in cps],
             "reached": [[x.n for x in c.checks] for c in cps]}  # the script groups the digits (text.LAB's group)
@@ -55,8 +56,9 @@ def profile_view(r: ProfileResult, k: int) -> dict[str, Any]:
     positions = [{"value": i, "label": text.fill(text.CONV["position" if i <= k else "bonus"], {"pos": i})}
                  for i in range(1, k + 2)]
     rows = [{"position": c.position, "label": positions[c.position - 1]["label"], "n": f"{c.n:,}",
-             "tv": decimal_str(c.tv, 4), "bound": decimal_str(c.tv_bound, 4),
-             "ok": text.CONV["within" if c.tv <= c.tv_bound else "above"]} for c in r.checks]
+             "tv": tv_text(c.tv, c.n), "bound": tv_text(c.tv_bound, c.n),
+             "ok": tv_text(0, c.n) if not c.n else text.CONV["within" if c.tv <= c.tv_bound else "above"]}
+            for c in r.checks]
     labels = [p["label"] if p["value"] <= k else text.fill(text.CONV["short"], {"pos": p["value"]}) for p in positions]
     return {"id": r.profile.id, "name": r.profile.name, "last": len(cps) - 1, "positions": positions, "rows": rows,
             "chart": charts.tv_chart([c.rounds for c in cps], [[x.tv for x in c.checks] for c in cps],
