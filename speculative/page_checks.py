@@ -4,11 +4,12 @@ placed once)."""
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import traceback
 from collections import Counter
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
@@ -125,6 +126,53 @@ def _what(err: Exception, names: Iterable[str]) -> str:
     if isinstance(err, TooLarge):
         return str(err)
     return f"found a template error: {err}"
+
+
+def include_cycles(texts: Mapping[str, str], shown: Callable[[str], str]) -> list[tuple[str, str]]:
+    """Returns (file, "line N: message") for each template whose includes (imports, extends) lead back to itself,
+    which would render without end; texts maps a template's name to its source (one with a syntax error is left to
+    the render, which names it)."""
+    refs = {name: [r for r in _references(source) if r in texts] for name, source in texts.items()}
+    problems = []
+    for name in sorted(texts):
+        first = next((r for r in refs[name] if name in _reachable(r, refs)), None)
+        if first is not None:
+            line = _line_of(texts[name], f"'{first}'") or _line_of(texts[name], f'"{first}"')
+            problems.append((shown(name), f"{line}found an include of {first!r}, which leads back to {name}; "
+                                          "expected includes that end (a template may not include itself, directly "
+                                          "or through others)"))
+    return problems
+
+
+@functools.lru_cache(maxsize=256)  # --watch: only an edited file is parsed again
+def _references(source: str) -> tuple[str, ...]:
+    """Returns the names of the templates a template's source includes, imports or extends by a constant name."""
+    from jinja2 import meta
+
+    try:
+        return tuple(r for r in meta.find_referenced_templates(jinja2.Environment().parse(source)) if r)
+    except jinja2.TemplateSyntaxError:
+        return ()
+
+
+def _reachable(start: str, refs: Mapping[str, list[str]]) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo += refs.get(name, [])
+    return seen
+
+
+def runtime_problem(err: Exception, files: Iterable[str]) -> tuple[str, str] | None:
+    """Returns (file, "line N: message") for an error a template's own expression raised ({{ 1/0 }}), or None when
+    the error arose outside every template (a bug in the build, not in its input)."""
+    file, line = _where(err, "", set(files))
+    if not file:
+        return None
+    return file, (f"line {line}: " if line else "") + (f"found {type(err).__name__}: {err}; expected an expression "
+                                                       "that works on the page's values")
 
 
 # --- the finished page --------------------------------------------------------------------------------------

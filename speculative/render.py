@@ -248,6 +248,11 @@ def _render(env: jinja2.Environment, name: str, problems: list[tuple[str, str]],
         problems += err.problems
     except KeyError as err:
         problems.append((name, f"missing template {err}; expected it in templates/"))
+    except (ArithmeticError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as err:
+        problem = page_checks.runtime_problem(err, env.files)
+        if problem is None:
+            raise
+        problems.append(problem)
     return None
 
 
@@ -302,7 +307,11 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
                 scripts: ScriptStore | None = None) -> str:
     """Returns the page's HTML from sections in order, template texts, the view's context and the trace's JSON;
     raises ContentError naming the file and line of every problem, the page's broken links included."""
-    env = environment({**templates, **{s.source: s.template_text() for s in sections}}, cache, folder)
+    texts = {**templates, **{s.source: s.template_text() for s in sections}}
+    cycles = page_checks.include_cycles(texts, lambda name: shown_name(name, folder))
+    if cycles:
+        raise ContentError(cycles)
+    env = environment(texts, cache, folder)
     env.steps = 0
     md, problems = _markdown(), []
     components = _components(env, ctx, folder, problems)

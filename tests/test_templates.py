@@ -82,6 +82,25 @@ CASES = [
     ("a script nested deeper than the parser reads", append(LAB_JS, "\nvar deep = " + "[" * 3000 + "]" * 3000 + ";\n"),
      ["templates/js/core.js: line 1: found JavaScript nested too deeply to read; expected the nesting of the other "
       "scripts"]),
+    # a runtime error in a template's own expression is the input's problem, named by file and line
+    ("a division by zero in prose", append(WHY, "\nE is {{ 1 / 0 }}.\n"),
+     [f"{WHY}: line {AFTER_WHY}: found ZeroDivisionError: division by zero; expected an expression that works on "
+      "the page's values"]),
+    ("a type error in a template", append(LAB, "{{ 'abc'|int + [] }}\n"),
+     [f"{LAB}: line {AFTER_LAB}: found TypeError: unsupported operand type(s) for +: 'int' and 'list'; expected an "
+      "expression that works on the page's values"]),
+    # includes that never end are refused before rendering (they printed Python's recursion traceback)
+    ("a template that includes itself", append(LAB, "{% include 'lab.html.j2' %}\n"),
+     [f"{LAB}: line {AFTER_LAB}: found an include of 'lab.html.j2', which leads back to lab.html.j2; expected "
+      "includes that end (a template may not include itself, directly or through others)"]),
+    ("two templates that include each other", lambda root: (append(LAB, "{% include 'strip.html.j2' %}\n")(root),
+                                                            append("templates/strip.html.j2",
+                                                                   "{% include 'lab.html.j2' %}\n")(root)),
+     [f"{LAB}: line {AFTER_LAB}: found an include of 'strip.html.j2', which leads back to lab.html.j2; expected "
+      "includes that end (a template may not include itself, directly or through others)",
+      f"templates/strip.html.j2: line {lines_of('templates/strip.html.j2') + 1}: found an include of 'lab.html.j2', "
+      "which leads back to strip.html.j2; expected includes that end (a template may not include itself, directly "
+      "or through others)"]),
     ("a missing stylesheet", lambda root: (root / "templates" / "player.css").unlink(),
      ["templates/player.css: found no such file; expected the template file player.css, which the page needs"]),
     ("a missing page template", lambda root: (root / "templates" / "page.html.j2").unlink(),
