@@ -671,6 +671,9 @@ def preview_classes():
             pass
 
         def send_head(self):
+            if "\0" in urllib.parse.unquote(self.path):  # os.path would raise on it, and the client would get nothing
+                self.send_error(404, "File not found")
+                return None
             path = self.translate_path(self.path)
             if os.path.isdir(path) and urllib.parse.urlsplit(self.path).path.endswith("/"):
                 path = os.path.join(path, "index.html")
@@ -702,7 +705,7 @@ def make_server(out: Path, port: int):
         return server_class(("127.0.0.1", port), handler)
     except OSError as err:
         raise Problems([f"127.0.0.1:{port}: found the port could not be used ({err.strerror or err}); "
-                        "expected a free port, such as --serve 8001"]) from None
+                        "expected a free port: choose another, such as 8001, or 0 for any free one"]) from None
 
 
 def start_serving(server, out: Path) -> None:

@@ -57,6 +57,24 @@ def test_a_link_out_of_the_folder_is_not_followed(name, target, served):
     assert status(url + name + "/") == 404
 
 
+@pytest.mark.parametrize("path", ["index.html%00", "%00", "a%00b/", "index.html%00.txt"])
+def test_a_nul_byte_in_the_path_is_answered_404(path, served):  # it dropped the connection with no reply
+    site, url = served
+    assert status(url + path) == 404
+
+
+def test_a_busy_port_is_refused_with_a_free_one_suggested(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(build.Problems) as err:
+            build.make_server(tmp_path, port)
+    (line,) = err.value.lines
+    assert line.startswith(f"127.0.0.1:{port}: found the port could not be used (")
+    assert line.endswith("); expected a free port: choose another, such as 8001, or 0 for any free one")
+
+
 def test_an_index_that_links_out_is_not_served(served, tmp_path):
     site, url = served
     (tmp_path / "secret.html").write_text("secret")
