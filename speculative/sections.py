@@ -102,9 +102,16 @@ def _front_values(text: str) -> tuple[dict[str, tuple[Any, int]], list[tuple[int
                                    "expected each key once"))
         elif key not in FRONT_KEYS:
             problems.append((line, f"found the key {describe(key)}; expected only {', '.join(FRONT_KEYS)}"))
+        elif _TAG.match(value_node.tag) is None:  # !!python/object/apply:..., !custom: the safe loader knows none
+            problems.append((line, f"{key}: found the YAML tag {value_node.tag.replace(_STANDARD, '!!')}; expected a "
+                                   "plain value, without tags"))
         else:
             values[key] = (_construct(loader, value_node), line)
     return values, problems
+
+
+_STANDARD = "tag:yaml.org,2002:"
+_TAG = re.compile(re.escape(_STANDARD) + r"(str|int|float|bool|null|seq|map|timestamp|binary)\Z")
 
 
 def _construct(loader: yaml.SafeLoader, node: yaml.Node) -> Any:

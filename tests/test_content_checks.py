@@ -38,6 +38,10 @@ FRONT_MATTER_CASES = [
      'line 5: found the key "tilte"; expected only title, order, id'),
     ("alias", front("x: &a [1, 2]", "title: *a", "order: 1", "id: a"),
      "line 3: found an alias (*name); expected plain values, without YAML anchors and aliases"),
+    ("python tag", front("title: !!python/object/apply:os.system ['echo hi']", "order: 1", "id: a"),  # once "found null"
+     "line 2: title: found the YAML tag !!python/object/apply:os.system; expected a plain value, without tags"),
+    ("custom tag", front("title: x", "order: !year 3", "id: a"),
+     "line 3: order: found the YAML tag !year; expected a plain value, without tags"),
     ("empty title", front("title:", "order: 1", "id: a"), f"line 2: title: found null; {TITLE}"),
     ("blank title", front("title: '  '", "order: 1", "id: a"), f'line 2: title: found "  "; {TITLE}'),
     ("mapping title", front("title: {a: 1}", "order: 1", "id: a"), f"line 2: title: found an object; {TITLE}"),
