@@ -10,7 +10,7 @@ import functools
 import hashlib
 import json
 import re
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Callable, Iterable, Mapping, Protocol
 
 import jinja2
 import rcssmin
@@ -85,7 +85,26 @@ def joined_script(templates: Mapping[str, str], store: ScriptStore | None = None
             raise ContentError([(file, f"{line}: {err.message}")]) from None
         if store:
             store.put(key, found)
+    if _RAW_END.search(found):
+        raise ContentError([raw_end_problem(templates, SCRIPTS, folder, "script")])
     return found
+
+
+# Text that ends (or, for a script, confuses) the inline element it stands in: the HTML parser reads it as markup.
+_RAW_END = re.compile(r"</script|<!--|<script|</style", re.I)
+_RAW_HINT = {"script": "expected it split, such as '<\\/script' or '<' + '!--'",
+             "style": "expected its < escaped, such as '\\3c /style'"}
+
+
+def raw_end_problem(templates: Mapping[str, str], names: Iterable[str], folder: str, element: str) -> tuple[str, str]:
+    """Returns (file, message) naming the first of `names` that holds text which would end its inline element."""
+    for name in names:
+        found = _RAW_END.search(templates[name])
+        if found:
+            line = templates[name].count("\n", 0, found.start()) + 1
+            return (f"{folder}/{name}", f"line {line}: found {found.group(0)!r}, which would end the page's inline "
+                                        f"{element} there; {_RAW_HINT[element]}")
+    return (f"{folder}/", f"found text that would end the page's inline {element}; expected none")
 
 
 MINIFIER = "calmjs.parse es5 minify_print, obfuscate locals/1"  # in the store's key: a change here re-minifies
@@ -316,6 +335,8 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
     md, problems = _markdown(), []
     components = _components(env, ctx, folder, problems)
     css = _render(env, f"{folder}/", problems, lambda: rcssmin.cssmin("\n".join(templates[n] for n in STYLES)))
+    if css and _RAW_END.search(css):
+        problems.append(raw_end_problem(templates, STYLES, folder, "style"))
     missing = [n for n in SCRIPTS if n not in templates]
     js = _render(env, f"{folder}/{missing[0] if missing else 'js/'}", problems, lambda: joined_script(templates, scripts, folder))
     bodies = {s.source: _render(env, s.source, problems, lambda s=s: section_html(env, md, s, ctx),

@@ -101,6 +101,13 @@ CASES = [
       f"templates/strip.html.j2: line {lines_of('templates/strip.html.j2') + 1}: found an include of 'lab.html.j2', "
       "which leads back to strip.html.j2; expected includes that end (a template may not include itself, directly "
       "or through others)"]),
+    # the script and the styles stand inline in the page: text the HTML parser reads as their end is refused
+    ("an end tag in a script's string", append(LAB_JS, "\nvar tag = '</script>';\n"),
+     [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found '</script', which would end the page's inline script there; "
+      "expected it split, such as '<\\/script' or '<' + '!--'"]),
+    ("an end tag in a style", append("templates/figures.css", "\n.x::after { content: '</style>'; }\n"),
+     [f"templates/figures.css: line {lines_of('templates/figures.css') + 2}: found '</style', which would end the "
+      "page's inline style there; expected its < escaped, such as '\\3c /style'"]),
     ("a missing stylesheet", lambda root: (root / "templates" / "player.css").unlink(),
      ["templates/player.css: found no such file; expected the template file player.css, which the page needs"]),
     ("a missing page template", lambda root: (root / "templates" / "page.html.j2").unlink(),
