@@ -79,9 +79,10 @@ def row(c: Any, categories: int) -> str:
     if c.n == 0:
         verdict = "ok: the rule never reaches it" if c.ok else "FAIL: never reached"
         return f"{c.name:<34} {0:>11,} {'-':>9} {'-':>8} {'-':>8} {'-':>10}  {verdict}"
-    seen = checks.detectable_tv(c.n, categories) if categories > 1 else float("nan")
+    # one token leaves nothing to tell apart: no error is possible, so none is detectable ("-", not nan)
+    seen = f"{checks.detectable_tv(c.n, categories):>10.5f}" if categories > 1 else f"{'-':>10}"
     verdict = "ok" if c.ok else "FAIL"
-    return f"{c.name:<34} {c.n:>11,} {c.p_value:>9.2e} {c.tv:>8.5f} {c.bound:>8.5f} {seen:>10.5f}  {verdict}"
+    return f"{c.name:<34} {c.n:>11,} {c.p_value:>9.2e} {c.tv:>8.5f} {c.bound:>8.5f} {seen}  {verdict}"
 
 
 def run_checks(path: str, rounds: int, texts: int, out: TextIO, err: TextIO, rule: Any = None) -> bool:

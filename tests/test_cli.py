@@ -81,6 +81,12 @@ def test_an_unreached_position_is_a_failed_row():
     assert failed_rows(row) == ["p 2"]
 
 
+def test_a_one_token_row_says_no_error_is_detectable_rather_than_nan():
+    row = cli.row(checks.Check("p 1", 5_000, 1.0, 0.0, 0.01, None), 1)
+    assert "nan" not in row and row.split()[-2:] == ["-", "ok"]
+    assert cli.row(checks.Check("p 1", 5_000, 1.0, 0.0, 0.01, None), 2).split()[-2] != "-"
+
+
 @pytest.mark.parametrize("args, message", [
     (["--rounds", "0"], "argument --rounds: found '0'; expected a whole number from 1,000 to 100,000,000"),
     (["--rounds", "999"], "argument --rounds: found '999'; expected a whole number from 1,000 to 100,000,000"),
