@@ -122,8 +122,13 @@ def is_folder(entry: os.DirEntry) -> bool:
 
 def reserved_ids(sections: list) -> frozenset[str]:
     """Returns the ids the page uses: the figures', the sections' and those written into the sections' HTML."""
-    written = {m for s in sections for m in re.findall(r'\bid="([^"{}]+)"', s.body)}
-    return figures.page_ids() | {s.id for s in sections} | written
+    return figures.page_ids() | frozenset(id_owners(sections))
+
+
+def id_owners(sections: list) -> dict[str, str]:
+    """Returns each id a section gives an element (its own, or one written into its HTML) -> that section's file."""
+    written = {m: s.source for s in sections for m in re.findall(r'\bid="([^"{}]+)"', s.body)}
+    return {**written, **{s.id: s.source for s in sections}}
 
 
 TEMPLATE_SUFFIXES = (".j2", ".css", ".js")  # the files in templates/ that are read; an image there is ignored
@@ -167,7 +172,7 @@ def parse_inputs(data: Path, content: Path, templates: Path):
         content_lines = err.lines()
     if shown(data) in texts:
         try:
-            dataset = parse(texts[shown(data)], shown(data), reserved_ids(sections or []))
+            dataset = parse(texts[shown(data)], shown(data), reserved_ids(sections or []), id_owners(sections or []))
         except InputError as err:
             lines += err.lines()
     lines += content_lines

@@ -8,7 +8,7 @@ import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from .errors import MAX_INPUT_BYTES, PLAIN, InputError, char_name, decode, describe, visible
 from .reading import read_bytes
@@ -289,9 +289,11 @@ def _plural(n: int, noun: str) -> str:
 class _Checker:
     """Walks the parsed JSON, collecting problems instead of stopping at the first."""
 
-    def __init__(self, problems: list[tuple[str, str]], reserved: frozenset[str] = frozenset()) -> None:
+    def __init__(self, problems: list[tuple[str, str]], reserved: frozenset[str] = frozenset(),
+                 owners: Mapping[str, str] | None = None) -> None:
         self.problems = problems
         self.reserved = reserved  # the page's element ids and prefixes
+        self.owners = owners or {}  # of those, the ids a file the author edits gives an element, and that file
         self.too_many_tokens = -1  # the vocabulary's length when it is over the limit, already reported there
 
     def fail(self, path: str, message: str) -> None:
@@ -524,6 +526,9 @@ def _profile_id(check: _Checker, pid: Any, path: str) -> bool:
                          'between them, such as "aligned"')
     elif len(pid) > MAX_ID:
         check.fail(path, f"found {_sized(pid)}; expected an id of at most {MAX_ID} characters")
+    elif pid in check.owners:
+        check.fail(path, f"found {describe(pid)}, which {check.owners[pid]} already gives an element on the page; "
+                         "expected another id (or change that one)")
     elif pid in check.reserved:
         check.fail(path, f"found {describe(pid)}, which the page already uses for its own elements; "
                          "expected another id")
@@ -639,10 +644,12 @@ def _dataset(check: _Checker, raw: Any) -> Dataset | None:
                    walkthrough_seed=seed, drawn_rounds=drawn, cost=cost, monte_carlo=mc)
 
 
-def parse(text: str, source: str, reserved: frozenset[str] = frozenset()) -> Dataset:
+def parse(text: str, source: str, reserved: frozenset[str] = frozenset(),
+          owners: Mapping[str, str] | None = None) -> Dataset:
     """Returns the Dataset in `text`, or raises InputError listing every problem found.
 
-    reserved: the element ids and id prefixes the page uses, which no profile id may take."""
+    reserved: the element ids and id prefixes the page uses, which no profile id may take; owners: those of them
+    that a content file gives (id -> the file, named in the message)."""
     text = text[1:] if text.startswith("\ufeff") else text
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_INPUT_BYTES:
@@ -652,7 +659,7 @@ def parse(text: str, source: str, reserved: frozenset[str] = frozenset()) -> Dat
         raw, duplicates = read_json(text)
     except _Syntax as err:
         raise InputError(source, [(_line_col(text, err.pos), err.message)]) from None
-    check = _Checker(duplicates, reserved)
+    check = _Checker(duplicates, reserved, owners)
     dataset = _dataset(check, raw)
     if dataset is None:
         raise InputError(source, check.problems)

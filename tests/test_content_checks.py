@@ -156,6 +156,9 @@ CONTENT_BUILD_CASES = [
       "of its own"]),
     ("element with the trace's id", "01-what.md", lambda t: t + '\n<span id="trace">x</span>\n',
      ['content/01-what.md: found id="trace" on 2 elements; expected each id on one element only (choose another id)']),
+    ("id of a profile", "01-what.md", lambda t: t.replace("id: what", "id: aligned"),  # the data file is told which file
+     ['data/profiles.v1.json: profiles[0].id: found "aligned", which content/01-what.md already gives an element on '
+      "the page; expected another id (or change that one)"]),
     ("bidi title", "01-what.md", lambda t: t.replace("title: What", "title: What\u202e"),
      ['content/01-what.md: line 2: title: found "What<U+202E> this is", which has U+202E (right-to-left override); '
       f"{TITLE}, without control characters, line breaks or bidi controls"]),
