@@ -36,24 +36,32 @@ CONTROLS = [
     ("explorer, Draft step cost", "#ex-cost"),
 ]
 
+# One timed action: milliseconds of script, style and layout (offsetHeight makes the browser do both in the span).
+TIMED = """const timed = act => {
+  document.body.offsetHeight;
+  const start = performance.now();
+  act();
+  document.body.offsetHeight;
+  return performance.now() - start;
+};"""
+
 # Sets one control to each of its values in turn (a range's ends, a select's options), fires what a reader's
 # move fires, and reads offsetHeight so the browser recomputes style and layout inside the timed span.
 # A range ends on its maximum, so the lab's u is left on the rejecting side for the replacement draw after it.
 SET_JS = """([selector, index, actions]) => {
+  %s
   const el = document.querySelectorAll(selector)[index];
   const values = el.tagName === 'SELECT' ? [...el.options].map(o => o.value) : [el.min, el.max];
   const times = [];
   for (let i = 1; i <= actions; i++) {
-    document.body.offsetHeight;
-    const start = performance.now();
-    el.value = values[i % values.length];
-    el.dispatchEvent(new Event('input', {bubbles: true}));
-    el.dispatchEvent(new Event('change', {bubbles: true}));
-    document.body.offsetHeight;
-    times.push(performance.now() - start);
+    times.push(timed(() => {
+      el.value = values[i %% values.length];
+      el.dispatchEvent(new Event('input', {bubbles: true}));
+      el.dispatchEvent(new Event('change', {bubbles: true}));
+    }));
   }
   return times;
-}"""
+}""" % TIMED
 
 # Buttons timed one click each (with style and layout), `count` times, the page left idle between clicks as a reader
 # leaves it (the player works out the rounds its buttons lead to while idle); the tally's draws accumulate, as a
@@ -68,55 +76,48 @@ BUTTONS = [
 ]
 
 CLICK_JS = """async ([selector, clicks]) => {
+  %s
   const el = document.querySelector(selector), times = [];
   const idle = () => new Promise(r => requestIdleCallback(() => requestAnimationFrame(() => setTimeout(r))));
   for (let i = 0; i < clicks; i++) {
     await idle();  // a reader's clicks come apart: what the page does while idle is not the click's
-    document.body.offsetHeight;
-    const start = performance.now();
-    el.click();
-    document.body.offsetHeight;
-    times.push(performance.now() - start);
+    times.push(timed(() => el.click()));
   }
   return times;
-}"""
+}""" % TIMED
 
 # Chooses "Your own position" in the lab (untimed), then sets each of its number inputs to 0 and back in turn.
 OWN_JS = """(actions) => {
+  %s
   const select = document.querySelector('#lab-position');
   select.value = [...select.options].at(-1).value;
   select.dispatchEvent(new Event('change', {bubbles: true}));
   const inputs = [...document.querySelectorAll('[data-own-grid] input')], times = [];
   for (let i = 0; i < actions; i++) {
-    const el = inputs[i % inputs.length], value = el.value;
+    const el = inputs[i %% inputs.length], value = el.value;
     for (const v of ['0', value]) {
-      document.body.offsetHeight;
-      const start = performance.now();
-      el.value = v;
-      el.dispatchEvent(new Event('input', {bubbles: true}));
-      el.dispatchEvent(new Event('change', {bubbles: true}));
-      document.body.offsetHeight;
-      times.push(performance.now() - start);
+      times.push(timed(() => {
+        el.value = v;
+        el.dispatchEvent(new Event('input', {bubbles: true}));
+        el.dispatchEvent(new Event('change', {bubbles: true}));
+      }));
     }
   }
   return times;
-}"""
+}""" % TIMED
 
 # Clicks the player's Next step button; at the last frame, First step (untimed) starts the walk again.
 NEXT_JS = """(actions) => {
+  %s
   const player = document.querySelector('[data-player]'), scrubber = player.querySelector('[data-scrubber]');
   const next = player.querySelector('[data-action="next"]'), first = player.querySelector('[data-action="first"]');
   const times = [];
   for (let i = 0; i < actions; i++) {
     if (next.disabled || scrubber.value === scrubber.max) first.click();
-    document.body.offsetHeight;
-    const start = performance.now();
-    next.click();
-    document.body.offsetHeight;
-    times.push(performance.now() - start);
+    times.push(timed(() => next.click()));
   }
   return times;
-}"""
+}""" % TIMED
 
 
 def chromium_path() -> str | None:
