@@ -11,8 +11,8 @@ import numpy as np
 
 from . import sampler, sequence
 from .frames import Frame, Round, round_frames
-from .profiles import Dataset, Dist, MonteCarlo, Profile
-from .stats import ProfileStats, profile_stats, round_cost
+from .profiles import CostModel, Dataset, Dist, MonteCarlo, Profile
+from .stats import ProfileStats, expected_tokens, profile_stats, round_cost
 
 POINTS = ("capped", "zero", "drop", "residual")
 
@@ -81,6 +81,14 @@ class ProfileResult:
     def has_chance(self) -> bool:
         """Returns True when some token the draft can propose has an accept probability strictly in (0, 1)."""
         return any(t.by_chance for rec in self.stats.records for t in rec.tokens)
+
+    def own_peak(self, cost: CostModel) -> tuple[int, Fraction, Fraction | None]:
+        """Returns, at the file's own costs (its draft step need not be a compared one), the best k (the smallest on a
+        tie), its speedup, and the speedup at k + 1 (None past the end)."""
+        alphas = self.stats.alphas
+        values = [expected_tokens(alphas[:k]) / round_cost(k, cost) for k in range(1, len(alphas) + 1)]  # [k]
+        k = max(range(len(values)), key=lambda i: (values[i], -i)) + 1
+        return k, values[k - 1], values[k] if k < len(values) else None
 
     def peak(self, cost: int) -> tuple[int, Fraction, Fraction | None]:
         """Returns, at compared cost `cost`, the best k, its speedup, and the speedup at k + 1 (None past the end)."""

@@ -207,6 +207,9 @@ WORST = {
     "faster": {"which": "which is still faster", "so": "it still beats plain decoding at these costs"},
 }
 
+# A speedup after its figure: "≈ 2.62× faster", "≈ 0.65×: slower than plain decoding".
+PACE = {"faster": " faster", "same": ": no faster than plain decoding", "slower": ": slower than plain decoding"}
+
 # The identity check's summary under its table.
 IDENTITY = {
     "summary": "The same sum, done in exact fractions for every token at every position of {drafts}, "
@@ -221,7 +224,9 @@ IDENTITY = {
 
 # The verification rules, as the page and the lab name them (ids as in stats.ACCEPTANCE).
 RULE_NAMES = {"accept-test": "Accept test", "greedy-draft": "Greedy draft", "exact-match": "Exact match"}
+RULE_PHRASES = {"accept-test": "the accept test", "greedy-draft": "a greedy draft", "exact-match": "exact match"}
 SERVERS = {
+    "slow_rule": "{rule} ({x}×)",
     "yes": "{pos} {target} = {draft}",
     "no": "{pos} {target} ≠ {draft}",
     "t0": "At temperature 0 (E = {e}), the target’s top token against the draft’s, by position: {list}.",

@@ -147,12 +147,16 @@ def point_view(ex: Explained, where: tuple[int, int] | None) -> dict[str, Any]:
 
 
 def peak_view(ex: Explained, r: ProfileResult) -> dict[str, Any]:
-    """Returns the best k at the page's own draft cost, its speedup, and the speedup one position further."""
-    if ex.cost_index is None:
-        return {"peak_k": None, "peak": None, "peak_next": None, "peak_after": None}
-    k, value, after = r.peak(ex.cost_index)
+    """Returns the best k at the page's own costs, its speedup, the speedup one position further, and whether even
+    the best k is slower than plain decoding."""
+    k, value, after = r.own_peak(ex.data.cost)
     return {"peak_k": k, "peak": decimal_str(value, 3), "peak_next": None if after is None else decimal_str(after, 3),
-            "peak_after": k + 1}
+            "peak_after": k + 1, "peak_slower": value < 1}
+
+
+def pace(speedup: Fraction) -> str:
+    """Returns how a speedup compares with plain decoding: a key of text.WORST and text.PACE."""
+    return "slower" if speedup < 1 else "same" if speedup == 1 else "faster"
 
 
 def profile_view(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
@@ -166,6 +170,7 @@ def profile_view(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
         "expected": decimal_str(s.expected),
         "expected_exact": str(s.expected),
         "speedup": decimal_str(s.speedup),
+        "pace": text.PACE[pace(s.speedup)],
         "drawn_chance": r.drawn_with_chance,
         "has_chance": r.has_chance,
         "drawn_mean": decimal_str(r.drawn_mean),
@@ -223,8 +228,7 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
 def worst_view(speedup: Fraction, round_cost: Fraction) -> dict[str, str]:
     """Returns what the prose says of a round whose first proposal is rejected: its cost, its speedup, and how that
     compares with plain decoding in words (slower unless a draft step is free or verifying costs under a step)."""
-    verdict = "slower" if speedup < 1 else "same" if speedup == 1 else "faster"
-    return {"round_cost": str(round_cost), "speedup": decimal_str(speedup), **text.WORST[verdict]}
+    return {"round_cost": str(round_cost), "speedup": decimal_str(speedup), **text.WORST[pace(speedup)]}
 
 
 def counts(ex: Explained) -> dict[str, str]:

@@ -199,3 +199,23 @@ def test_positions_no_round_reached_show_no_tv_and_no_verdict(tmp_path):
     conv = next(p for p in trace["profiles"] if p["id"] == "divergent")["convergence"]
     assert all(t.split(" ")[1:] == ["–"] * 5 for t in conv["tv_text"] + conv["bound_text"])
     assert all(float(b) <= 1 for t in conv["bound_text"] for b in t.split(" ") if b != "–")
+
+
+def test_a_speedup_below_one_is_not_called_faster(tmp_path):
+    """With a draft step as dear as a target step, every rule and every k is slower than plain decoding."""
+    text = cost_page(tmp_path, draft_step="1", compare_draft_steps=["1/10", "1"])
+    # aligned: E = 64267/16384 over a round of 5 × 1 + 1 = 6 steps ≈ 0.65
+    assert "A closely aligned draft: (64267/16384) ÷ 6 ≈ 0.65×: slower than plain decoding." in text
+    assert "× faster" not in text.split("The speedup is E ÷")[1].split("Drafting more")[0]
+    assert "For a divergent draft, every k is slower than plain decoding at this cost; the least slow is k = 1" in text
+    assert "so drafting more does not pay" not in text
+    assert ("and the accept test (0.65×), a greedy draft (0.37×) and exact match (0.24×) are slower than plain "
+            "decoding at these costs") in text
+
+
+def test_the_peak_is_said_at_a_draft_cost_the_explorer_does_not_compare(tmp_path):
+    """The page's own draft step once had to be one of the compared costs, or "At this cost:" led to nothing."""
+    text = cost_page(tmp_path, draft_step="1/8", compare_draft_steps=["1/10", "1/2"])
+    after = text.split("At this cost:")[1]
+    assert after.lstrip().startswith("For a closely aligned draft, the speedup peaks at k = ")
+    assert "For a divergent draft, the speedup peaks at k = " in after

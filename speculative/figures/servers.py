@@ -66,9 +66,16 @@ def profile_view(ex: Explained, r: ProfileResult) -> dict[str, Any]:
             "t0_line": text.fill(text.SERVERS["t0"], {"e": str(t0.expected),
                                                       "list": "; ".join(t["text"] for t in temperature_rows(ex, r))}),
             "t0_agree": sum(t.agree for t in t0.positions),
-            "match_slower": by_rule["exact-match"].speedup < 1,
-            "match_speedup": decimal_str(by_rule["exact-match"].speedup),
+            **slower_rules(r.stats.rules),
             "rule_speedup": decimal_str(by_rule["accept-test"].speedup)}
+
+
+def slower_rules(rules: Any) -> dict[str, str]:
+    """Returns the rules slower than plain decoding at the file's costs, in words with their speedups
+    ("exact match (0.95×)"), and the verb that agrees with them; empty words when none is."""
+    slow = [text.fill(text.SERVERS["slow_rule"], {"rule": text.RULE_PHRASES[rs.rule], "x": decimal_str(rs.speedup)})
+            for rs in rules if rs.speedup < 1]
+    return {"slower": text.and_list(slow), "slower_verb": "is" if len(slow) == 1 else "are"}
 
 
 def ties(ex: Explained) -> bool:
