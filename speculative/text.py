@@ -50,8 +50,8 @@ def ratio_text(p: str, q: str, ratio: Fraction, accept: Fraction) -> str:
 
 
 def cost_phrase(cost: Fraction) -> str:
-    """Returns a draft step's cost in words: "1/10 of a target step", or "1 target step"."""
-    return f"{cost} of a target step" if cost < 1 else count(int(cost), "target step") if cost.denominator == 1 else f"{cost} target steps"
+    """Returns a cost in words: "1/10 of a target step", "1 target step", "0 target steps" or "3/2 target steps"."""
+    return f"{cost} of a target step" if 0 < cost < 1 else count(int(cost), "target step") if cost.denominator == 1 else f"{cost} target steps"
 
 
 # --- words ----------------------------------------------------------------------
@@ -343,7 +343,7 @@ DRAWS = {
     "chance_many": "Chance decides a check in drawn rounds {rounds}.",
     "chance_none_data": "Chance decides no check of this draft: every token it can propose is accepted with "
                         "probability 0 or 1.",
-    "chance_none_drawn": "Chance decides no check in the {n} of this draft: none of them proposes a token the "
-                         "target accepts with a probability other than 0 or 1.",
+    "chance_none_drawn": "Chance decides no check in the {n} of this draft: none of them reaches a check of a token "
+                         "the target accepts with a probability other than 0 or 1.",
     "draw_hint": "Draw another round moves to drawn round {i} of {n}.",
 }

@@ -207,7 +207,8 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         "p": {v["id"]: v for v in views},
         "denom": ex.denom,
         "cost": {"draft_step": str(cost.draft_step), "verify_round": str(cost.verify_round),
-                 "verify_words": text.cost_phrase(cost.verify_round),
+                 "verify_words": text.cost_phrase(cost.verify_round), "draft_words": text.cost_phrase(cost.draft_step),
+                 "round_words": text.cost_phrase(ex.results[0].stats.round_cost),
                  "round_cost": str(ex.results[0].stats.round_cost),
                  "compare": [str(c) for c in cost.compare_draft_steps]},
         "points": {name: point_view(ex, where) for name, where in ex.points.items()},
@@ -228,7 +229,8 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
 def worst_view(speedup: Fraction, round_cost: Fraction) -> dict[str, str]:
     """Returns what the prose says of a round whose first proposal is rejected: its cost, its speedup, and how that
     compares with plain decoding in words (slower unless a draft step is free or verifying costs under a step)."""
-    return {"round_cost": str(round_cost), "speedup": decimal_str(speedup), **text.WORST[pace(speedup)]}
+    return {"round_cost": str(round_cost), "round_words": text.cost_phrase(round_cost), "speedup": decimal_str(speedup),
+            **text.WORST[pace(speedup)]}
 
 
 def counts(ex: Explained) -> dict[str, str]:
@@ -237,7 +239,9 @@ def counts(ex: Explained) -> dict[str, str]:
     return {"tokens": text.count(v, "token"), "positions": text.count(k, "position"),
             "proposals": text.count(k, "proposal"), "profiles": text.count(len(ex.results), "profile"),
             "drawn": text.count(ex.data.drawn_rounds, "round"), "drawn_rounds": text.count(ex.data.drawn_rounds, "drawn round"),
-            "bonus_position": str(k + 1)}
+            "bonus_position": str(k + 1), "mc_rounds": text.count(ex.data.monte_carlo.rounds, "round"),
+            "mc_all": text.count(ex.data.monte_carlo.rounds, "round") if ex.data.monte_carlo.rounds == 1
+            else f"all {text.count(ex.data.monte_carlo.rounds, 'round')}"}
 
 
 def suite_view(ex: Explained) -> dict[str, Any]:

@@ -159,8 +159,10 @@ def test_a_verification_cost_of_two_steps_is_said_everywhere(tmp_path):
 
 def test_a_free_draft_step_ties_the_worst_round_with_plain_decoding(tmp_path):
     text = cost_page(tmp_path, draft_step="0", compare_draft_steps=["0", "1/10"])  # a rejected round: 1 step, 1 token
-    assert "costs 1 target steps for that one token: 1.00× the speed of plain decoding, which is no faster." in text
-    assert "1 target steps per token here, so it only ties with plain decoding" in text
+    assert "costs 1 target step for that one token: 1.00× the speed of plain decoding, which is no faster." in text
+    assert "1 target step per token here, so it only ties with plain decoding" in text
+    assert "Assume one draft step costs 0 target steps," in text and "5 × 0 + 1 = 1 target step and commits" in text
+    assert not re.search(r"(?<![\d/])0 of a target step|(costs|=) 1 target steps|1 target steps per", text)
     assert "which is slower" not in text and "so it loses to plain decoding" not in text
 
 
