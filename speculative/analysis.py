@@ -62,6 +62,10 @@ class ProfileResult:
     drawn_rounds: tuple[Round, ...]  # [R]
     checkpoints: tuple[Checkpoint, ...]  # growing prefixes of the Monte Carlo run, the whole run last
 
+    def frames_of(self, round_: int) -> tuple[Frame, ...]:
+        """Returns the frames of the authored round (0) or of drawn round `round_` (1-based)."""
+        return self.drawn[round_ - 1] if round_ else self.frames
+
     @property
     def drawn_with_chance(self) -> int:
         """Returns how many drawn rounds hold a check whose accept probability is strictly between 0 and 1."""
@@ -127,7 +131,7 @@ class Explained:
     data: Dataset
     results: tuple[ProfileResult, ...]
     denom: int  # common denominator of the file's probabilities
-    points: dict[str, tuple[int, int] | None]  # point -> (profile index, frame number), or None if no frame shows it
+    points: dict[str, tuple[int, int, int] | None]  # point -> (profile index, frame number, round), None if none shows it
     identity_equal: int  # positions, over all profiles, where min(p, q) + (1 - α)·residual equals p for every token
     identity_total: int  # positions checked
     chance: tuple[int, int, int] | None  # the first (profile, position, token) whose accept probability is in (0, 1)
@@ -254,13 +258,16 @@ def explain_profile(data: Dataset, index: int) -> ProfileResult:
                          drawn_rounds=drawn, checkpoints=checkpoints)
 
 
-def find_points(results: tuple[ProfileResult, ...]) -> dict[str, tuple[int, int] | None]:
-    """Returns, for each point worth noticing, the first frame that shows it."""
-    found: dict[str, tuple[int, int] | None] = {name: None for name in POINTS}
-    for i, result in enumerate(results):
-        for frame in result.frames:
+def find_points(results: tuple[ProfileResult, ...]) -> dict[str, tuple[int, int, int] | None]:
+    """Returns, for each point worth noticing, the first frame that shows it as (profile index, frame number, round):
+    in an authored round (round 0) if one does, else in the first drawn round (1-based) that does."""
+    found: dict[str, tuple[int, int, int] | None] = {name: None for name in POINTS}
+    rounds = [(i, j) for j in range(max(len(r.drawn) for r in results) + 1) for i, r in enumerate(results)
+              if j <= len(r.drawn)]  # every authored round first, then drawn round 1 of each draft, ...
+    for i, j in rounds:
+        for frame in results[i].frames_of(j):
             for name in frame.shows:
-                found[name] = found[name] or (i, frame.index)
+                found[name] = found[name] or (i, frame.index, j)
     return found
 
 

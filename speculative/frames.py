@@ -139,7 +139,7 @@ def verify_frame(rnd: Round, rec: PositionRecord, index: int) -> VerifyFrame:
                 u=rnd.uniforms[i], accept=facts.accept, chance=facts.by_chance)
     if ok:
         key = "chance_pass" if facts.accept < 1 else ("capped" if facts.p > facts.q else "equal")
-        return VerifyFrame(**base, caption=("verify", key), shows=("capped",) if key == "capped" else (),
+        return VerifyFrame(**base, caption=("verify", key), shows=("capped",) if key in ("capped", "equal") else (),
                            verdict="accepted")
     dropped = tuple(range(upto + 1, len(rnd.proposals) + 1))
     keys = ("verify", "zero" if facts.p == 0 else "chance_fail", "residual",

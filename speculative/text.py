@@ -162,6 +162,7 @@ PLAYER = {
     "head_verify": "Frame {i} of {n}: {kind} position {pos}",
     "counter": "Frame {i} of {n}",
     "point": "{name}, frame {i} of {n}",
+    "point_drawn": "{name}, drawn round {r}, frame {i} of {n}",
     "play": "Play",
     "pause": "Pause",
     "test_title": "Position {pos}: is “{tok}” accepted?",

@@ -74,13 +74,16 @@ def profile_trace(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
 
 def browser_words(words: dict[str, str]) -> dict[str, str]:
     """Returns the patterns the script fills; the ones only the build fills stay out of the trace."""
-    build_only = {"option", "none", "short", "target", "observed", "back", "point", "free"}
+    build_only = {"option", "none", "short", "target", "observed", "back", "point", "point_drawn", "free"}
     return {k: v for k, v in words.items() if k not in build_only}
 
 
-def point_href(ex: Explained, where: tuple[int, int] | None) -> str | None:
-    """Returns "profile-id/frame" for a point's frame, or None."""
-    return None if where is None else f"{ex.results[where[0]].profile.id}/{where[1]}"
+def point_href(ex: Explained, where: tuple[int, int, int] | None) -> str | None:
+    """Returns "profile-id/frame" (or "profile-id/rN/frame" in drawn round N) for a point's frame, or None."""
+    if where is None:
+        return None
+    i, frame, round_ = where
+    return f"{ex.results[i].profile.id}/{f'r{round_}/' if round_ else ''}{frame}"
 
 
 BUILD_ONLY_DRAWS = {"chance_one", "chance_many", "chance_none_data", "chance_none_drawn"}  # filled into chance_note
@@ -115,7 +118,7 @@ def full_trace(ex: Explained, figs: Figures) -> dict[str, Any]:
     """Returns the trace's parts, in the order the trace holds them."""
     data = ex.data
     return {
-        "format": "speculative-decoding-trace/3",  # 3: frame rows as joined strings, positions as columns
+        "format": "speculative-decoding-trace/4",  # 4: frame rows without the points they show (see "points")
         "vocabulary": list(data.vocabulary),
         "labels": [text.isolated(t) for t in data.vocabulary],  # for sentences: isolated where direction matters
         "fields": walkthrough.common_fields(data.k),
@@ -137,12 +140,13 @@ def full_trace(ex: Explained, figs: Figures) -> dict[str, Any]:
 # --- the template context -------------------------------------------------------------------------
 
 
-def point_view(ex: Explained, where: tuple[int, int] | None) -> dict[str, Any]:
+def point_view(ex: Explained, where: tuple[int, int, int] | None) -> dict[str, Any]:
     """Returns a "Show me" link to the frame that shows a point, or an empty link."""
     if where is None:
         return {"href": None, "label": None}
-    r = ex.results[where[0]]
-    label = text.fill(text.PLAYER["point"], {"name": r.profile.name, "i": where[1], "n": len(r.frames)})
+    r, frame, round_ = ex.results[where[0]], where[1], where[2]
+    label = text.fill(text.PLAYER["point_drawn" if round_ else "point"],
+                      {"name": r.profile.name, "i": frame, "n": len(r.frames_of(round_)), "r": round_})
     return {"href": f"#{point_href(ex, where)}", "label": label}
 
 

@@ -209,4 +209,5 @@ def test_a_draft_that_could_be_decided_by_chance_but_was_not_says_so(shipped):
     r = explain(data).results[0]
     assert r.has_chance and r.chance_rounds == () and independent_chance_rounds(data, r) == []
     assert walkthrough.chance_note(r) == ("Chance decides no check in the 1 drawn round of this draft: none of them "
-                                          "proposes a token the target accepts with a probability other than 0 or 1.")
+                                          "reaches a check of a token the target accepts with a probability other "
+                                          "than 0 or 1.")

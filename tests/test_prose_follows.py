@@ -15,7 +15,7 @@ from html import unescape
 import pytest
 
 from .conftest import edited_data
-from .tracekit import frame_dict, positions
+from .tracekit import frame_dict, point_frame, positions, shows
 
 
 def chance_at_divergent_2(raw):
@@ -83,14 +83,13 @@ def test_each_profiles_frame_count_is_the_lists(edited):
 
 def test_every_show_me_link_opens_a_frame_that_shows_its_point(edited):
     _, trace, text = edited
-    by_id = {p["id"]: p for p in trace["profiles"]}
     for point, href in trace["points"].items():
         if href is None:
             continue
-        pid, i = href.split("/")
-        p = by_id[pid]
-        assert point in walk_frames(p)[int(i) - 1]["shows"]
-        assert f"Show me: {p['name']}, frame {i} of {len(p['walk']['frames'])}" in text
+        p, rnd, round_, i = point_frame(trace, href)
+        assert point in shows(frame_dict(rnd["frames"][i - 1])), (point, href)
+        where = f"drawn round {round_}, " if round_ else ""
+        assert f"Show me: {p['name']}, {where}frame {i} of {len(rnd['frames'])}" in text
 
 
 def test_the_drawn_rounds_chance_counts_are_the_traces(edited):
@@ -221,3 +220,41 @@ def test_the_peak_is_said_at_a_draft_cost_the_explorer_does_not_compare(tmp_path
     after = text.split("At this cost:")[1]
     assert after.lstrip().startswith("For a closely aligned draft, the speedup peaks at k = ")
     assert "For a divergent draft, the speedup peaks at k = " in after
+
+
+def test_a_point_no_authored_round_shows_links_to_a_drawn_round_that_does(tmp_path):
+    """With no authored rejection, "Show me" once said no frame shows a rejection, while drawn rounds showed many."""
+    import build
+
+    from .tracekit import frame_dict as row
+
+    def no_authored_rejection(raw):
+        raw["profiles"][1]["proposals"] = ["the", "cat", "sat", "on", "a"]  # each with p >= q: accepted outright
+    files = build.build_files(edited_data(tmp_path, no_authored_rejection), build.ROOT / "content",
+                              build.ROOT / "templates")
+    text, trace = no_js_text(files["index.html"].decode("utf-8")), json.loads(files["trace.json"])
+    assert "No frame in the current data shows this" not in text and "). That holds" not in text
+    for point in ("zero", "drop", "residual"):
+        profile_id, rest = trace["points"][point].split("/", 1)
+        assert rest.startswith("r"), (point, rest)  # a drawn round: "r<round>/<frame>"
+        round_, frame = (int(x) for x in rest[1:].split("/"))
+        p = next(p for p in trace["profiles"] if p["id"] == profile_id)
+        f = row(p["drawn"][round_ - 1]["frames"][frame - 1])
+        assert f"Show me: {p['name']}, drawn round {round_}, frame {frame} of {len(p['drawn'][round_ - 1]['frames'])}" in text
+        if point == "drop":
+            assert f["kind"] == "done" and "d" in f["slots"]
+        else:
+            assert f["kind"] == "verify" and f["slots"][f["pos"] - 1] == "r"
+
+
+def test_a_draft_equal_to_the_target_shows_the_capped_point(tmp_path):
+    """p = q gives the ratio 1: accepted outright, as the point says for p(x) >= q(x)."""
+    import build
+
+    def equal(raw):
+        for p in raw["profiles"]:
+            p["draft"] = [row[:] for row in raw["target"]]
+            p["proposals"] = ["the", "cat", "sat", "on", "a"]
+    files = build.build_files(edited_data(tmp_path, equal), build.ROOT / "content", build.ROOT / "templates")
+    text = no_js_text(files["index.html"].decode("utf-8"))
+    assert "passes whatever u is. Show me: a closely aligned draft, frame 2 of 8" in text

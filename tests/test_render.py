@@ -25,9 +25,11 @@ def edited(tmp_path, run_build):
     return build
 
 
-def test_one_profile_still_builds_and_says_which_points_no_frame_shows(edited):
+def test_one_profile_still_builds_and_links_the_points_its_walkthrough_lacks_to_drawn_rounds(edited):
     html = edited(lambda raw: raw.update(profiles=raw["profiles"][:1]))
-    assert html.count("No frame in the current data shows this.") == 3  # zero, drop and residual need a rejection
+    # zero, drop and residual need a rejection: the aligned walkthrough has none, its drawn rounds have several
+    assert "No frame in the current data shows this." not in html
+    assert html.count('href="#aligned/r') == 3
     assert "where the walkthrough below meets a rejection" not in html
 
 

@@ -22,12 +22,35 @@ def positions(pt: dict[str, Any], spaced: Sequence[str] = SPACED) -> list[dict[s
 
 def frame_dict(row: str | dict[str, Any]) -> dict[str, Any]:
     """Returns a trace frame row (its fields joined by ROW_SEPARATOR) as a dict of FRAME_FIELDS: its kind by name,
-    position and chance flag as ints, caption keys (one base-36 digit each) and shows as lists."""
+    position and chance flag as ints, caption keys (one base-36 digit each) as a list."""
     if isinstance(row, dict):
         return row
     f = dict(zip(FRAME_FIELDS, row.split(ROW_SEPARATOR), strict=True))
     return {**f, "kind": KINDS_BY_CODE[f["kind"]], "pos": int(f["pos"]), "chance": int(f["chance"]),
-            "caption": [CAPTION_KEYS[int(d, 36)] for d in f["caption"]], "shows": f["shows"].split()}
+            "caption": [CAPTION_KEYS[int(d, 36)] for d in f["caption"]]}
+
+
+def shows(frame: dict[str, Any]) -> set[str]:
+    """Returns the points worth noticing a decoded frame shows, read from its kind, slots and caption keys (the trace
+    leaves them out): a proposal passed outright (p >= q), a token the target never produces, a rejection's
+    residual, and proposals dropped unchecked."""
+    out = set()
+    if frame["kind"] == "verify" and {"capped", "equal"} & set(frame["caption"]):
+        out.add("capped")
+    if frame["kind"] == "verify" and frame["slots"][frame["pos"] - 1] == "r":
+        out |= {"residual", *({"zero"} if "zero" in frame["caption"] else set())}
+    if frame["kind"] == "done" and "d" in frame["slots"]:
+        out.add("drop")
+    return out
+
+
+def point_frame(trace: dict[str, Any], href: str) -> tuple[dict[str, Any], dict[str, Any], int, int]:
+    """Returns (profile, its round, round number (0: authored), frame number) of a point's link "id/frame" or
+    "id/rN/frame"."""
+    pid, *rest = href.split("/")
+    profile = next(p for p in trace["profiles"] if p["id"] == pid)
+    round_ = int(rest[0][1:]) if len(rest) == 2 else 0
+    return profile, profile["drawn"][round_ - 1] if round_ else profile["walk"], round_, int(rest[-1])
 
 
 def frame_token(rnd: dict[str, Any], frame: dict[str, Any]) -> int | None:

@@ -35,7 +35,7 @@ class Identity:
         ex = self.ex
         where = ex.points.get("residual")
         r = ex.results[where[0] if where else 0]
-        i = r.frames[where[1] - 1].position - 1 if where else 0
+        i = r.frames_of(where[2])[where[1] - 1].position - 1 if where else 0
         d, rec = ex.denom, r.stats.records[i]
         rows = [{"token": token, "min": prob_str(t.overlap, d), "fix": prob_str(t.replaced, d),
                  "total": prob_str(t.commit, d), "p": prob_str(t.p, d)} for token, t in zip(ex.data.vocabulary, rec.tokens)]
@@ -44,7 +44,7 @@ class Identity:
                           {"n": n, "equal": ex.identity_equal})
         summary = text.fill(text.IDENTITY["summary"], {"drafts": drafts_phrase(len(ex.results)), "scope": scope})
         return {"identity": {"profile": r.profile.name, "position": i + 1, "rows": rows, "summary": summary,
-                             "where": text.IDENTITY["where"] if where else ""}}
+                             "where": text.IDENTITY["where"] if where and not where[2] else ""}}  # authored only
 
 
 def model(ex: Explained, facts: Facts) -> Identity:

@@ -25,7 +25,7 @@ SLOT_CODES = {"accepted": "a", "rejected": "r", "dropped": "d", "proposed": "p",
 STATES_BY_CODE = {code: state for state, code in SLOT_CODES.items()}
 KIND_CODES = {"propose": "p", "verify": "v", "bonus": "b", "done": "d"}  # a frame row's kind, one letter
 KINDS_BY_CODE = {code: kind for kind, code in KIND_CODES.items()}
-FRAME_FIELDS = ("kind", "pos", "slots", "caption", "u", "chance", "shows")
+FRAME_FIELDS = ("kind", "pos", "slots", "caption", "u", "chance")  # what a frame shows is in the trace's points
 CAPTION_KEYS = tuple(text.CAPTIONS)  # a frame row names its caption patterns by their index here, one base-36 digit each
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 assert len(CAPTION_KEYS) <= len(DIGITS), "a caption key's index must fit in one base-36 digit"
@@ -87,12 +87,11 @@ ROW_SEPARATOR = "|"  # between a frame row's fields; no field holds it
 
 def frame_row(frame: Frame) -> str:
     """Returns one frame as a compact row of FRAME_FIELDS joined by ROW_SEPARATOR: kind (its one-letter code),
-    position, slot states, caption keys (each its index in CAPTION_KEYS as one base-36 digit), draw, chance flag,
-    what it shows."""
+    position, slot states, caption keys (each its index in CAPTION_KEYS as one base-36 digit), draw, chance flag."""
     return ROW_SEPARATOR.join([KIND_CODES[frame.kind], str(frame.position or 0),
                                "".join(SLOT_CODES[s.state] for s in frame.slots),
                                "".join(DIGITS[CAPTION_KEYS.index(key)] for key in frame.caption),
-                               u_text(frame), str(int(getattr(frame, "chance", False))), " ".join(frame.shows)])
+                               u_text(frame), str(int(getattr(frame, "chance", False)))])
 
 
 def round_json(rnd: Round, frames: Sequence[Frame], vocab: Sequence[str]) -> dict[str, Any]:
