@@ -160,3 +160,38 @@ def test_the_marginal_checks_can_fail():
     rule = checks.SEQUENCE_BROKEN["proposals taken greedily"]
     found = checks.problems(checks.marginal_checks(checks.TOY, 100_000, np.random.default_rng(checks.SEED), rule))
     assert found and all(p.startswith("token ") for p in found)
+
+
+# --- the check's parts, each able to fail on its own ------------------------------------------------------------
+
+def test_a_tv_past_its_bound_fails_even_when_the_chi_square_passes(monkeypatch):
+    """The two halves of a check are separate: 600 of 1,000 draws on one of two even tokens is TV 0.1, past the
+    bound sqrt((2 ln 2 + ln 10^6) / 2000) ≈ 0.0871 (and under twice it), whatever the p-value says."""
+    monkeypatch.setattr(checks, "p_value", lambda counts, probs: 1.0)
+    probs = np.array([0.5, 0.5])
+    past = checks.check("t", np.array([600, 400]), probs)
+    assert past.problem == f"t: TV 0.1000 above its bound {sampler.tv_bound(1000, 2):.4f}"
+    assert sampler.tv_bound(1000, 2) == pytest.approx(0.0871, abs=1e-4)
+    assert checks.check("t", np.array([580, 420]), probs).problem is None  # TV 0.08: within
+
+
+def test_the_chi_square_has_one_degree_of_freedom_fewer_than_its_cells():
+    """60 and 40 draws on two even tokens: chi-square (10² / 50) × 2 = 4 on 1 degree of freedom, whose tail is
+    erfc(√2) ≈ 0.0455 (with 2 it would be e^−2 ≈ 0.135)."""
+    import math
+
+    assert checks.p_value(np.array([60, 40]), np.array([0.5, 0.5])) == pytest.approx(math.erfc(math.sqrt(2)), rel=1e-9)
+
+
+def test_pooling_two_cells_folds_the_small_one_into_the_other():
+    counts, expected = checks.pooled(np.array([8, 5]), np.array([10.0, 3.0]))  # 3 < MIN_EXPECTED: no cell alone
+    assert counts.tolist() == [13] and expected.tolist() == [13.0]
+
+
+def test_best_k_takes_the_smallest_k_on_a_tie():
+    from types import SimpleNamespace
+
+    from speculative.analysis import ProfileResult
+
+    tied = SimpleNamespace(stats=SimpleNamespace(speedup_table=((Fraction(3, 2), 1), (Fraction(3, 2), 2), (1, 2))))
+    assert ProfileResult.best_k.fget(tied) == (1, 2)

@@ -240,3 +240,62 @@ def test_the_build_never_imports_scipy(module):
     code = f"import sys; sys.path.insert(0, '.'); import {module}; print('scipy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert out.stdout.strip() == "False", out.stderr
+
+
+# --- each printed figure in its own column, from the right inputs ----------------------------------------------
+
+def columns(line: str) -> dict[str, str]:
+    """Returns a check row's cells by the header's names (the name is the first 34 characters)."""
+    cells = line[35:].split()
+    return dict(zip(["n", "p", "tv", "bound", "detectable", "result"], cells))
+
+
+def test_a_rows_tv_and_bound_stand_in_their_own_columns():
+    cells = columns(cli.row(checks.Check("p 1", 5_000, 0.5, 0.01234, 0.05678, None), 6))
+    assert (cells["tv"], cells["bound"], cells["p"]) == ("0.01234", "0.05678", "5.00e-01")
+    assert cells["detectable"] == f"{checks.detectable_tv(5_000, 6):.5f}"
+
+
+def test_every_rows_detectable_error_counts_its_own_categories(tmp_path):
+    """A seventh token makes the positions' categories (7) differ from the tokens-per-round rows' (k + 1 = 6); the
+    sequence row's categories are the toy's texts, 3 tokens to the 4th power = 81."""
+    import json
+
+    raw = json.loads(DATA.read_text(encoding="utf-8"))
+    raw["vocabulary"].append("dog")
+    for row in [*raw["target"], raw["bonus_target"], *(r for p in raw["profiles"] for r in p["draft"])]:
+        row.append("0")
+    data = tmp_path / "seven.json"
+    data.write_text(json.dumps(raw), encoding="utf-8")
+    status, out, err = run("check", "--data", str(data), "--rounds", "1000", "--texts", "1000")
+    rows = [line for line in out.splitlines() if re.match(r"(aligned|divergent|first) ", line)]
+    assert len(rows) == 2 * 7 + 1
+    for line in rows:
+        cells = columns(line)
+        categories = 6 if "tokens per round" in line else 81 if line.startswith("first") else 7
+        assert cells["detectable"] == f"{checks.detectable_tv(int(cells['n'].replace(',', '')), categories):.5f}", line
+
+
+def test_stats_prints_each_profiles_own_figures_and_the_second_computation_of_e(monkeypatch):
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from speculative import analysis
+
+    from speculative.profiles import load
+
+    ex = analysis.explain(load(str(DATA)))
+    # a second computation that disagreed would show: the report prints the one it was given, not E again
+    odd = replace(ex.results[0].stats, expected_from_distribution=Fraction(1, 3))
+    fake = replace(ex, results=(replace(ex.results[0], stats=odd), *ex.results[1:]))
+    monkeypatch.setattr(analysis, "explain", lambda data: fake)
+    status, out, err = run("stats", "--data", str(DATA))
+    aligned = out.split("\n\n")[1].splitlines()
+    assert aligned == [
+        "aligned (a closely aligned draft)",
+        "  alpha_i         3/4  7/8  7/8  7/8  7/8",
+        "  P(N=n), n=1..6  1/4  3/32  21/256  147/2048  1029/16384  7203/16384",
+        "  E tokens/round  64267/16384 = 3.92 (from P(N=n): 1/3)",
+        "  speedup         (64267/16384) / (3/2) = 2.62x",
+        "  frames          8",  # the aligned walkthrough: 1 + 5 + 1 + 1
+    ]
