@@ -137,6 +137,9 @@ def test_eighths_gives_the_analysis_facts_at_every_shipped_position_and_5000_ran
             assert len(got) == len(want) and all((g is None) == (w is None) and (w is None or abs(g - w) <= 1e-6)
                                                  for g, w in zip(got, want)), (k, p, q)
         assert out["facts"]["greedy_f"] == facts["greedy_f"]
+        assert len(out["facts"]["bars"]) == len(facts["bars"]) and all(  # the overlap bars' widths and kind
+            abs(g[0] - w[0]) <= 5e-5 and abs(g[1] - w[1]) <= 5e-5 and g[2] == w[2]  # the build rounds to 4 places
+            for g, w in zip(out["facts"]["bars"], facts["bars"])), (p, q)
 
 
 @pytest.mark.browser
