@@ -256,3 +256,9 @@ def test_the_smallest_monte_carlo_runs_build(rounds, tmp_path, run_build):
     assert (code, err) == (0, "")
     trace = json.loads((tmp_path / "site" / "trace.json").read_text(encoding="utf-8"))
     assert [p["convergence"]["checkpoints"] for p in trace["profiles"]] == [[rounds]] * len(trace["profiles"])
+
+
+def test_no_markdown_marks_reach_the_page_as_text(html):
+    """Markdown inside a raw HTML block is not parsed: "**Your own position**" once reached the reader as asterisks."""
+    prose = re.sub(r"<script\b.*?</script>|<style>.*?</style>", "", html, flags=re.S)
+    assert not re.search(r"\*\*|(?<![\w\\])__\w", prose)
