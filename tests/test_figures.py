@@ -277,6 +277,19 @@ def test_draw_u_moves_the_slider_and_the_verdict_follows_it(pages, page_url, tra
     page.close()
 
 
+def test_draw_u_and_the_buttons_below_it_stay_put_whatever_the_verdict(pages, page_url, trace):
+    """A first-time reader's review: the replacement draw appeared on a rejection and went on an acceptance, so the
+    buttons under it jumped by its height between clicks. Where u can reject, its room stays."""
+    page = seeded(pages, page_url)
+    button, seen, tops = lab(page).get_by_role("button", name="Draw u"), set(), set()
+    for _ in range(12):
+        button.click()
+        seen.add(lab(page).locator("[data-lab-verdict] strong").inner_text())
+        tops.add(round(button.bounding_box()["y"] + page.evaluate("window.scrollY"), 1))
+    assert seen == {"Accepted", "Rejected"} and len(tops) == 1, (seen, tops)
+    page.close()
+
+
 def test_a_planted_wrong_cut_point_is_caught(pages, page_url, trace):
     page = seeded(pages, page_url)
     where = trace["lab"]["where"]

@@ -74,7 +74,9 @@ function renderLab(fig) {
   ui.bars.replaceChildren.apply(ui.bars, overlapRows(pos, fig.trace.vocabulary, ok ? s.token : -1, fig.trace.text.player.bar_numbers));
   ui.tokens.hidden = ui.test.hidden = ui.rate.hidden = !ok;
   var passed = !ok || renderLabTest(fig, pos);
-  ui.residual.hidden = passed || s.rule === 2;
+  // where u can still reject, the replacement keeps its room while u passes: Draw u never moves the buttons below
+  ui.residual.hidden = !ok || !fig.canFail || s.rule === 2;
+  ui.residual.classList.toggle('is-held', passed);
   if (!ui.residual.hidden) renderLabResidual(fig, s.rule ? pos.greedy_cuts : pos.cuts, s.rule ? pos.greedy_res : pos.residual);
   if (ok) renderLabRate(fig, pos);
   renderTally(fig, pos);
@@ -114,6 +116,7 @@ function renderLabTest(fig, pos) {
   ui.yes.style.setProperty('--w', String(c.w));
   ui.yes.style.setProperty('--at', String(c.at));
   ui.yes.parentNode.classList.toggle('is-never', c.w === 0);
+  fig.canFail = c.w < 1;
   ui.mark.style.setProperty('--u', u);
   ui.threshold.textContent = fill(c.threshold, f);
   ui.verdict.className = 'lab-verdict ' + (passed ? 'is-accepted' : 'is-rejected');
