@@ -482,9 +482,29 @@ def test_draw_another_round_says_which_round_it_moves_to(page: Page, page_url, t
     expect(page.locator("[data-draw-hint]")).to_be_visible()
     draw.click()
     expect(page.locator("[data-round-counter]")).to_have_text(f"Drawn round 1 of {n}")
-    expect(page.locator("[data-draw-hint]")).to_be_hidden()
+    expect(page.locator("[data-draw-hint]")).to_have_text(f"Draw another round moves to drawn round 2 of {n}.")
     page.get_by_role("radio", name="The authored walkthrough").check()
     expect(draw).to_have_accessible_description(f"Draw another round moves to drawn round 2 of {n}.")
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_round_buttons_and_the_step_buttons_stay_put_from_round_to_round(pages, page_url, width):
+    """A first-time reader's review: the chance button moved right when the counter appeared, and the step buttons
+    moved down when the round's note changed its lines."""
+    page = pages.open(page_url)
+    page.set_viewport_size({"width": width, "height": 800})
+    chance, draw = page.get_by_role("button", name="Next round where chance decides"), page.get_by_role("button", name="Draw another round")
+    nxt = page.get_by_role("button", name="Next step")
+
+    def where():
+        return page.evaluate("""els => els.map(e => { const r = e.getBoundingClientRect();
+          return [Math.round(r.x), Math.round(r.y + scrollY)]; })""", [chance.element_handle(), nxt.element_handle()])
+    seen = {json.dumps(where())}
+    for button in (chance, draw, chance, draw, chance):
+        button.click()
+        seen.add(json.dumps(where()))
+    assert len(seen) == 1, seen
+    page.close()
 
 
 STAGE_HEIGHTS_JS = """async () => {

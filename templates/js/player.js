@@ -376,7 +376,6 @@ function renderRoundChoice(fig) {
   var chance = p.chance.some(function (c) { return c[0] === s.round; });
   ui.roundCounter.textContent = s.round ? fill(fig.T.drawn_counter, { i: s.round, n: n }) : '';
   ui.roundChance.textContent = chance ? D.chance_mark : '';
-  ui.drawHint.hidden = s.round > 0;
   ui.drawHint.textContent = fill(D.draw_hint, { i: nextDrawn(fig), n: n });
   ui.chanceNote.textContent = p.chance_note;
   if (p.chance.length) ui.chanceButton.removeAttribute('aria-disabled');
