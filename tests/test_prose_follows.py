@@ -258,3 +258,26 @@ def test_a_draft_equal_to_the_target_shows_the_capped_point(tmp_path):
     files = build.build_files(edited_data(tmp_path, equal), build.ROOT / "content", build.ROOT / "templates")
     text = no_js_text(files["index.html"].decode("utf-8"))
     assert "passes whatever u is. Show me: a closely aligned draft, frame 2 of 8" in text
+
+
+def chart_descriptions(html: str) -> list[str]:
+    return [unescape(d) for d in re.findall(r'<desc id="tv-[^"]+">(.*?)</desc>', html, re.S)]
+
+
+def test_the_tv_charts_description_follows_the_run(tmp_path):
+    """Ten rounds, one checkpoint: the bound has nowhere to fall (it once 'fell from 1.0000 to 1.0000'), and a position no round
+    reached has no TV (it read 0.0000). A draft equal to the target: every round reaches every position."""
+    import build
+
+    def tiny(raw):
+        raw["monte_carlo"]["rounds"] = 10
+        raw["profiles"][1]["draft"][0] = ["0", "0", "4/8", "4/8", "0", "0"]  # never passes position 1
+        raw["profiles"][1]["proposals"][0] = "sat"
+        raw["profiles"][0]["draft"] = [row[:] for row in raw["target"]]
+    files = build.build_files(edited_data(tmp_path, tiny), build.ROOT / "content", build.ROOT / "templates")
+    aligned, divergent = chart_descriptions(files["index.html"].decode("utf-8"))
+    for d in (aligned, divergent):
+        assert re.search(r"it is \d\.\d{4} after 10 rounds \(in proportion", d) and "falls from" not in d
+    assert "Every round reaches every position, so each position has that bound." in aligned
+    assert "Fewer rounds reach each later position" in divergent
+    assert "position 2: –;" in divergent and "position 2: 0.0000" not in divergent  # one checkpoint: one TV each

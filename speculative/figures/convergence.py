@@ -62,7 +62,8 @@ def profile_view(r: ProfileResult, k: int) -> dict[str, Any]:
     labels = [p["label"] if p["value"] <= k else text.fill(text.CONV["short"], {"pos": p["value"]}) for p in positions]
     return {"id": r.profile.id, "name": r.profile.name, "last": len(cps) - 1, "positions": positions, "rows": rows,
             "chart": charts.tv_chart([c.rounds for c in cps], [[x.tv for x in c.checks] for c in cps],
-                                     [[x.tv_bound for x in c.checks] for c in cps], labels, f"tv-{r.profile.id}")}
+                                     [[x.tv_bound for x in c.checks] for c in cps], labels, f"tv-{r.profile.id}",
+                                     [[x.n for x in c.checks] for c in cps])}
 
 
 @dataclass(frozen=True)
