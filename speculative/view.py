@@ -234,7 +234,7 @@ def worst_view(speedup: Fraction, round_cost: Fraction) -> dict[str, str]:
     """Returns what the prose says of a round whose first proposal is rejected: its cost, its speedup, and how that
     compares with plain decoding in words (slower unless a draft step is free or verifying costs under a step)."""
     return {"round_cost": str(round_cost), "round_words": text.cost_phrase(round_cost), "speedup": decimal_str(speedup),
-            **text.WORST[pace(speedup)]}
+            "slower": speedup < 1, **text.WORST[pace(speedup)]}
 
 
 def counts(ex: Explained) -> dict[str, str]:
@@ -259,4 +259,13 @@ def suite_view(ex: Explained) -> dict[str, Any]:
             "texts": f"{c.SEQUENCE_TEXTS:,}", "length": c.SEQUENCE_LENGTH, "page_texts": f"{c.PAGE_SEQUENCE_TEXTS:,}",
             "toy_tokens": len(c.TOY.vocabulary), "cells": f"{len(c.TOY.vocabulary) ** c.SEQUENCE_LENGTH:,}",
             "joint_tv": decimal_str(ex.sequence[0], 4), "joint_bound": decimal_str(ex.sequence[1], 4),
-            "drafts": identity.drafts_phrase(len(ex.results))}
+            "drafts": identity.drafts_phrase(len(ex.results)), "power_here": power_here(ex)}
+
+
+def power_here(ex: Explained) -> bool:
+    """Returns whether the check command's rounds reach every position of these drafts often enough to catch an error
+    of checks.DETECTABLE_TV with probability checks.POWER: the least-reached position is the bonus position of some
+    draft, reached by a share α1⋯αk = P(N = k + 1) of its rounds."""
+    least = min(r.stats.distribution[-1] for r in ex.results)
+    n = int(checks.ROUNDS * least)
+    return n > 0 and checks.detectable_tv_tabled(n, len(ex.data.vocabulary)) <= checks.DETECTABLE_TV

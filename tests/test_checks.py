@@ -195,3 +195,10 @@ def test_best_k_takes_the_smallest_k_on_a_tie():
 
     tied = SimpleNamespace(stats=SimpleNamespace(speedup_table=((Fraction(3, 2), 1), (Fraction(3, 2), 2), (1, 2))))
     assert ProfileResult.best_k.fget(tied) == (1, 2)
+
+
+@pytest.mark.parametrize("categories", range(2, 11))
+def test_the_tabled_noncentrality_is_the_one_detectable_tv_solves_for(categories):
+    """The build says whether the check keeps its power without scipy, from a table this test solves again."""
+    for n in (1_000, 562_500, 6_400_000):
+        assert checks.detectable_tv_tabled(n, categories) == pytest.approx(checks.detectable_tv(n, categories), rel=1e-5)

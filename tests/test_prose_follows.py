@@ -281,3 +281,28 @@ def test_the_tv_charts_description_follows_the_run(tmp_path):
     assert "Every round reaches every position, so each position has that bound." in aligned
     assert "Fewer rounds reach each later position" in divergent
     assert "position 2: –;" in divergent and "position 2: 0.0000" not in divergent  # one checkpoint: one TV each
+
+
+def test_a_worst_round_faster_than_plain_decoding_changes_the_claims_about_slowness(tmp_path):
+    text = cost_page(tmp_path, draft_step="0", verify_round="1/2", compare_draft_steps=["0"])  # worst: 1/(1/2) = 2×
+    assert "Both are worked out below, including its worst case." in text
+    assert "At the costs assumed here even that worst round beats plain decoding; in general, speculative decoding " \
+           "loses to plain decoding whenever" in text
+    assert "including the case where it is slower" not in text and "pays off only when" not in text
+
+
+def test_the_colophon_claims_the_checks_power_only_for_drafts_the_checks_reach(tmp_path):
+    """The power holds where the check command's 6,400,000 rounds reach every position often enough: the shipped
+    divergent draft reaches its bonus position in 45/512 of rounds, 562,500, just enough for 0.005. A draft that
+    never passes position 1 reaches nothing after it."""
+    import build
+
+    shipped = build.build_files(build.ROOT / "data" / "profiles.v1.json", build.ROOT / "content", build.ROOT / "templates")
+    assert "at every position of these drafts;" in no_js_text(shipped["index.html"].decode("utf-8"))
+
+    def disjoint(raw):
+        raw["profiles"][1]["draft"][0] = ["0", "0", "4/8", "4/8", "0", "0"]
+        raw["profiles"][1]["proposals"][0] = "sat"
+    files = build.build_files(edited_data(tmp_path, disjoint), build.ROOT / "content", build.ROOT / "templates")
+    assert ("at every position of the drafts this project ships (these drafts reach some position too rarely for "
+            "that);") in no_js_text(files["index.html"].decode("utf-8"))
