@@ -212,6 +212,7 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         "denom": ex.denom,
         "cost": {"draft_step": str(cost.draft_step), "verify_round": str(cost.verify_round),
                  "verify_words": text.cost_phrase(cost.verify_round), "draft_words": text.cost_phrase(cost.draft_step),
+                 "paper": cost.verify_round == 1,  # the paper's model: checking a round costs one target step
                  "round_words": text.cost_phrase(ex.results[0].stats.round_cost),
                  "round_cost": str(ex.results[0].stats.round_cost),
                  "compare": [str(c) for c in cost.compare_draft_steps]},
@@ -223,6 +224,7 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         "n": counts(ex),
         "player_counter": text.fill(text.PLAYER["counter"], {"i": 1, "n": len(ex.results[0].frames)}),
         "authored_chance": text.and_list([r.profile.name for r in ex.results if r.walk_by_chance]),
+        "authored_rounds": "round" if sum(r.walk_by_chance for r in ex.results) == 1 else "rounds",
         "seeds": {"walk": data.walkthrough_seed, "mc": data.monte_carlo.seed, "drawn": data.drawn_rounds},
         "worst": worst_view(ex.results[0].stats.worst_speedup, ex.results[0].stats.round_cost),
         "suite": suite_view(ex),

@@ -150,10 +150,11 @@ def cost_page(tmp_path, **cost) -> str:
 
 def test_a_verification_cost_of_two_steps_is_said_everywhere(tmp_path):
     text = cost_page(tmp_path, verify_round="2")  # round cost 5 × 1/10 + 2 = 5/2; the worst round 1/(5/2) = 0.40×
-    assert "checking all k positions in one pass costs 2 target steps (the cost model" in text
+    assert "checking all k positions in one pass costs 2 target steps (Leviathan et al. assume" in text
     assert "The cost model above charges 2 target steps for checking a whole round" in text
     assert "a round costs k·c + 2 target steps under the cost model above" in text
     assert "charges one target step" not in text and "2 target step " not in text and "k·c + 1 target steps" not in text
+    assert "costs 2 target steps (Leviathan et al. assume one target step)" in text
 
 
 def test_a_free_draft_step_ties_the_worst_round_with_plain_decoding(tmp_path):
@@ -306,3 +307,14 @@ def test_the_colophon_claims_the_checks_power_only_for_drafts_the_checks_reach(t
     files = build.build_files(edited_data(tmp_path, disjoint), build.ROOT / "content", build.ROOT / "templates")
     assert ("at every position of the drafts this project ships (these drafts reach some position too rarely for "
             "that);") in no_js_text(files["index.html"].decode("utf-8"))
+
+
+def test_chance_in_both_authored_rounds_says_rounds(tmp_path):
+    import build
+
+    def both(raw):  # the aligned draft's "on" at position 4 given q = 6/8 (p = 5/8): accepted with probability 5/6
+        raw["profiles"][0]["draft"][3] = ["1/8", "0", "0", "6/8", "0", "1/8"]
+        raw["profiles"][1]["draft"][1] = ["1/8", "1/8", "0", "2/8", "0", "4/8"]  # "mat" at 2: 1/2
+    files = build.build_files(edited_data(tmp_path, both), build.ROOT / "content", build.ROOT / "templates")
+    text = no_js_text(files["index.html"].decode("utf-8"))
+    assert "In the authored rounds of a closely aligned draft and a divergent draft, chance decides" in text
