@@ -344,7 +344,7 @@ DRAWS = {
     "chance_many": "Chance decides a check in drawn rounds {rounds}.",
     "chance_none_data": "Chance decides no check of this draft: every token it can propose is accepted with "
                         "probability 0 or 1.",
-    "chance_none_drawn": "Chance decides no check in the {n} of this draft: none of them reaches a check of a token "
-                         "the target accepts with a probability other than 0 or 1.",
+    "chance_none_drawn": "Chance decides no check in the {n} of this draft: no round there reaches a check of a "
+                         "token the target accepts with a probability other than 0 or 1.",
     "draw_hint": "Draw another round moves to drawn round {i} of {n}.",
 }

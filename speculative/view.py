@@ -176,6 +176,7 @@ def profile_view(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
         "speedup": decimal_str(s.speedup),
         "pace": text.PACE[pace(s.speedup)],
         "drawn_chance": r.drawn_with_chance,
+        "drawn_chance_verb": "contains" if r.drawn_with_chance == 1 else "contain",  # "1 of the 24 contains"
         "has_chance": r.has_chance,
         "drawn_mean": decimal_str(r.drawn_mean),
         **peak_view(ex, r),

@@ -208,6 +208,6 @@ def test_a_draft_that_could_be_decided_by_chance_but_was_not_says_so(shipped):
     data = dataclasses.replace(shipped, drawn_rounds=1)  # the aligned draft's one round checks no "mat" at position 4
     r = explain(data).results[0]
     assert r.has_chance and r.chance_rounds == () and independent_chance_rounds(data, r) == []
-    assert walkthrough.chance_note(r) == ("Chance decides no check in the 1 drawn round of this draft: none of them "
+    assert walkthrough.chance_note(r) == ("Chance decides no check in the 1 drawn round of this draft: no round there "
                                           "reaches a check of a token the target accepts with a probability other "
                                           "than 0 or 1.")
