@@ -249,18 +249,25 @@ def tv_chart(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequen
     at = next((i for i, b in enumerate(bound) if b[0] < 0.3), len(rounds) - 1)  # above the line, clear of the data
     body.append(_text(x(rounds[at]) + 6, y(bound[at][0]) - 8, "bound", "ch-sm"))
     legend, height = _legend(labels, left, bottom + 44, w)
+    desc = _tv_desc(rounds, tv, bound, labels, reached)
+    return _svg(p, w, height, "TV distance against rounds for every position, with the bound", desc, [*body, *legend])
+
+
+def _tv_desc(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequence[Sequence[float]],
+             labels: Sequence[str], reached: Sequence[Sequence[int]] | None) -> str:
+    """Returns the TV chart's description: every position's TV at every checkpoint (the dash where no round reached
+    it), how position 1's bound falls, and what that says of the later positions."""
     seen = reached or [[1] * len(labels) for _ in rounds]  # [checkpoint][position] rounds that reached it
     series = "; ".join(f"{label}: " + ", ".join(decimal_str(t[j], 4) if n[j] else "–" for t, n in zip(tv, seen))
                        for j, label in enumerate(labels))
     first, last = (decimal_str(min(b[0], 1), 4) for b in (bound[0], bound[-1]))
     slope = "in proportion to 1 over the square root of the round count: a straight line of slope −1/2"
     falls = f"it falls from {first} to {last}, {slope}" if first != last else f"it is {first} after {rounds[-1]:,} rounds ({slope})"
-    desc = (f"Total-variation distance between the observed and the target distribution after "
+    return (f"Total-variation distance between the observed and the target distribution after "
             f"{', '.join(f'{n:,}' for n in rounds)} rounds, on log scales. {series}. Dashed: position 1's bound, "
             f"which every round reaches; {falls}. "
             f"{_later(reached[-1] if reached else None)}"
             f"A vertical line marks the number of rounds shown.")
-    return _svg(p, w, height, "TV distance against rounds for every position, with the bound", desc, [*body, *legend])
 
 
 def _later(reached: Sequence[int] | None) -> str:
