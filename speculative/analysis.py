@@ -12,7 +12,7 @@ import numpy as np
 from . import sampler, sequence
 from .frames import Frame, Round, round_frames
 from .profiles import CostModel, Dataset, Dist, MonteCarlo, Profile
-from .stats import ProfileStats, expected_tokens, profile_stats, round_cost
+from .stats import ProfileStats, best_k, expected_tokens, profile_stats, round_cost
 
 POINTS = ("capped", "zero", "drop", "residual")
 
@@ -91,13 +91,8 @@ class ProfileResult:
         tie), its speedup, and the speedup at k + 1 (None past the end)."""
         alphas = self.stats.alphas
         values = [expected_tokens(alphas[:k]) / round_cost(k, cost) for k in range(1, len(alphas) + 1)]  # [k]
-        k = max(range(len(values)), key=lambda i: (values[i], -i)) + 1
+        k = best_k(values)
         return k, values[k - 1], values[k] if k < len(values) else None
-
-    def peak(self, cost: int) -> tuple[int, Fraction, Fraction | None]:
-        """Returns, at compared cost `cost`, the best k, its speedup, and the speedup at k + 1 (None past the end)."""
-        table, k = self.stats.speedup_table, self.best_k[cost]
-        return k, table[k - 1][cost], table[k][cost] if k < len(table) else None
 
     @property
     def drawn_mean(self) -> Fraction:
@@ -108,7 +103,7 @@ class ProfileResult:
     def best_k(self) -> tuple[int, ...]:
         """Returns, per compared draft-step cost, the k (1-based) with the highest speedup; the smallest on a tie."""
         table = self.stats.speedup_table  # [k][cost]
-        return tuple(max(range(len(table)), key=lambda k: (table[k][c], -k)) + 1 for c in range(len(table[0])))
+        return tuple(best_k([row[c] for row in table]) for c in range(len(table[0])))
 
     @property
     def checks(self) -> tuple[PositionCheck, ...]:

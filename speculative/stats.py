@@ -65,6 +65,11 @@ def round_cost(k: int, cost: CostModel, draft_step: Fraction | None = None,
     return k * step + cost.verify_round + k * verify_cost
 
 
+def best_k(speedups: Sequence[Fraction]) -> int:
+    """Returns the k (1-based) with the highest speedup in speedups [k], the smallest k on a tie."""
+    return max(range(len(speedups)), key=lambda i: (speedups[i], -i)) + 1
+
+
 def speedup_table(alphas: Sequence[Fraction], cost: CostModel,
                   verify_cost: Fraction = Fraction(0)) -> tuple[tuple[Fraction, ...], ...]:
     """Returns rows k = 1..K of E_k / round_cost, one column per compared draft-step cost."""

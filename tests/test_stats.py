@@ -180,3 +180,8 @@ def test_a_tokens_replacement_chance_is_what_the_residual_gives_it(shipped):
 def test_the_worst_round_commits_one_token_for_the_whole_rounds_cost(shipped, explained):
     for r in explained.results:  # a first rejection commits one token: k draft steps and one pass bought it
         assert r.stats.worst_speedup == 1 / (shipped.k * shipped.cost.draft_step + shipped.cost.verify_round)
+
+
+def test_best_k_is_the_highest_speedup_and_the_smallest_k_on_a_tie():
+    assert stats.best_k([Fraction(3, 2), Fraction(7, 4), Fraction(7, 4), Fraction(1)]) == 2
+    assert stats.best_k([Fraction(1, 2)]) == 1

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from .. import text
-from ..stats import round_cost
+from ..stats import best_k as best_of, round_cost
 from ..text import decimal_str
 
 from .common import Facts
@@ -47,7 +47,7 @@ def column_texts(column: Sequence[Fraction]) -> list[str]:
 
 def best_k(column: Sequence[Fraction]) -> int:
     """Returns the k (1-based) with the highest speedup in one column [k], the smallest on a tie; 0 if none beats 1×."""
-    k = max(range(len(column)), key=lambda i: (column[i], -i)) + 1
+    k = best_of(column)
     return k if column[k - 1] > 1 else 0
 
 
