@@ -236,8 +236,8 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
 def worst_view(speedup: Fraction, round_cost: Fraction) -> dict[str, str]:
     """Returns what the prose says of a round whose first proposal is rejected: its cost, its speedup, and how that
     compares with plain decoding in words (slower unless a draft step is free or verifying costs under a step)."""
-    return {"round_cost": str(round_cost), "round_words": text.cost_phrase(round_cost), "speedup": decimal_str(speedup),
-            "slower": speedup < 1, **text.WORST[pace(speedup)]}
+    return {"round_cost": str(round_cost), "speedup": decimal_str(speedup), "slower": speedup < 1,
+            **text.WORST[pace(speedup)]}
 
 
 def counts(ex: Explained) -> dict[str, str]:
