@@ -610,7 +610,7 @@ def input_filter(args: argparse.Namespace, data: Path):
 
     def passes(change, path: str) -> bool:
         where = Path(path)
-        if not editors(change, path) or any(where == o or where.is_relative_to(o) for o in ours):
+        if not editors(change, path) or any(where.is_relative_to(o) for o in ours):  # the folder itself too
             return False
         return where == data or (where.parent in inputs and not where.name.startswith("."))
     return passes
