@@ -20,6 +20,8 @@ from speculative.profiles import load  # noqa: E402
 from speculative.sampler import sample_rounds  # noqa: E402
 from speculative.analysis import arrays  # noqa: E402
 
+SEEDS = 10  # seeds from checks.SEED on at which --power plants each error
+
 
 def loop_rounds(target, draft, bonus, n, rng: random.Random) -> int:
     """The same rule, one round at a time in plain Python; returns the number of position checks."""
@@ -93,10 +95,10 @@ def check_rates(rounds: int = 2_000_000, texts: int = 1_000_000) -> dict[str, fl
 
 
 def detection(sizes: tuple[float, ...] = (0.0025, 0.00375, 0.005, 0.0075)) -> dict[float, list[int]]:
-    """Returns, per planted TV, how many of POWER_SEEDS seeds caught it at each shipped profile's bonus position."""
+    """Returns, per planted TV, how many of SEEDS seeds caught it at each shipped profile's bonus position."""
     data = load("data/profiles.v1.json")
     profiles = [(p.id, *arrays(data, p)) for p in data.profiles]
-    seeds = range(checks.SEED, checks.SEED + checks.POWER_SEEDS)
+    seeds = range(checks.SEED, checks.SEED + SEEDS)
     return {tv: np.array([checks.caught(profiles, checks.planted(tv) if tv else checks.R, s) for s in seeds]).sum(0).tolist()
             for tv in (0.0, *sizes)}
 
@@ -112,5 +114,5 @@ if __name__ == "__main__":
     print(f"check, sequences    {m['check_texts'] / 1e6:8.2f} M texts/s ({checks.SEQUENCE_TEXTS:,} texts in {m['texts_s']:.2f} s)")
     if "--power" in sys.argv:
         for tv, hits in detection().items():
-            print(f"planted TV {tv:<7} caught at {' and '.join(f'{h}/{checks.POWER_SEEDS}' for h in hits)} seeds "
+            print(f"planted TV {tv:<7} caught at {' and '.join(f'{h}/{SEEDS}' for h in hits)} seeds "
                   f"(aligned, divergent) at {checks.ROUNDS:,} rounds")

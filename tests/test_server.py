@@ -26,7 +26,7 @@ def served(tmp_path, built_site):
     site = tmp_path / "site"
     shutil.copytree(built_site, site)
     server = build.make_server(site, 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()  # a quick shutdown
     yield site, f"http://127.0.0.1:{server.server_address[1]}/"
     server.shutdown()
     server.server_close()
