@@ -57,7 +57,7 @@ def pytest_configure(config) -> None:
 
 
 # The longest single tests, started first: xdist hands tests out in collection order, so a long test collected late
-# leaves the other worker idle at the end of the run (the planted-error power test alone takes 10 to 15 s).
+# leaves the other worker idle at the end of the run.
 LONGEST_FIRST = ("tests/test_lab.py::test_eighths_gives_the_analysis_facts_at_every_shipped_position_and_5000_random_pairs",)
 
 
