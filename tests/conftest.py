@@ -69,8 +69,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 # The test modules of the rule and the exact statistics, which must reach full branch coverage of sampler.py and
-# stats.py on their own (scripts/test.sh checks it). Coverage's tracer is paused for every other test: it slows
-# every Python call by about half (the loader's and Playwright's code most), and they are not what the bar measures.
+# stats.py on their own (scripts/test.sh checks it), and with their fast tests alone. Coverage's tracer is paused for
+# every other test and every slow one: it slows every Python call by about half (the loader's and Playwright's code
+# most), and those tests only repeat, at length, paths the fast tests of these modules already take.
 MEASURED = {"test_sampler.py", "test_stats.py", "test_rules.py", "test_checks.py", "test_memory.py",
             "test_analysis.py", "test_oracle.py", "test_frames.py"}
 
@@ -80,7 +81,7 @@ def pytest_runtest_protocol(item: pytest.Item):  # set-up, body and tear-down: t
     import sys
 
     cov = sys.modules["coverage"].Coverage.current() if "coverage" in sys.modules else None
-    pause = cov is not None and item.path.name not in MEASURED
+    pause = cov is not None and (item.path.name not in MEASURED or item.get_closest_marker("slow") is not None)
     if pause:
         cov.stop()
     try:
