@@ -411,7 +411,12 @@ DRAW_GEOMETRY_JS = """() => {
   const segs = [...document.querySelectorAll('[data-dist-segs] .r-seg')];
   const drawn = segs.findIndex(s => s.classList.contains('is-drawn'));
   const box = segs[drawn].getBoundingClientRect(), mark = document.querySelector('[data-dist-mark]').getBoundingClientRect();
-  return {drawn, left: box.left, right: box.right, at: mark.left + mark.width / 2, kind: document.querySelector('[data-dist]').dataset.kind};
+  const label = document.querySelector('[data-dist-r]'), b = label.getBoundingClientRect(), s = label.parentElement.getBoundingClientRect();
+  const ends = [...label.parentElement.children].filter(e => e !== label && getComputedStyle(e).visibility !== 'hidden');
+  const clash = b.left < s.left - 0.5 || b.right > s.right + 0.5
+      || ends.some(e => { const r = e.getBoundingClientRect(); return r.left < b.right && r.right > b.left; });
+  return {drawn, left: box.left, right: box.right, at: mark.left + mark.width / 2, clash,
+          kind: document.querySelector('[data-dist]').dataset.kind};
 }"""
 
 
@@ -429,19 +434,25 @@ def draw_frames(page: Page, trace):
                 yield p, r, rnd, f, name, rnd["fields"][name + "_u"]
 
 
-def test_every_replacement_and_bonus_strip_shows_the_recorded_draw_in_the_committed_tokens_segment(page: Page, page_url, trace):
-    page.set_viewport_size({"width": 1280, "height": 900})
+def test_every_replacement_and_bonus_strip_shows_the_recorded_draw_in_its_tokens_segment_clear_of_the_ends_at_360px(
+        page: Page, page_url, trace):
+    """At the narrowest width: the draw's mark lies inside the committed token's segment, and its number never
+    leaves the strip or covers the number at either end (the draws near an end are the ones that could)."""
+    page.set_viewport_size({"width": 360, "height": 800})
     page.goto(page_url)
-    seen = 0
-    for p, r, rnd, f, name, _ in draw_frames(page, trace):
+    seen = near = 0
+    for p, r, rnd, f, name, drawn in draw_frames(page, trace):
         expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, f))
         token = rnd["replacement"] if name == "rep" else rnd["bonus"]
         g = page.evaluate(DRAW_GEOMETRY_JS)
         assert g["drawn"] == token and g["kind"] == ("residual" if name == "rep" else "bonus"), (p["id"], r, g)
         assert g["left"] - 0.5 <= g["at"] <= g["right"] + 0.5, (p["id"], r, f["index"], g)
+        assert not g["clash"], (p["id"], r, f["index"])
         seen += 1
+        near += not 0.2 <= float(drawn) <= 0.8
     assert seen == sum(1 for p in trace["profiles"] for rnd in [p["walk"]] + p["drawn"]
                        for f in frames(p, rnd) if f["verdict"] == "rejected" or f["kind"] == "bonus") > 40
+    assert near > 0  # the shipped draws include some near each end, so the clash check ran where it matters
 
 
 def test_next_round_where_chance_decides_visits_the_rounds_the_analysis_lists_and_wraps(page: Page, page_url, trace):
@@ -543,20 +554,4 @@ def test_the_axe_helper_reports_a_planted_violation_in_its_context_only(page: Pa
     page.evaluate("""() => { const b = document.createElement('button');
         b.id = 'planted-unnamed'; document.querySelector('[data-player]').append(b); }""")  # a button with no name
     assert any(v.startswith("button-name: #planted-unnamed") for v in axe_violations(page, "[data-player]"))
-    assert axe_violations(page, ["#lab", ".explore"]) == []
-
-
-def test_a_draw_near_a_scale_end_never_covers_the_ends_number_at_360px(page: Page, page_url, trace):
-    page.set_viewport_size({"width": 360, "height": 800})
-    page.goto(page_url)
-    near = 0
-    for p, r, _, f, _, drawn in draw_frames(page, trace):
-        if 0.2 <= float(drawn) <= 0.8:
-            continue
-        clash = page.locator("[data-dist-r]").evaluate("""l => { const b = l.getBoundingClientRect(), s = l.parentElement.getBoundingClientRect();
-            const ends = [...l.parentElement.children].filter(e => e !== l && getComputedStyle(e).visibility !== 'hidden');
-            return b.left < s.left - 0.5 || b.right > s.right + 0.5
-                || ends.some(e => { const r = e.getBoundingClientRect(); return r.left < b.right && r.right > b.left; }); }""")
-        assert not clash, (p["id"], r, f["index"])
-        near += 1
-    assert near > 0  # the shipped draws include some near each end, so the check ran
+    assert axe_violations(page, ".explore") == []  # another figure: the planted button is not in it
