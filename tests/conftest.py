@@ -80,14 +80,15 @@ MEASURED = {"test_sampler.py", "test_stats.py", "test_rules.py", "test_checks.py
 def pytest_runtest_protocol(item: pytest.Item):  # set-up, body and tear-down: the bar counts the measured modules alone
     import sys
 
-    cov = sys.modules["coverage"].Coverage.current() if "coverage" in sys.modules else None
-    pause = cov is not None and (item.path.name not in MEASURED or item.get_closest_marker("slow") is not None)
-    if pause:
-        cov.stop()
+    running = []  # every started Coverage, innermost first: an xdist worker runs two, one inside the other
+    if "coverage" in sys.modules and (item.path.name not in MEASURED or item.get_closest_marker("slow") is not None):
+        while (cov := sys.modules["coverage"].Coverage.current()) is not None:
+            cov.stop()
+            running.append(cov)
     try:
         yield
     finally:
-        if pause:
+        for cov in reversed(running):
             cov.start()
 
 
