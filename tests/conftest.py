@@ -58,7 +58,8 @@ def pytest_configure(config) -> None:
 
 # The longest single tests, started first: xdist hands tests out in collection order, so a long test collected late
 # leaves the other worker idle at the end of the run.
-LONGEST_FIRST = ("tests/test_lab.py::test_eighths_gives_the_analysis_facts_at_every_shipped_position_and_5000_random_pairs",)
+LONGEST_FIRST = ("tests/test_lab.py::test_eighths_gives_the_analysis_facts_at_every_shipped_position_and_5000_random_pairs",
+                 "tests/test_player.py::test_every_replacement_and_bonus_strip_shows_the_recorded_draw_in_its_tokens_segment_clear_of_the_ends_at_360px")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
