@@ -285,7 +285,7 @@ CONV = {
 
 # The speedup explorer's words.
 EXPLORE = {
-    "readout": "With {k_text} drafted and a draft step costing {cost}, a round costs {round_cost} target steps.",
+    "readout": "With {k_text} drafted and a draft step costing {cost}, a round costs {round_cost} {steps}.",
     "profile": "For {name}, drafting k = {k} gives {value}×{slower}; the best k is {best} ({best_value}×).",
     "profile_none": "For {name}, drafting k = {k} gives {value}×; at this cost no k beats decoding one token at a time.",
     "slower": ", slower than decoding one token at a time",
@@ -297,7 +297,11 @@ EXPLORE = {
     "free": "free (0)",
     "under": "Checked by {rule}:",
     "readout_verify": "With {k_text} drafted, a draft step costing {cost} and checking each drafted position costing "
-                      "{verify}, a round costs {k} · {c} + {one} + {k} · {v} = {round_cost} target steps.",
+                      "{verify}, a round costs {k} · {c} + {one} + {k} · {v} = {round_cost} {steps}.",
+    # a round's cost in target steps takes its noun as text.cost_words does: 1, under 1, or more
+    "step_one": "target step",
+    "step_part": "of a target step",
+    "step_many": "target steps",
 }
 
 # "Your own position" and the verification rule in the accept-test lab (templates/js/eighths.js fills the

@@ -11,7 +11,9 @@ from playwright.sync_api import Page, expect
 
 from speculative.figures.explorer import best_k, column_texts, profile_trace
 from speculative.stats import ACCEPTANCE, expected_tokens, round_cost
-from speculative.text import decimal_str
+from speculative.text import cost_phrase, decimal_str
+
+from .conftest import ROOT
 
 NO_K = "at this cost no k beats decoding one token at a time"
 
@@ -89,9 +91,9 @@ def test_rule_and_verification_cost_change_the_figures_to_the_exact_values(page:
     v, c = data.cost.verify_costs[verify], data.cost.compare_draft_steps[cost]
     total = round_cost(k, data.cost, c, v)
     if v:
-        expect(readout).to_contain_text(f"{k} · {c} + {data.cost.verify_round} + {k} · {v} = {total} target steps")
+        expect(readout).to_contain_text(f"{k} · {c} + {data.cost.verify_round} + {k} · {v} = {cost_phrase(total)}.")
     else:
-        expect(readout).to_contain_text(f"a round costs {total} target steps")
+        expect(readout).to_contain_text(f"a round costs {cost_phrase(total)}.")
     for i, p in enumerate(trace["profiles"]):
         col = [exact_speedup(explained, i, list(ACCEPTANCE)[rule], v, c, j) for j in range(1, data.k + 1)]
         expect(readout).to_contain_text(f"For {p['name']}, drafting k = {k} gives {decimal_str(col[k - 1])}×")
@@ -133,7 +135,8 @@ def test_the_speedup_explorer_shows_the_trace_values(page: Page, page_url, trace
             fig.get_by_label("Positions drafted").fill(str(k))
             readout = fig.locator("[data-explore-readout]")
             expect(readout).to_contain_text(f"a draft step costing {trace['explore']['cost_text'][c]}")
-            expect(readout).to_contain_text(f"round costs {trace['explore']['round_costs'][0][c].split()[k - 1]} target steps")
+            total = Fraction(trace["explore"]["round_costs"][0][c].split()[k - 1])
+            expect(readout).to_contain_text(f"round costs {cost_phrase(total)}.")  # "1 target step", "3/2 target steps"
             for p in trace["profiles"]:
                 s = {key: p["speedup"][key][0][0][c] for key in ("values", "slow", "best")}
                 best = f"the best k is {s['best']}" if s["best"] else NO_K
@@ -161,3 +164,14 @@ def test_a_best_k_that_ties_another_at_two_decimals_is_shown_with_more():
     assert column_texts([F(1), F(1813, 1000), F(1811, 1000)]) == ["1.000", "1.813", "1.811"]  # 1.81 twice: 3 places
     assert column_texts([F(1), F(18, 10), F(17, 10)]) == ["1.00", "1.80", "1.70"]  # distinct at 2 places: kept
     assert column_texts([F(2), F(2)]) == ["2.0000", "2.0000"]  # a true tie stays a tie, at the most places
+
+
+@pytest.mark.browser
+def test_a_rounds_cost_takes_the_noun_python_gives_it(page: Page, trace):
+    """explorer.js's stepsNoun agrees with text.cost_phrase: "1 target step", "1/2 of a target step", "3/2 target
+    steps", so no readout says "1 target steps" whatever the data's costs make a round cost."""
+    costs = ["0", "1", "1/2", "3/2", "2", "101/100", "99/100"]
+    source = "\n".join((ROOT / "templates" / "js" / n).read_text(encoding="utf-8") for n in ("core.js", "explorer.js"))
+    got = page.evaluate("([costs, E]) => {" + source + " return costs.map(c => c + ' ' + stepsNoun(E, c)); }",
+                        [costs, trace["text"]["explore"]])
+    assert got == [cost_phrase(Fraction(c)) for c in costs]

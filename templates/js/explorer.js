@@ -51,12 +51,19 @@ function explorerRow(fig, p) {
   return wrap;
 }
 
+// The noun after a cost in target steps: "1 target step", "1/2 of a target step", "3/2 target steps".
+function stepsNoun(E, cost) {
+  var part = /^(\d+)\/(\d+)$/.exec(cost);
+  return cost === '1' ? E.step_one : part && Number(part[1]) < Number(part[2]) ? E.step_part : E.step_many;
+}
+
 // What a round costs: today's sentence when checking is free, else the sum k·c + verify_round + k·v.
 function roundLine(fig) {
   var E = fig.E, s = fig.state, k = s.k, ex = fig.trace.explore, v = ex.verify[s.verify];
+  var round = ex.round_costs[s.verify][s.cost].split(' ')[k - 1];
   var fields = { k_text: fill(k === 1 ? E.k_one : E.k_many, { k: k }), cost: ex.cost_text[s.cost], k: k,
-    c: ex.costs[s.cost], one: ex.verify_round, v: v, verify: ex.verify_text[s.verify],
-    round_cost: ex.round_costs[s.verify][s.cost].split(' ')[k - 1] };
+    c: ex.costs[s.cost], one: ex.verify_round, v: v, verify: ex.verify_text[s.verify], round_cost: round,
+    steps: stepsNoun(E, round) };
   return fill(v === '0' ? E.readout : E.readout_verify, fields);
 }
 
