@@ -127,7 +127,8 @@ def slots(rnd: Round, upto: int, bonus_shown: bool) -> tuple[Slot, ...]:
 
 def propose_frame(rnd: Round) -> ProposeFrame:
     """Returns the opening frame: every position proposed before any is checked."""
-    return ProposeFrame(index=1, slots=slots(rnd, 0, False), committed=(), caption=("propose",))
+    return ProposeFrame(index=1, slots=slots(rnd, 0, False), committed=(),
+                        caption=("propose_one",) if len(rnd.proposals) == 1 else ("propose",))
 
 
 def verify_frame(rnd: Round, rec: PositionRecord, index: int) -> VerifyFrame:

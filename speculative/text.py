@@ -119,6 +119,7 @@ STATE_NAMES = {"proposed": "proposed", "accepted": "accepted", "rejected": "reje
 CAPTIONS = {
     "propose": "The draft proposes {tokens_count}, one per position, all before any is checked: {proposals}. "
                "One pass of the target will now score every position.",
+    "propose_one": "The draft proposes {tokens_count}: {proposals}. One pass of the target will now score it.",
     "verify": "Position {pos}: the target gives “{tok}” p = {p}; the draft gave it q = {q}. "
               "Accept with probability {worked}.",
     "capped": "Since p > q, the ratio is capped at 1: accepted outright (u = {u} cannot fail).",

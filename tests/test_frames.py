@@ -96,7 +96,7 @@ def test_points_worth_noticing_each_land_on_a_frame_that_shows_them(explained):
         assert point in explained.results[i].frames_of(round_)[n - 1].shows
 
 
-@pytest.mark.parametrize("k, words", [(1, ("1 token,", "The proposal at position", "The proposal passed.")),
+@pytest.mark.parametrize("k, words", [(1, ("proposes 1 token:", "The proposal at position", "The proposal passed.")),
                                       (3, ("3 tokens,", "The proposals at positions", "All 3 proposals passed."))])
 def test_counts_agree_in_number(k, words):
     p, q = (Fraction(1, 2), Fraction(1, 2)), (Fraction(1), Fraction(0))
@@ -150,3 +150,13 @@ def test_every_replacement_and_bonus_caption_states_its_draw_and_segment(explain
                             f"[{fl[name + '_lo']}, {fl[name + '_hi']}), {seg} segment for “{tr['labels'][tok]}”.") in said
                     seen += 1
     assert seen > 20
+
+
+@pytest.mark.parametrize("proposals, key", [((2,), "propose_one"), ((2, 4), "propose"), ((1, 2, 3), "propose")])
+def test_the_opening_caption_speaks_of_positions_only_when_there_are_several(proposals, key):
+    from speculative.frames import propose_frame
+
+    frame = propose_frame(Round(proposals, (), (), None, None))
+    assert frame.caption == (key,)
+    words = text.CAPTIONS[key]
+    assert ("one per position" in words and "every position" in words) == (len(proposals) > 1)
