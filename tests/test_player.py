@@ -549,6 +549,18 @@ def test_every_frame_of_a_round_has_the_same_height(page: Page, page_url, trace,
             assert max(heights) - min(heights) < 0.5, (p["id"], choice, heights)
 
 
+def test_the_page_pool_lends_a_page_again_with_the_viewport_and_media_a_test_changed_set_back(pages):
+    page = pages.open("about:blank")
+    default = page.viewport_size
+    page.set_viewport_size({"width": 360, "height": 700})
+    page.emulate_media(color_scheme="dark", media="print")
+    pages.give_back()
+    again = pages.open("about:blank")
+    assert again is page and again.viewport_size == default  # kept, not a new page, and as wide as before
+    assert again.evaluate("[innerWidth, matchMedia('(prefers-color-scheme: dark)').matches, matchMedia('print').matches]") \
+        == [default["width"], False, False]
+
+
 def test_the_axe_helper_reports_a_planted_violation_in_its_context_only(page: Page, page_url):
     page.goto(page_url)
     page.evaluate("""() => { const b = document.createElement('button');
