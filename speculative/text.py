@@ -299,7 +299,7 @@ EXPLORE = {
     "under": "Checked by {rule}:",
     "readout_verify": "With {k_text} drafted, a draft step costing {cost} and checking each drafted position costing "
                       "{verify}, a round costs {k} · {c} + {one} + {k} · {v} = {round_cost} {steps}.",
-    # a round's cost in target steps takes its noun as text.cost_words does: 1, under 1, or more
+    # a round's cost in target steps takes its noun as cost_phrase gives it: 1, under 1, or more
     "step_one": "target step",
     "step_part": "of a target step",
     "step_many": "target steps",
