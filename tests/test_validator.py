@@ -93,7 +93,10 @@ def run_checker(page: Path, tmp_path_factory) -> dict[str, list[dict]]:
         unavailable(f"The Nu HTML Checker was not found at {JAR}.")
     broken = tmp_path_factory.mktemp("vnu") / "broken.html"
     broken.write_text(BROKEN, encoding="utf-8")
-    result = subprocess.run([java_path, "-jar", str(JAR), "--format", "json", "--stdout", str(page), str(broken)],
+    # A one-off run spends most of its CPU compiling Java at the optimiser's top tier: the quick compiler alone
+    # halves it (measured 3.9 to 1.8 CPU-s), with a larger stack, since its frames are bigger than the checker's 512k.
+    fast_start = ["-Xss4m", "-XX:TieredStopAtLevel=1"]
+    result = subprocess.run([java_path, *fast_start, "-jar", str(JAR), "--format", "json", "--stdout", str(page), str(broken)],
                             capture_output=True, text=True, timeout=300)
     try:
         messages = json.loads(result.stdout)["messages"]
