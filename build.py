@@ -580,8 +580,10 @@ def report_unexpected(err: Exception, out: Path) -> int:
 
 
 def watched(args: argparse.Namespace) -> tuple[list[Path], Path]:
-    """Returns the folders to watch (each without its subfolders) and the data file's path inside the first."""
-    folders = list(dict.fromkeys(p.resolve() for p in (args.data.parent, args.content, args.templates)))
+    """Returns the folders to watch (each without its subfolders, so templates/js/ is one of its own) and the data
+    file's path inside the first."""
+    folders = list(dict.fromkeys(p.resolve() for p in (args.data.parent, args.content, args.templates,
+                                                       args.templates / "js")))
     return folders, args.data.parent.resolve() / args.data.name
 
 
@@ -599,14 +601,14 @@ def identity(folders: list[Path]) -> tuple:
 
 def input_filter(args: argparse.Namespace, data: Path):
     """Returns a watchfiles filter that passes only changes to inputs: the data file itself (not its neighbours,
-    such as a log written beside it), and the visible files directly in content/ and templates/."""
+    such as a log written beside it), and the visible files directly in content/, templates/ and templates/js/."""
     from watchfiles import DefaultFilter
 
     editors = DefaultFilter()  # swap files and the like
     # Our own writes are not inputs. DefaultFilter's ignore_paths compares strings, so `--out da` would also have
     # ignored data/: compare whole path parts instead.
     ours = (args.out.resolve(), CACHE.resolve())
-    inputs = (args.content.resolve(), args.templates.resolve())
+    inputs = (args.content.resolve(), args.templates.resolve(), (args.templates / "js").resolve())
 
     def passes(change, path: str) -> bool:
         where = Path(path)

@@ -81,6 +81,10 @@ def test_watch_rebuilds_on_save_and_keeps_the_last_good_site_on_bad_data(project
         data.write_text(json.dumps(raw))
         run.wait_for("built ")
         assert "A sentence added while watching." in (project / "site" / "index.html").read_text(encoding="utf-8")
+        script = project / "templates" / "js" / "boot.js"  # a file in a subfolder of templates/ is an input too
+        script.write_text(script.read_text() + "\ndocument.documentElement.dataset.edit = 'saved while watching';\n")
+        run.wait_for("built ")
+        assert "saved while watching" in (project / "site" / "index.html").read_text(encoding="utf-8")
         assert run.proc.poll() is None, "the watcher must keep running after a broken file"
     finally:
         run.stop()
