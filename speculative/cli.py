@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
 import time
 from pathlib import Path
@@ -237,9 +238,13 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
     out, err = out or sys.stdout, err or sys.stderr
     args = parser().parse_args(sys.argv[1:] if argv is None else argv)
     try:
-        if args.run is check:
-            return check(args, out, err, rule)
-        return args.run(args, out, err)
+        code = check(args, out, err, rule) if args.run is check else args.run(args, out, err)
+        out.flush()  # here, so a reader that stopped reading is met below and not at exit
+        return code
+    except BrokenPipeError:  # `speculative stats | head -1`: the reader has all it wanted; print nothing more
+        if out is sys.stdout:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # Python's flush at exit would fail again
+        return 1
     except ModuleNotFoundError as missing:  # run outside .venv: name the command that sets it up
         if (missing.name or "").split(".")[0] in ("speculative", "build"):
             raise

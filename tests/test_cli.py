@@ -299,3 +299,24 @@ def test_stats_prints_each_profiles_own_figures_and_the_second_computation_of_e(
         "  speedup         (64267/16384) / (3/2) = 2.62x",
         "  frames          8",  # the aligned walkthrough: 1 + 5 + 1 + 1
     ]
+
+
+class ClosedPipe(io.StringIO):
+    """An output whose reader has gone, as `speculative stats | head -1` leaves stdout once head exits."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly(capsys):
+    assert cli.main(["stats"], out=ClosedPipe()) == 1
+    assert capsys.readouterr().err == ""  # no traceback, no message: the reader asked for no more
+
+
+@pytest.mark.slow  # a fresh process: the full run has it, the fast tier not
+def test_stats_into_a_pipe_closed_at_once_leaves_no_traceback():
+    proc = subprocess.Popen([sys.executable, "-m", "speculative", "stats"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdout.close()  # before the process has imported anything, so its first write meets a closed pipe
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1 and "Traceback" not in err, err
