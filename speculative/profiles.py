@@ -582,7 +582,7 @@ def _compare_steps(check: _Checker, value: Any) -> tuple[Fraction, ...] | None:
         check.fail(path, f"found {len(value)} costs; expected at most {MAX_COSTS}, so the speedup table fits the page")
         return None
     steps = [check.fraction(c, f"{path}[{i}]", probability=False) for i, c in enumerate(value)]
-    return None if any(s is None for s in steps) else tuple(steps)
+    return _distinct_costs(check, value, steps, path, "draft-step cost")
 
 
 def _verify_costs(check: _Checker, value: Any) -> tuple[Fraction, ...] | None:
@@ -595,12 +595,18 @@ def _verify_costs(check: _Checker, value: Any) -> tuple[Fraction, ...] | None:
                          "fit the page")
         return None
     costs = [check.fraction(c, f"{path}[{i}]", probability=False) for i, c in enumerate(value)]
+    return _distinct_costs(check, value, costs, path, "verification cost")
+
+
+def _distinct_costs(check: _Checker, value: list, costs: list[Fraction | None], path: str,
+                    what: str) -> tuple[Fraction, ...] | None:
+    """Returns the costs, or None after naming each one equal to an earlier one (a table row or a choice twice)."""
     first: dict[Fraction, int] = {}
     for i, cost in enumerate(costs):
         if cost is not None and cost in first:
             j = first[cost]
             seen = " again" if value[i] == value[j] else f", which is {cost}, as {path}[{j}] is"
-            check.fail(f"{path}[{i}]", f"found {describe(value[i])}{seen}; expected every verification cost to be unique")
+            check.fail(f"{path}[{i}]", f"found {describe(value[i])}{seen}; expected every {what} to be unique")
             costs[i] = None
         elif cost is not None:
             first[cost] = i

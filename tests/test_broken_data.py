@@ -225,6 +225,9 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     ("verify_round 0", edited(put("cost_model.verify_round", "0")), ["cost_model.verify_round: found 0; expected a positive cost"]),
     ("eleven costs to compare", edited(put("cost_model.compare_draft_steps", ["1/10"] * 11)),
      ["cost_model.compare_draft_steps: found 11 costs; expected at most 10, so the speedup table fits the page"]),
+    ("a cost to compare twice", edited(put("cost_model.compare_draft_steps", ["1/50", "1/10", "2/20"])),
+     ['cost_model.compare_draft_steps[2]: found "2/20", which is 1/10, as cost_model.compare_draft_steps[1] is; '
+      "expected every draft-step cost to be unique"]),
     ("about is a number", edited(put("about", 3)), ["about: found 3; expected a string"]),
     ("$schema is null", edited(put("$schema", None)), ["$schema: found null; expected a string"]),
     ("unknown key", edited(put("profile", [])),
