@@ -308,7 +308,17 @@ def is_temp(name: str) -> bool:
 def output_problems(out: Path, inputs: list[Path]) -> list[str]:
     """Returns why `out` cannot take the built page: not a folder, the folder of an input, or a folder inside an
     earlier build's output (whose next build would then refuse the folder it did not write)."""
-    holder = next((d for d in out.resolve().parents if (d / MANIFEST).is_file()), None)
+    try:
+        where = out.resolve()
+    except (RuntimeError, OSError):  # RuntimeError: a symbolic link that leads, through others, back to itself
+        return [f"{shown(out)}: found a symbolic link that leads back to itself; expected a folder for the built page"]
+    if os.path.islink(out) and not out.exists():
+        return [f"{shown(out)}: found a symbolic link to {os.readlink(out)}, which does not exist; expected a folder "
+                "for the built page (make the folder it names, or choose another --out)"]
+    inside = inside_inputs(out, where, inputs)
+    if inside:
+        return inside
+    holder = next((d for d in where.parents if (d / MANIFEST).is_file()), None)
     if holder is not None:
         return [f"{shown(out)}: found a folder inside {shown(holder)}/, which holds an earlier build's output; "
                 f"expected a folder of its own for the built page, beside {shown(holder)}/ rather than in it"]
@@ -321,9 +331,19 @@ def output_problems(out: Path, inputs: list[Path]) -> list[str]:
     if not stat.S_ISDIR(mode):
         return [f"{shown(out)}: found {'a file' if stat.S_ISREG(mode) else kind(mode)}; expected a folder for the built page"]
     for path in inputs:
-        if out.resolve() == path.resolve() or out.resolve() in path.resolve().parents:
+        if where == path.resolve() or where in path.resolve().parents:
             return [f"{shown(out)}: found the folder that holds {shown(path)}; expected a folder of its own "
                     "for the built page, such as site/"]
+    return []
+
+
+def inside_inputs(out: Path, where: Path, inputs: list[Path]) -> list[str]:
+    """Returns why `out` cannot be a folder inside an input folder (content/, templates/), every file of which the
+    build reads: the next build would find the built page's folder among its inputs, and refuse it."""
+    for path in inputs:
+        if path.is_dir() and path.resolve() in where.parents:
+            return [f"{shown(out)}: found a folder inside {shown(path)}/, which holds the page's inputs; expected "
+                    "a folder of its own for the built page, such as site/"]
     return []
 
 

@@ -223,6 +223,27 @@ def test_an_output_folder_inside_an_earlier_builds_output_is_refused(out, projec
     assert run_build(*ARGS)[0] == 0
 
 
+@pytest.mark.parametrize("out, inside", [("content/x.md", "content"), ("templates/x.css", "templates"),
+                                         ("templates/js/y.js", "templates")])
+def test_an_output_folder_inside_an_input_folder_is_refused(out, inside, project, run_build):
+    """Built into content/x.md, every later build would refuse content/ for holding a folder among its sections."""
+    lines = refused(run_build, project, "--out", out)
+    assert lines == [f"{out}: found a folder inside {inside}/, which holds the page's inputs; expected a folder of its "
+                     "own for the built page, such as site/", "", HINT.replace("site/", f"{out}/").format(s="")]
+    assert run_build(*ARGS)[0] == 0
+
+
+def test_an_output_link_that_loops_or_leads_nowhere_is_refused_in_one_line(project, run_build):
+    (project / "a").symlink_to(project / "b")
+    (project / "b").symlink_to(project / "a")
+    (project / "gone").symlink_to(project / "nowhere")
+    assert refused(run_build, project, "--out", "a")[0] == (
+        "a: found a symbolic link that leads back to itself; expected a folder for the built page")
+    assert refused(run_build, project, "--out", "gone")[0] == (
+        f"gone: found a symbolic link to {project / 'nowhere'}, which does not exist; expected a folder for the built "
+        "page (make the folder it names, or choose another --out)")
+
+
 def user_site(www: Path) -> None:
     www.mkdir()
     for name, text in {"index.html": "<h1>My home page</h1>", "cv.pdf": "%PDF", "about.html": "<p>me</p>",
