@@ -106,8 +106,20 @@ def _front_values(text: str) -> tuple[dict[str, tuple[Any, int]], list[tuple[int
             problems.append((line, f"{key}: found the YAML tag {value_node.tag.replace(_STANDARD, '!!')}; expected a "
                                    "plain value, without tags"))
         else:
-            values[key] = (_construct(loader, value_node), line)
+            values[key] = (_order(loader, value_node) if key == "order" else _construct(loader, value_node), line)
     return values, problems
+
+
+def _order(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    """Returns an order written in decimal digits as that number ("010" is 10, not YAML 1.1's octal 8), and any other
+    spelling YAML reads as a whole number (0x4, 1:30 for 90, 1_0) as its text, which _order_problem then refuses."""
+    if node.tag == _STANDARD + "int" and isinstance(node.value, str):
+        sign = node.value[:1] if node.value[:1] in "+-" else ""
+        digits = node.value[len(sign):]
+        if digits.isascii() and digits.isdigit() and len(digits) <= 30:  # longer: past any order, and int() refuses 4,300
+            return int(node.value)
+        return node.value
+    return _construct(loader, node)
 
 
 _STANDARD = "tag:yaml.org,2002:"
