@@ -680,6 +680,15 @@ def watch_live(args: argparse.Namespace, live: list[Path], passes, moved) -> Ite
             yield
 
 
+def nameable(url_path: str) -> bool:
+    """Returns whether a request's path can name a file here: no NUL byte and no lone surrogate (%ED%A0%80) once
+    decoded as the server decodes it, since the file system calls raise on either."""
+    import urllib.parse
+
+    decoded = urllib.parse.unquote(url_path, errors="surrogatepass")
+    return "\0" not in decoded and not any("\ud800" <= c <= "\udfff" for c in decoded)
+
+
 SERVER_BACKLOG = 128  # connections the kernel holds while every thread is busy (the standard library's is 5)
 CLIENT_TIMEOUT = 10  # seconds a connection may stay silent before it is dropped, so slow clients starve no one
 
@@ -698,7 +707,7 @@ def preview_classes():
             pass
 
         def send_head(self):
-            if "\0" in urllib.parse.unquote(self.path):  # os.path would raise on it, and the client would get nothing
+            if not nameable(self.path):  # os.path would raise on it, and the client would get nothing
                 self.send_error(404, "File not found")
                 return None
             path = self.translate_path(self.path)

@@ -57,8 +57,8 @@ def test_a_link_out_of_the_folder_is_not_followed(name, target, served):
     assert status(url + name + "/") == 404
 
 
-@pytest.mark.parametrize("path", ["index.html%00", "%00", "a%00b/", "index.html%00.txt"])
-def test_a_nul_byte_in_the_path_is_answered_404(path, served):  # it dropped the connection with no reply
+@pytest.mark.parametrize("path", ["index.html%00", "%00", "a%00b/", "index.html%00.txt", "%ED%A0%80", "index%ED%B0%80.html"])
+def test_a_nul_byte_or_a_lone_surrogate_in_the_path_is_answered_404(path, served):  # each dropped the connection
     site, url = served
     assert status(url + path) == 404
 
