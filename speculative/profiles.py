@@ -276,6 +276,15 @@ def _forbidden(ch: str) -> bool:
     return cat in ("Cc", "Cs", "Zl", "Zp") or ch in _BIDI
 
 
+# Letters that fonts draw as nothing at all (Hangul fillers, the blank Braille pattern).
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _visible(ch: str) -> bool:
+    """Returns whether ch draws something on its own: not a space, a format character or a mark that needs a base."""
+    return unicodedata.category(ch) not in ("Cf", "Mn", "Me", "Zs", "Cc") and ch not in _BLANK_LETTERS
+
+
 def _sized(text: str) -> str:
     """Returns the quoted text with its length, once."""
     shown = describe(text)
@@ -393,6 +402,10 @@ class _Checker:
         elif len(value) > most:
             self.fail(path, f"found {_sized(value)}; expected {what} of at most {most} characters, "
                             "so it fits the page on a phone")
+        elif not any(_visible(ch) for ch in value):
+            names = ", ".join(char_name(ch) for ch in value[:3]) + (", …" if len(value) > 3 else "")
+            self.fail(path, f"found {describe(value)}, which has only {names}, none of which can be seen; "
+                            f"expected {what} with at least one visible character")
         else:
             return True
         return False

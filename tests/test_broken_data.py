@@ -301,6 +301,12 @@ CASES: list[tuple[str, bytes, list[str]]] = [
       "expected a token without control characters, line breaks or bidi controls",
       'profiles[0].proposals[1]: found "cat"; expected a token from the vocabulary',
       'profiles[1].proposals[2]: found "cat"; expected a token from the vocabulary']),
+    ("a token only a Hangul filler", replaced('"cat"', '"\\u3164"', 3),
+     ['vocabulary[1]: found "\u3164", which has only U+3164 (hangul filler), none of which can be seen; '
+      "expected a token with at least one visible character"]),
+    ("a token only a zero-width joiner", replaced('"cat"', '"\\u200d"', 3),
+     ['vocabulary[1]: found "<U+200D>", which has only U+200D (zero width joiner), none of which can be seen; '
+      "expected a token with at least one visible character"]),
     ("lone surrogate", replaced('"sat"', '"s\\ud800t"', 1),
      ['vocabulary[2]: found "s<U+D800>t", which has U+D800 (half of a surrogate pair) at character 2; '
       "expected a token without control characters, line breaks or bidi controls",
