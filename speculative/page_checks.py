@@ -24,7 +24,7 @@ TOP_TARGETS = {"", "top"}  # href="#" and "#top" scroll to the top in every brow
 _SCRIPT = re.compile(r"(<script\b[^>]*>).*?</script>", re.S | re.I)  # group 1: the opening tag, whose id counts
 _ATTR = r"\s{name}\s*=\s*(?:\"{prefix}([^\"]*)\"|'{prefix}([^']*)')"
 _IDS = re.compile(_ATTR.format(name="id", prefix=""), re.I)
-_LINKS = re.compile(_ATTR.format(name="href", prefix="#"), re.I)
+_HREFS = re.compile(_ATTR.format(name="href", prefix=""), re.I)
 
 
 class TooLarge(jinja2.TemplateError):
@@ -181,6 +181,11 @@ def _values(pattern: re.Pattern, text: str) -> list[str]:
     return [html.unescape(a or b) for a, b in pattern.findall(text)]
 
 
+def _targets(text: str) -> list[str]:
+    """Returns the id each link in text leads to, read after its character references (href="&#35;x" is #x)."""
+    return [href[1:] for href in _values(_HREFS, text) if href.startswith("#")]
+
+
 def page_ids(page: str) -> Counter:
     """Returns how many elements carry each id on the page: a script's own id counts (the trace's), its text not."""
     return Counter(_values(_IDS, _SCRIPT.sub(r"\1</script>", page)))
@@ -198,10 +203,10 @@ def link_problems(page: str, parts: Mapping[str, tuple[str, str]],
     """
     ids = page_ids(page)
     problems = []
-    for target in sorted(set(_values(_LINKS, _SCRIPT.sub("", page))) - set(ids) - TOP_TARGETS):
+    for target in sorted(set(_targets(_SCRIPT.sub("", page))) - set(ids) - TOP_TARGETS):
         if _DRAWN_FRAME.fullmatch(target):  # a frame of a drawn round: the player opens it; no element has its id
             continue
-        owners = [name for name, (_, out) in parts.items() if target in _values(_LINKS, out)] or ["the page"]
+        owners = [name for name, (_, out) in parts.items() if target in _targets(out)] or ["the page"]
         for name in owners:
             problems.append((name, f"{_line_of(parts.get(name, ('', ''))[0], '#' + target)}found a link to "
                                    f"#{target}, but no element on the page has id=\"{target}\"; expected a section "
@@ -218,5 +223,8 @@ def link_problems(page: str, parts: Mapping[str, tuple[str, str]],
 
 
 def _line_of(source: str, needle: str) -> str:
+    """Returns "line N: " for the first place source has needle, or an HTML link to it however written (&#35;x)."""
     at = source.find(needle)
+    if at < 0 and needle.startswith("#"):
+        at = next((m.start() for m in _HREFS.finditer(source) if html.unescape(m.group(1) or m.group(2)) == needle), -1)
     return f"line {source.count(chr(10), 0, at) + 1}: " if at >= 0 else ""

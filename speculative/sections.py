@@ -250,6 +250,15 @@ def _tag_problem(tag: str, attrs: list) -> str | None:
     return None
 
 
+def _end_problem(tag: str) -> str | None:
+    """Returns why an end tag is refused: one for an element a section may not open (</section>, </main>) would
+    close the page's own element early."""
+    if tag not in ALLOWED_TAGS:
+        return f"found </{tag}>, which would close one of the page's own elements; expected only the end tags of " \
+               "elements opened in the section"
+    return None
+
+
 def html_problems(fragments: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """Returns (line, message) for raw HTML that is not allowed or not balanced, given each fragment and its line."""
     stack: list[tuple[str, int]] = []
@@ -269,12 +278,16 @@ def html_problems(fragments: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 
 def _events_problems(events: list, line: int, stack: list[tuple[str, int]]) -> list[tuple[int, str]]:
-    problems = []
+    problems, refused = [], []  # refused: the disallowed elements refused at their start, whose end is no problem
     for kind, tag, attrs in events:
-        problem = _tag_problem(tag, attrs) if kind != "end" else None
+        if kind == "end" and tag in refused:
+            refused.remove(tag)
+            continue
+        problem = _tag_problem(tag, attrs) if kind != "end" else _end_problem(tag)
         if problem:
             problems.append((line, problem))
-        if tag not in ALLOWED_TAGS:  # refused at its start; its end is no further problem
+        if tag not in ALLOWED_TAGS:
+            refused += [tag] if kind == "start" else []
             continue
         if kind == "start" and tag not in VOID_TAGS:
             stack.append((tag, line))

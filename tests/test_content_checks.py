@@ -117,6 +117,11 @@ HTML_CASES = [
       (4, "found <span> with no </span>; expected every element opened in a section to be closed in it")]),
     ("stray end", [(5, "</p>")],
      [(5, "found </p>, but no element is open; expected elements closed in the order they were opened")]),
+    ("end of the page's own element", [(5, "Text.</section>"), (6, "</main>")],
+     [(5, "found </section>, which would close one of the page's own elements; expected only the end tags of "
+          "elements opened in the section"),
+      (6, "found </main>, which would close one of the page's own elements; expected only the end tags of "
+          "elements opened in the section")]),
     ("script", [(6, "<script>alert(1)</script>")],
      [(6, "found <script>; expected only the HTML tags docs/authoring.md lists, such as <span> or <em>")]),
     ("style element", [(6, "<style>p{}</style>")],

@@ -70,6 +70,9 @@ CASES = [
     ("a link to nowhere", append(WHY, "\nSee [the appendix](#appendix).\n"),
      [f"{WHY}: line {AFTER_WHY}: found a link to #appendix, but no element on the page has id=\"appendix\"; "
       "expected a section or figure with that id (was its section removed or renamed?)"]),
+    ("a link to nowhere written as a character reference", append(WHY, '\nSee <a href="&#35;appendix">it</a>.\n'),
+     [f"{WHY}: line {AFTER_WHY}: found a link to #appendix, but no element on the page has id=\"appendix\"; "
+      "expected a section or figure with that id (was its section removed or renamed?)"]),
     ("a component placed twice", append(WHY, "\n{{ lab }}\n"),
      ["content/02-why.md, content/04-rule.md: found {{ lab }} more than once; expected it in one place"]),
     # the page's script is minified by an ES5 parser: a syntax error names its own file and line, never the joined script's
