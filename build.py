@@ -34,7 +34,7 @@ try:
     from speculative.profiles import parse
     from speculative.reading import kind, open_problem, read_bytes
     from speculative.render import compact_json, render_page, script_json
-    from speculative.sections import ContentError, parse_sections
+    from speculative.sections import PAGE_FILES, ContentError, parse_sections
 except ModuleNotFoundError as missing:  # run outside .venv: name the command that sets it up
     if (missing.name or "").startswith("speculative"):
         raise
@@ -44,7 +44,7 @@ except ModuleNotFoundError as missing:  # run outside .venv: name the command th
 
 CACHE = ROOT / ".cache"  # the Jinja cache, the build lock and the last unexpected error's details
 FIX_HINT = "Fix the problem{s} above and build again; {out}/ was left as it was."
-OUTPUTS = ("index.html", "trace.json")
+OUTPUTS = PAGE_FILES  # what a build writes into the output folder
 TEMP_SUFFIX = ".tmp"  # an output being written is ".<name>.<pid>.<random>.tmp" in the output folder
 MANIFEST = ".speculative-manifest.json"  # in the output folder: the files this build wrote there, and only those
 WRITTEN_BY = "speculative build.py"

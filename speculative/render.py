@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from . import figures, page_checks
 from .errors import GONE
-from .sections import ContentError, Section, html_problems
+from .sections import ContentError, Section, html_problems, markdown_problems
 from .text import subscript
 
 def compact_json(obj: Any) -> str:
@@ -238,7 +238,8 @@ def _prose_html(md: MarkdownIt, filled: str, source: str) -> str:
     fragments = [(t.map[0] + 1 if t.map else 0, t.content) for t in tokens if t.type == "html_block"]
     fragments += [(t.map[0] + 1 if t.map else 0, c.content) for t in tokens if t.type == "inline"
                   for c in t.children or [] if c.type == "html_inline"]
-    problems = html_problems(sorted(fragments, key=lambda f: f[0]))
+    problems = sorted(html_problems(sorted(fragments, key=lambda f: f[0])) + markdown_problems(tokens),
+                      key=lambda p: p[0])
     if problems:
         raise ContentError([(source, f"line {line}: {message}") for line, message in problems])
     return md.renderer.render(tokens, md.options, {})

@@ -29,6 +29,7 @@ ALLOWED_TAGS = frozenset({
     "tr", "u", "ul", "var", "wbr"})
 VOID_TAGS = frozenset({"br", "hr", "wbr"})
 _SAFE_HREF = re.compile(r"(#|https?://|mailto:)", re.I)
+PAGE_FILES = ("index.html", "trace.json")  # what a build writes, side by side: a section may link to either
 
 
 class ContentError(Exception):
@@ -248,6 +249,29 @@ def _tag_problem(tag: str, attrs: list) -> str | None:
         if name == "href" and value is not None and not _SAFE_HREF.match(value.strip()):
             return f"found <a href=\"{value[:40]}\">; expected a link starting with #, https:// or mailto:"
     return None
+
+
+def markdown_problems(tokens: list) -> list[tuple[int, str]]:
+    """Returns (line, message) for Markdown that makes what raw HTML may not: an image (the page loads nothing, and
+    its policy shows no image from a file or the network), or a link that leaves the page other than by https:// or
+    mailto: (a relative or http:// address breaks on GitHub Pages or offline)."""
+    problems = []
+    for token in tokens:
+        line = token.map[0] + 1 if token.map else 0
+        for child in token.children or [] if token.type == "inline" else []:
+            if child.type == "image":
+                problems.append((line, f"found the image ![{child.content[:30]}]({str(child.attrGet('src'))[:40]}); "
+                                       "expected no images: draw a picture as SVG in a figure's template instead"))
+            elif child.type == "link_open" and not _safe_link(str(child.attrGet("href") or "")):
+                problems.append((line, f"found a link to {describe(str(child.attrGet('href')), 40)}; expected a link "
+                                       f"starting with #, https:// or mailto:, or to {' or '.join(PAGE_FILES)}"))
+    return problems
+
+
+def _safe_link(href: str) -> bool:
+    """Returns whether a Markdown link works wherever the page is read: within it, out by https:// or mailto:, or to
+    a file the build writes beside it."""
+    return bool(_SAFE_HREF.match(href.strip())) or href.split("#")[0] in PAGE_FILES
 
 
 def _end_problem(tag: str) -> str | None:

@@ -199,3 +199,18 @@ def test_the_worst_quotes_at_the_size_limit_build(body, project, run_build):
     (project / "content" / "14-quotes.md").write_text("---\ntitle: Quotes\norder: 14\nid: quotes\n---\n" + body)
     code, _, err = run_build(*ARGS)
     assert code == 0, err
+
+
+def test_markdown_images_and_links_follow_the_rules_of_raw_html():
+    """Markdown makes <img> and <a href> too: an image is refused (the page shows none from a file or the network),
+    and so is a link that breaks once the page is served or downloaded."""
+    from speculative.render import _markdown
+    from speculative.sections import markdown_problems
+
+    tokens = _markdown().parse("Text ![a](https://x.org/a.png)\n\n[b](notes.html) [c](#x) [d](https://e.org) "
+                               "[e](trace.json#top) [f](mailto:a@b.c) [g](//e.org)\n")
+    expected = "expected a link starting with #, https:// or mailto:, or to index.html or trace.json"
+    assert markdown_problems(tokens) == [
+        (1, "found the image ![a](https://x.org/a.png); expected no images: draw a picture as SVG in a figure's "
+            "template instead"),
+        (3, f'found a link to "notes.html"; {expected}'), (3, f'found a link to "//e.org"; {expected}')]
