@@ -228,3 +228,40 @@ def _line_of(source: str, needle: str) -> str:
     if at < 0 and needle.startswith("#"):
         at = next((m.start() for m in _HREFS.finditer(source) if html.unescape(m.group(1) or m.group(2)) == needle), -1)
     return f"line {source.count(chr(10), 0, at) + 1}: " if at >= 0 else ""
+
+
+_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+_CSS_QUIET = re.compile(r"/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)  # comments and strings
+_CSS_FETCH = re.compile(r"@import\b|\burl\(\s*(?![\"']?\s*data:)", re.I)
+
+
+def describe_css(text: str, at: int) -> str:
+    """Returns the CSS from `at` to the end of its line, at most 40 characters, quoted."""
+    line = text[at:].split("\n", 1)[0].strip()
+    return f"“{line[:40]}{'…' if len(line) > 40 else ''}”"
+
+
+def css_problem(text: str) -> str | None:
+    """Returns "line N: ..." for the first brace a style file leaves open or closes unopened (the files are joined,
+    so an open rule would swallow the next file's rules), or for anything it fetches (@import, a url() that is not
+    data:, since the page loads nothing); None when there is none."""
+    def blanked(pattern: re.Pattern) -> str:  # the same lines and columns, with nothing in them to misread
+        return pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+    fetch = _CSS_FETCH.search(blanked(_CSS_COMMENT))
+    if fetch:
+        return (f"line {text.count(chr(10), 0, fetch.start()) + 1}: found {describe_css(text, fetch.start())}; "
+                "expected no @import and no url() other than data:, since the page loads nothing")
+    quiet = blanked(_CSS_QUIET)
+    opened: list[int] = []
+    for at, ch in ((m.start(), m.group()) for m in re.finditer(r"[{}]", quiet)):
+        if ch == "{":
+            opened.append(at)
+        elif not opened:
+            return f"line {quiet.count(chr(10), 0, at) + 1}: found }} with no {{ before it; expected braces in pairs"
+        else:
+            opened.pop()
+    if opened:
+        return (f"line {quiet.count(chr(10), 0, opened[-1]) + 1}: found {{ with no }} after it; expected braces in "
+                "pairs (the next style file would be read as part of this rule)")
+    return None

@@ -335,6 +335,7 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
     env.steps = 0
     md, problems = _markdown(), []
     components = _components(env, ctx, folder, problems)
+    problems += [(f"{folder}/{n}", p) for n in STYLES if n in templates and (p := page_checks.css_problem(templates[n]))]
     css = _render(env, f"{folder}/", problems, lambda: rcssmin.cssmin("\n".join(templates[n] for n in STYLES)))
     if css and _RAW_END.search(css):
         problems.append(raw_end_problem(templates, STYLES, folder, "style"))

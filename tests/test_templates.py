@@ -30,6 +30,8 @@ def lines_of(relative: str) -> int:
 WHY, LAB = "content/02-why.md", "templates/lab.html.j2"
 AFTER_WHY, AFTER_LAB = lines_of(WHY) + 2, lines_of(LAB) + 1
 LAB_JS = "templates/js/lab.js"
+STYLE = "templates/style.css"
+FETCH = "expected no @import and no url() other than data:, since the page loads nothing"
 ES5 = "expected ES5, as the other scripts are written (no let, const, arrow functions or template strings)"
 
 CASES = [
@@ -73,6 +75,16 @@ CASES = [
     ("a link to nowhere written as a character reference", append(WHY, '\nSee <a href="&#35;appendix">it</a>.\n'),
      [f"{WHY}: line {AFTER_WHY}: found a link to #appendix, but no element on the page has id=\"appendix\"; "
       "expected a section or figure with that id (was its section removed or renamed?)"]),
+    # the style files are joined: a rule left open would swallow the next file's rules, and the page fetches nothing
+    ("an unclosed rule in a style file", append(STYLE, "\n.zzz { color: red\n"),
+     [f"{STYLE}: line {lines_of(STYLE) + 2}: found {{ with no }} after it; expected braces in pairs (the next style "
+      "file would be read as part of this rule)"]),
+    ("a stray brace in a style file", append(STYLE, "\n}\n"),
+     [f"{STYLE}: line {lines_of(STYLE) + 2}: found }} with no {{ before it; expected braces in pairs"]),
+    ("an @import in a style file", append(STYLE, "\n@import url(https://x.org/a.css);\n"),
+     [f"{STYLE}: line {lines_of(STYLE) + 2}: found “@import url(https://x.org/a.css);”; {FETCH}"]),
+    ("a picture from the network in a style file", append(STYLE, "\n.a { background: url(https://x.org/a.png) }\n"),
+     [f"{STYLE}: line {lines_of(STYLE) + 2}: found “url(https://x.org/a.png) }}”; {FETCH}"]),
     ("a component placed twice", append(WHY, "\n{{ lab }}\n"),
      ["content/02-why.md, content/04-rule.md: found {{ lab }} more than once; expected it in one place"]),
     # the page's script is minified by an ES5 parser: a syntax error names its own file and line, never the joined script's
@@ -199,3 +211,10 @@ def test_the_authoring_guide_lists_the_components_and_tags_the_code_allows():
     assert sorted(re.findall(r"`(\w+)`", tags)) == sorted(ALLOWED_TAGS)
     assert all(f"`{name}`" in guide for name in render.STYLES)
     assert "docs/authoring.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_braces_and_urls_in_css_comments_and_strings_are_not_problems():
+    from speculative.page_checks import css_problem
+
+    assert css_problem('/* { url(x) */ .a::before { content: "}" }\n.b { background: url("data:image/png;base64,AA") }') is None
+    assert css_problem(".a { content: '{' ").startswith("line 1: found { with no }")
