@@ -258,10 +258,10 @@ def css_problem(text: str) -> str | None:
         if ch == "{":
             opened.append(at)
         elif not opened:
-            return f"line {quiet.count(chr(10), 0, at) + 1}: found }} with no {{ before it; expected braces in pairs"
+            return f"line {quiet.count(chr(10), 0, at) + 1}: found }} that closes no {{; expected braces in pairs"
         else:
             opened.pop()
     if opened:
-        return (f"line {quiet.count(chr(10), 0, opened[-1]) + 1}: found {{ with no }} after it; expected braces in "
+        return (f"line {quiet.count(chr(10), 0, opened[-1]) + 1}: found {{ that no }} closes; expected braces in "
                 "pairs (the next style file would be read as part of this rule)")
     return None

@@ -77,10 +77,10 @@ CASES = [
       "expected a section or figure with that id (was its section removed or renamed?)"]),
     # the style files are joined: a rule left open would swallow the next file's rules, and the page fetches nothing
     ("an unclosed rule in a style file", append(STYLE, "\n.zzz { color: red\n"),
-     [f"{STYLE}: line {lines_of(STYLE) + 2}: found {{ with no }} after it; expected braces in pairs (the next style "
+     [f"{STYLE}: line {lines_of(STYLE) + 2}: found {{ that no }} closes; expected braces in pairs (the next style "
       "file would be read as part of this rule)"]),
     ("a stray brace in a style file", append(STYLE, "\n}\n"),
-     [f"{STYLE}: line {lines_of(STYLE) + 2}: found }} with no {{ before it; expected braces in pairs"]),
+     [f"{STYLE}: line {lines_of(STYLE) + 2}: found }} that closes no {{; expected braces in pairs"]),
     ("an @import in a style file", append(STYLE, "\n@import url(https://x.org/a.css);\n"),
      [f"{STYLE}: line {lines_of(STYLE) + 2}: found “@import url(https://x.org/a.css);”; {FETCH}"]),
     ("a picture from the network in a style file", append(STYLE, "\n.a { background: url(https://x.org/a.png) }\n"),
@@ -217,4 +217,4 @@ def test_braces_and_urls_in_css_comments_and_strings_are_not_problems():
     from speculative.page_checks import css_problem
 
     assert css_problem('/* { url(x) */ .a::before { content: "}" }\n.b { background: url("data:image/png;base64,AA") }') is None
-    assert css_problem(".a { content: '{' ").startswith("line 1: found { with no }")
+    assert css_problem(".a { content: '{' ").startswith("line 1: found { that no } closes")
