@@ -214,3 +214,35 @@ def test_the_tabled_noncentrality_is_the_one_detectable_tv_solves_for(categories
     """The build says whether the check keeps its power without scipy, from a table this test solves again."""
     for n in (1_000, 562_500, 6_400_000):
         assert checks.detectable_tv_tabled(n, categories) == pytest.approx(checks.detectable_tv(n, categories), rel=1e-5)
+
+
+def test_a_p_value_over_one_cell_is_one_not_nan():
+    assert checks.p_value(np.array([10, 0]), np.array([1.0, 0.0])) == 1.0
+
+
+def test_a_position_the_rule_cannot_reach_is_still_checked_when_rounds_reach_it():
+    """Position 1 accepts nothing (p and q share no token), so position 2 has reach 0; a rule that accepts every
+    proposal gets there anyway, and that row must be a failed check, not 'the rule never reaches it'."""
+    target, draft, bonus = np.array([[1.0, 0.0]] * 2), np.array([[0.0, 1.0]] * 2), np.array([1.0, 0.0])
+    always = replace(sampler.RULE, accepts=lambda u, a: u >= 0)
+    rows = checks.profile_checks(target, draft, bonus, 1_000, np.random.default_rng(checks.SEED), always, "x")
+    assert rows[1].name == "x position 2" and rows[1].n == 1_000 and not rows[1].ok
+
+
+def test_catch_rate_draws_as_many_rounds_as_reach_the_bonus_position(shipped):
+    """Its binomial's chance is P(N = k + 1), every proposal accepted: the product of the positions' overlaps."""
+    seen = []
+
+    class Recording:
+        def binomial(self, n, p):
+            seen.append(p)
+            return 0
+
+        def multinomial(self, n, pvals):
+            return np.zeros(len(pvals), int)
+
+    for (name, t, d, b), profile in zip(shipped_profiles(shipped), shipped.profiles):
+        seen.clear()
+        checks.catch_rate(t, d, b, checks.DETECTABLE_TV, Recording(), trials=1)
+        reach = float(np.prod([float(stats.overlap(p, q)) for p, q in zip(shipped.target, profile.draft)]))
+        assert seen == [pytest.approx(reach, rel=1e-12)], name

@@ -320,3 +320,24 @@ def test_stats_into_a_pipe_closed_at_once_leaves_no_traceback():
     proc.stdout.close()  # before the process has imported anything, so its first write meets a closed pipe
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 1 and "Traceback" not in err, err
+
+
+def test_one_failed_row_alone_decides_the_exit_status_whichever_row_it_is(monkeypatch):
+    """The first row, a TV-only failure: it prints FAIL (not ok beside a 'failed:' line), and the status is 1."""
+    real = checks.profile_checks
+
+    def first_row_past_its_bound(*args, **kwargs):
+        rows = real(*args, **kwargs)
+        c = rows[0]
+        return [checks.Check(c.name, c.n, c.p_value, c.tv, c.bound, f"{c.name}: TV above its bound"), *rows[1:]]
+    monkeypatch.setattr(checks, "profile_checks", first_row_past_its_bound)
+    status, out, _ = run("check", "--rounds", "2000", "--texts", "2000", "--data", str(DATA))
+    assert status == 1 and failed_rows(out)[:1] == ["aligned position 1"] and out.count("  FAIL") == len(failed_rows(out))
+    assert "failed: aligned position 1: TV above its bound" in out
+
+
+def test_the_check_commands_first_and_last_lines_state_its_own_figures():
+    status, out, _ = run("check", "--rounds", "2000", "--texts", "3000", "--data", str(DATA))
+    assert out.startswith(f"{DATA}: 2 profile(s), 2,000 rounds each; a check fails below p = {checks.P_MIN:g} or "
+                          f"above its TV bound. 'detectable' is the TV error caught with probability {checks.POWER:.0%}.")
+    assert f"(the last row: the built-in context-dependent toy, {len(checks.TOY.vocabulary)} tokens, 3,000 texts in " in out
