@@ -246,3 +246,11 @@ def test_catch_rate_draws_as_many_rounds_as_reach_the_bonus_position(shipped):
         checks.catch_rate(t, d, b, checks.DETECTABLE_TV, Recording(), trials=1)
         reach = float(np.prod([float(stats.overlap(p, q)) for p, q in zip(shipped.target, profile.draft)]))
         assert seen == [pytest.approx(reach, rel=1e-12)], name
+
+
+def test_a_cell_expected_exactly_min_expected_times_is_not_pooled():
+    five = float(checks.MIN_EXPECTED)
+    counts, expected = checks.pooled(np.array([50, 40, 5]), np.array([50.0, 40.0, five]))
+    assert counts.tolist() == [50, 40, 5] and expected.tolist() == [50.0, 40.0, five]
+    counts, expected = checks.pooled(np.array([50, 40, 3, 2]), np.array([50.0, 40.0, five - 2, 2.0]))
+    assert counts.tolist() == [50, 40, 5] and expected.tolist() == [50.0, 40.0, five]  # pooled to 5: kept as a cell

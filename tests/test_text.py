@@ -14,6 +14,7 @@ from speculative import text
     (F(0), 8, "0"), (F(1), 8, "1"),  # never "0/8" or "8/8"
     (F(1, 3), 8, "1/3"),  # not a multiple of 1/8: reduced
     (F(1, 2), 64, "1/2"),  # a denominator above 32 would make hard reading: reduced
+    (F(1, 2), 32, "16/32"), (F(1, 2), 33, "1/2"),  # 32 itself is still written over
     (F(3, 7), 1, "3/7"),
 ])
 def test_prob_str_writes_over_the_common_denominator_when_it_can(x, denom, shown):
