@@ -177,12 +177,16 @@ def profile_checks(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, rou
     """
     positions, lengths = count_rounds(target, draft, bonus, rounds, rng, rule, progress=progress)
     targets = np.vstack([target, bonus[None]])  # [k+1, V]
-    alphas = [Fraction(float(a)) for a in rule.acceptance(target, draft)]  # [k] the exact value of each float
-    dist = tokens_distribution(alphas)  # [k+1] P(N = n)
+    dist = tokens_dist(target, draft, rule)  # [k+1] P(N = n)
     reach = [1 - sum(dist[:i]) for i in range(len(dist))]  # [k+1] the chance a round gets to each position
     names = [f"{name} position {i + 1}".strip() for i in range(len(targets))]
     out = [check(n, c, p) if r or c.any() else unreachable(n) for n, c, p, r in zip(names, positions, targets, reach)]
     return out + [check(f"{name} tokens per round".strip(), lengths, np.array([float(x) for x in dist]))]
+
+
+def tokens_dist(target: np.ndarray, draft: np.ndarray, rule: sampler.Rule = sampler.RULE) -> list[Fraction]:
+    """Returns [k+1] P(N = n), tokens per round, under rule, from the exact value of each float acceptance."""
+    return tokens_distribution([Fraction(float(a)) for a in rule.acceptance(target, draft)])
 
 
 def unreachable(name: str) -> Check:
@@ -304,8 +308,7 @@ def catch_rate(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, tv: flo
     of rounds that reach it, Binomial(rounds, alpha1...alphak), then their bonus tokens from the planted
     distribution. A test shows, once, that the sampler hands a planted error to this check (`caught`).
     """
-    alphas = [Fraction(float(a)) for a in sampler.RULE.acceptance(target, draft)]
-    reach = float(tokens_distribution(alphas)[-1])  # P(N = k + 1): every proposal accepted
+    reach = float(tokens_dist(target, draft)[-1])  # P(N = k + 1): every proposal accepted
     drawn = plant(bonus, tv) if tv else bonus
     hits = [check("bonus", rng.multinomial(rng.binomial(rounds, reach), drawn), bonus).problem is not None
             for _ in range(trials)]

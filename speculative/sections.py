@@ -30,6 +30,7 @@ ALLOWED_TAGS = frozenset({
 VOID_TAGS = frozenset({"br", "hr", "wbr"})
 _SAFE_HREF = re.compile(r"(#|https?://|mailto:)", re.I)
 PAGE_FILES = ("index.html", "trace.json")  # what a build writes, side by side: a section may link to either
+LINK_RULE = f"a link starting with #, https:// or mailto:, or to {' or '.join(PAGE_FILES)}"  # raw HTML and Markdown alike
 
 
 class ContentError(Exception):
@@ -246,8 +247,8 @@ def _tag_problem(tag: str, attrs: list) -> str | None:
     for name, value in attrs:
         if name.startswith("on") or name in ("style", "src", "srcdoc"):
             return f"found <{tag} {name}=…>; expected no {name} attribute (the page allows no inline script or style)"
-        if name == "href" and value is not None and not _SAFE_HREF.match(value.strip()):
-            return f"found <a href=\"{value[:40]}\">; expected a link starting with #, https:// or mailto:"
+        if name == "href" and value is not None and not _safe_link(value):
+            return f"found <a href=\"{value[:40]}\">; expected {LINK_RULE}"
     return None
 
 
@@ -263,14 +264,13 @@ def markdown_problems(tokens: list) -> list[tuple[int, str]]:
                 problems.append((line, f"found the image ![{child.content[:30]}]({str(child.attrGet('src'))[:40]}); "
                                        "expected no images: draw a picture as SVG in a figure's template instead"))
             elif child.type == "link_open" and not _safe_link(str(child.attrGet("href") or "")):
-                problems.append((line, f"found a link to {describe(str(child.attrGet('href')), 40)}; expected a link "
-                                       f"starting with #, https:// or mailto:, or to {' or '.join(PAGE_FILES)}"))
+                problems.append((line, f"found a link to {describe(str(child.attrGet('href')), 40)}; expected {LINK_RULE}"))
     return problems
 
 
 def _safe_link(href: str) -> bool:
-    """Returns whether a Markdown link works wherever the page is read: within it, out by https:// or mailto:, or to
-    a file the build writes beside it."""
+    """Returns whether a link, raw or Markdown, works wherever the page is read: within it, out by https:// or
+    mailto:, or to a file the build writes beside it."""
     return bool(_SAFE_HREF.match(href.strip())) or href.split("#")[0] in PAGE_FILES
 
 
@@ -311,7 +311,8 @@ def _events_problems(events: list, line: int, stack: list[tuple[str, int]]) -> l
         if problem:
             problems.append((line, problem))
         if tag not in ALLOWED_TAGS:
-            refused += [tag] if kind == "start" else []
+            if kind == "start":
+                refused.append(tag)
             continue
         if kind == "start" and tag not in VOID_TAGS:
             stack.append((tag, line))

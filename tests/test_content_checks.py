@@ -131,7 +131,8 @@ HTML_CASES = [
     ("style attribute", [(7, '<p style="color:red">a</p>')],
      [(7, "found <p style=…>; expected no style attribute (the page allows no inline script or style)")]),
     ("script link", [(8, '<a href="javascript:alert(1)">a</a>')],
-     [(8, 'found <a href="javascript:alert(1)">; expected a link starting with #, https:// or mailto:')]),
+     [(8, 'found <a href="javascript:alert(1)">; expected a link starting with #, https:// or mailto:, or to '
+          'index.html or trace.json')]),
     ("unfinished tag", [(8, "<span class='x'")],
      [(8, "found \"<span class='x'\", an unfinished tag; expected it to end with >")]),
 ]
@@ -214,3 +215,10 @@ def test_markdown_images_and_links_follow_the_rules_of_raw_html():
         (1, "found the image ![a](https://x.org/a.png); expected no images: draw a picture as SVG in a figure's "
             "template instead"),
         (3, f'found a link to "notes.html"; {expected}'), (3, f'found a link to "//e.org"; {expected}')]
+
+
+def test_raw_html_links_follow_the_same_rule_as_markdown_links():
+    assert html_problems([(1, '<a href="trace.json">the trace</a> <a href="index.html#rule">the rule</a>')]) == []
+    assert html_problems([(2, '<a href="notes.html">notes</a>')]) == [
+        (2, 'found <a href="notes.html">; expected a link starting with #, https:// or mailto:, or to index.html or '
+            "trace.json")]
