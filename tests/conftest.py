@@ -233,6 +233,11 @@ def closed_form(data: Dataset, profile) -> int:
     return 1 + (first_zero or data.k) + (0 if first_zero else 1) + 1
 
 
+def script_source(*names: str) -> str:
+    """Returns the named files of templates/js/ joined, for a test to run their functions in a page on their own."""
+    return "\n".join((ROOT / "templates" / "js" / name).read_text(encoding="utf-8") for name in names)
+
+
 def axe_violations(page, context: str | list | None = None) -> list[str]:
     """Returns every accessibility violation axe-core finds on the page (or in `context`: a selector, or a list of
     them), one line per element.

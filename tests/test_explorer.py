@@ -13,7 +13,7 @@ from speculative.figures.explorer import best_k, column_texts, profile_trace
 from speculative.stats import ACCEPTANCE, expected_tokens, round_cost
 from speculative.text import cost_phrase, decimal_str
 
-from .conftest import ROOT
+from .conftest import script_source
 
 NO_K = "at this cost no k beats decoding one token at a time"
 
@@ -171,7 +171,7 @@ def test_a_rounds_cost_takes_the_noun_python_gives_it(page: Page, trace):
     """explorer.js's stepsNoun agrees with text.cost_phrase: "1 target step", "1/2 of a target step", "3/2 target
     steps", so no readout says "1 target steps" whatever the data's costs make a round cost."""
     costs = ["0", "1", "1/2", "3/2", "2", "101/100", "99/100"]
-    source = "\n".join((ROOT / "templates" / "js" / n).read_text(encoding="utf-8") for n in ("core.js", "explorer.js"))
+    source = script_source("core.js", "explorer.js")
     got = page.evaluate("([costs, E]) => {" + source + " return costs.map(c => c + ' ' + stepsNoun(E, c)); }",
                         [costs, trace["text"]["explore"]])
     assert got == [cost_phrase(Fraction(c)) for c in costs]

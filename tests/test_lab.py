@@ -17,7 +17,7 @@ from speculative.figures.common import cumulative, greedy_residual, none_mark, p
 from labkit import accepted_rate, chi_square_p, draw, lab, route_shares, seeded, tally_counts
 from tracekit import positions
 
-from .conftest import ROOT, axe_violations
+from .conftest import axe_violations, script_source
 
 RULES = list(text.RULE_NAMES.values())
 
@@ -110,7 +110,7 @@ STRING_FIELDS = ("target", "draft", "alpha", "accept", "ratio", "worked", "resid
 
 def run_eighths(page: Page, pairs: list[tuple[list[int], list[int]]], words: dict) -> list[dict]:
     """Returns eighths.js's exact facts and display facts for each pair, computed in the browser from the file."""
-    source = "\n".join((ROOT / "templates" / "js" / name).read_text(encoding="utf-8") for name in ("core.js", "eighths.js"))
+    source = script_source("core.js", "eighths.js")
     # One JSON string back: Playwright's own serialisation of 5,000 nested results takes 20 s, JSON.parse 0.1 s.
     # Both ways as one JSON string: Playwright's own serialisation of 5,000 nested results takes 20 s, of the pairs
     # about a second; JSON.parse and json.loads take a tenth of that.
