@@ -33,7 +33,7 @@ try:
     from speculative.errors import InputError, decode
     from speculative.profiles import parse
     from speculative.reading import kind, open_problem, read_bytes
-    from speculative.render import compact_json, render_page, script_json
+    from speculative.render import compact_json, prepare, render_page, script_json
     from speculative.sections import PAGE_FILES, ContentError, parse_sections
 except ModuleNotFoundError as missing:  # run outside .venv: name the command that sets it up
     if (missing.name or "").startswith("speculative"):
@@ -221,17 +221,44 @@ class ScriptFile:
         return f"{key} {hashlib.sha256(text.encode('utf-8')).hexdigest()}"
 
 
-def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
+def build_files(data: Path, content: Path, templates: Path, ahead: bool = False) -> dict[str, bytes]:
     """Returns every output file's bytes: read, parse, analyse, view, render; nothing is written here but the
-    analysis cache in .cache/, which only ever saves work."""
+    analysis cache in .cache/, which only ever saves work. ahead: analyse in a forked child while this process
+    compiles the templates (the command line's builds; a test's monkeypatched sampler stays in its own process)."""
     dataset, sections, template_texts = parse_inputs(data, content, templates)
-    trace_text, ctx = analysed(dataset)  # the trace's JSON once, for both the page and trace.json
+    child = forked(lambda: analysed(dataset)) if ahead else 0  # on the other core, it fills .cache/analysis.json
+    templates_cache = jinja_cache()
+    prepare(sections, template_texts, templates_cache, shown(templates))  # meanwhile, compile every template
+    if child:
+        os.waitpid(child, 0)
+    trace_text, ctx = analysed(dataset)  # the child's cache file; computed here if it could not write one
     try:
-        html = render_page(sections, template_texts, ctx, script_json(trace_text), jinja_cache(), shown(templates),
+        html = render_page(sections, template_texts, ctx, script_json(trace_text), templates_cache, shown(templates),
                            ScriptFile())
     except ContentError as err:
         raise Problems(err.lines()) from None
     return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}
+
+
+def forked(call) -> int:
+    """Runs call() in a forked child, which leaves by os._exit and prints nothing; returns the child's pid, or 0 (and
+    runs nothing) where this process cannot fork or has other threads (--watch and --serve run some)."""
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        return 0
+    try:
+        pid = os.fork()
+    except OSError:
+        return 0
+    if pid == 0:
+        code = 1
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)  # a Ctrl-C ends the child at once; the parent reports it
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            call()
+            code = 0
+        finally:
+            os._exit(code)  # never the parent's clean-up, and never its unflushed output
+    return pid
 
 
 def explain(dataset):
@@ -563,7 +590,7 @@ def build_once(args: argparse.Namespace) -> int:
     """Builds once; returns the exit code, printing one summary line, the problems found, or one line for a bug."""
     start = time.perf_counter()
     try:
-        files = build_files(args.data, args.content, args.templates)
+        files = build_files(args.data, args.content, args.templates, ahead=True)
         publish(args, files)
     except Problems as err:
         return report_problems(err.lines, args.out)

@@ -322,6 +322,23 @@ def without_implied_ends(html: str) -> str:
     return "".join(out + [html[at:]])
 
 
+def prepare(sections: list[Section], templates: Mapping[str, str], cache: jinja2.BytecodeCache | None = None,
+            folder: str = "templates") -> None:
+    """Compiles every template and section ahead of render_page, which needs the analysis; build.py calls it while
+    the sampler runs. Raises nothing: a template that does not compile is compiled again, and reported, by
+    render_page."""
+    texts = {**templates, **{s.source: s.template_text() for s in sections}}
+    _markdown()
+    try:
+        if page_checks.include_cycles(texts, lambda name: shown_name(name, folder)):
+            return
+        env = environment(texts, cache, folder)
+        for name in texts:
+            env.get_template(name)
+    except Exception:  # noqa: BLE001  (render_page meets the same error and names its file and line)
+        pass
+
+
 def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapping[str, Any], trace_text: str,
                 cache: jinja2.BytecodeCache | None = None, folder: str = "templates",
                 scripts: ScriptStore | None = None) -> str:

@@ -73,10 +73,9 @@ def best_k(speedups: Sequence[Fraction]) -> int:
 def speedup_table(alphas: Sequence[Fraction], cost: CostModel,
                   verify_cost: Fraction = Fraction(0)) -> tuple[tuple[Fraction, ...], ...]:
     """Returns rows k = 1..K of E_k / round_cost, one column per compared draft-step cost."""
-    return tuple(
-        tuple(expected_tokens(alphas[:k]) / round_cost(k, cost, c, verify_cost) for c in cost.compare_draft_steps)
-        for k in range(1, len(alphas) + 1)
-    )
+    expected = [expected_tokens(alphas[:k]) for k in range(1, len(alphas) + 1)]  # once per k, not per column
+    return tuple(tuple(e / round_cost(k, cost, c, verify_cost) for c in cost.compare_draft_steps)
+                 for k, e in enumerate(expected, start=1))
 
 
 def stops_paying(expected: Fraction, k: int, cost: CostModel) -> Fraction | None:

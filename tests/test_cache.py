@@ -219,23 +219,49 @@ def test_other_data_misses_the_cache(fresh_cache, tmp_path, monkeypatch):
 
 
 PROBE = """
-import pathlib, sys
+import os, pathlib, sys
 sys.path.insert(0, sys.argv[1])
 import build
 build.CACHE = pathlib.Path(sys.argv[2])
+if sys.argv[4] == "no fork":
+    del os.fork
+ran = pathlib.Path(sys.argv[2]).parent / "analysed"
+real, parent = build.explain, os.getpid()
+
+
+def explain(dataset):
+    if sys.argv[4] == "child fails" and os.getpid() != parent:
+        raise RuntimeError("a child that fails")
+    ran.touch()
+    return real(dataset)
+
+
+build.explain = explain
 code = build.main(["--out", sys.argv[3]])
-print(code, "numpy" in sys.modules, "speculative.sampler" in sys.modules)
+print(code, "numpy" in sys.modules, ran.exists())
+ran.unlink(missing_ok=True)
 """
 
 
-def probe(tmp_path: Path) -> str:
-    """Runs one build in a new process and returns its exit code and whether numpy and the sampler were imported."""
-    out = subprocess.run([sys.executable, "-c", PROBE, str(ROOT), str(tmp_path / ".cache"), str(tmp_path / "site")],
-                         capture_output=True, text=True, check=True)
+def probe(tmp_path: Path, how: str = "fork") -> str:
+    """Runs one build in a new process and returns its exit code, whether it imported numpy, and whether the
+    analysis ran (in it, or in the child it forked)."""
+    out = subprocess.run([sys.executable, "-c", PROBE, str(ROOT), str(tmp_path / ".cache"), str(tmp_path / "site"),
+                          how], capture_output=True, text=True, check=True)
     return out.stdout.strip().splitlines()[-1]
 
 
 @pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
 def test_a_build_that_hits_the_cache_never_imports_numpy(tmp_path):
-    assert probe(tmp_path) == "0 True True"  # the first build computes the analysis
+    assert probe(tmp_path) == "0 False True"  # the first build analyses in a forked child, which imports numpy
     assert probe(tmp_path) == "0 False False"
+    (tmp_path / ".cache" / "analysis.json").unlink()
+    assert probe(tmp_path, "no fork") == "0 True True"  # where it cannot fork, it analyses in its own process
+    assert probe(tmp_path, "no fork") == "0 False False"
+
+
+@pytest.mark.slow
+def test_a_forked_analysis_that_fails_is_done_again_in_the_build_itself(tmp_path):
+    assert probe(tmp_path / "a", "child fails") == "0 True True"
+    assert probe(tmp_path / "b") == "0 False True"
+    assert (tmp_path / "a" / "site" / "index.html").read_bytes() == (tmp_path / "b" / "site" / "index.html").read_bytes()
