@@ -144,13 +144,17 @@ def include_cycles(texts: Mapping[str, str], shown: Callable[[str], str]) -> lis
     return problems
 
 
+# Lexes as the page's environment does (render._environment), so both share one lexer and its compiled patterns.
+_PARSER = jinja2.Environment(trim_blocks=True, lstrip_blocks=True)
+
+
 @functools.lru_cache(maxsize=256)  # --watch: only an edited file is parsed again
 def _references(source: str) -> tuple[str, ...]:
     """Returns the names of the templates a template's source includes, imports or extends by a constant name."""
     from jinja2 import meta
 
     try:
-        return tuple(r for r in meta.find_referenced_templates(jinja2.Environment().parse(source)) if r)
+        return tuple(r for r in meta.find_referenced_templates(_PARSER.parse(source)) if r)
     except jinja2.TemplateSyntaxError:
         return ()
 
