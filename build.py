@@ -21,19 +21,21 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
 try:
-    import jinja2
+    import importlib.util
 
+    for _module in ("jinja2", "markdown_it", "rcssmin"):  # imported once the analysis has started (build_files)
+        if importlib.util.find_spec(_module) is None:
+            raise ModuleNotFoundError(f"No module named {_module!r}", name=_module)
     from speculative import cache, figures
     from speculative.errors import InputError, decode
     from speculative.profiles import parse
     from speculative.reading import kind, open_problem, read_bytes
-    from speculative.render import compact_json, prepare, render_page, script_json
     from speculative.sections import PAGE_FILES, ContentError, parse_sections
 except ModuleNotFoundError as missing:  # run outside .venv: name the command that sets it up
     if (missing.name or "").startswith("speculative"):
@@ -41,6 +43,9 @@ except ModuleNotFoundError as missing:  # run outside .venv: name the command th
     from speculative.errors import SETUP  # the standard library only, so it imports without the dependencies
 
     sys.exit(f"build.py: found no module named {missing.name!r}; " + SETUP.format(then="`.venv/bin/python build.py`"))
+
+if TYPE_CHECKING:
+    import jinja2
 
 CACHE = ROOT / ".cache"  # the Jinja cache, the build lock and the last unexpected error's details
 FIX_HINT = "Fix the problem{s} above and build again; {out}/ was left as it was."
@@ -184,6 +189,7 @@ def parse_inputs(data: Path, content: Path, templates: Path):
 @functools.lru_cache(maxsize=1)
 def jinja_cache() -> jinja2.BytecodeCache | None:
     """Returns a store for compiled templates in .cache/jinja, or None when it cannot be made (builds work without)."""
+    import jinja2
     folder = CACHE / "jinja"
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -227,6 +233,7 @@ def build_files(data: Path, content: Path, templates: Path, ahead: bool = False)
     compiles the templates (the command line's builds; a test's monkeypatched sampler stays in its own process)."""
     dataset, sections, template_texts = parse_inputs(data, content, templates)
     child = forked(lambda: analysed(dataset)) if ahead else 0  # on the other core, it fills .cache/analysis.json
+    from speculative.render import prepare, render_page, script_json  # Jinja2 and markdown-it: the child needs neither
     templates_cache = jinja_cache()
     prepare(sections, template_texts, templates_cache, shown(templates))  # meanwhile, compile every template
     if child:
@@ -301,7 +308,7 @@ def computed_view(dataset, key: str) -> tuple[str, dict]:
     from speculative import view
     explained = explain(dataset)
     figs = view.figures(explained)
-    found = (compact_json(view.trace(explained, figs)), view.context(explained, figs))
+    found = (cache.compact_json(view.trace(explained, figs)), view.context(explained, figs))
     try:
         save_cache(CACHE / "analysis.json", cache.pack(key, {"trace": found[0], "context": found[1]}))
     except (OSError, TypeError, ValueError):  # a read-only checkout, or a value JSON cannot hold: build uncached

@@ -29,6 +29,11 @@ class Stale(ValueError):
     """The cached file cannot serve this build: why, in one line."""
 
 
+def compact_json(obj: Any) -> str:
+    """Returns obj as compact JSON text, non-ASCII kept as itself (the trace's form, on the page and in trace.json)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
 def key(data: bytes, sources: Mapping[str, bytes], versions: Mapping[str, str]) -> str:
     """Returns the sha256 (hex) of the analysis' input bytes, every source file by name, and the versions."""
     digest = hashlib.sha256()

@@ -8,7 +8,6 @@ import base64
 import bisect
 import functools
 import hashlib
-import json
 import re
 from typing import Any, Callable, Iterable, Mapping, Protocol
 
@@ -20,14 +19,10 @@ from markdown_it.rules_core.state_core import StateCore
 from markupsafe import Markup
 
 from . import figures, page_checks
+from .cache import compact_json
 from .errors import GONE
 from .sections import ContentError, Section, html_problems, markdown_problems
 from .text import subscript
-
-def compact_json(obj: Any) -> str:
-    """Returns obj as compact JSON text, non-ASCII kept as itself."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
-
 
 def script_json(obj: Any) -> str:
     """Returns JSON that is safe inside <script type="application/json">: no string can close the element.
