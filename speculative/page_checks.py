@@ -128,6 +128,20 @@ def _what(err: Exception, names: Iterable[str]) -> str:
     return f"found a template error: {err}"
 
 
+def section_includes(texts: Mapping[str, str], sections: Iterable[str],
+                     shown: Callable[[str], str]) -> list[tuple[str, str]]:
+    """Returns (file, "line N: message") for each include (import, extends) of a prose section's file: the build
+    renders each section once, itself, so an include would paste its raw Markdown a second time."""
+    problems = []
+    for name in sorted(texts):
+        for ref in (r for r in _references(texts[name]) if r in set(sections)):
+            line = _line_of(texts[name], f"'{ref}'") or _line_of(texts[name], f'"{ref}"')
+            problems.append((shown(name), f"{line}found an include of {ref!r}, a prose section; expected a template "
+                                          "file from the templates folder (each section is placed on the page once, "
+                                          "by its order)"))
+    return problems
+
+
 def include_cycles(texts: Mapping[str, str], shown: Callable[[str], str]) -> list[tuple[str, str]]:
     """Returns (file, "line N: message") for each template whose includes (imports, extends) lead back to itself,
     which would render without end; texts maps a template's name to its source (one with a syntax error is left to

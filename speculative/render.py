@@ -340,7 +340,8 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
     """Returns the page's HTML from sections in order, template texts, the view's context and the trace's JSON;
     raises ContentError naming the file and line of every problem, the page's broken links included."""
     texts = {**templates, **{s.source: s.template_text() for s in sections}}
-    cycles = page_checks.include_cycles(texts, lambda name: shown_name(name, folder))
+    cycles = (page_checks.include_cycles(texts, lambda name: shown_name(name, folder))
+              + page_checks.section_includes(texts, [s.source for s in sections], lambda name: shown_name(name, folder)))
     if cycles:
         raise ContentError(cycles)
     env = environment(texts, cache, folder)

@@ -116,6 +116,10 @@ CASES = [
       f"templates/strip.html.j2: line {lines_of('templates/strip.html.j2') + 1}: found an include of 'lab.html.j2', "
       "which leads back to strip.html.j2; expected includes that end (a template may not include itself, directly "
       "or through others)"]),
+    # a prose section is placed once, by its order: an include would paste its raw Markdown again (it built)
+    ("a template that includes a section", append(LAB, "{% include 'content/02-why.md' %}\n"),
+     [f"{LAB}: line {AFTER_LAB}: found an include of 'content/02-why.md', a prose section; expected a template file "
+      "from the templates folder (each section is placed on the page once, by its order)"]),
     # the script and the styles stand inline in the page: text the HTML parser reads as their end is refused
     ("an end tag in a script's string", append(LAB_JS, "\nvar tag = '</script>';\n"),
      [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found '</script', which would end the page's inline script there; "
