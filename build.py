@@ -144,13 +144,11 @@ NEAR_MD = (".markdown", ".mdown", ".mkd", ".mkdn", ".md.txt")  # a section under
 def layout_problems(content: Path, templates: Path, names: set[str]) -> list[str]:
     """Returns a line for each file the page needs that templates/ lacks (or holds as a folder), and for each file
     in content/ that looks like a section but would not be read as one."""
-    from speculative.render import needed_templates  # render knows what the page is made of
-
     lines = []
     if not templates.is_dir():
         lines.append(f"{shown(templates)}: found no such folder; expected the folder of the page's templates")
     else:
-        for name in needed_templates():
+        for name in figures.needed_templates():
             if name not in names:
                 found = "a folder" if (templates / name).is_dir() else "no such file"
                 lines.append(f"{shown(templates / name)}: found {found}; expected the template file {name}, "

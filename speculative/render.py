@@ -49,7 +49,7 @@ def content_security_policy(scripts: list[str], styles: list[str]) -> str:
 
 
 COMPONENTS = figures.COMPONENTS
-STYLES = ("style.css", "charts.css", "player.css", "figures.css")
+STYLES = figures.STYLES
 # The page's one classic script: these fragments, in this order, inside one strict function; boot.js starts the figures.
 SCRIPTS = figures.SCRIPTS
 
@@ -150,9 +150,7 @@ def _placeholder(name: str) -> Markup:
     return Markup(f"\n<!--component:{name}-->\n")
 
 
-def needed_templates() -> tuple[str, ...]:
-    """Returns the template files the page cannot be built without: the page, each component, each stylesheet."""
-    return ("page.html.j2", *(f"{name}.html.j2" for name in COMPONENTS), *STYLES, *SCRIPTS)
+needed_templates = figures.needed_templates
 
 
 def environment(templates: Mapping[str, str], cache: jinja2.BytecodeCache | None = None,

@@ -12,6 +12,12 @@ FIGURES = (lab, walkthrough, positions, identity, convergence, explorer, servers
 COMPONENTS = tuple(f.COMPONENT for f in FIGURES)
 SCRIPTS = ("js/core.js", *(name for f in FIGURES for name in f.SCRIPTS), "js/print.js", "js/boot.js")  # core first
 SHELL_IDS = frozenset({"main", "trace"})  # the page template's own element ids
+STYLES = ("style.css", "charts.css", "player.css", "figures.css")  # joined, in this order, into the page's one style
+
+
+def needed_templates() -> tuple[str, ...]:
+    """Returns the template files the page cannot be built without: the page, each component, each stylesheet."""
+    return ("page.html.j2", *(f"{name}.html.j2" for name in COMPONENTS), *STYLES, *SCRIPTS)
 
 
 def page_ids() -> frozenset[str]:
