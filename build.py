@@ -145,8 +145,12 @@ def layout_problems(content: Path, templates: Path, names: set[str]) -> list[str
     """Returns a line for each file the page needs that templates/ lacks (or holds as a folder), and for each file
     in content/ that looks like a section but would not be read as one."""
     lines = []
+    if not content.is_dir():
+        lines.append(f"{shown(content)}: found {'a file' if content.exists() else 'no such folder'}; expected the "
+                     "folder of the page's prose sections (*.md)")
     if not templates.is_dir():
-        lines.append(f"{shown(templates)}: found no such folder; expected the folder of the page's templates")
+        lines.append(f"{shown(templates)}: found {'a file' if templates.exists() else 'no such folder'}; expected the "
+                     "folder of the page's templates")
     else:
         for name in figures.needed_templates():
             if name not in names:
@@ -169,8 +173,9 @@ def parse_inputs(data: Path, content: Path, templates: Path):
     dataset = sections = None
     content_lines: list[str] = []  # listed after the data's problems
     try:
-        sections = parse_sections({n: t for n, t in texts.items() if n.endswith(".md") and n != shown(data)},
-                                  shown(content))
+        if content.is_dir():  # else layout_problems has said so
+            sections = parse_sections({n: t for n, t in texts.items() if n.endswith(".md") and n != shown(data)},
+                                      shown(content))
     except ContentError as err:
         content_lines = err.lines()
     if shown(data) in texts:

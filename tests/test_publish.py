@@ -155,6 +155,10 @@ FILE_CASES = [
      ["templates/js/player.js: found no such file; expected the template file js/player.js, which the page needs"]),
     ("missing templates folder", "templates", shutil.rmtree,
      ["templates: found no such folder; expected the folder of the page's templates"]),
+    ("missing content folder", "content", shutil.rmtree,  # said "found no *.md sections"
+     ["content: found no such folder; expected the folder of the page's prose sections (*.md)"]),
+    ("a file in place of the content folder", "content", lambda p: (shutil.rmtree(p), p.write_text("x")),
+     ["content: found a file; expected the folder of the page's prose sections (*.md)"]),
 ]
 
 

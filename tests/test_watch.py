@@ -183,7 +183,7 @@ def wait_until_page_holds(run: Running, project: Path, text: str) -> None:
 
 @pytest.mark.parametrize("folder, broken", [
     ("data", "data/profiles.v1.json: $: found no such file"),
-    ("content", "content: found no *.md sections; expected at least one"),
+    ("content", "content: found no such folder; expected the folder of the page's prose sections (*.md)"),
     ("templates", "templates: found no such folder"),
 ])
 @pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
