@@ -21,7 +21,7 @@ from markupsafe import Markup
 from . import figures, page_checks
 from .cache import compact_json
 from .errors import GONE
-from .sections import ContentError, Section, html_problems, markdown_problems
+from .sections import ContentError, Section, control_problems, html_problems, markdown_problems
 from .text import subscript
 
 def script_json(obj: Any) -> str:
@@ -337,6 +337,10 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
                 scripts: ScriptStore | None = None) -> str:
     """Returns the page's HTML from sections in order, template texts, the view's context and the trace's JSON;
     raises ContentError naming the file and line of every problem, the page's broken links included."""
+    controls = [(f"{folder}/{name}", f"line {line}: {message}") for name, text in sorted(templates.items())
+                for line, message in control_problems(text)]
+    if controls:
+        raise ContentError(controls)
     texts = {**templates, **{s.source: s.template_text() for s in sections}}
     cycles = (page_checks.include_cycles(texts, lambda name: shown_name(name, folder))
               + page_checks.section_includes(texts, [s.source for s in sections], lambda name: shown_name(name, folder)))

@@ -176,10 +176,32 @@ def _meta_problems(values: dict[str, tuple[Any, int]]) -> list[tuple[int, str]]:
     return problems
 
 
+# Characters the HTML standard makes a parse error wherever they stand (control-character-in-input-stream): C0
+# controls other than tab, line feed, form feed and carriage return, DEL, and the C1 controls. A paste from a
+# terminal leaves ESC; a bad conversion leaves NUL.
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+
+
+def control_problems(text: str) -> list[tuple[int, str]]:
+    """Returns (line, message) for the first control character on each line of text that has one."""
+    problems, seen = [], set()
+    for found in _CONTROLS.finditer(text):
+        line = text.count("\n", 0, found.start()) + 1
+        if line not in seen:
+            seen.add(line)
+            column = found.start() - text.rfind("\n", 0, found.start())
+            problems.append((line, f"found {char_name(found.group())} at character {column}; expected text without "
+                                   "control characters (HTML does not allow them; a paste from a terminal leaves ESC)"))
+    return problems
+
+
 @functools.lru_cache(maxsize=128)  # --watch: an unchanged file is not parsed again (a ContentError is never cached)
 def parse_section(name: str, text: str) -> Section:
     """Returns the Section in one content file, or raises ContentError naming the file, line, found and expected."""
     text = text.replace("\r\n", "\n")
+    controls = control_problems(text)
+    if controls:
+        raise ContentError([(name, f"line {line}: {message}") for line, message in controls])
     match = _FRONT.match(text)
     if not match:
         raise ContentError([(name, "line 1: found no front matter; expected the file to start with ---, then title, "

@@ -116,6 +116,13 @@ CASES = [
       f"templates/strip.html.j2: line {lines_of('templates/strip.html.j2') + 1}: found an include of 'lab.html.j2', "
       "which leads back to strip.html.j2; expected includes that end (a template may not include itself, directly "
       "or through others)"]),
+    # HTML makes a control character a parse error wherever it stands: NUL and ESC reached the page as typed
+    ("control characters in prose", append(WHY, "\nA \x00 and an \x1b[31m escape.\n"),
+     [f"{WHY}: line {AFTER_WHY}: found U+0000 (null) at character 3; expected text without control characters "
+      "(HTML does not allow them; a paste from a terminal leaves ESC)"]),
+    ("a control character in a script", append(LAB_JS, "\nvar bell = '\x07';\n"),
+     [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found U+0007 (a control character) at character 13; expected text "
+      "without control characters (HTML does not allow them; a paste from a terminal leaves ESC)"]),
     # a prose section is placed once, by its order: an include would paste its raw Markdown again (it built)
     ("a template that includes a section", append(LAB, "{% include 'content/02-why.md' %}\n"),
      [f"{LAB}: line {AFTER_LAB}: found an include of 'content/02-why.md', a prose section; expected a template file "
