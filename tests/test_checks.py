@@ -104,6 +104,31 @@ def test_planted_error_has_exactly_the_stated_total_variation(shipped):
         assert moved.sum() == pytest.approx(1) and (moved >= 0).all()
 
 
+def test_planted_error_takes_the_shape_a_chi_square_sees_least():
+    """The chi-square's distance, sum (moved - p)^2 / p, of moving tv proportionally out of one part of the tokens
+    and into the rest is tv^2 (1/a + 1/b), for parts of mass a and b: least when both hold half. plant fills one
+    part greedily up to half, and moves mass in proportion to p inside each part."""
+    rng, tv = np.random.default_rng(7), 0.01
+    for probs in [np.array([0.5, 0.125, 0.25, 0.125]), *rng.dirichlet(np.ones(6), 50)]:
+        moved = checks.plant(probs, tv)
+        ratio = moved / probs
+        up = ratio > 1
+        assert up.any() and (~up).any()
+        assert np.allclose(ratio[up], ratio[up][0]) and np.allclose(ratio[~up], ratio[~up][0])  # proportional
+        a = probs[up].sum()
+        # greedy from the most likely token down, taking a token when that brings the part nearer half: every
+        # token left out would overshoot, and the last one taken did not
+        assert all(a + probs[y] / 2 > 0.5 + 1e-12 for y in np.flatnonzero(~up))
+        assert a - probs[up].min() / 2 <= 0.5 + 1e-12
+        chi = ((moved - probs) ** 2 / probs).sum()
+        assert chi == pytest.approx(tv ** 2 * (1 / a + 1 / (1 - a)))
+        top, bottom = np.argmax(probs), np.argmin(probs)  # the plain alternative: move tv from one token to another
+        shifted = probs.copy()
+        shifted[top] -= tv
+        shifted[bottom] += tv
+        assert chi < ((shifted - probs) ** 2 / probs).sum()
+
+
 def test_rounds_reach_every_shipped_position_often_enough_to_see_the_detectable_tv(shipped):
     for profile in shipped.profiles:
         reach = Fraction(1)
