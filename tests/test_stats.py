@@ -185,3 +185,20 @@ def test_the_worst_round_commits_one_token_for_the_whole_rounds_cost(shipped, ex
 def test_best_k_is_the_highest_speedup_and_the_smallest_k_on_a_tie():
     assert stats.best_k([Fraction(3, 2), Fraction(7, 4), Fraction(7, 4), Fraction(1)]) == 2
     assert stats.best_k([Fraction(1, 2)]) == 1
+
+
+def test_the_residual_is_none_where_no_rejection_can_happen_and_zero_where_a_token_gets_none_of_it():
+    """At p = q every proposal passes, so there is no residual to draw from: each token's residual is None (the
+    trace's null, which the lab reads as "no rejection"), not 0. Where p differs from q, a token with p <= q gets a
+    residual of exactly 0."""
+    from speculative.figures.common import position_facts_of
+    p = (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4))
+    same = stats.position_record(p, p, 1)
+    assert [t.residual for t in same.tokens] == [None, None, None] and same.residual_total == 0
+    assert same.residual_cuts == (0, 0, 0)
+    facts = position_facts_of(same, 0, ["a", "b", "c"], 4)
+    assert facts.residual == [None, None, None] and facts.res_raw == "" and facts.cuts == [0.0, 0.0, 0.0]
+    other = stats.position_record(p, (Fraction(1, 4), Fraction(1, 2), Fraction(1, 4)), 1)
+    assert [t.residual for t in other.tokens] == [1, 0, 0]
+    assert [t.commit for t in other.tokens] == list(p)
+    assert position_facts_of(other, 0, ["a", "b", "c"], 4).residual == ["1", "0", "0"]
