@@ -233,15 +233,19 @@ class ScriptFile:
 def build_files(data: Path, content: Path, templates: Path, ahead: bool = False) -> dict[str, bytes]:
     """Returns every output file's bytes: read, parse, analyse, view, render; nothing is written here but the
     analysis cache in .cache/, which only ever saves work. ahead: analyse in a forked child while this process
-    compiles the templates (the command line's builds; a test's monkeypatched sampler stays in its own process)."""
+    compiles the templates (a one-shot build from the command line, not --watch, which keeps numpy imported between
+    rebuilds; a test's monkeypatched sampler stays in its own process)."""
     dataset, sections, template_texts = parse_inputs(data, content, templates)
-    child = forked(lambda: analysed(dataset)) if ahead else 0  # on the other core, it fills .cache/analysis.json
+    key = analysis_key(dataset)
+    found = cached_view(key)
+    # a missed cache is filled by a child on the other core while this process compiles every template
+    child = forked(lambda: computed_view(dataset, key)) if ahead and found is None else 0
     from speculative.render import prepare, render_page, script_json  # Jinja2 and markdown-it: the child needs neither
     templates_cache = jinja_cache()
     prepare(sections, template_texts, templates_cache, shown(templates))  # meanwhile, compile every template
     if child:
         os.waitpid(child, 0)
-    trace_text, ctx = analysed(dataset)  # the child's cache file; computed here if it could not write one
+    trace_text, ctx = found or analysed(dataset)  # the child's cache file; computed here if it could not write one
     try:
         html = render_page(sections, template_texts, ctx, script_json(trace_text), templates_cache, shown(templates),
                            ScriptFile())
@@ -280,10 +284,16 @@ def explain(dataset):
 def analysed(dataset) -> tuple[str, dict]:
     """Returns the trace's JSON text and the view's context: read from .cache/analysis.json when its key
     matches (the data, the package's code, the versions), else computed and saved there."""
-    source = Path(cache.__file__).parent  # every module of the package: a view edit must not serve a stale page
-    key = cache.key(cache.canonical(dataset), {str(p.relative_to(source)): p.read_bytes() for p in source.rglob("*.py")},
-                    cache.versions(numpy_version()))
+    key = analysis_key(dataset)
     return cached_view(key) or computed_view(dataset, key)
+
+
+def analysis_key(dataset) -> str:
+    """Returns the analysis cache's key: the data, every module of the package (a view edit must not serve a stale
+    page) and the versions the analysis depends on."""
+    source = Path(cache.__file__).parent
+    return cache.key(cache.canonical(dataset), {str(p.relative_to(source)): p.read_bytes() for p in source.rglob("*.py")},
+                     cache.versions(numpy_version()))
 
 
 def numpy_version() -> str:
@@ -600,7 +610,8 @@ def build_once(args: argparse.Namespace) -> int:
     """Builds once; returns the exit code, printing one summary line, the problems found, or one line for a bug."""
     start = time.perf_counter()
     try:
-        files = build_files(args.data, args.content, args.templates, ahead=True)
+        # a watcher keeps numpy imported between its rebuilds: a child would import it anew for each data edit
+        files = build_files(args.data, args.content, args.templates, ahead=not args.watch)
         publish(args, files)
     except Problems as err:
         return report_problems(err.lines, args.out)
