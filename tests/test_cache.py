@@ -4,7 +4,6 @@ its key skips the analysis, never imports numpy, and writes the same bytes as on
 from __future__ import annotations
 
 import contextlib
-
 import json
 import os
 import re
