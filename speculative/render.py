@@ -332,20 +332,27 @@ def prepare(sections: list[Section], templates: Mapping[str, str], cache: jinja2
         pass
 
 
+def _refuse_before_rendering(sections: list[Section], templates: Mapping[str, str], texts: Mapping[str, str],
+                             folder: str) -> None:
+    """Raises ContentError for what must not reach Jinja: control characters in a template file, includes that
+    never end, and includes of a prose section."""
+    controls = [(f"{folder}/{name}", f"line {line}: {message}") for name, text in sorted(templates.items())
+                for line, message in control_problems(text)]
+    if controls:
+        raise ContentError(controls)
+    shown = functools.partial(shown_name, folder=folder)
+    wrong = page_checks.include_cycles(texts, shown) + page_checks.section_includes(texts, [s.source for s in sections], shown)
+    if wrong:
+        raise ContentError(wrong)
+
+
 def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapping[str, Any], trace_text: str,
                 cache: jinja2.BytecodeCache | None = None, folder: str = "templates",
                 scripts: ScriptStore | None = None) -> str:
     """Returns the page's HTML from sections in order, template texts, the view's context and the trace's JSON;
     raises ContentError naming the file and line of every problem, the page's broken links included."""
-    controls = [(f"{folder}/{name}", f"line {line}: {message}") for name, text in sorted(templates.items())
-                for line, message in control_problems(text)]
-    if controls:
-        raise ContentError(controls)
     texts = {**templates, **{s.source: s.template_text() for s in sections}}
-    cycles = (page_checks.include_cycles(texts, lambda name: shown_name(name, folder))
-              + page_checks.section_includes(texts, [s.source for s in sections], lambda name: shown_name(name, folder)))
-    if cycles:
-        raise ContentError(cycles)
+    _refuse_before_rendering(sections, templates, texts, folder)
     env = environment(texts, cache, folder)
     env.steps = 0
     md, problems = _markdown(), []
