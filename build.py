@@ -245,7 +245,8 @@ def build_files(data: Path, content: Path, templates: Path, ahead: bool = False)
     prepare(sections, template_texts, templates_cache, shown(templates))  # meanwhile, compile every template
     if child:
         os.waitpid(child, 0)
-    trace_text, ctx = found or analysed(dataset)  # the child's cache file; computed here if it could not write one
+        found = cached_view(key)  # the child's cache file; None if it failed or could not write one
+    trace_text, ctx = found or computed_view(dataset, key)
     try:
         html = render_page(sections, template_texts, ctx, script_json(trace_text), templates_cache, shown(templates),
                            ScriptFile())
@@ -279,13 +280,6 @@ def explain(dataset):
     """Returns the analysis of the dataset; numpy and the sampler are imported only when it runs."""
     from speculative.analysis import explain as analyse
     return analyse(dataset)
-
-
-def analysed(dataset) -> tuple[str, dict]:
-    """Returns the trace's JSON text and the view's context: read from .cache/analysis.json when its key
-    matches (the data, the package's code, the versions), else computed and saved there."""
-    key = analysis_key(dataset)
-    return cached_view(key) or computed_view(dataset, key)
 
 
 def analysis_key(dataset) -> str:

@@ -128,15 +128,19 @@ def _what(err: Exception, names: Iterable[str]) -> str:
     return f"found a template error: {err}"
 
 
+def _include_line(source: str, name: str) -> str:
+    """Returns "line N: " for the first place source names the template `name` in quotes, or "" if it does not."""
+    return _line_of(source, f"'{name}'") or _line_of(source, f'"{name}"')
+
+
 def section_includes(texts: Mapping[str, str], sections: Iterable[str],
                      shown: Callable[[str], str]) -> list[tuple[str, str]]:
     """Returns (file, "line N: message") for each include (import, extends) of a prose section's file: the build
     renders each section once, itself, so an include would paste its raw Markdown a second time."""
-    problems = []
+    problems, prose = [], set(sections)
     for name in sorted(texts):
-        for ref in (r for r in _references(texts[name]) if r in set(sections)):
-            line = _line_of(texts[name], f"'{ref}'") or _line_of(texts[name], f'"{ref}"')
-            problems.append((shown(name), f"{line}found an include of {ref!r}, a prose section; expected a template "
+        for ref in (r for r in _references(texts[name]) if r in prose):
+            problems.append((shown(name), f"{_include_line(texts[name], ref)}found an include of {ref!r}, a prose section; expected a template "
                                           "file from the templates folder (each section is placed on the page once, "
                                           "by its order)"))
     return problems
@@ -151,10 +155,9 @@ def include_cycles(texts: Mapping[str, str], shown: Callable[[str], str]) -> lis
     for name in sorted(texts):
         first = next((r for r in refs[name] if name in _reachable(r, refs)), None)
         if first is not None:
-            line = _line_of(texts[name], f"'{first}'") or _line_of(texts[name], f'"{first}"')
-            problems.append((shown(name), f"{line}found an include of {first!r}, which leads back to {name}; "
-                                          "expected includes that end (a template may not include itself, directly "
-                                          "or through others)"))
+            problems.append((shown(name), f"{_include_line(texts[name], first)}found an include of {first!r}, which "
+                                          f"leads back to {name}; expected includes that end (a template may not "
+                                          "include itself, directly or through others)"))
     return problems
 
 

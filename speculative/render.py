@@ -315,16 +315,20 @@ def without_implied_ends(html: str) -> str:
     return "".join(out + [html[at:]])
 
 
+def _texts(sections: list[Section], templates: Mapping[str, str]) -> dict[str, str]:
+    """Returns every text Jinja compiles, by the name its loader knows: each template file, then each section."""
+    return {**templates, **{s.source: s.template_text() for s in sections}}
+
+
 def prepare(sections: list[Section], templates: Mapping[str, str], cache: jinja2.BytecodeCache | None = None,
             folder: str = "templates") -> None:
     """Compiles every template and section ahead of render_page, which needs the analysis; build.py calls it while
-    the sampler runs. Raises nothing: a template that does not compile is compiled again, and reported, by
-    render_page."""
-    texts = {**templates, **{s.source: s.template_text() for s in sections}}
+    the sampler runs. Raises nothing: render_page meets again, and reports, whatever it would refuse or could not
+    compile."""
+    texts = _texts(sections, templates)
     _markdown()
     try:
-        if page_checks.include_cycles(texts, lambda name: shown_name(name, folder)):
-            return
+        _refuse_before_rendering(sections, templates, texts, folder)
         env = environment(texts, cache, folder)
         for name in texts:
             env.get_template(name)
@@ -351,7 +355,7 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
                 scripts: ScriptStore | None = None) -> str:
     """Returns the page's HTML from sections in order, template texts, the view's context and the trace's JSON;
     raises ContentError naming the file and line of every problem, the page's broken links included."""
-    texts = {**templates, **{s.source: s.template_text() for s in sections}}
+    texts = _texts(sections, templates)
     _refuse_before_rendering(sections, templates, texts, folder)
     env = environment(texts, cache, folder)
     env.steps = 0
