@@ -227,6 +227,7 @@ build.CACHE = pathlib.Path(sys.argv[2])
 if sys.argv[4] == "no fork":
     del os.fork
 ran = pathlib.Path(sys.argv[2]).parent / "analysed"
+ran.parent.mkdir(parents=True, exist_ok=True)  # before the build: a forked child may touch it first
 real, parent = build.explain, os.getpid()
 
 
