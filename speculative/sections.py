@@ -28,7 +28,7 @@ ALLOWED_TAGS = frozenset({
     "s", "samp", "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td", "th", "thead", "time",
     "tr", "u", "ul", "var", "wbr"})
 VOID_TAGS = frozenset({"br", "hr", "wbr"})
-_SAFE_HREF = re.compile(r"(#|https?://|mailto:)", re.I)
+_SAFE_HREF = re.compile(r"(#|https://|mailto:)", re.I)
 PAGE_FILES = ("index.html", "trace.json")  # what a build writes, side by side: a section may link to either
 LINK_RULE = f"a link starting with #, https:// or mailto:, or to {' or '.join(PAGE_FILES)}"  # raw HTML and Markdown alike
 

@@ -98,6 +98,17 @@ def count(n: int, one: str, many: str | None = None) -> str:
     return f"{n:,} {one if n == 1 else (many or one + 's')}"
 
 
+def some_of(k: int, n: int, noun: str, verb: str) -> str:
+    """Returns how many of n things do something, the verb agreeing: "3 of the 24 drawn rounds contain", "1 of the 24
+    drawn rounds contains", "none of the 24 drawn rounds contains", "all 24 drawn rounds contain", "the one drawn
+    round contains", "the one drawn round does not contain"."""
+    if n == 1:
+        return f"the one {noun} {verb}s" if k else f"the one {noun} does not {verb}"
+    if k == n:
+        return f"all {count(n, noun)} {verb}"
+    return f"{'none' if k == 0 else f'{k:,}'} of the {count(n, noun)} {verb + 's' if k <= 1 else verb}"
+
+
 def token_count(n: int) -> str:
     """Returns "1 token" or "3 tokens" from PLAYER's patterns, which the player fills the same way."""
     return fill(PLAYER["token_one" if n == 1 else "tokens"], {"n": n})

@@ -175,8 +175,7 @@ def profile_view(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
         "expected_exact": str(s.expected),
         "speedup": decimal_str(s.speedup),
         "pace": text.PACE[pace(s.speedup)],
-        "drawn_chance": r.drawn_with_chance,
-        "drawn_chance_verb": "contains" if r.drawn_with_chance == 1 else "contain",  # "1 of the 24 contains"
+        "drawn_chance": text.some_of(r.drawn_with_chance, ex.data.drawn_rounds, "drawn round", "contain"),
         "has_chance": r.has_chance,
         "drawn_mean": decimal_str(r.drawn_mean),
         **peak_view(ex, r),
@@ -237,7 +236,7 @@ def worst_view(speedup: Fraction, round_cost: Fraction) -> dict[str, str]:
     """Returns what the prose says of a round whose first proposal is rejected: its cost, its speedup, and how that
     compares with plain decoding in words (slower unless a draft step is free or verifying costs under a step)."""
     return {"round_cost": str(round_cost), "speedup": decimal_str(speedup), "slower": speedup < 1,
-            **text.WORST[pace(speedup)]}
+            "ties": speedup == 1, **text.WORST[pace(speedup)]}
 
 
 def counts(ex: Explained) -> dict[str, str]:
@@ -245,7 +244,7 @@ def counts(ex: Explained) -> dict[str, str]:
     k, v = ex.data.k, len(ex.data.vocabulary)
     return {"tokens": text.count(v, "token"), "positions": text.count(k, "position"),
             "proposals": text.count(k, "proposal"), "profiles": text.count(len(ex.results), "profile"),
-            "drawn": text.count(ex.data.drawn_rounds, "round"), "drawn_rounds": text.count(ex.data.drawn_rounds, "drawn round"),
+            "first_drawn": "first round" if ex.data.drawn_rounds == 1 else f"first {text.count(ex.data.drawn_rounds, 'round')}",
             "bonus_position": str(k + 1), "mc_rounds": text.count(ex.data.monte_carlo.rounds, "round"),
             "mc_all": text.count(ex.data.monte_carlo.rounds, "round") if ex.data.monte_carlo.rounds == 1
             else f"all {text.count(ex.data.monte_carlo.rounds, 'round')}"}

@@ -217,8 +217,24 @@ def test_markdown_images_and_links_follow_the_rules_of_raw_html():
         (3, f'found a link to "notes.html"; {expected}'), (3, f'found a link to "//e.org"; {expected}')]
 
 
+@pytest.mark.parametrize("href", ["http://e.org/", "javascript:alert(1)", "JavaScript:void(0)", "file:///etc/passwd",
+                                  "vbscript:x", "data:text/html,x"])
+def test_a_markdown_link_the_page_cannot_follow_is_refused_by_name_not_left_as_text(href):
+    """http:// is refused as in raw HTML (GitHub Pages serves https). markdown-it on its own leaves a javascript:,
+    file:, vbscript: or data: link on the page as plain "[x](…)" text; the build names it instead."""
+    from speculative.render import _markdown
+    from speculative.sections import markdown_problems
+
+    assert markdown_problems(_markdown().parse(f"See [x]({href}).\n")) == [
+        (1, f'found a link to "{href}"; expected a link starting with #, https:// or mailto:, or to index.html or '
+            "trace.json")]
+
+
 def test_raw_html_links_follow_the_same_rule_as_markdown_links():
     assert html_problems([(1, '<a href="trace.json">the trace</a> <a href="index.html#rule">the rule</a>')]) == []
+    assert html_problems([(3, '<a href="http://e.org/">e</a>')]) == [
+        (3, 'found <a href="http://e.org/">; expected a link starting with #, https:// or mailto:, or to index.html or '
+            "trace.json")]
     assert html_problems([(2, '<a href="notes.html">notes</a>')]) == [
         (2, 'found <a href="notes.html">; expected a link starting with #, https:// or mailto:, or to index.html or '
             "trace.json")]

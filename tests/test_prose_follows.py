@@ -98,7 +98,10 @@ def test_the_drawn_rounds_chance_counts_are_the_traces(edited):
         n = sum(any(frame_dict(row)["chance"] for row in rnd["frames"]) for rnd in p["drawn"])
         proposable = [a for pos in positions(p) for a in pos["accept"] if a is not None]
         if any(0 < Fraction(a) < 1 for a in proposable):
-            assert f"{n} of the {len(p['drawn'])} drawn rounds contain a check that chance decides" in text
+            many = len(p["drawn"])
+            said = f"all {many} drawn rounds contain" if n == many else \
+                f"{n or 'none'} of the {many} drawn rounds {'contains' if n <= 1 else 'contain'}"
+            assert f"{said} a check that chance decides" in text
         else:
             assert "chance never decides one of its checks" in text
 
@@ -164,6 +167,8 @@ def test_a_free_draft_step_ties_the_worst_round_with_plain_decoding(tmp_path):
     assert "Assume one draft step costs 0 target steps," in text and "5 × 0 + 1 = 1 target step and commits" in text
     assert not re.search(r"(?<![\d/])0 of a target step|(costs|=) 1 target steps|1 target steps per", text)
     assert "which is slower" not in text and "so it loses to plain decoding" not in text
+    assert "At the costs assumed here even that worst round ties with plain decoding; in general" in text
+    assert "worst round beats" not in text
 
 
 def test_a_cheap_verification_makes_the_worst_round_faster_and_the_page_says_so(tmp_path):
@@ -318,3 +323,17 @@ def test_chance_in_both_authored_rounds_says_rounds(tmp_path):
     files = build.build_files(edited_data(tmp_path, both), build.ROOT / "content", build.ROOT / "templates")
     text = no_js_text(files["index.html"].decode("utf-8"))
     assert "In the authored rounds of a closely aligned draft and a divergent draft, chance decides" in text
+
+
+def test_one_drawn_round_is_called_the_one_not_the_first_1(tmp_path):
+    import build
+
+    def one(raw):
+        raw["drawn_rounds"] = 1
+    files = build.build_files(edited_data(tmp_path, one), build.ROOT / "content", build.ROOT / "templates")
+    text = no_js_text(files["index.html"].decode("utf-8"))
+    aligned = json.loads(files["trace.json"])["profiles"][0]
+    chance = any(frame_dict(row)["chance"] for row in aligned["drawn"][0]["frames"])
+    assert "The same generator then drew the first round of each draft with proposals drawn from the draft" in text
+    assert f"the one drawn round {'contains' if chance else 'does not contain'} a check that chance decides" in text
+    assert "first 1 round" not in text and "of the 1 drawn round" not in text

@@ -96,6 +96,15 @@ def test_count_agrees_the_noun_with_the_number(n, shown):
     assert text.count(n, "mouse", "mice").endswith("mouse" if n == 1 else "mice")
 
 
+@pytest.mark.parametrize("k, n, shown", [
+    (0, 24, "none of the 24 drawn rounds contains"), (1, 24, "1 of the 24 drawn rounds contains"),
+    (4, 24, "4 of the 24 drawn rounds contain"), (24, 24, "all 24 drawn rounds contain"),
+    (2, 2, "all 2 drawn rounds contain"), (1, 1, "the one drawn round contains"),
+    (0, 1, "the one drawn round does not contain"), (3, 1000, "3 of the 1,000 drawn rounds contain")])
+def test_some_of_agrees_the_verb_and_says_none_all_and_the_one(k, n, shown):
+    assert text.some_of(k, n, "drawn round", "contain") == shown
+
+
 @pytest.mark.parametrize("positions, shown", [([], ""), ([3], "the one at position 3"),
                                               ([4, 5], "the ones at positions 4 and 5")])
 def test_position_words(positions, shown):
