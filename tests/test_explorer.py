@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 from playwright.sync_api import Page, expect
 
-from speculative.figures.explorer import best_k, column_texts, profile_trace
+from speculative.figures.explorer import Explorer, best_k, column_texts, profile_trace
 from speculative.stats import ACCEPTANCE, expected_tokens, round_cost
 from speculative.text import cost_phrase, decimal_str
 
@@ -34,7 +34,7 @@ def test_the_trace_holds_every_rule_verify_cost_and_draft_cost_exactly(explained
     cost, K = explained.data.cost, explained.data.k
     assert len(cost.verify_costs) > 1 and Fraction(0) in cost.verify_costs
     for i, r in enumerate(explained.results):
-        sp = profile_trace(r)
+        sp = profile_trace(r, Fraction(1))
         for ri, rule in enumerate(ACCEPTANCE):
             for vi, v in enumerate(cost.verify_costs):
                 for ci, c in enumerate(cost.compare_draft_steps):
@@ -48,12 +48,21 @@ def test_the_trace_holds_every_rule_verify_cost_and_draft_cost_exactly(explained
 
 def test_the_default_state_is_the_accept_test_with_free_checks_as_before(explained):
     for r in explained.results:
-        sp, table = profile_trace(r), r.stats.speedup_table  # [k][cost]: the page's one table before the controls
+        sp, table = profile_trace(r, Fraction(1)), r.stats.speedup_table  # [k][cost]: the page's one table before the controls
         for c in range(len(table[0])):
             assert sp["values"][0][0][c].split() == column_texts([row[c] for row in table])  # the no-JS table's own texts
             assert [Fraction(t) for t in sp["values"][0][0][c].split()] == [  # each the exact value, rounded
                 Fraction(decimal_str(row[c], len(t.split(".")[1]))) for row, t in zip(table, sp["values"][0][0][c].split())]
             assert sp["best"][0][0][c] == (r.best_k[c] if table[r.best_k[c] - 1][c] > 1 else 0)
+
+
+def test_every_profiles_chart_is_drawn_to_one_scale_the_highest_speedup_any_can_show(explained):
+    """Two drafts' charts side by side compare by height only if both use one scale (and one 1× line)."""
+    cost, K = explained.data.cost, explained.data.k
+    highest = max(exact_speedup(explained, i, rule, v, c, k) for i in range(len(explained.results)) for rule in ACCEPTANCE
+                  for v in cost.verify_costs for c in cost.compare_draft_steps for k in range(1, K + 1))
+    tops = {Explorer(explained).profile_trace(i)["speedup"]["top"] for i in range(len(explained.results))}
+    assert tops == {round(float(max(highest, 1)), 4)}
 
 
 @pytest.mark.parametrize("column, best", [((Fraction(1, 2), Fraction(1)), 0), ((Fraction(2), Fraction(2)), 1),

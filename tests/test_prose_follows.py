@@ -224,8 +224,8 @@ def test_the_peak_is_said_at_a_draft_cost_the_explorer_does_not_compare(tmp_path
     """The page's own draft step once had to be one of the compared costs, or "At this cost:" led to nothing."""
     text = cost_page(tmp_path, draft_step="1/8", compare_draft_steps=["1/10", "1/2"])
     after = text.split("At this cost:")[1]
-    assert after.lstrip().startswith("For a closely aligned draft, the speedup peaks at k = ")
-    assert "For a divergent draft, the speedup peaks at k = " in after
+    assert re.match(r"For a closely aligned draft, the speedup (peaks|is highest) at k = ", after.lstrip())
+    assert re.search(r"For a divergent draft, the speedup (peaks|is highest) at k = ", after)
 
 
 def test_a_point_no_authored_round_shows_links_to_a_drawn_round_that_does(tmp_path):

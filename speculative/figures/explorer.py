@@ -51,12 +51,17 @@ def best_k(column: Sequence[Fraction]) -> int:
     return k if column[k - 1] > 1 else 0
 
 
-def profile_trace(r: ProfileResult) -> dict[str, Any]:
+def shared_top(results: Sequence[ProfileResult]) -> Fraction:
+    """Returns the highest speedup any profile's explorer can show, and at least 1×: every profile's chart is drawn
+    to this one scale, so two drafts' bars (and their 1× lines) compare by height."""
+    return max([Fraction(1)] + [max(row) for r in results for rule in r.stats.rules for t in rule.speedup_tables
+                                for row in t])
+
+
+def profile_trace(r: ProfileResult, top: Fraction) -> dict[str, Any]:
     """Returns one profile's speedups for the script, each [rule][verify cost][draft cost]: the displayed values at
     every k as one space-separated string, a string of slow flags ("1" where below 1×, one character per k) and the best k (0: none beats 1×).
     The bars' heights are the displayed values over `top`, divided by the stylesheet, so the script does no sums."""
-    tables = [t for rule in r.stats.rules for t in rule.speedup_tables]  # each [k][draft cost]
-    top = max(max(max(row) for t in tables for row in t), 1)
     cols = [[[[row[c] for row in t] for c in range(len(t[0]))] for t in rule.speedup_tables] for rule in r.stats.rules]
     return {"top": round(float(top), 4),
             "values": [[[" ".join(column_texts(col)) for col in v] for v in rule] for rule in cols],
@@ -91,7 +96,7 @@ class Explorer:
 
     def profile_trace(self, i: int) -> dict[str, Any]:
         """Returns profile i's speedups for the script."""
-        return {"speedup": profile_trace(self.ex.results[i])}
+        return {"speedup": profile_trace(self.ex.results[i], shared_top(self.ex.results))}
 
     def profile_context(self, i: int) -> dict[str, Any]:
         """Returns profile i's no-JS table."""
