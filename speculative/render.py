@@ -299,17 +299,27 @@ def placement_problems(bodies: Mapping[str, str], folder: str) -> list[tuple[str
 _IMPLIED_END = re.compile(r"</t[dh]>(?=<t[dh][\s>]|</tr>)|</tr>(?=<tr[\s>]|</t(?:body|head|foot|able)>)"
                           r"|</li>(?=<li[\s>]|</[ou]l>)|</option>(?=<option[\s>]|</select>)")
 _RAW_TEXT = re.compile(r"<!--.*?-->|<(script|style|template|textarea|title|xmp|iframe|noembed|noframes|pre)\b.*?</\1>"
-                       r"|<[a-z][^>]*>", re.S | re.I)  # comments, elements whose content is text, and tags themselves
+                       r"""|<[a-z](?:[^>"']|"[^"]*"|'[^']*')*>""", re.S | re.I)  # comments, text elements, and tags themselves
+
+
+# A line break between a tag and a block's or a table part's tag, where whitespace never shows on the page.
+_BLOCK_BREAK = re.compile(r"(?<=>)\n(?=</?(?:t[dhr]|t(?:body|head|foot)|table|caption|li|[ou]l|option|p|div|section"
+                          r"|figure|figcaption|h[1-6]|noscript)[\s>])")
 
 
 def without_implied_ends(html: str) -> str:
     """Returns html without the end tags its parser implies from the tag right after them (</td>, </th>, </tr>,
-    </li> and </option>), outside comments, elements whose content is text (scripts, styles, templates, textareas,
-    titles, pre ...) and tags with quoted attribute values."""
+    </li> and </option>), and without the line breaks before a block's tag, outside comments, elements whose
+    content is text (scripts, styles, templates, textareas, titles, pre ...) and tags with quoted attribute values."""
+    return _outside_text(_outside_text(html, _BLOCK_BREAK), _IMPLIED_END)
+
+
+def _outside_text(html: str, pattern: re.Pattern[str]) -> str:
+    """Returns html without pattern's matches, except those inside what _RAW_TEXT keeps as written."""
     kept = [m.span() for m in _RAW_TEXT.finditer(html)]  # left as written: what is text there, not markup
     starts = [a for a, _ in kept]
     out, at = [], 0
-    for end in _IMPLIED_END.finditer(html):
+    for end in pattern.finditer(html):
         i = bisect.bisect_right(starts, end.start()) - 1
         if i >= 0 and end.start() < kept[i][1]:
             continue
