@@ -448,6 +448,10 @@ def claim(out: Path, inputs: list[Path]) -> set[str]:
     except OSError as err:
         raise Problems([f"{shown(out)}: found a folder that could not be read ({err.strerror or err}); "
                         "expected a readable folder for the built page"]) from None
+    folder = next((n for n in (*OUTPUTS, MANIFEST) if os.path.isdir(out / n) and not os.path.islink(out / n)), None)
+    if folder is not None:  # a name the build wrote, now a folder: it would be neither replaced nor removed
+        raise Problems([f"{shown(out / folder)}: found a folder where the build writes its own file; expected that "
+                        "file or nothing (move the folder away, or choose another --out)"])
     if others:
         named = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
         raise Problems([f"{shown(out)}: found {named}, which this build did not write; expected an empty folder or "
@@ -510,6 +514,7 @@ def write_atomic(out: Path, files: dict[str, bytes], owned: set[str] | None = No
         owned = claim(out, [])
     out.mkdir(parents=True, exist_ok=True)
     temps: dict[str, Path] = {}
+    backups: dict[str, Path] = {}  # name: a link to the file it replaces, until the swap is done
     try:
         for name, blob in files.items():
             temps[name] = write_temp(out, name, blob)
@@ -520,14 +525,47 @@ def write_atomic(out: Path, files: dict[str, bytes], owned: set[str] | None = No
         with deferred_signals():
             if "first " + MANIFEST in temps:
                 os.replace(temps.pop("first " + MANIFEST), out / MANIFEST)
-            for name in [n for n in temps if n != MANIFEST]:
-                os.replace(temps.pop(name), out / name)
+            swap(out, temps, [n for n in temps if n != MANIFEST], backups)
             remove_strays(out, owned - set(files) - {MANIFEST})
             os.replace(temps.pop(MANIFEST), out / MANIFEST)
             fsync_folder(out)
     finally:
-        for path in temps.values():
+        for path in [*temps.values(), *backups.values()]:
             path.unlink(missing_ok=True)
+
+
+def swap(out: Path, temps: dict[str, Path], names: list[str], backups: dict[str, Path]) -> None:
+    """Replaces each named file in `out` with its temporary file. If one replace fails (a file made immutable, say),
+    puts back the files already replaced, from the links to them kept in backups, and raises: the folder then
+    holds the earlier build's files, never a mix of two builds."""
+    done: list[str] = []
+    try:
+        for name in names:
+            if os.path.lexists(out / name):
+                backups[name] = kept_copy(out, name)
+            os.replace(temps[name], out / name)
+            del temps[name]
+            done.append(name)
+    except OSError:
+        for name in reversed(done):
+            if name in backups:
+                os.replace(backups.pop(name), out / name)
+            else:
+                (out / name).unlink(missing_ok=True)
+        raise
+
+
+def kept_copy(out: Path, name: str) -> Path:
+    """Returns a new hidden name in `out` for out/name's current file: a hard link, or a copy where the file system
+    refuses links."""
+    path = out / f".{name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}"
+    try:
+        os.link(out / name, path, follow_symlinks=False)
+    except OSError:
+        import shutil  # here, not at the top: only a file system without links needs it
+
+        shutil.copy2(out / name, path, follow_symlinks=False)
+    return path
 
 
 def remove_strays(out: Path, names: set[str]) -> None:
@@ -594,6 +632,10 @@ def publish(args: argparse.Namespace, files: dict[str, bytes]) -> None:
         try:
             write_atomic(args.out, files, owned)
         except OSError as err:
+            if err.filename2:  # os.replace(temporary file, the file it replaces)
+                raise Problems([f"{shown(Path(err.filename2))}: found a file that could not be replaced "
+                                f"({err.strerror or err}); expected a file the build may replace (make it writable, "
+                                "or choose another --out)"]) from None
             raise Problems([f"{shown(args.out)}: found a folder that could not be written "
                             f"({err.strerror or err}); expected a writable folder for the built page"]) from None
 

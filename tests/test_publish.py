@@ -352,6 +352,35 @@ def test_a_killed_swap_leaves_every_new_file_on_the_record(project, monkeypatch)
     assert build.claim(project / "site", []) >= {"extra.txt", "index.html"}
 
 
+@pytest.mark.parametrize("name", ["trace.json", "index.html"])
+def test_a_folder_where_the_build_writes_a_file_is_refused_before_anything_is_written(name, project, run_build):
+    """Once, index.html was replaced before trace.json's folder failed the swap: a page of one build beside the trace
+    of another, a temporary file left, and the message named site/ rather than the folder."""
+    (project / "site" / name).unlink()
+    (project / "site" / name).mkdir()
+    assert refused(run_build, project, "--data", str(edited_data(project, lambda raw: raw.update(walkthrough_seed=7)))) \
+        == [f"site/{name}: found a folder where the build writes its own file; expected that file or nothing (move the "
+            "folder away, or choose another --out)", *hint([""])]
+
+
+def test_a_file_that_cannot_be_replaced_puts_back_the_ones_replaced_before_it(project, run_build, monkeypatch):
+    """A file made immutable (chattr +i) passes every check before the swap and fails os.replace; the files already
+    replaced go back, so site/ never holds one build's page beside another's trace."""
+    real_replace, tried = os.replace, []
+
+    def refuse_the_trace(src, dst):
+        tried.append(Path(dst).name)
+        if Path(dst).name == "trace.json" and Path(src).name.startswith(".trace.json."):
+            raise PermissionError(1, "Operation not permitted", str(src), None, str(dst))
+        real_replace(src, dst)
+    data = edited_data(project, lambda raw: raw.update(walkthrough_seed=7))
+    monkeypatch.setattr(build.os, "replace", refuse_the_trace)
+    assert refused(run_build, project, "--data", str(data)) == [
+        "site/trace.json: found a file that could not be replaced (Operation not permitted); expected a file the "
+        "build may replace (make it writable, or choose another --out)", *hint([""])]
+    assert tried.index("index.html") < tried.index("trace.json"), "the page was replaced first, then put back"
+
+
 def test_the_folder_is_kept_so_a_server_never_loses_it(project, run_build):
     inode = (project / "site").stat().st_ino
     assert run_build(*ARGS)[0] == 0
