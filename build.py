@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 CACHE = ROOT / ".cache"  # the Jinja cache, the build lock and the last unexpected error's details
 FIX_HINT = "Fix the problem{s} above and build again; {out}/ was left as it was."
 OUTPUTS = PAGE_FILES  # what a build writes into the output folder
+SANDBOX_CODE = "bounded2"  # change it when page_checks.Sandbox compiles templates differently
 TEMP_SUFFIX = ".tmp"  # an output being written is ".<name>.<pid>.<random>.tmp" in the output folder
 MANIFEST = ".speculative-manifest.json"  # in the output folder: the files this build wrote there, and only those
 WRITTEN_BY = "speculative build.py"
@@ -198,7 +199,10 @@ def jinja_cache() -> jinja2.BytecodeCache | None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return jinja2.FileSystemBytecodeCache(str(folder)) if os.access(folder, os.W_OK) else None
+    # the pattern names the sandbox's code generation (page_checks.Sandbox): templates compiled by an earlier one,
+    # without its bounds on joined text, are never read back
+    pattern = f"__jinja2_{SANDBOX_CODE}_%s.cache"
+    return jinja2.FileSystemBytecodeCache(str(folder), pattern) if os.access(folder, os.W_OK) else None
 
 
 class ScriptFile:
@@ -633,7 +637,7 @@ def publish(args: argparse.Namespace, files: dict[str, bytes]) -> None:
             write_atomic(args.out, files, owned)
         except OSError as err:
             if err.filename2:  # os.replace(temporary file, the file it replaces)
-                raise Problems([f"{shown(Path(err.filename2))}: found a file that could not be replaced "
+                raise Problems([f"{shown(Path(err.filename2))}: found a file the build could not replace "
                                 f"({err.strerror or err}); expected a file the build may replace (make it writable, "
                                 "or choose another --out)"]) from None
             raise Problems([f"{shown(args.out)}: found a folder that could not be written "

@@ -12,6 +12,12 @@ MAX_PROBLEMS = 50  # lines listed before "… and N more problems"
 PLAIN = "without control characters, line breaks or bidi controls"
 OWN_ID = "expected an id of its own"
 GONE = "(was its section removed or renamed?)"
+IN_ORDER = "expected elements closed in the order they were opened"  # a section's raw HTML, a figure's template
+
+
+def own_end(tag: str, opened: str) -> str:
+    """Returns the refusal of an end tag that would close one of the page's own elements (</section>, </main>)."""
+    return f"found </{tag}>, which would close one of the page's own elements; expected only the end tags of elements {opened}"
 SETUP = "run `bash scripts/build.sh` first (it makes .venv and installs the project), then {then}"
 
 _BOM = "\ufeff"

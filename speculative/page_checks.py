@@ -12,10 +12,13 @@ from collections import Counter
 from typing import Any, Callable, Iterable, Mapping
 
 import jinja2
+from jinja2 import nodes
+from jinja2.compiler import CodeGenerator, Frame
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import missing
 
-from .errors import GONE, OWN_ID
+from .errors import GONE, IN_ORDER, OWN_ID, own_end
+from .sections import Tags
 
 MAX_OUTPUT_CHARS = 4_000_000  # one template's output; the shipped page is about 180,000
 MAX_LOOP_STEPS = 1_000_000  # range() items in one build, across every template
@@ -49,15 +52,35 @@ def _listed(names: list[str], most: int = 25) -> str:
     return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
-class Sandbox(SandboxedEnvironment):
-    """Jinja's sandbox (no access to Python internals, so no os.popen), with output and loop steps bounded."""
+class _BoundedJoins(CodeGenerator):
+    """Compiles `a ~ b` to a join the environment bounds, so text doubled in a loop stops at MAX_OUTPUT_CHARS."""
 
-    intercepted_binops = frozenset({"*", "**"})
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        self.write("environment.bounded(")
+        super().visit_Concat(node, frame)
+        self.write(")")
+
+
+class Sandbox(SandboxedEnvironment):
+    """Jinja's sandbox (no access to Python internals, so no os.popen), with output, loop steps and the text that
+    ~, + and * make bounded. (build.py's SANDBOX_CODE names the compiled code's generation.)"""
+
+    intercepted_binops = frozenset({"*", "**", "+"})
+    code_generator_class = _BoundedJoins
 
     def __init__(self, **options: Any):
         super().__init__(**options)
         self.steps = 0
         self.globals["range"] = self.bounded_range
+        self.filters = {name: self._bounded_filter(f) for name, f in self.filters.items()}
+
+    def _bounded_filter(self, f: Callable[..., Any]) -> Callable[..., Any]:
+        """Returns f, raising TooLarge when it makes text over MAX_OUTPUT_CHARS ("x"|center(10**8), |replace)."""
+        @functools.wraps(f)  # keeps jinja_pass_arg, which tells Jinja what to pass first
+        def bounded(*args: Any, **kwargs: Any) -> Any:
+            out = f(*args, **kwargs)
+            return self.bounded(out) if isinstance(out, str) else out
+        return bounded
 
     def bounded_range(self, *args: int) -> range:
         numbers = range(*args)
@@ -71,7 +94,15 @@ class Sandbox(SandboxedEnvironment):
             raise TooLarge(f"found a power of {right}; expected exponents of at most 64")
         if operator == "*" and _repeated_size(left, right) > MAX_OUTPUT_CHARS:
             raise TooLarge(f"found a repetition longer than {MAX_OUTPUT_CHARS:,}; expected text a page could hold")
+        if operator == "+" and isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
+            self.bounded(left, right)
         return super().call_binop(context, operator, left, right)
+
+    def bounded(self, joined: Any, *more: Any) -> Any:
+        """Returns joined (text a template made with ~), or raises TooLarge once it, with more, passes MAX_OUTPUT_CHARS."""
+        if sum(len(x) for x in (joined, *more) if isinstance(x, (str, list, tuple))) > MAX_OUTPUT_CHARS:
+            raise TooLarge(f"found text of over {MAX_OUTPUT_CHARS:,} characters; expected text a page could hold")
+        return joined
 
 
 def _repeated_size(left: Any, right: Any) -> int:
@@ -91,6 +122,37 @@ def generate(template: jinja2.Template, *args: Any, **kwargs: Any) -> str:
                            "thousand at most")
         parts.append(part)
     return "".join(parts)
+
+
+# --- the markup a figure's template makes ---------------------------------------------------------------------
+
+# Elements whose end tag the HTML parser may imply, and elements that have none: the balance check skips both.
+_OPTIONAL_END = frozenset({"li", "dt", "dd", "p", "tr", "td", "th", "thead", "tbody", "tfoot", "option", "optgroup",
+                           "colgroup", "caption", "rt", "rp", "html", "head", "body"})
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
+
+
+def markup_problem(source: str, html: str) -> str | None:
+    """Returns why a figure's template cannot go on the page: it is empty (the prose around it would describe
+    nothing), or its markup leaves an element open or closes one it did not open (one of the page's own)."""
+    if not source.strip():
+        return "found an empty file; expected the figure's markup"
+    parser = Tags()
+    parser.feed(html)
+    open_: list[str] = []
+    for kind, tag, _ in parser.events:
+        if kind == "void" or tag in _VOID or tag in _OPTIONAL_END:
+            continue
+        if kind == "start":
+            open_.append(tag)
+        elif not open_:
+            return own_end(tag, "the template opens")
+        elif open_[-1] != tag:
+            return f"found </{tag}>, but <{open_[-1]}> is open; {IN_ORDER}"
+        else:
+            open_.pop()
+    return f"found <{open_[-1]}> with no </{open_[-1]}>; expected every element the template opens to be closed in it" \
+        if open_ else None
 
 
 # --- template errors: the file, the line, what was found and what was expected ---------------------------------

@@ -374,6 +374,8 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
     env.steps = 0
     md, problems = _markdown(), []
     components = _components(env, ctx, folder, problems)
+    problems += [(f"{folder}/{n}.html.j2", p) for n, html in components.items()
+                 if html is not None and (p := page_checks.markup_problem(templates[f"{n}.html.j2"], html))]
     problems += [(f"{folder}/{n}", p) for n in STYLES if n in templates and (p := page_checks.css_problem(templates[n]))]
     css = _render(env, f"{folder}/", problems, lambda: rcssmin.cssmin("\n".join(templates[n] for n in STYLES)))
     if css and _RAW_END.search(css):
@@ -391,6 +393,8 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
         (*ctx, "sections", "css", "js", "trace_json", "csp"))
     placed = placement_problems(bodies, folder)
     problems += placed
+    if page is not None and (unbalanced := page_checks.markup_problem(templates["page.html.j2"], page)):
+        problems.append((f"{folder}/page.html.j2", unbalanced))  # sections and figures are balanced: the page is not
     if page is not None and not any(_TWICE in message for _, message in placed):  # else its ids are all doubled
         parts = {**{s.source: (s.template_text(), bodies[s.source]) for s in sections},
                  **{f"{folder}/{n}.html.j2": (templates[f"{n}.html.j2"], components[n]) for n in COMPONENTS}}

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 import yaml
 
-from .errors import OWN_ID, PLAIN, char_name, describe
+from .errors import IN_ORDER, OWN_ID, PLAIN, char_name, describe, own_end
 from .profiles import _forbidden as forbidden_char  # the data file's rule for labels and names, shared
 
 MAX_SECTION_CHARS = 30_000  # a section's Markdown; ten times the longest shipped section, and it builds in < 2 s
@@ -242,7 +242,7 @@ def parse_sections(texts: Mapping[str, str], folder: str) -> list[Section]:
 
 # --- raw HTML in a section: allowed tags only, every element closed, every comment closed ---------------------
 
-class _Tags(HTMLParser):
+class Tags(HTMLParser):
     """Collects the tags in a fragment of raw HTML, in order."""
 
     def __init__(self):
@@ -300,8 +300,7 @@ def _end_problem(tag: str) -> str | None:
     """Returns why an end tag is refused: one for an element a section may not open (</section>, </main>) would
     close the page's own element early."""
     if tag not in ALLOWED_TAGS:
-        return f"found </{tag}>, which would close one of the page's own elements; expected only the end tags of " \
-               "elements opened in the section"
+        return own_end(tag, "opened in the section")
     return None
 
 
@@ -310,7 +309,7 @@ def html_problems(fragments: list[tuple[int, str]]) -> list[tuple[int, str]]:
     stack: list[tuple[str, int]] = []
     problems = []
     for line, text in fragments:
-        parser = _Tags()
+        parser = Tags()
         parser.feed(text)
         problems += _events_problems(parser.events, line, stack)
         rest = parser.unfinished()
@@ -343,6 +342,5 @@ def _events_problems(events: list, line: int, stack: list[tuple[str, int]]) -> l
                 stack.pop()
             else:
                 open_one = f"<{stack[-1][0]}> from line {stack[-1][1]} is open" if stack else "no element is open"
-                problems.append((line, f"found </{tag}>, but {open_one}; expected elements closed in the order "
-                                       "they were opened"))
+                problems.append((line, f"found </{tag}>, but {open_one}; {IN_ORDER}"))
     return problems

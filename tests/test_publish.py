@@ -376,7 +376,7 @@ def test_a_file_that_cannot_be_replaced_puts_back_the_ones_replaced_before_it(pr
     data = edited_data(project, lambda raw: raw.update(walkthrough_seed=7))
     monkeypatch.setattr(build.os, "replace", refuse_the_trace)
     assert refused(run_build, project, "--data", str(data)) == [
-        "site/trace.json: found a file that could not be replaced (Operation not permitted); expected a file the "
+        "site/trace.json: found a file the build could not replace (Operation not permitted); expected a file the "
         "build may replace (make it writable, or choose another --out)", *hint([""])]
     assert tried.index("index.html") < tried.index("trace.json"), "the page was replaced first, then put back"
 

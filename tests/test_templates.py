@@ -54,6 +54,28 @@ CASES = [
       "data"]),
     ("huge output", append(WHY, '\n{% for i in range(90000) %}{{ "x" * 99 }}{% endfor %}\n'),
      [f"{WHY}: found output over {MAX_OUTPUT_CHARS:,} characters; expected a page of a few hundred thousand at most"]),
+    # text doubled 40 times (2**40 characters) once took all the machine's memory and died with no message
+    ("text doubled by ~", append(WHY, '\n{% set s = namespace(v="x") %}{% for i in range(40) %}{% set s.v = s.v ~ s.v %}'
+                                      "{% endfor %}{{ s.v|length }}\n"),
+     [f"{WHY}: line {AFTER_WHY}: found text of over {MAX_OUTPUT_CHARS:,} characters; expected text a page could hold"]),
+    ("text doubled by +", append(WHY, '\n{% set a = "x" * 3000000 %}{% set b = a + a %}{{ b|length }}\n'),
+     [f"{WHY}: line {AFTER_WHY}: found text of over {MAX_OUTPUT_CHARS:,} characters; expected text a page could hold"]),
+    ("text widened by a filter", append(WHY, '\n{{ "x"|center(50000000)|length }}\n'),
+     [f"{WHY}: line {AFTER_WHY}: found text of over {MAX_OUTPUT_CHARS:,} characters; expected text a page could hold"]),
+    ("an emptied figure template", lambda root: (root / "templates" / "servers.html.j2").write_text(""),
+     ["templates/servers.html.j2: found an empty file; expected the figure's markup"]),
+    ("an element a figure leaves open", append("templates/servers.html.j2", "<div>\n"),
+     ["templates/servers.html.j2: found <div> with no </div>; expected every element the template opens to be "
+      "closed in it"]),
+    ("a figure closing the page's own elements", append("templates/servers.html.j2", "</section></main>\n"),
+     ["templates/servers.html.j2: found </section>, which would close one of the page's own elements; expected only "
+      "the end tags of elements the template opens"]),
+    ("crossed elements in a figure", append(LAB, "<span><b></span></b>\n"),
+     [f"{LAB}: found </span>, but <b> is open; expected elements closed in the order they were opened"]),
+    ("an end tag too many in the page", lambda root: (root / "templates" / "page.html.j2").write_text(
+        (ROOT / "templates" / "page.html.j2").read_text(encoding="utf-8").replace("</main>", "</main></div>")),
+     ["templates/page.html.j2: found </div>, which would close one of the page's own elements; expected only the "
+      "end tags of elements the template opens"]),
     ("a removed section", lambda root: (root / "content" / "09-speedup.md").unlink(),
      ["templates/speedup.html.j2: found no section that places {{ speedup }}; expected one section in content/ to "
       "hold it (was its section removed or renamed?)",
