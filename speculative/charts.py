@@ -14,7 +14,7 @@ import unicodedata
 from fractions import Fraction
 from typing import Callable, Sequence
 
-from .text import decimal_str, isolated, power_of_ten
+from .text import count, decimal_str, isolated, power_of_ten
 
 _ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 _EM = 0.56  # rough advance of one character in em, for laying out legends only
@@ -262,7 +262,7 @@ def _tv_desc(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequen
                        for j, label in enumerate(labels))
     first, last = (decimal_str(min(b[0], 1), 4) for b in (bound[0], bound[-1]))
     slope = "in proportion to 1 over the square root of the round count: a straight line of slope −1/2"
-    falls = f"it falls from {first} to {last}, {slope}" if first != last else f"it is {first} after {rounds[-1]:,} rounds ({slope})"
+    falls = f"it falls from {first} to {last}, {slope}" if first != last else f"it is {first} after {count(rounds[-1], 'round')} ({slope})"
     return (f"Total-variation distance between the observed and the target distribution after "
             f"{', '.join(f'{n:,}' for n in rounds)} rounds, on log scales. {series}. Dashed: position 1's bound, "
             f"which every round reaches; {falls}. "

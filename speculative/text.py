@@ -289,6 +289,7 @@ CONV = {
                "too few rounds reached it for the noise bound to rule anything out yet.",
     "within": "within",
     "above": "above",
+    "few": "too few rounds",  # a bound of 1 or more rules nothing out
     "target": "exact: p, or P(N = n)",
     "observed": "observed frequency",
     "n": "n = {n}",

@@ -337,3 +337,33 @@ def test_one_drawn_round_is_called_the_one_not_the_first_1(tmp_path):
     assert "The same generator then drew the first round of each draft with proposals drawn from the draft" in text
     assert f"the one drawn round {'contains' if chance else 'does not contain'} a check that chance decides" in text
     assert "first 1 round" not in text and "of the 1 drawn round" not in text
+
+
+@pytest.mark.parametrize("rounds", [1, 30])
+def test_a_run_too_short_to_settle_is_not_said_to_settle(rounds, tmp_path):
+    """With one or two checkpoints there is nothing to slide through and no line to draw; a bound of 1 or more
+    checks nothing, so the table says so rather than "within"."""
+    import build
+
+    files = build.build_files(edited_data(tmp_path, lambda raw: raw["monte_carlo"].update(rounds=rounds)),
+                              build.ROOT / "content", build.ROOT / "templates")
+    text = no_js_text(files["index.html"].decode("utf-8"))
+    assert "Slide Rounds" not in text and "on log–log axes it is a straight line" not in text
+    assert "In these runs every position" not in text and "The bound shrinks with the square root of the rounds." in text
+    conv = json.loads(files["trace.json"])["profiles"][0]["convergence"]
+    bounds = [float(b) for b in conv["bound_text"][-1].split()]
+    assert text.count("too few rounds") >= sum(b >= 1 for b in bounds)
+    if rounds == 1:  # one round: every bound is 1 or more
+        assert "after 1 round (in proportion" in text and "too few rounds" in text
+        assert "<td>within" not in files["index.html"].decode("utf-8")
+
+
+def test_the_distances_are_said_to_shrink_only_where_every_one_does(edited):
+    _, trace, text = edited
+    shrinks = True
+    for p in trace["profiles"]:
+        conv = p["convergence"]
+        first, last = conv["tv_text"][0].split(), conv["tv_text"][-1].split()
+        shrinks &= all(float(b) < float(a) for a, b, n in zip(first, last, conv["reached"][0]) if n)
+    assert ("In these runs every position’s distance is smaller after the last checkpoint than after the first" in text) \
+        == shrinks

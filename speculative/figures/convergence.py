@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from .. import charts, text
 from ..text import decimal_str
@@ -57,7 +57,8 @@ def profile_view(r: ProfileResult, k: int) -> dict[str, Any]:
                  for i in range(1, k + 2)]
     rows = [{"position": c.position, "label": positions[c.position - 1]["label"], "n": f"{c.n:,}",
              "tv": tv_text(c.tv, c.n), "bound": tv_text(c.tv_bound, c.n),
-             "ok": tv_text(0, c.n) if not c.n else text.CONV["within" if c.tv <= c.tv_bound else "above"]}
+             "ok": tv_text(0, c.n) if not c.n else text.CONV["few" if c.tv_bound >= 1 else "within" if c.tv <= c.tv_bound
+                                                            else "above"]}
             for c in r.checks]
     labels = [p["label"] if p["value"] <= k else text.fill(text.CONV["short"], {"pos": p["value"]}) for p in positions]
     return {"id": r.profile.id, "name": r.profile.name, "last": len(cps) - 1, "positions": positions, "rows": rows,
@@ -76,7 +77,18 @@ class Convergence:
 
     def context(self) -> dict[str, Any]:
         """Returns every profile's figure and the figure's words."""
-        return {"convergence": [profile_view(r, self.ex.data.k) for r in self.ex.results], "conv_words": text.CONV}
+        return {"convergence": [profile_view(r, self.ex.data.k) for r in self.ex.results], "conv_words": text.CONV,
+                "conv_run": run_facts(self.ex.results)}
+
+
+def run_facts(results: Sequence[ProfileResult]) -> dict[str, bool]:
+    """Returns what the prose may say of the runs: whether there are checkpoints enough to slide through and to draw
+    the bound as a line (three or more), and whether every position's TV is smaller at the last checkpoint than
+    at the first, for every draft ("the observed distances shrink overall")."""
+    cps = results[0].checkpoints
+    shrinks = all(last.tv < first.tv for r in results
+                  for first, last in zip(r.checkpoints[0].checks, r.checkpoints[-1].checks) if first.n)
+    return {"many": len(cps) >= 3, "shrinks": len(cps) > 1 and shrinks}
 
 
 def model(ex: Explained, facts: Facts) -> Convergence:
