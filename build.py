@@ -365,7 +365,8 @@ def output_problems(out: Path, inputs: list[Path]) -> list[str]:
         return inside
     holder = next((d for d in where.parents if (d / MANIFEST).is_file()), None)
     if holder is not None:
-        return [f"{shown(out)}: found a folder inside {shown(holder)}/, which holds an earlier build's output; "
+        what = "a file" if out.exists() and not out.is_dir() else "a folder"
+        return [f"{shown(out)}: found {what} inside {shown(holder)}/, which holds an earlier build's output; "
                 f"expected a folder of its own for the built page, beside {shown(holder)}/ rather than in it"]
     try:
         mode = out.stat().st_mode

@@ -175,8 +175,8 @@ def _where(err: Exception, fallback: str, files: set[str]) -> tuple[str, int | N
 
 def _what(err: Exception, names: Iterable[str]) -> str:
     if isinstance(err, jinja2.TemplateNotFound):
-        return (f"found an include of {err.name!r}, which was not found; expected a template file of that name "
-                "in the templates folder")
+        return (f"found {err.name!r} named in an include, import or extends, but no such template; expected a "
+                "template file of that name in the templates folder")
     if isinstance(err, jinja2.TemplateSyntaxError):
         return f"found a template syntax error: {err.message}"
     if isinstance(err, jinja2.UndefinedError) and str(err).endswith(" is undefined"):

@@ -29,6 +29,8 @@ MAX_DEPTH = 64  # nested lists and objects, far below Python's recursion limit
 MAX_DIGITS = 30  # in a JSON number or either side of a fraction, far below Python's int-conversion limit
 
 _FRACTION = re.compile(r"^(0|[1-9][0-9]*)(/([1-9][0-9]*))?$")
+_NEAR_FRACTION = re.compile(r"(-?)([0-9]+)(?:/(-?[0-9]+))?")  # what an author may have meant as a fraction
+_DECIMAL = re.compile(r"-?[0-9]*\.[0-9]+")
 _PROFILE_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _TOP_KEYS = {"$schema", "version", "about", "vocabulary", "target", "bonus_target",
              "profiles", "walkthrough_seed", "drawn_rounds", "cost_model", "monte_carlo"}
@@ -41,6 +43,22 @@ _MC_KEYS = {"rounds", "seed"}
 _BIDI = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 _ALLOWED_FORMAT = {"\u200c", "\u200d"}  # zero-width (non-)joiners: part of emoji and of Persian and Indic words
 
+
+
+def _fraction_expected(value: Any) -> str:
+    """Returns what a value that is not a fraction should have been, saying what is wrong with a near miss: a minus
+    sign, a zero denominator, leading zeros, or a decimal."""
+    near = _NEAR_FRACTION.fullmatch(value) if isinstance(value, str) else None
+    if near is None:
+        if isinstance(value, str) and _DECIMAL.fullmatch(value):
+            return 'expected an exact fraction rather than a decimal, such as "1/2" for 0.5'
+        return 'expected an exact fraction as a string, such as "3/8"'
+    sign, _, bottom = near.groups()
+    if sign or (bottom or "").startswith("-"):
+        return 'expected a fraction of 0 or more, with no minus sign, such as "3/8"'
+    if bottom is not None and int(bottom) == 0:
+        return 'expected a denominator above 0, such as the 8 of "3/8"'
+    return 'expected whole numbers without leading zeros, such as "4/8"'
 
 
 @dataclass(frozen=True)
@@ -327,7 +345,7 @@ class _Checker:
                 self.fail(path, f'found {describe(value)}; expected a fraction with no spaces or line breaks '
                                 'around it, such as "3/8"')
             else:
-                self.fail(path, f'found {describe(value)}; expected an exact fraction as a string, such as "3/8"')
+                self.fail(path, f"found {describe(value)}; {_fraction_expected(value)}")
             return None
         top, bottom = match.group(1), match.group(3) or "1"
         if max(len(top), len(bottom)) > MAX_DIGITS:

@@ -64,7 +64,7 @@ BROKEN = [
     (_set(["target", 0, 1], "3/2"),
      ["target[0][1]: found 3/2; expected a probability between 0 and 1"]),
     (_set(["bonus_target", 5], "-1/8"),
-     ['bonus_target[5]: found "-1/8"; expected an exact fraction as a string, such as "3/8"']),
+     ['bonus_target[5]: found "-1/8"; expected a fraction of 0 or more, with no minus sign, such as "3/8"']),
     (_set(["vocabulary", 2], "cat"),
      ['vocabulary[2]: found "cat" again; expected every token to be unique',
       'profiles[0].proposals[2]: found "sat"; expected a token from the vocabulary']),

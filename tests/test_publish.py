@@ -227,6 +227,12 @@ def test_an_output_folder_inside_an_earlier_builds_output_is_refused(out, projec
     assert run_build(*ARGS)[0] == 0
 
 
+def test_an_output_path_naming_a_file_inside_an_earlier_builds_output_is_called_a_file(project, run_build):
+    assert refused(run_build, project, "--out", "site/index.html")[0] == (
+        "site/index.html: found a file inside site/, which holds an earlier build's output; expected a folder of its "
+        "own for the built page, beside site/ rather than in it")
+
+
 @pytest.mark.parametrize("out, inside", [("content/x.md", "content"), ("templates/x.css", "templates"),
                                          ("templates/js/y.js", "templates")])
 def test_an_output_folder_inside_an_input_folder_is_refused(out, inside, project, run_build):

@@ -41,8 +41,11 @@ CASES = [
     ("syntax error in a template", append(LAB, "{% for %}\n"),
      [f"{LAB}: line {AFTER_LAB}: found a template syntax error: Expected an expression, got 'end of statement block'"]),
     ("missing include", append(LAB, '{% include "nope.html" %}\n'),
-     [f"{LAB}: line {AFTER_LAB}: found an include of 'nope.html', which was not found; expected a template file of "
-      "that name in the templates folder"]),
+     [f"{LAB}: line {AFTER_LAB}: found 'nope.html' named in an include, import or extends, but no such template; "
+      "expected a template file of that name in the templates folder"]),
+    ("missing base template", append(LAB, '{% extends "base.html" %}\n'),
+     [f"{LAB}: line {AFTER_LAB}: found 'base.html' named in an include, import or extends, but no such template; "
+      "expected a template file of that name in the templates folder"]),
     ("python through jinja", append(WHY, '\n{{ cycler.__init__.__globals__.os.popen("id").read() }}\n'),
      [f"{WHY}: line {AFTER_WHY}: found access to attribute '__init__' of 'type' object is unsafe; expected only the "
       "data's own values (templates run in a sandbox)"]),
