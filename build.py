@@ -778,6 +778,7 @@ def nameable(url_path: str) -> bool:
     return "\0" not in decoded and not any("\ud800" <= c <= "\udfff" for c in decoded)
 
 
+NOT_BUILT = "No build has made the page yet: the terminal running build.py lists the problems. Fix them, save, and reload."
 SERVER_BACKLOG = 128  # connections the kernel holds while every thread is busy (the standard library's is 5)
 CLIENT_TIMEOUT = 10  # seconds a connection may stay silent before it is dropped, so slow clients starve no one
 
@@ -802,6 +803,10 @@ def preview_classes():
             path = self.translate_path(self.path)
             if os.path.isdir(path) and urllib.parse.urlsplit(self.path).path.endswith("/"):
                 path = os.path.join(path, "index.html")
+            if os.path.basename(path) == "index.html" and not os.path.exists(path) and \
+                    os.path.dirname(os.path.realpath(path)) == os.path.realpath(self.directory):
+                self.send_error(503, "No page built yet", NOT_BUILT)  # no build has succeeded: say where to look
+                return None
             root = os.path.realpath(self.directory)
             real = os.path.realpath(path)
             if real != root and not real.startswith(root + os.sep):  # a link out of the folder: as if missing
@@ -913,8 +918,9 @@ def main(argv: list[str] | None = None) -> int:
         with sigterm_as_interrupt():
             return run(args)
     except KeyboardInterrupt as err:
-        print(f"{'stopped' if isinstance(err, Terminated) else 'interrupted'}; "
-              f"{shown(args.out)}/ holds the last complete build", file=sys.stderr, flush=True)
+        left = "holds the last complete build" if (args.out / "index.html").is_file() else "holds no page: no build finished"
+        print(f"{'stopped' if isinstance(err, Terminated) else 'interrupted'}; {shown(args.out)}/ {left}",
+              file=sys.stderr, flush=True)
         return TERMINATED if isinstance(err, Terminated) else INTERRUPTED
 
 

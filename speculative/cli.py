@@ -221,7 +221,7 @@ def parser() -> argparse.ArgumentParser:
         if name == "build":
             p.add_argument("--watch", action="store_true", help="rebuild on every save under data/, content/ or templates/")
         else:
-            p.add_argument("--port", type=count(1, 65535), default=8000, help="the port (default: 8000)")
+            p.add_argument("--port", type=count(0, 65535), default=8000, help="the port (default: 8000; 0 picks a free one)")
     p = command(sub, "check", check, "run the suite's statistical checks of the sampler on your profiles file")
     p.add_argument("--rounds", type=count(*ROUNDS_RANGE), default=DEFAULTS[0],
                    help=f"rounds per profile, {ROUNDS_RANGE[0]:,} to {ROUNDS_RANGE[1]:,} (default: {DEFAULTS[0]:,})")

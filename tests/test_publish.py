@@ -387,6 +387,14 @@ def test_a_file_that_cannot_be_replaced_puts_back_the_ones_replaced_before_it(pr
     assert tried.index("index.html") < tried.index("trace.json"), "the page was replaced first, then put back"
 
 
+def test_an_interrupt_before_any_page_was_built_does_not_claim_one(project, run_build, monkeypatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(build, "build_files", interrupted)
+    assert run_build(*ARGS, "--out", "fresh") == (130, "", "interrupted; fresh/ holds no page: no build finished\n")
+    assert run_build(*ARGS)[2] == "interrupted; site/ holds the last complete build\n"
+
+
 def test_the_folder_is_kept_so_a_server_never_loses_it(project, run_build):
     inode = (project / "site").stat().st_ino
     assert run_build(*ARGS)[0] == 0

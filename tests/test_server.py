@@ -46,6 +46,17 @@ def test_the_page_and_the_trace_are_served(served):
     assert status(url) == status(url + "index.html") == status(url + "trace.json") == 200
 
 
+def test_before_any_build_succeeds_the_page_says_so_instead_of_not_found(served):
+    """--watch --serve with broken inputs from the start has no page to serve: a 404 read as a broken server."""
+    site, url = served
+    (site / "index.html").unlink()
+    for path in ("", "index.html"):
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(url + path, timeout=30)
+        assert caught.value.code == 503 and build.NOT_BUILT in caught.value.read().decode("utf-8")
+    assert status(url + "nope.html") == status(url + "sub/index.html") == 404 and status(url + "trace.json") == 200
+
+
 @pytest.mark.parametrize("name, target", [("passwd", "/etc/passwd"), ("etc", "/etc"), ("up", "..")],
                          ids=["a link to a file", "a link to a folder", "a link to the parent"])
 @pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
@@ -97,7 +108,9 @@ def test_folders_are_never_listed(served):
     assert status(url + "drafts/") == 404
     assert status(url + "drafts") == 404  # redirected to drafts/, then not listed
     (site / "index.html").unlink()
-    assert status(url) == 404
+    with pytest.raises(urllib.error.HTTPError) as caught:  # the root without its page: a notice, not a listing
+        urllib.request.urlopen(url, timeout=30)
+    assert caught.value.code == 503 and "trace.json" not in caught.value.read().decode("utf-8")
 
 
 def test_the_server_has_a_real_backlog_and_drops_silent_clients():
