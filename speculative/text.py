@@ -261,8 +261,8 @@ LAB = {
     "none": "No proposal in this data is decided by chance: every accept probability here is 0 or 1.",
     "r_text": "replacement draw {r}",
     "tally_empty": "No draws yet (Draw u tries one check by hand, untallied). Draw 100 times and Draw 10,000 times "
-                   "each run the whole position under the chosen rule: a proposal, its check, and the token committed "
-                   "when the check fails.",
+                   "each run the whole position under the chosen rule: a fresh proposal from the draft (not the token "
+                   "picked above), its check, and the token committed when the check fails.",
     "tally": "{n} draws: the committed tokens are {tv} in total variation from p, {rel} the bound {bound} that "
              "sampling noise alone stays under with probability 1 − 10⁻⁶.",
     "tally_vacuous": "{n} draws: the committed tokens are {tv} in total variation from p; too few draws for the "
