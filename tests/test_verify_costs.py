@@ -59,7 +59,7 @@ CASES = [
     ("eleven costs", put(PATH, [f"{i}/100" for i in range(11)]),
      [f"{PATH}: found 11 costs; expected at most {MAX_COSTS}, so the speedup explorer's choices fit the page"]),
     ("negative", put(PATH, ["0", "-1/20"]),
-     [f'{PATH}[1]: found "-1/20"; expected an exact fraction as a string, such as "3/8"']),
+     [f'{PATH}[1]: found "-1/20"; expected a fraction of 0 or more, with no minus sign, such as "3/8"']),
     ("decimal", put(PATH, ["0", 0.05]), [f'{PATH}[1]: found 0.05; expected an exact fraction as a string, such as "3/8"']),
     ("denominator over 1000", put(PATH, ["0", "1/1024"]),
      [f'{PATH}[1]: found "1/1024", which is 1/1024; expected a denominator of at most 1000, so the page can print it']),
