@@ -14,7 +14,6 @@ from typing import Callable, Iterator
 import numpy as np
 
 from . import sampler
-from . import sequence
 from .sequence import TOY, Chain, chain_probs, text_counts  # noqa: F401  (the toy the sequence checks use)
 # SEED: the suite's seed, shared with the page's sequence run; the correct sampler must also pass at SEED + 1 ...
 from .sequence import LENGTH as SEQUENCE_LENGTH, PAGE_TEXTS as PAGE_SEQUENCE_TEXTS, SEED  # noqa: F401
@@ -222,14 +221,6 @@ def marginal_checks(chain: Chain, texts: int, rng: np.random.Generator, rule: sa
     size = len(chain.vocabulary)
     return [check(f"token {t + 1} of {texts:,} texts", np.bincount(drawn[:, t], minlength=size), probs)
             for t, probs in enumerate(chain_marginals(chain, length))]
-
-
-def sequence_tv(chain: Chain = TOY, texts: int = PAGE_SEQUENCE_TEXTS, seed: int = SEED,
-                length: int = SEQUENCE_LENGTH) -> tuple[float, float]:
-    """Returns the joint TV of the first `length` tokens of drawn texts from the exact chain, and its bound (no scipy):
-    the run the page quotes (sequence.figures rounds the same two numbers)."""
-    counts, probs = sequence.joint(chain, texts, np.random.default_rng(seed), length=length)
-    return sampler.total_variation(counts, probs), sampler.tv_bound(texts, len(probs))
 
 
 def random_profile(rng: np.random.Generator, size: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -63,6 +63,8 @@ def test_the_toy_depends_on_context_and_its_draft_disagrees_with_it():
 def test_page_figure_is_a_joint_tv_under_its_bound():
     tv, bound = sequence.figures()
     assert 0 < tv < bound
+    cells = len(checks.TOY.vocabulary) ** sequence.LENGTH  # every sequence of the first LENGTH tokens is one category
+    assert bound == round(sampler.tv_bound(sequence.PAGE_TEXTS, cells), 6)  # the page prints 4 places of these 6
 
 
 def test_a_position_no_round_reaches_is_a_failure():

@@ -8,9 +8,12 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
-from speculative import checks, cli
+from speculative import checks, cli, sampler
+from speculative.analysis import arrays
+from speculative.profiles import load
 
 from .conftest import DATA, ROOT
 
@@ -135,6 +138,32 @@ def test_progress_bar_reaches_the_whole_and_ends_the_line():
     assert stream.getvalue() == "\r[" + "#" * 7 + " " * 23 + "]  25%"
     advance(3)
     assert stream.getvalue().endswith("\r[" + "#" * 30 + "] 100%\n")
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_check_commands_progress_bar_counts_every_round_and_text_once():
+    out, err = io.StringIO(), Terminal()
+    assert cli.run_checks(str(DATA), 2000, 3000, out, err)
+    shown = err.getvalue()
+    percents = [int(p) for p in re.findall(r"(\d+)%", shown)]
+    assert shown.endswith("] 100%\n") and shown.count("\n") == 1, "the bar ends its line once, when all is done"
+    assert percents == sorted(percents) and percents[-1] == 100
+
+
+def test_the_check_command_runs_the_rounds_asked_and_reproduces_the_suites_seeded_run():
+    """--rounds sets the rounds and --texts the texts (each row's n says which), from the suite's seed."""
+    data = load(str(DATA))
+    t, d, b = arrays(data, data.profiles[0])
+    first = checks.profile_checks(t, d, b, 2000, np.random.default_rng(checks.SEED), sampler.RULE,
+                                  name=data.profiles[0].id)[0]
+    _, out, _ = run("check", "--rounds", "2000", "--texts", "3000", "--data", str(DATA))
+    assert first.n == 2000 and cli.row(first, len(b)) in out.splitlines()
+    toy = next(line for line in out.splitlines() if line.startswith("first "))  # "first 4 tokens of 3,000 texts"
+    assert toy.split()[6] == "3,000"  # its n: one text per draw of the toy
 
 
 # --- stats ----------------------------------------------------------------------------------------------------

@@ -169,6 +169,30 @@ def test_inverse_cdf_never_hands_out_a_trailing_zero_probability_token():
     assert sampler.draw(table, np.array([0, 0, 1, 1, 0]), u, np.int8).tolist() == [0, 1, 1, 1, 2]
 
 
+def test_a_cumulative_sum_short_of_one_still_never_hands_out_the_trailing_zero():
+    probs = np.array([0.1] * 10 + [0.0])
+    assert np.cumsum(probs)[-1] < 1  # the case the guard is for: u above the float sum must not reach token 10
+    u = np.array([np.nextafter(1.0, 0.0), 0.95, 0.0])
+    assert sampler.categorical(sampler.edges(probs), u).tolist() == [9, 9, 0]
+
+
+def test_a_check_accepts_only_when_u_is_below_the_accept_probability():
+    """u = a has probability about 2**-53 (checks.HARMLESS), but the rule is the strict one: accept when u < a."""
+    assert sampler.RULE.accepts(np.array([0.25, 0.5, 0.75]), np.array([0.5, 0.5, 0.5])).tolist() == [True, False, False]
+
+
+def test_the_next_round_continues_from_the_bonus_or_else_the_replacement(shipped):
+    """A round that passes every proposal ends on its bonus token, not on its last proposal; one that fails ends on
+    its replacement. (Texts of k + 1 tokens cannot tell the two apart: only a second round after a full one can.)"""
+    t, d, b = arrays(shipped, shipped.profiles[0])
+    rounds = sampler.sample_rounds(t, d, b, 10_000, np.random.default_rng(5))
+    after, full = sampler.RULE.next_context(rounds), rounds.passed.all(1)
+    assert full.any() and not full.all()
+    assert (after[full] == rounds.bonus[full]).all() and (rounds.bonus[full] >= 0).all()
+    failed = rounds.replacements[np.arange(len(after)), rounds.n_checked - 1]
+    assert (after[~full] == failed[~full]).all() and (failed[~full] >= 0).all()
+
+
 def test_tv_bound_solves_the_bretagnolle_huber_carol_tail_for_delta():
     n, m, delta = 5000, 6, 1e-6
     l1 = 2 * sampler.tv_bound(n, m, delta)
