@@ -778,6 +778,12 @@ def nameable(url_path: str) -> bool:
     return "\0" not in decoded and not any("\ud800" <= c <= "\udfff" for c in decoded)
 
 
+def not_built(path: str, folder: str) -> bool:
+    """Returns whether a request asks for the page at the folder's top, which no build has written yet."""
+    return os.path.basename(path) == "index.html" and not os.path.exists(path) and \
+        os.path.dirname(os.path.realpath(path)) == os.path.realpath(folder)
+
+
 NOT_BUILT = "No build has made the page yet: the terminal running build.py lists the problems. Fix them, save, and reload."
 SERVER_BACKLOG = 128  # connections the kernel holds while every thread is busy (the standard library's is 5)
 CLIENT_TIMEOUT = 10  # seconds a connection may stay silent before it is dropped, so slow clients starve no one
@@ -803,9 +809,8 @@ def preview_classes():
             path = self.translate_path(self.path)
             if os.path.isdir(path) and urllib.parse.urlsplit(self.path).path.endswith("/"):
                 path = os.path.join(path, "index.html")
-            if os.path.basename(path) == "index.html" and not os.path.exists(path) and \
-                    os.path.dirname(os.path.realpath(path)) == os.path.realpath(self.directory):
-                self.send_error(503, "No page built yet", NOT_BUILT)  # no build has succeeded: say where to look
+            if not_built(path, self.directory):  # no build has succeeded: say where to look
+                self.send_error(503, "No page built yet", NOT_BUILT)
                 return None
             root = os.path.realpath(self.directory)
             real = os.path.realpath(path)
