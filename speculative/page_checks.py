@@ -18,7 +18,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import missing
 
 from .errors import GONE, IN_ORDER, OWN_ID, own_end
-from .sections import Tags
+from .sections import VOID_TAGS, Tags
 
 MAX_OUTPUT_CHARS = 4_000_000  # one template's output; the shipped page is about 180,000
 MAX_LOOP_STEPS = 1_000_000  # range() items in one build, across every template
@@ -126,10 +126,9 @@ def generate(template: jinja2.Template, *args: Any, **kwargs: Any) -> str:
 
 # --- the markup a figure's template makes ---------------------------------------------------------------------
 
-# Elements whose end tag the HTML parser may imply, and elements that have none: the balance check skips both.
+# Elements whose end tag the HTML parser may imply: the balance check skips them, as it skips void elements.
 _OPTIONAL_END = frozenset({"li", "dt", "dd", "p", "tr", "td", "th", "thead", "tbody", "tfoot", "option", "optgroup",
                            "colgroup", "caption", "rt", "rp", "html", "head", "body"})
-_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 
 
 def markup_problem(source: str, html: str) -> str | None:
@@ -141,7 +140,7 @@ def markup_problem(source: str, html: str) -> str | None:
     parser.feed(html)
     open_: list[str] = []
     for kind, tag, _ in parser.events:
-        if kind == "void" or tag in _VOID or tag in _OPTIONAL_END:
+        if kind == "void" or tag in VOID_TAGS or tag in _OPTIONAL_END:
             continue
         if kind == "start":
             open_.append(tag)
