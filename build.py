@@ -32,7 +32,7 @@ try:
     for _module in ("jinja2", "markdown_it", "rcssmin"):  # imported once the analysis has started (build_files)
         if importlib.util.find_spec(_module) is None:
             raise ModuleNotFoundError(f"No module named {_module!r}", name=_module)
-    from speculative import cache, figures
+    from speculative import cache, figures, prose
     from speculative.errors import InputError, decode
     from speculative.profiles import parse
     from speculative.reading import kind, open_problem, read_bytes
@@ -240,17 +240,21 @@ def build_files(data: Path, content: Path, templates: Path, ahead: bool = False)
     compiles the templates (a one-shot build from the command line, not --watch, which keeps numpy imported between
     rebuilds; a test's monkeypatched sampler stays in its own process)."""
     dataset, sections, template_texts = parse_inputs(data, content, templates)
-    key = analysis_key(dataset)
+    corpus = prose.corpus(s.body for s in sections)
+    problem = prose.corpus_problem(corpus)
+    if problem:
+        raise Problems([f"{shown(content)}: {problem}"])
+    key = analysis_key(dataset, corpus)
     found = cached_view(key)
     # a missed cache is filled by a child on the other core while this process compiles every template
-    child = forked(lambda: computed_view(dataset, key)) if ahead and found is None else 0
+    child = forked(lambda: computed_view(dataset, key, corpus)) if ahead and found is None else 0
     from speculative.render import prepare, render_page, script_json  # Jinja2 and markdown-it: the child needs neither
     templates_cache = jinja_cache()
     prepare(sections, template_texts, templates_cache, shown(templates))  # meanwhile, compile every template
     if child:
         os.waitpid(child, 0)
         found = cached_view(key)  # the child's cache file; None if it failed or could not write one
-    trace_text, ctx = found or computed_view(dataset, key)
+    trace_text, ctx = found or computed_view(dataset, key, corpus)
     try:
         html = render_page(sections, template_texts, ctx, script_json(trace_text), templates_cache, shown(templates),
                            ScriptFile())
@@ -280,17 +284,17 @@ def forked(call) -> int:
     return pid
 
 
-def explain(dataset):
-    """Returns the analysis of the dataset; numpy and the sampler are imported only when it runs."""
+def explain(dataset, corpus: tuple[str, ...]):
+    """Returns the analysis of the dataset and the prose's tokens; numpy and the sampler are imported only when it runs."""
     from speculative.analysis import explain as analyse
-    return analyse(dataset)
+    return analyse(dataset, corpus)
 
 
-def analysis_key(dataset) -> str:
+def analysis_key(dataset, corpus: tuple[str, ...] = ()) -> str:
     """Returns the analysis cache's key: the data, every module of the package (a view edit must not serve a stale
     page) and the versions the analysis depends on."""
     source = Path(cache.__file__).parent
-    return cache.key(cache.canonical(dataset), {str(p.relative_to(source)): p.read_bytes() for p in source.rglob("*.py")},
+    return cache.key(cache.canonical([dataset, list(corpus)]), {str(p.relative_to(source)): p.read_bytes() for p in source.rglob("*.py")},
                      cache.versions(numpy_version()))
 
 
@@ -314,10 +318,10 @@ def cached_view(key: str) -> tuple[str, dict] | None:
     return (value["trace"], value["context"]) if ok and len(value) == 2 else None
 
 
-def computed_view(dataset, key: str) -> tuple[str, dict]:
+def computed_view(dataset, key: str, corpus: tuple[str, ...]) -> tuple[str, dict]:
     """Returns the (trace JSON, context) of a fresh analysis, saved to .cache/analysis.json when the folder allows."""
     from speculative import view
-    explained = explain(dataset)
+    explained = explain(dataset, corpus)
     figs = view.figures(explained)
     found = (cache.compact_json(view.trace(explained, figs)), view.context(explained, figs))
     try:

@@ -9,7 +9,8 @@ from math import lcm
 
 import numpy as np
 
-from . import sampler, sequence
+from . import language, sampler, sequence
+from .language import LanguageRun
 from .frames import Frame, Round, round_frames
 from .profiles import CostModel, Dataset, Dist, MonteCarlo, Profile
 from .stats import ProfileStats, best_k, expected_tokens, profile_stats, round_cost
@@ -132,6 +133,7 @@ class Explained:
     chance: tuple[int, int, int] | None  # the first (profile, position, token) whose accept probability is in (0, 1)
     round_costs: tuple[tuple[Fraction, ...], ...]  # [cost][k] k·c + verify, in target steps, per compared cost c
     sequence: tuple[float, float]  # joint TV of the first tokens of texts from the context-dependent toy, and its bound
+    language: LanguageRun | None = None  # the generator's model pair, counted from the prose (None: no prose given)
 
     @property
     def cost_index(self) -> int | None:
@@ -267,8 +269,9 @@ def find_points(results: tuple[ProfileResult, ...]) -> dict[str, tuple[int, int,
 
 
 @functools.lru_cache(maxsize=4)  # a rebuild after a prose-only edit reuses the last data's results
-def explain(data: Dataset) -> Explained:
-    """Returns everything the page needs, computed before anything is written."""
+def explain(data: Dataset, corpus: tuple[str, ...] | None = None) -> Explained:
+    """Returns everything the page needs, computed before anything is written; corpus: the prose's tokens, which the
+    generator's models are counted from (language.explain raises CorpusError when they are too few)."""
     results = tuple(explain_profile(data, i) for i in range(len(data.profiles)))
     records = [rec for r in results for rec in r.stats.records]
     equal = sum(all(t.commit == t.p for t in rec.tokens) for rec in records)
@@ -276,7 +279,8 @@ def explain(data: Dataset) -> Explained:
                      identity_equal=equal, identity_total=len(records), chance=chance_example(results),
                      round_costs=tuple(tuple(round_cost(k, data.cost, c) for k in range(1, data.k + 1))
                                        for c in data.cost.compare_draft_steps),
-                     sequence=sequence_figures())
+                     sequence=sequence_figures(),
+                     language=None if corpus is None else language.explain(corpus, data.language_model, data.cost))
 
 
 @functools.lru_cache(maxsize=1)  # the toy and its seed are fixed, so one run serves every build

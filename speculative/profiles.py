@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Mapping
 
+from .lm_settings import DEFAULT as LM_DEFAULT, LanguageModel, settings as lm_settings
 from .errors import MAX_INPUT_BYTES, PLAIN, InputError, char_name, decode, describe, visible
 from .reading import read_bytes
 
@@ -33,8 +34,8 @@ _NEAR_FRACTION = re.compile(r"(-?)([0-9]+)(?:/(-?[0-9]+))?")  # what an author m
 _DECIMAL = re.compile(r"-?[0-9]*\.[0-9]+")
 _PROFILE_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _TOP_KEYS = {"$schema", "version", "about", "vocabulary", "target", "bonus_target",
-             "profiles", "walkthrough_seed", "drawn_rounds", "cost_model", "monte_carlo"}
-_TOP_REQUIRED = _TOP_KEYS - {"$schema", "about"}
+             "profiles", "walkthrough_seed", "drawn_rounds", "cost_model", "monte_carlo", "language_model"}
+_TOP_REQUIRED = _TOP_KEYS - {"$schema", "about", "language_model"}
 _PROFILE_KEYS = {"id", "name", "proposals", "draft"}
 _COST_KEYS = {"draft_step", "verify_round", "compare_draft_steps", "verify_costs"}
 _COST_REQUIRED = _COST_KEYS - {"verify_costs"}  # files from before verification costs build unchanged
@@ -93,6 +94,7 @@ class Dataset:
     drawn_rounds: int  # how many rounds with proposals drawn from the draft the player offers, per profile
     cost: CostModel
     monte_carlo: MonteCarlo
+    language_model: LanguageModel = LM_DEFAULT  # the generator's settings
 
     @property
     def k(self) -> int:
@@ -675,10 +677,11 @@ def _dataset(check: _Checker, raw: Any) -> Dataset | None:
     drawn = check.integer(raw["drawn_rounds"], "drawn_rounds", 1, MAX_DRAWN) if "drawn_rounds" in raw else None
     cost = _cost(check, raw["cost_model"]) if "cost_model" in raw else None
     mc = _monte_carlo(check, raw["monte_carlo"]) if "monte_carlo" in raw else None
+    lm = lm_settings(check, raw["language_model"]) if "language_model" in raw else LM_DEFAULT
     if check.problems:
         return None
     return Dataset(vocabulary=vocab, target=target, bonus_target=bonus, profiles=profiles,
-                   walkthrough_seed=seed, drawn_rounds=drawn, cost=cost, monte_carlo=mc)
+                   walkthrough_seed=seed, drawn_rounds=drawn, cost=cost, monte_carlo=mc, language_model=lm)
 
 
 def parse(text: str, source: str, reserved: frozenset[str] = frozenset(),

@@ -365,3 +365,48 @@ DRAWS = {
                          "token the target accepts with a probability other than 0 or 1.",
     "draw_hint": "Draw another round moves to drawn round {i} of {n}.",
 }
+
+# "Watch it generate": the generator figure's words (templates/js/generator.js fills the same patterns).
+GEN = {
+    "drafts": {1: "a unigram model (word frequencies alone)", 2: "a bigram model (the previous word)",
+               3: "a trigram model (the previous two words)", 0: "the target itself (a perfect draft)"},
+    "plain": "Plain decoding",
+    "spec": "Speculative decoding",
+    "plain_stats": "{tokens} in {time} target steps: one target pass per token",
+    "spec_stats": "{tokens} in {time} target steps: {rounds} ({passes} target passes, {steps} draft steps), "
+                  "{per} tokens per round",
+    "measured": "Measured here: {per} tokens per round, {speedup}× the plain lane's speed.",
+    "expected": "Expected at these settings: {per} tokens per round, {speedup}×.",
+    "expected_note": "Expected values assume every check passes with the same chance ᾱ = {alpha}, the mean of "
+                     "α = Σ min(p, q) over every context in the prose, and a round costs {k} × {c} + {v} = {cost} "
+                     "target steps.",
+    "round_one": "1 round",
+    "rounds": "{n} rounds",
+    "token_one": "1 token",
+    "tokens": "{n} tokens",
+    "accepted": "accepted proposal",
+    "replaced": "replacement after a rejection",
+    "bonus": "bonus from the target",
+    "dropped": "dropped unchecked",
+    "play": "Play",
+    "pause": "Pause",
+    "older": "…",
+    "pick": "Choose any token of the speculative lane to see its check.",
+    "ctx": "Round {round}, position {pos}, after “{context}”.",
+    "check_accept": "The draft proposed “{x}”: q = {q}, p = {p}, so it passes with probability min(1, p/q) = {a}. "
+                    "Drawn u = {u} < {a}: accepted.",
+    "check_reject": "The draft proposed “{x}”: q = {q}, p = {p}, so it passes with probability min(1, p/q) = {a}. "
+                    "Drawn u = {u} ≥ {a}: rejected. The replacement “{y}” was drawn from the residual "
+                    "max(0, p − q), renormalised, with r = {r}; the {dropped} after it {were} dropped unchecked.",
+    "check_bonus": "Every proposal of this round passed, so “{y}” was drawn from the target's own p at the next "
+                   "position (p = {p}) with r = {r}: the same target pass scored it.",
+    "bars_caption": "The top tokens at this context: min(p, q) solid, p − q hatched, q − p striped.",
+    "bar_numbers": "p {p} · q {q}",
+    "proposals_one": "1 proposal",
+    "proposals": "{n} proposals",
+    "were_one": "was",
+    "were": "were",
+    "none": "no",
+}
+SPACE_BEFORE_NOT = ",.;:!?)]}%’”"  # a token that opens with one of these joins the text before it
+SPACE_AFTER_NOT = "([{“‘#"  # ... and after one of these the next token joins it

@@ -6,9 +6,9 @@ To add a figure: write its module here, its template `templates/<COMPONENT>.html
 
 from __future__ import annotations
 
-from . import convergence, explorer, identity, lab, positions, servers, walkthrough
+from . import convergence, explorer, generator, identity, lab, positions, servers, walkthrough
 
-FIGURES = (lab, walkthrough, positions, identity, convergence, explorer, servers)  # in the order the page renders them
+FIGURES = (generator, lab, walkthrough, positions, identity, convergence, explorer, servers)  # in the order the page renders them
 COMPONENTS = tuple(f.COMPONENT for f in FIGURES)
 SCRIPTS = ("js/core.js", *(name for f in FIGURES for name in f.SCRIPTS), "js/print.js", "js/boot.js")  # core first
 SHELL_IDS = frozenset({"main", "trace"})  # the page template's own element ids

@@ -18,3 +18,16 @@ function startPrint(noscript) {
 }
 
 starts('print', 'noscript[data-static]', startPrint, true);
+
+// A chart far below the fold waits in a <noscript data-near> (which readers without scripting see as it is) and
+// joins the page when it comes within a screen of the viewport, or for print: no element costs anything before then.
+function startNear(noscript) {
+  whenNear(noscript.parentElement, function () {
+    var t = document.createElement('template');
+    t.innerHTML = noscript.textContent;
+    noscript.replaceWith(t.content);
+  });
+  return { root: noscript.parentElement };
+}
+
+starts('near', 'noscript[data-near]', startNear, true);

@@ -1,0 +1,138 @@
+"""Watch it generate: a small real model pair writes text, speculative decoding against plain decoding on one clock.
+
+The script counts the models from the prose's token ids (the trace carries them, not the tables), runs the rounds
+live and fills text.GEN's patterns; this module gives it those ids and settings, and the no-JS page one seeded run."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from .. import text
+from ..text import decimal_str
+
+if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
+    from ..analysis import Explained
+    from ..language import LanguageRun
+
+TRACE_KEY = "gen"  # where trace() goes in the trace
+SCRIPTS: tuple[str, ...] = ("js/generator.js",)
+COMPONENT = "generator"
+IDS = frozenset({"gen", "gen-title", "gen-draft", "gen-k", "gen-temp", "gen-check"})
+PREFIXES: frozenset[str] = frozenset()
+KINDS = {"a": "accepted", "r": "replaced", "b": "bonus"}  # a committed token's kind -> its class and GEN key
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def base36(n: int, width: int) -> str:
+    """Returns n in base 36, padded to `width` digits."""
+    out = ""
+    for _ in range(width):
+        n, d = divmod(n, 36)
+        out = DIGITS[d] + out
+    return out
+
+
+def id_width(vocab_size: int) -> int:
+    """Returns the base-36 digits one token id takes."""
+    width = 1
+    while 36 ** width < vocab_size:
+        width += 1
+    return width
+
+
+def joined(tokens: Sequence[str]) -> list[tuple[str, str]]:
+    """Returns (space before, token) pairs: a space unless punctuation joins the token to its neighbour."""
+    out, previous = [], None
+    for t in tokens:
+        tight = previous is None or t[0] in text.SPACE_BEFORE_NOT or previous[-1] in text.SPACE_AFTER_NOT
+        out.append(("" if tight else " ", t))
+        previous = t
+    return out
+
+
+def draft_names(run: LanguageRun) -> list[str]:
+    """Returns the drafts' names, in the order the figure offers them (the target itself last)."""
+    return [text.GEN["drafts"][m] for m in run.settings.draft_orders] + [text.GEN["drafts"][0]]
+
+
+def temp_label(t: Any) -> str:
+    """Returns a temperature as the control shows it: 0, 0.5, 1, 1.5."""
+    return f"{float(t):g}"
+
+
+@dataclass(frozen=True)
+class Generator:
+    ex: Explained
+
+    @property
+    def run(self) -> LanguageRun:
+        return self.ex.language
+
+    def trace(self) -> dict[str, Any]:
+        """Returns the script's part: the prose's ids, the settings and each draft's mean accept rate."""
+        r, s, cost = self.run, self.run.settings, self.ex.data.cost
+        w = id_width(len(r.vocab))
+        return {"vocab": " ".join(r.vocab), "ids": "".join(base36(i, w) for i in r.ids), "width": w,
+                "order": s.target_order, "orders": [*s.draft_orders, s.target_order], "discount": float(s.discount),
+                "k": s.k, "max_k": 8, "temps": [float(t) for t in s.temperatures],
+                "temp": s.temperatures.index(s.default_temperature), "draft": r.draft_index(s.default_draft),
+                "seed": s.seed, "rounds": len(r.run), "alphas": [[round(a, 6) for a in row] for row in r.alphas],
+                "cost": {"c": float(cost.draft_step), "v": float(cost.verify_round), "c_text": str(cost.draft_step),
+                         "v_text": str(cost.verify_round)},
+                "join": {"before": text.SPACE_BEFORE_NOT, "after": text.SPACE_AFTER_NOT}}
+
+    def context(self) -> dict[str, Any]:
+        """Returns the controls' choices and the seeded run, as the page shows it without scripting."""
+        r, s = self.run, self.run.settings
+        t1 = s.temperatures.index(1) if 1 in s.temperatures else s.temperatures.index(s.default_temperature)
+        return {"gen": {"drafts": draft_names(r), "draft": r.draft_index(s.default_draft), "k": s.k,
+                        "tokens": f"{len(r.ids):,}", "types": f"{len(r.vocab):,}", "discount": str(s.discount),
+                        "order": s.target_order, "alpha_t": temp_label(s.temperatures[t1]),
+                        "alphas": [{"name": name, "alpha": decimal_str(row[t1], 2)}
+                                   for name, row in zip(draft_names(r)[:-1], r.alphas)],
+                        "temps": [temp_label(t) for t in s.temperatures],
+                        "temp": s.temperatures.index(s.default_temperature), "spec_name": text.GEN["spec"],
+                        "plain_name": text.GEN["plain"], "dropped": text.GEN["dropped"], "pick": text.GEN["pick"],
+                        **self.seeded(), **self.facts()}}
+
+    def seeded(self) -> dict[str, Any]:
+        """Returns the seeded run's lanes: the prompt, the speculative tokens with their kinds, the plain tokens."""
+        r, v = self.run, self.run.vocab
+        spec = [(i, kind) for g in r.run for i, kind in zip(g.committed, g.kinds)]
+        spaced = joined([v[i] for i in (*r.prompt, *(i for i, _ in spec))])
+        plain = joined([v[i] for i in (*r.prompt, *r.plain)])
+        n = len(r.prompt)
+        return {"prompt": "".join(a + b for a, b in spaced[:n]),
+                "spec": [{"space": a, "token": b, "kind": KINDS[kind]} for (a, b), (_, kind) in zip(spaced[n:], spec)],
+                "plain": "".join(a + b for a, b in plain[n:]),
+                "legend": [{"kind": name, "text": text.GEN[name]} for name in ("accepted", "replaced", "bonus")]}
+
+    def facts(self) -> dict[str, Any]:
+        """Returns the seeded run's figures and the expected ones, as finished sentences."""
+        r, s, cost, g = self.run, self.run.settings, self.ex.data.cost, text.GEN
+        rounds, tokens = len(r.run), sum(len(x.committed) for x in r.run)
+        time = float(r.round_cost) * rounds
+        per = tokens / rounds
+        alpha = r.alphas[r.draft_index(s.default_draft)][s.temperatures.index(s.default_temperature)]
+        e = sum(alpha ** i for i in range(s.k + 1))  # E if every check passed with chance alpha
+        return {
+            "plain_stats": text.fill(g["plain_stats"], {"tokens": text.fill(g["tokens"], {"n": len(r.plain)}),
+                                                         "time": decimal_str(time, 1)}),
+            "spec_stats": text.fill(g["spec_stats"], {
+                "tokens": text.fill(g["tokens"], {"n": tokens}), "time": decimal_str(time, 1),
+                "rounds": text.fill(g["rounds"], {"n": rounds}), "passes": rounds, "steps": rounds * s.k,
+                "per": decimal_str(per, 2)}),
+            "measured": text.fill(g["measured"], {"per": decimal_str(per, 2), "speedup": decimal_str(tokens / time, 2)}),
+            "expected": text.fill(g["expected"], {"per": decimal_str(e, 2), "speedup": decimal_str(e / float(r.round_cost), 2)}),
+            "expected_note": text.fill(g["expected_note"], {"alpha": decimal_str(alpha, 3), "k": s.k,
+                                                            "c": str(cost.draft_step), "v": str(cost.verify_round),
+                                                            "cost": str(r.round_cost)}),
+        }
+
+
+def model(ex: Explained, facts: Any) -> Generator:
+    """Returns the generator's model."""
+    return Generator(ex)

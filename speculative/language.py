@@ -1,0 +1,91 @@
+"""Owns the generator's analysis: the model pair counted from the prose, its accept rates, and one seeded run."""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+
+from . import generate, ngram, sampler
+from .generate import GenRound
+from .lm_settings import LanguageModel
+from .profiles import CostModel
+from .prose import corpus_problem
+from .stats import round_cost
+
+PAGE_ROUNDS = 16  # rounds in the precomputed run that readers without scripting see (at least 12)
+
+
+class CorpusError(ValueError):
+    """The prose is too short to count a model from."""
+
+
+@dataclass(frozen=True)
+class LanguageRun:
+    """The model pair and everything the generator figure states about it."""
+
+    settings: LanguageModel
+    vocab: tuple[str, ...]  # [V] in order of first appearance
+    ids: tuple[int, ...]  # [N] the corpus as token ids
+    target: ngram.Model
+    drafts: tuple[ngram.Model, ...]  # [D] one per draft order, then the target itself
+    alphas: tuple[tuple[float, ...], ...]  # [D][temperatures] the mean accept probability over the prose's contexts
+    run: tuple[GenRound, ...]  # the seeded run at the default settings
+    plain: tuple[int, ...]  # plain decoding's tokens in the same time, from the same seed's next draws
+    round_cost: Fraction  # k draft steps and one target pass, in target steps
+    top_contexts: tuple[tuple[int, ...], ...]  # the most frequent contexts, most frequent first
+
+    @property
+    def prompt(self) -> tuple[int, ...]:
+        """Returns the tokens every run starts after: the prose's first target_order - 1 tokens."""
+        return self.ids[:self.settings.target_order - 1]
+
+    def draft_index(self, order: int) -> int:
+        """Returns the index in drafts of the draft of this order (target_order: the target itself)."""
+        orders = (*self.settings.draft_orders, self.settings.target_order)
+        return orders.index(order)
+
+
+def contexts(ids: tuple[int, ...], width: int) -> Counter:
+    """Returns how often each context of `width` tokens is followed by a token in the stream."""
+    return Counter(tuple(ids[i - width:i]) for i in range(width, len(ids)))
+
+
+def mean_alpha(target: ngram.Model, draft: ngram.Model, seen: Counter, temperature: float) -> float:
+    """Returns the mean of alpha = sum_y min(p(y), q(y)) over the prose's contexts, weighted by how often each occurs."""
+    p, q = generate.rows(target, temperature), generate.rows(draft, temperature)
+    total = sum(seen.values())
+    return sum(n * float(sampler.overlap(p(c), q(c))) for c, n in seen.items()) / total
+
+
+def expected_tokens(alpha: float, k: int) -> float:
+    """Returns E = 1 + a + a^2 + ... + a^k: tokens per round if every check passed with the same chance alpha."""
+    return sum(alpha ** i for i in range(k + 1))
+
+
+@functools.lru_cache(maxsize=4)
+def explain(tokens: tuple[str, ...], s: LanguageModel, cost: CostModel) -> LanguageRun:
+    """Returns the model pair counted from the tokens, its accept rates and the page's seeded run."""
+    problem = corpus_problem(tokens)
+    if problem:
+        raise CorpusError(problem)
+    vocab = ngram.vocabulary(tokens)
+    index = {t: i for i, t in enumerate(vocab)}
+    ids = tuple(index[t] for t in tokens)
+    d = float(s.discount)
+    target = ngram.model(ids, len(vocab), s.target_order, d)
+    drafts = (*(ngram.model(ids, len(vocab), m, d) for m in s.draft_orders), target)
+    seen = contexts(ids, s.target_order - 1)
+    alphas = tuple(tuple(mean_alpha(target, q, seen, float(t)) for t in s.temperatures) for q in drafts)
+    orders = (*s.draft_orders, s.target_order)
+    t = float(s.default_temperature)
+    u = generate.mulberry32(s.seed)
+    p = generate.rows(target, t)
+    run = tuple(generate.generate(p, generate.rows(drafts[orders.index(s.default_draft)], t), ids[:s.target_order - 1],
+                                  s.k, u, PAGE_ROUNDS))
+    each = round_cost(s.k, cost)
+    plain = generate.plain(p, ids[:s.target_order - 1], generate.mulberry32(s.seed + 1), int(each * PAGE_ROUNDS))
+    top = tuple(c for c, _ in sorted(seen.items(), key=lambda kv: -kv[1])[:20])
+    return LanguageRun(settings=s, vocab=vocab, ids=ids, target=target, drafts=drafts, alphas=alphas, run=run,
+                       plain=tuple(plain), round_cost=each, top_contexts=top)

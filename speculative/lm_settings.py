@@ -1,0 +1,118 @@
+"""The generator's settings: the optional `language_model` object of the data file, checked like the rest of it.
+
+The loader (profiles.py) calls `settings` with its own checker, which collects every problem with its JSON path."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .errors import describe
+
+MAX_ORDER = 4  # of the target: a 4-gram model of a few thousand tokens is already mostly unseen contexts
+MAX_K = 8  # tokens drafted per round that the figure offers
+MAX_TEMPERATURES = 6
+MAX_TEMPERATURE = Fraction(4)
+KEYS = {"target_order", "draft_orders", "discount", "k", "default_draft", "temperatures", "default_temperature", "seed"}
+
+
+@dataclass(frozen=True)
+class LanguageModel:
+    """How the generator's models are counted and what its controls offer."""
+
+    target_order: int = 3  # the target is a trigram model
+    draft_orders: tuple[int, ...] = (1, 2)  # unigram and bigram drafts; the target itself is always offered too
+    discount: Fraction = Fraction(3, 4)  # Kneser-Ney's one absolute discount d
+    k: int = 4  # tokens drafted per round, to start with
+    default_draft: int = 2  # an order of draft_orders, or target_order for the target itself
+    temperatures: tuple[Fraction, ...] = (Fraction(0), Fraction(1, 2), Fraction(1), Fraction(3, 2))
+    default_temperature: Fraction = Fraction(1)
+    seed: int = 2026  # seeds the page's precomputed run (what readers without scripting see)
+
+
+DEFAULT = LanguageModel()
+
+
+def settings(check: Any, raw: Any) -> LanguageModel | None:
+    """Returns the settings in `raw` (defaults for absent keys), or None after reporting each problem to `check`."""
+    path = "language_model"
+    if not check.keys(raw, path, KEYS, set()):
+        return None
+    found = len(check.problems)
+    values: dict[str, Any] = {}
+    if "target_order" in raw:
+        values["target_order"] = check.integer(raw["target_order"], f"{path}.target_order", 2, MAX_ORDER)
+    order = values.get("target_order", DEFAULT.target_order)
+    if "draft_orders" in raw:
+        values["draft_orders"] = _orders(check, raw["draft_orders"], f"{path}.draft_orders", order)
+    if "discount" in raw:
+        values["discount"] = _discount(check, raw["discount"], f"{path}.discount")
+    if "k" in raw:
+        values["k"] = check.integer(raw["k"], f"{path}.k", 1, MAX_K)
+    if "temperatures" in raw:
+        values["temperatures"] = _temperatures(check, raw["temperatures"], f"{path}.temperatures")
+    if "seed" in raw:
+        values["seed"] = check.integer(raw["seed"], f"{path}.seed", 0, 2**32 - 1)
+    if len(check.problems) > found or any(v is None for v in values.values()):
+        return None
+    out = LanguageModel(**values)
+    return _defaults(check, raw, out, path)
+
+
+def _defaults(check: Any, raw: dict, out: LanguageModel, path: str) -> LanguageModel | None:
+    """Returns the settings with their chosen draft and temperature, each checked against what is offered."""
+    drafts = (*out.draft_orders, out.target_order)
+    draft = raw.get("default_draft", out.default_draft if out.default_draft in drafts else drafts[-2])
+    if isinstance(draft, bool) or draft not in drafts:
+        check.fail(f"{path}.default_draft", f"found {describe(draft)}; expected one of the draft orders "
+                                            f"({', '.join(map(str, drafts))}; {out.target_order} is the target itself)")
+        return None
+    temps = out.temperatures
+    chosen = check.fraction(raw["default_temperature"], f"{path}.default_temperature", probability=False) \
+        if "default_temperature" in raw else (out.default_temperature if out.default_temperature in temps else temps[0])
+    if chosen is None:
+        return None
+    if chosen not in temps:
+        check.fail(f"{path}.default_temperature", f"found {describe(raw['default_temperature'])}; expected one of "
+                                                  f"the temperatures offered ({', '.join(map(str, temps))})")
+        return None
+    return LanguageModel(out.target_order, out.draft_orders, out.discount, out.k, draft, temps, chosen, out.seed)
+
+
+def _orders(check: Any, value: Any, path: str, order: int) -> tuple[int, ...] | None:
+    if not isinstance(value, list) or not value or len(value) >= order + 1:
+        check.fail(path, f"found {describe(value)}; expected a non-empty list of draft orders from 1 to {order - 1}")
+        return None
+    orders = [check.integer(v, f"{path}[{i}]", 1, order - 1) for i, v in enumerate(value)]
+    if any(o is None for o in orders):
+        return None
+    if len(set(orders)) != len(orders) or orders != sorted(orders):
+        check.fail(path, f"found {describe(value)}; expected each order once, smallest first")
+        return None
+    return tuple(orders)
+
+
+def _discount(check: Any, value: Any, path: str) -> Fraction | None:
+    d = check.fraction(value, path)
+    if d is not None and not 0 < d < 1:
+        check.fail(path, f"found {describe(value)}; expected a discount strictly between 0 and 1, such as \"3/4\"")
+        return None
+    return d
+
+
+def _temperatures(check: Any, value: Any, path: str) -> tuple[Fraction, ...] | None:
+    if not isinstance(value, list) or not value or len(value) > MAX_TEMPERATURES:
+        check.fail(path, f"found {describe(value)}; expected a list of 1 to {MAX_TEMPERATURES} temperatures")
+        return None
+    temps = [check.fraction(v, f"{path}[{i}]", probability=False) for i, v in enumerate(value)]
+    for i, t in enumerate(temps):
+        if t is not None and t > MAX_TEMPERATURE:
+            check.fail(f"{path}[{i}]", f"found {describe(value[i])}; expected a temperature from 0 to {MAX_TEMPERATURE}")
+            temps[i] = None
+    if any(t is None for t in temps):
+        return None
+    if temps != sorted(set(temps)):
+        check.fail(path, f"found {describe(value)}; expected each temperature once, lowest first")
+        return None
+    return tuple(temps)

@@ -1,0 +1,403 @@
+// Watch it generate: n-gram models counted here from the prose's token ids (speculative/ngram.py is the same
+// model: interpolated Kneser-Ney, one discount, uniform at the bottom), then rounds run live. The draws come from
+// crypto.getRandomValues, or, where a test opts in before the page loads, from window.__generateSeed (the same
+// small generator as speculative/generate.py's page run) or window.__generateUniforms ({spec: [...], plain: [...]}).
+
+var GEN_PARTS = {
+  play: '[data-gen-play]', step: '[data-gen-step]', reset: '[data-gen-reset]', draft: '[data-gen-draft]',
+  k: '[data-gen-k]', kOut: '[data-gen-k-out]', temp: '[data-gen-temp]', spec: '[data-gen-spec]',
+  plain: '[data-gen-plain]', specStats: '[data-gen-spec-stats]', plainStats: '[data-gen-plain-stats]',
+  specBar: '[data-gen-spec-bar]', plainBar: '[data-gen-plain-bar]', measured: '[data-gen-measured]',
+  expected: '[data-gen-expected]', note: '[data-gen-note]', check: '[data-gen-check-text]', bars: '[data-gen-bars]'
+};
+var GEN_MAX_TOKENS = 64;  // token buttons a lane keeps before its oldest half joins one plain span
+var GEN_MS = 450;  // play: milliseconds per target step of the clock
+
+/* ---------- the model: counts, then rows ---------- */
+
+// mulberry32: the page run's uniforms in [0, 1), as speculative/generate.py's mulberry32 draws them.
+function mulberry32(seed) {
+  var a = seed >>> 0;
+  return function () {
+    a = (a + 0x6D2B79F5) >>> 0;
+    var t = Math.imul(a ^ (a >>> 15), a | 1) >>> 0;
+    t = ((t + Math.imul(t ^ (t >>> 7), t | 61)) >>> 0 ^ t) >>> 0;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function cryptoUniform() {
+  var buf = new Uint32Array(2);
+  crypto.getRandomValues(buf);
+  return (buf[0] * 2097152 + (buf[1] >>> 11)) / 9007199254740992;  // 53 random bits
+}
+
+function listUniform(list) {
+  var i = 0;
+  return function () { return list[i++]; };
+}
+
+function decodeIds(g) {
+  var out = [];
+  for (var i = 0; i < g.ids.length; i += g.width) out.push(parseInt(g.ids.substr(i, g.width), 36));
+  return out;
+}
+
+// Level m's counts: raw m-gram counts (top) or continuation counts N1+(. h w) (below): "h" -> {ids, counts, total}.
+function levelCounts(ids, m, top) {
+  var grams = {}, table = {};
+  var n = top ? m : m + 1;
+  for (var i = 0; i + n <= ids.length; i++) {
+    var gram = ids.slice(i, i + n), key = gram.join(' ');
+    if (top) grams[key] = (grams[key] || 0) + 1; else grams[key] = 1;
+  }
+  Object.keys(grams).forEach(function (key) {
+    var gram = key.split(' ').map(Number), tail = top ? gram : gram.slice(1);
+    var h = tail.slice(0, -1).join(' '), w = tail[tail.length - 1];
+    var e = table[h] || (table[h] = { counts: {}, total: 0 });
+    e.counts[w] = (e.counts[w] || 0) + grams[key];
+    e.total += grams[key];
+  });
+  Object.keys(table).forEach(function (h) {
+    var e = table[h];
+    e.ids = Object.keys(e.counts).map(Number).sort(function (a, b) { return a - b; });
+  });
+  return table;
+}
+
+// A model of one order: row(context) -> Float64Array [V], cached per context, computed as ngram.Model._level does.
+function ngramModel(ids, V, order, d) {
+  var levels = [], cache = {};
+  for (var m = 1; m <= order; m++) levels.push(levelCounts(ids, m, m === order));
+  function level(m, h) {
+    var lower = m > 1 ? level(m - 1, h.slice(1)) : new Float64Array(V).fill(1.0 / V);
+    var e = levels[m - 1][h.join(' ')];
+    if (!e) return lower;
+    var g = d * e.ids.length / e.total, out = new Float64Array(V);
+    for (var y = 0; y < V; y++) out[y] = lower[y] * g;
+    e.ids.forEach(function (w) { out[w] += Math.max(e.counts[w] - d, 0) / e.total; });
+    return out;
+  }
+  return function (context) {
+    var h = order > 1 ? context.slice(context.length - order + 1) : [], key = h.join(' ');
+    return cache[key] || (cache[key] = level(order, h));
+  };
+}
+
+// p^(1/T) renormalised; T = 0: all mass on the top token, the first on a tie (ngram.tempered).
+function tempered(p, T) {
+  if (T === 1) return p;
+  var out = new Float64Array(p.length), top = 0, y;
+  if (T === 0) {
+    for (y = 1; y < p.length; y++) if (p[y] > p[top]) top = y;
+    out[top] = 1;
+    return out;
+  }
+  var sum = 0;
+  for (y = 0; y < p.length; y++) { out[y] = Math.pow(p[y], 1 / T); sum += out[y]; }
+  for (y = 0; y < p.length; y++) out[y] /= sum;
+  return out;
+}
+
+function temperedRows(row, T) {
+  var cache = {};
+  return function (ctx) { var key = ctx.join(' '); return cache[key] || (cache[key] = tempered(row(ctx), T)); };
+}
+
+// The first y with u < cumsum[y]; the last token of nonzero probability takes what rounding leaves.
+function inverseCdf(probs, u) {
+  var acc = 0, last = 0, found = -1;
+  for (var y = 0; y < probs.length; y++) {
+    if (probs[y] > 0) last = y;
+    acc += probs[y];
+    if (found < 0 && u < acc) found = y;
+  }
+  return found < 0 ? last : Math.min(found, last);
+}
+
+function residualRow(p, q) {
+  var r = new Float64Array(p.length), total = 0, y;
+  for (y = 0; y < p.length; y++) { r[y] = Math.max(0, p[y] - q[y]); total += r[y]; }
+  for (y = 0; y < p.length; y++) r[y] = total > 0 ? r[y] / total : 0;
+  return r;
+}
+
+/* ---------- one round, as generate.one_round runs it with the rule ---------- */
+
+function genRound(P, Q, context, k, draw) {
+  var ctx = context, proposals = [], i;
+  for (i = 0; i < k; i++) { proposals.push(inverseCdf(Q(ctx), draw())); ctx = ctx.slice(1).concat([proposals[i]]); }
+  var round = { context: context, proposals: proposals, checks: [], committed: [], kinds: [], r: null };
+  ctx = context;
+  for (i = 0; i < k; i++) {
+    var p = P(ctx), q = Q(ctx), x = proposals[i], a = Math.min(1, p[x] / q[x]), u = draw();
+    round.checks.push({ ctx: ctx, p: p[x], q: q[x], a: a, u: u });
+    if (!(u < a)) {
+      round.r = draw();
+      round.committed.push(inverseCdf(residualRow(p, q), round.r));
+      round.kinds.push('replaced');
+      return round;
+    }
+    round.committed.push(x);
+    round.kinds.push('accepted');
+    ctx = ctx.slice(1).concat([x]);
+  }
+  round.r = draw();
+  round.bonusCtx = ctx;
+  round.committed.push(inverseCdf(P(ctx), round.r));
+  round.kinds.push('bonus');
+  return round;
+}
+
+/* ---------- the figure ---------- */
+
+function startGenerator(root, trace) {
+  var g = trace.gen, ui = partsOf(root, GEN_PARTS), ids = decodeIds(g), V = g.vocab.split(' ').length;
+  var fig = figure(root, trace, { draft: g.draft, k: g.k, temp: g.temp, playing: false }, limitGenerator, renderGenerator);
+  fig.ui = ui;
+  fig.G = trace.text.gen;
+  fig.vocab = g.vocab.split(' ');
+  fig.target = ngramModel(ids, V, g.order, g.discount);
+  fig.drafts = g.orders.map(function (m) { return m === g.order ? fig.target : ngramModel(ids, V, m, g.discount); });
+  fig.prompt = ids.slice(0, g.order - 1);
+  fig.reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  if (fig.reduced) ui.play.hidden = true;
+  wireGenerator(fig);
+  restart(fig, window.__generateUniforms ? null : g.seed);
+  for (var i = 0; i < g.rounds && !window.__generateUniforms; i++) stepOnce(fig);
+  root.hidden = false;
+  fig.update({});
+  return fig;
+}
+
+function wireGenerator(fig) {
+  var ui = fig.ui;
+  ui.play.addEventListener('click', function () { setPlaying(fig, !fig.state.playing); });
+  ui.step.addEventListener('click', function () { stepOnce(fig); fig.update({}); });
+  ui.reset.addEventListener('click', function () { restart(fig, null); fig.update({}); });
+  ui.draft.addEventListener('change', function () { fig.update({ draft: ui.draft.value }); restart(fig, null); fig.update({}); });
+  ui.temp.addEventListener('change', function () { fig.update({ temp: ui.temp.value }); restart(fig, null); fig.update({}); });
+  ui.k.addEventListener('input', function () { fig.update({ k: ui.k.value }); });
+  ui.spec.addEventListener('click', function (e) {
+    var b = e.target.closest('button[data-i]');
+    if (b) fig.update({ chosen: Number(b.getAttribute('data-i')) });
+  });
+}
+
+function limitGenerator(fig) {
+  var s = fig.state, g = fig.trace.gen;
+  s.draft = clamp(whole(s.draft, 0), 0, g.orders.length - 1);
+  s.k = clamp(whole(s.k, 1), 1, g.max_k);
+  s.temp = clamp(whole(s.temp, 0), 0, g.temps.length - 1);
+}
+
+// A fresh run from the prompt: seeded (the page's run, or a test's opt-in), or from crypto.
+function restart(fig, seed) {
+  var g = fig.trace.gen, s = fig.state, given = window.__generateUniforms, T = g.temps[s.temp];
+  var opt = window.__generateSeed;
+  if (typeof opt === 'number') seed = opt;
+  fig.drawSpec = given ? listUniform(given.spec) : seed === null ? cryptoUniform : mulberry32(seed);
+  fig.drawPlain = given ? listUniform(given.plain) : seed === null ? cryptoUniform : mulberry32(seed + 1);
+  fig.P = temperedRows(fig.target, T);
+  fig.Q = temperedRows(fig.drafts[s.draft], T);
+  fig.run = { text: fig.prompt.slice(), plain: fig.prompt.slice(), rounds: [], tokens: [], time: 0, steps: 0 };
+  fig.shown = { spec: 0, plain: 0 };
+  s.chosen = null;
+  clearLanes(fig);
+}
+
+// One round of the speculative lane; the plain lane writes a token for each whole target step of the clock.
+function stepOnce(fig) {
+  var run = fig.run, g = fig.trace.gen, k = fig.state.k, width = g.order - 1;
+  var round = genRound(fig.P, fig.Q, run.text.slice(run.text.length - width), k, fig.drawSpec);
+  round.k = k;
+  round.index = run.rounds.length;
+  round.ghosts = round.proposals.slice(round.checks.length);
+  run.rounds.push(round);
+  round.committed.forEach(function (y, j) { run.tokens.push({ y: y, kind: round.kinds[j], round: round.index, j: j }); });
+  run.text = run.text.concat(round.committed);
+  run.time += k * g.cost.c + g.cost.v;
+  run.steps += k;
+  while (run.plain.length - fig.prompt.length + 1 <= run.time + 1e-9) {
+    run.plain.push(inverseCdf(fig.P(run.plain.slice(run.plain.length - width)), fig.drawPlain()));
+  }
+  return round;
+}
+
+function setPlaying(fig, on) {
+  clearTimeout(fig.timer);
+  fig.state.playing = on && !fig.reduced;
+  fig.ui.play.textContent = fig.state.playing ? fig.G.pause : fig.G.play;
+  if (fig.state.playing) tick(fig);
+}
+
+function tick(fig) {
+  var g = fig.trace.gen, cost = fig.state.k * g.cost.c + g.cost.v;
+  fig.timer = setTimeout(function () {
+    if (!fig.state.playing) return;
+    stepOnce(fig);
+    fig.update({});
+    tick(fig);
+  }, GEN_MS * cost);
+}
+
+/* ---------- render: the lanes grow by what is new; the rest is rewritten ---------- */
+
+function clearLanes(fig) {
+  var ui = fig.ui, prompt = spacedText(fig, fig.prompt, null);
+  ui.spec.textContent = '';
+  ui.plain.textContent = '';
+  ui.spec.append(node('span', 'gen-prompt', prompt));
+  ui.plain.append(node('span', 'gen-prompt', prompt), document.createTextNode(''));
+  fig.ghosts = [];
+}
+
+// Tokens joined as the build joins them (figures/generator.joined): a space unless punctuation holds them together.
+function spaceBefore(fig, token, previous) {
+  var j = fig.trace.gen.join;
+  return previous === null || j.before.indexOf(token.charAt(0)) >= 0 || j.after.indexOf(previous.charAt(previous.length - 1)) >= 0 ? '' : ' ';
+}
+
+function spacedText(fig, ids, previous) {
+  var out = '';
+  ids.forEach(function (y) { var t = fig.vocab[y]; out += spaceBefore(fig, t, previous) + t; previous = t; });
+  return out;
+}
+
+function renderGenerator(fig) {
+  var s = fig.state, ui = fig.ui;
+  ui.kOut.textContent = String(s.k);
+  ui.k.value = String(s.k);
+  ui.draft.value = String(s.draft);
+  ui.temp.value = String(s.temp);
+  growSpec(fig);
+  growPlain(fig);
+  renderFigures(fig);
+  renderCheck(fig);
+}
+
+function lastToken(fig, lane) {
+  var run = fig.run, text = lane === 'plain' ? run.plain : run.text;
+  return fig.vocab[text[fig.prompt.length + fig.shown[lane] - 1]] || fig.vocab[fig.prompt[fig.prompt.length - 1]];
+}
+
+function growSpec(fig) {
+  var run = fig.run, ui = fig.ui, start = fig.shown.spec;
+  if (start === run.tokens.length) return;
+  fig.ghosts.forEach(function (el) { el.remove(); });
+  fig.ghosts = [];
+  var previous = lastToken(fig, 'spec'), frag = document.createDocumentFragment();
+  run.tokens.slice(start).forEach(function (t, n) {
+    var tok = fig.vocab[t.y], b = node('button', 'gen-tok is-' + t.kind, tok);
+    b.type = 'button';
+    b.setAttribute('data-i', String(start + n));
+    b.setAttribute('aria-label', tok + ': ' + fig.G[t.kind]);
+    frag.append(spaceBefore(fig, tok, previous), b);
+    previous = tok;
+  });
+  var last = run.rounds[run.rounds.length - 1];
+  if (last.ghosts.length) {
+    var ghost = node('s', 'gen-tok is-ghost' + (fig.reduced ? '' : ' is-fading'), ' ' + spacedText(fig, last.ghosts, previous).trim());
+    frag.append(' ', ghost);
+    fig.ghosts.push(ghost);
+  }
+  ui.spec.append(frag);
+  fig.shown.spec = run.tokens.length;
+  joinOldest(ui.spec, 'button');
+  ui.spec.scrollTop = ui.spec.scrollHeight;
+}
+
+function growPlain(fig) {
+  var run = fig.run, text = fig.ui.plain.lastChild, have = fig.shown.plain;
+  var fresh = run.plain.slice(fig.prompt.length + have);
+  if (!fresh.length) return;
+  text.textContent += spacedText(fig, fresh, lastToken(fig, 'plain'));
+  fig.shown.plain = run.plain.length - fig.prompt.length;
+  fig.ui.plain.scrollTop = fig.ui.plain.scrollHeight;
+}
+
+// A lane holds at most GEN_MAX_TOKENS token elements: the oldest half becomes plain text in one span.
+function joinOldest(lane, selector) {
+  var toks = lane.querySelectorAll(selector);
+  if (toks.length <= GEN_MAX_TOKENS) return;
+  var cut = toks[Math.floor(GEN_MAX_TOKENS / 2)], older = node('span', 'gen-older', '');
+  var text = '';
+  while (lane.firstChild && lane.firstChild !== cut) { text += lane.firstChild.textContent; lane.firstChild.remove(); }
+  older.textContent = text;
+  lane.prepend(older);
+}
+
+function fixed(x, places) { return (Math.round(x * Math.pow(10, places)) / Math.pow(10, places)).toFixed(places); }
+
+function countText(G, n, one, many) { return n === 1 ? G[one] : fill(G[many], { n: n }); }
+
+function renderFigures(fig) {
+  var run = fig.run, G = fig.G, g = fig.trace.gen, s = fig.state, ui = fig.ui;
+  var tokens = run.tokens.length, rounds = run.rounds.length, plain = run.plain.length - fig.prompt.length;
+  var per = rounds ? tokens / rounds : 0;
+  ui.specStats.textContent = fill(G.spec_stats, {
+    tokens: countText(G, tokens, 'token_one', 'tokens'), time: fixed(run.time, 1),
+    rounds: countText(G, rounds, 'round_one', 'rounds'), passes: rounds, steps: run.steps, per: fixed(per, 2) });
+  ui.plainStats.textContent = fill(G.plain_stats, { tokens: countText(G, plain, 'token_one', 'tokens'), time: fixed(run.time, 1) });
+  var top = Math.max(tokens, plain, 1);
+  ui.specBar.style.setProperty('--w', String(tokens / top));
+  ui.plainBar.style.setProperty('--w', String(plain / top));
+  ui.measured.textContent = rounds ? fill(G.measured, { per: fixed(per, 2), speedup: fixed(tokens / run.time, 2) }) : '';
+  var alpha = g.alphas[s.draft][s.temp], cost = s.k * g.cost.c + g.cost.v, e = 0;
+  for (var i = 0; i <= s.k; i++) e += Math.pow(alpha, i);
+  ui.expected.textContent = fill(G.expected, { per: fixed(e, 2), speedup: fixed(e / cost, 2) });
+  ui.note.textContent = fill(G.expected_note, { alpha: fixed(alpha, 3), k: s.k, c: g.cost.c_text, v: g.cost.v_text,
+                                                 cost: String(Math.round(cost * 1000) / 1000) });
+}
+
+// The chosen token's check: the top tokens of p and q at its context in the lab's encoding, then the sentence.
+function renderCheck(fig) {
+  var s = fig.state, ui = fig.ui, G = fig.G, t = s.chosen === null ? null : fig.run.tokens[s.chosen];
+  ui.bars.textContent = '';
+  if (!t) { ui.check.textContent = G.pick; return; }
+  var round = fig.run.rounds[t.round], c = t.kind === 'bonus' ? null : round.checks[t.j];
+  var ctx = c ? c.ctx : round.bonusCtx, p = fig.P(ctx), q = fig.Q(ctx);
+  var head = fill(G.ctx, { round: t.round + 1, pos: t.j + 1, context: spacedText(fig, ctx, null) });
+  ui.check.textContent = head + ' ' + checkSentence(fig, round, t, c, p);
+  ui.bars.append.apply(ui.bars, topBars(fig, p, q, c ? round.proposals[t.j] : t.y));
+}
+
+function checkSentence(fig, round, t, c, p) {
+  var G = fig.G, V = fig.vocab, x = round.proposals[t.j];
+  if (t.kind === 'bonus') return fill(G.check_bonus, { y: V[t.y], p: fixed(p[t.y], 4), r: fixed(round.r, 4) });
+  var fields = { x: V[x], q: fixed(c.q, 4), p: fixed(c.p, 4), a: fixed(c.a, 4), u: fixed(c.u, 4), y: V[t.y], r: fixed(round.r || 0, 4) };
+  if (t.kind === 'accepted') return fill(G.check_accept, fields);
+  var n = round.ghosts.length;
+  fields.dropped = n ? countText(G, n, 'proposals_one', 'proposals') : G.none;
+  fields.were = n === 1 ? G.were_one : G.were;
+  return fill(G.check_reject, fields);
+}
+
+// The six tokens with the largest max(p, q), as core.js's overlapRows draws a position.
+function topBars(fig, p, q, mark) {
+  var order = [], y;
+  for (y = 0; y < p.length; y++) order.push(y);
+  order.sort(function (a, b) { return Math.max(p[b], q[b]) - Math.max(p[a], q[a]) || a - b; });
+  var pick = order.slice(0, 6), top = Math.max(p[pick[0]], q[pick[0]]);
+  if (pick.indexOf(mark) < 0) pick[5] = mark;
+  var pos = { bars: [], target: [], draft: [] };
+  pick.forEach(function (y) {
+    pos.bars.push([Math.min(p[y], q[y]) / top, Math.abs(p[y] - q[y]) / top, p[y] > q[y] ? 1 : 0]);
+    pos.target.push(fixed(p[y], 3));
+    pos.draft.push(fixed(q[y], 3));
+  });
+  return overlapRows(pos, pick.map(function (y) { return fig.vocab[y]; }), pick.indexOf(mark), fig.G.bar_numbers);
+}
+
+// For tests: the first `n` rounds' committed tokens from the given uniforms, at the current settings.
+function generatorRounds(fig, uniforms, n) {
+  var draw = listUniform(uniforms), text = fig.prompt.slice(), out = [], width = fig.trace.gen.order - 1;
+  for (var i = 0; i < n; i++) {
+    var r = genRound(fig.P, fig.Q, text.slice(text.length - width), fig.state.k, draw);
+    out.push(r.committed);
+    text = text.concat(r.committed);
+  }
+  return out;
+}
+
+starts('generator', '[data-gen]', startGenerator);
