@@ -82,7 +82,7 @@ def _defaults(check: Any, raw: dict, out: LanguageModel, path: str) -> LanguageM
 
 def _orders(check: Any, value: Any, path: str, order: int) -> tuple[int, ...] | None:
     if not isinstance(value, list) or not value or len(value) >= order + 1:
-        check.fail(path, f"found {describe(value)}; expected a non-empty list of draft orders from 1 to {order - 1}")
+        check.fail(path, f"found {describe(value)}; expected at least one draft order in a list, each from 1 to {order - 1}")
         return None
     orders = [check.integer(v, f"{path}[{i}]", 1, order - 1) for i, v in enumerate(value)]
     if any(o is None for o in orders):

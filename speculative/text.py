@@ -378,8 +378,7 @@ GEN = {
     "measured": "Measured here: {per} tokens per round, {speedup}× the plain lane's speed.",
     "expected": "Expected at these settings: {per} tokens per round, {speedup}×.",
     "expected_note": "Expected values assume every check passes with the same chance ᾱ = {alpha}, the mean of "
-                     "α = Σ min(p, q) over every context in the prose, and a round costs {k} × {c} + {v} = {cost} "
-                     "target steps.",
+                     "α = Σ min(p, q) over every context in the prose, and a round costs {k} × {c} + {v} = {cost}.",
     "round_one": "1 round",
     "rounds": "{n} rounds",
     "token_one": "1 token",

@@ -13,7 +13,9 @@ import numpy as np
 import pytest
 
 from speculative.analysis import Explained, explain
+from speculative import prose
 from speculative.profiles import Dataset, parse
+from speculative.sections import parse_sections
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "profiles.v1.json"
@@ -98,10 +100,21 @@ def shipped() -> Dataset:
     return parse(DATA.read_text(encoding="utf-8"), str(DATA))
 
 
+def shipped_corpus() -> tuple[str, ...]:
+    """Returns the tokens of the shipped prose (content/*.md), which the generator's models are counted from."""
+    texts = {str(p): p.read_text(encoding="utf-8") for p in sorted((ROOT / "content").glob("*.md"))}
+    return prose.corpus(s.body for s in parse_sections(texts, "content"))
+
+
 @pytest.fixture(scope="session")
-def explained(shipped) -> Explained:
-    """Returns the analysis of the shipped data, computed once per session."""
-    return explain(shipped)
+def corpus() -> tuple[str, ...]:
+    return shipped_corpus()
+
+
+@pytest.fixture(scope="session")
+def explained(shipped, corpus) -> Explained:
+    """Returns the analysis of the shipped data and prose, computed once per session."""
+    return explain(shipped, corpus)
 
 
 def edited_data(folder: Path, edit: Callable[[dict], None], name: str = "edited.json") -> Path:

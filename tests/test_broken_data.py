@@ -18,6 +18,7 @@ from .conftest import DATA
 
 SRC = "data/profiles.v1.json"
 SHIPPED = DATA.read_bytes()
+LAST_LINE = SHIPPED.count(b"\n")  # the line of the file's closing brace
 RAW = json.loads(SHIPPED)
 
 
@@ -93,7 +94,7 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     ("UTF-16 file", SHIPPED.decode().encode("utf-16"),
      ["line 1, column 1 (byte offset 0): found a UTF-16 byte-order mark; expected UTF-8 text (save the file as UTF-8)"]),
     ("cut inside a character", SHIPPED[:-2] + b'"\xc3',
-     [f"line 52, column 2 (byte offset {len(SHIPPED) - 1}): found the byte 0xC3, which is not valid UTF-8 here; "
+     [f"line {LAST_LINE}, column 2 (byte offset {len(SHIPPED) - 1}): found the byte 0xC3, which is not valid UTF-8 here; "
       "expected UTF-8 text (save the file as UTF-8)"]),
     ("encoded surrogate", b'{"about": "\xed\xa0\x80"}',
      ["line 1, column 12 (byte offset 11): found the byte 0xED, which is not valid UTF-8 here; "
@@ -128,7 +129,7 @@ CASES: list[tuple[str, bytes, list[str]]] = [
      ['line 1, column 22: found 02023; expected a number such as 0, 12, 0.5 or 1e3 (no leading zeros, '
       'and digits after any "." or "e")']),
     ("text after the object", SHIPPED + b"}",
-     ["line 53, column 1: found \"}\"; expected the end of the file after the top-level value"]),
+     [f"line {LAST_LINE + 1}, column 1: found \"}}\"; expected the end of the file after the top-level value"]),
     ("file cut short", SHIPPED[:200],
      ["line 5, column 18: found the end of the file; expected a value: a string, number, object, list, true, false "
       "or null (inside vocabulary)"]),
@@ -237,7 +238,7 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     ("about is a number", edited(put("about", 3)), ["about: found 3; expected a string"]),
     ("$schema is null", edited(put("$schema", None)), ["$schema: found null; expected a string"]),
     ("unknown key", edited(put("profile", [])),
-     ['$: found unknown key "profile"; expected one of: $schema, about, bonus_target, cost_model, drawn_rounds, monte_carlo, '
+     ['$: found unknown key "profile"; expected one of: $schema, about, bonus_target, cost_model, drawn_rounds, language_model, monte_carlo, '
       "profiles, target, version, vocabulary, walkthrough_seed"]),
     ("unknown key with a bidi control", edited(put("cost_model.dra\u202eft", "1")),
      ['cost_model: found unknown key "dra<U+202E>ft"; expected one of: compare_draft_steps, draft_step, verify_costs, verify_round']),

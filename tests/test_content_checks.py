@@ -9,6 +9,7 @@ from speculative import render
 from speculative.sections import (ALLOWED_TAGS, MAX_SECTION_CHARS, ContentError, html_problems, parse_section,
                                  parse_sections)
 
+from .conftest import ROOT
 from .test_publish import ARGS, hint, project, refused  # noqa: F401  (project: the published-site fixture)
 
 EXPECTED_KEYS = "expected title, order and id, one per line"
@@ -149,11 +150,12 @@ def test_the_shipped_raw_html_is_allowed():
     assert {"span", "em", "p", "a", "bdi", "sub"} <= ALLOWED_TAGS and not {"script", "style", "iframe"} & ALLOWED_TAGS
 
 
+WHAT_END = (ROOT / "content" / "01-what.md").read_text(encoding="utf-8").count("\n") + 4  # a line added at its end
 CONTENT_BUILD_CASES = [
     ("unclosed comment", "01-what.md", lambda t: t + "\n<!-- the rest is hidden\n",
-     ["content/01-what.md: line 10: found <!-- with no --> after it; expected every HTML comment to be closed"]),
+     [f"content/01-what.md: line {WHAT_END}: found <!-- with no --> after it; expected every HTML comment to be closed"]),
     ("unclosed div", "01-what.md", lambda t: t + "\n<div class=\"note\">\n\nA note.\n",
-     ["content/01-what.md: line 10: found <div> with no </div>; expected every element opened in a section to be "
+     [f"content/01-what.md: line {WHAT_END}: found <div> with no </div>; expected every element opened in a section to be "
       "closed in it"]),
     ("duplicate title", "01-what.md", lambda t: t.replace("title: What this is", "title: A\ntitle: B"),
      ["content/01-what.md: line 3: title: found the key a second time (first on line 2); expected each key once"]),

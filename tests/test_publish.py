@@ -311,7 +311,7 @@ def test_a_site_from_a_build_before_manifests_still_rebuilds(project, run_build)
 # --- an unexpected error is one line, with the details in .cache/last-error.log ------------------------------
 
 def test_an_unexpected_error_is_one_line_and_a_log(project, run_build, monkeypatch):
-    def broken(dataset):
+    def broken(dataset, corpus):
         raise TypeError("unhashable type: 'list'")
     monkeypatch.setattr(build, "explain", broken)
     before = snapshot(project / "site")

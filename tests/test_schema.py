@@ -144,3 +144,12 @@ def test_schema_states_the_loaders_limits():
 @pytest.mark.parametrize("label", ["ca\u202et", "ca\nt", "ca\tt", " cat", "cat ", "cat\n", "a\u2066b"])
 def test_refuses_labels_the_page_cannot_show(label):
     assert errors(json.loads(broken(_set(["vocabulary", 5], label))))
+
+
+def test_schema_states_the_generator_settings_limits():
+    from speculative import lm_settings as lm
+    props = SCHEMA["properties"]["language_model"]["properties"]
+    assert set(props) == lm.KEYS and "language_model" not in SCHEMA["required"]
+    assert props["target_order"]["maximum"] == lm.MAX_ORDER and props["k"]["maximum"] == lm.MAX_K
+    assert props["temperatures"]["maxItems"] == lm.MAX_TEMPERATURES
+    assert props["draft_orders"]["items"]["maximum"] == lm.MAX_ORDER - 1

@@ -24,7 +24,7 @@ LIMIT = 40
 # to, attribute names and values, media queries, the values of the round radios, the player's data-kind and
 # the id of the tally's caption, which the lab makes only while it has draws.
 DOM_NAMES = frozenset("""
-    a div span tr th td li bdi strong small label legend input select textarea template noscript figure
+    a div span tr th td li bdi strong small label legend input select textarea template noscript figure button number
     table caption thead tbody role region aria-labelledby tally-cap
     href contenteditable
     click keydown change input hashchange beforeprint

@@ -111,10 +111,10 @@ import sys
 sys.path.insert(0, sys.argv[1])
 import pathlib, build
 real = build.explain
-def explain(dataset):
+def explain(dataset, corpus):
     if dataset.walkthrough_seed == 4242:
         raise RuntimeError("a bug in the analysis")
-    return real(dataset)
+    return real(dataset, corpus)
 build.explain = explain
 build.CACHE = pathlib.Path.cwd() / ".cache"
 sys.exit(build.main(sys.argv[2:]))

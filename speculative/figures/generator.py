@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .. import text
+from ..stats import round_cost
 from ..text import decimal_str
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
@@ -82,7 +83,8 @@ class Generator:
                 "seed": s.seed, "rounds": len(r.run), "alphas": [[round(a, 6) for a in row] for row in r.alphas],
                 "cost": {"c": float(cost.draft_step), "v": float(cost.verify_round), "c_text": str(cost.draft_step),
                          "v_text": str(cost.verify_round)},
-                "join": {"before": text.SPACE_BEFORE_NOT, "after": text.SPACE_AFTER_NOT}}
+                "join": {"before": text.SPACE_BEFORE_NOT, "after": text.SPACE_AFTER_NOT}, "kinds": list(KINDS.values()),
+                "cost_words": [text.cost_phrase(round_cost(k, cost)) for k in range(1, 9)]}
 
     def context(self) -> dict[str, Any]:
         """Returns the controls' choices and the seeded run, as the page shows it without scripting."""
@@ -129,7 +131,7 @@ class Generator:
             "expected": text.fill(g["expected"], {"per": decimal_str(e, 2), "speedup": decimal_str(e / float(r.round_cost), 2)}),
             "expected_note": text.fill(g["expected_note"], {"alpha": decimal_str(alpha, 3), "k": s.k,
                                                             "c": str(cost.draft_step), "v": str(cost.verify_round),
-                                                            "cost": str(r.round_cost)}),
+                                                            "cost": text.cost_phrase(r.round_cost)}),
         }
 
 

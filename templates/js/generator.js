@@ -11,7 +11,8 @@ var GEN_PARTS = {
   expected: '[data-gen-expected]', note: '[data-gen-note]', check: '[data-gen-check-text]', bars: '[data-gen-bars]'
 };
 var GEN_MAX_TOKENS = 64;  // token buttons a lane keeps before its oldest half joins one plain span
-var GEN_MS = 450;  // play: milliseconds per target step of the clock
+var GEN_MS = 450;
+var KINDS = [];  // a committed token's kinds, from the trace: accepted, replaced, bonus  // play: milliseconds per target step of the clock
 
 /* ---------- the model: counts, then rows ---------- */
 
@@ -135,17 +136,17 @@ function genRound(P, Q, context, k, draw) {
     if (!(u < a)) {
       round.r = draw();
       round.committed.push(inverseCdf(residualRow(p, q), round.r));
-      round.kinds.push('replaced');
+      round.kinds.push(KINDS[1]);
       return round;
     }
     round.committed.push(x);
-    round.kinds.push('accepted');
+    round.kinds.push(KINDS[0]);
     ctx = ctx.slice(1).concat([x]);
   }
   round.r = draw();
   round.bonusCtx = ctx;
   round.committed.push(inverseCdf(P(ctx), round.r));
-  round.kinds.push('bonus');
+  round.kinds.push(KINDS[2]);
   return round;
 }
 
@@ -153,6 +154,7 @@ function genRound(P, Q, context, k, draw) {
 
 function startGenerator(root, trace) {
   var g = trace.gen, ui = partsOf(root, GEN_PARTS), ids = decodeIds(g), V = g.vocab.split(' ').length;
+  KINDS = g.kinds;
   var fig = figure(root, trace, { draft: g.draft, k: g.k, temp: g.temp, playing: false }, limitGenerator, renderGenerator);
   fig.ui = ui;
   fig.G = trace.text.gen;
@@ -179,8 +181,8 @@ function wireGenerator(fig) {
   ui.temp.addEventListener('change', function () { fig.update({ temp: ui.temp.value }); restart(fig, null); fig.update({}); });
   ui.k.addEventListener('input', function () { fig.update({ k: ui.k.value }); });
   ui.spec.addEventListener('click', function (e) {
-    var b = e.target.closest('button[data-i]');
-    if (b) fig.update({ chosen: Number(b.getAttribute('data-i')) });
+    var b = e.target.closest('button');
+    if (b) fig.update({ chosen: Number(b.value) });
   });
 }
 
@@ -195,13 +197,14 @@ function limitGenerator(fig) {
 function restart(fig, seed) {
   var g = fig.trace.gen, s = fig.state, given = window.__generateUniforms, T = g.temps[s.temp];
   var opt = window.__generateSeed;
-  if (typeof opt === 'number') seed = opt;
+  if (Number.isInteger(opt)) seed = opt;
   fig.drawSpec = given ? listUniform(given.spec) : seed === null ? cryptoUniform : mulberry32(seed);
   fig.drawPlain = given ? listUniform(given.plain) : seed === null ? cryptoUniform : mulberry32(seed + 1);
   fig.P = temperedRows(fig.target, T);
   fig.Q = temperedRows(fig.drafts[s.draft], T);
   fig.run = { text: fig.prompt.slice(), plain: fig.prompt.slice(), rounds: [], tokens: [], time: 0, steps: 0 };
-  fig.shown = { spec: 0, plain: 0 };
+  fig.shownSpec = 0;
+  fig.shownPlain = 0;
   s.chosen = null;
   clearLanes(fig);
 }
@@ -276,21 +279,21 @@ function renderGenerator(fig) {
   renderCheck(fig);
 }
 
-function lastToken(fig, lane) {
-  var run = fig.run, text = lane === 'plain' ? run.plain : run.text;
-  return fig.vocab[text[fig.prompt.length + fig.shown[lane] - 1]] || fig.vocab[fig.prompt[fig.prompt.length - 1]];
+// The last token a lane shows: of `text`, after the prompt and `shown` tokens.
+function lastToken(fig, text, shown) {
+  return fig.vocab[text[fig.prompt.length + shown - 1]];
 }
 
 function growSpec(fig) {
-  var run = fig.run, ui = fig.ui, start = fig.shown.spec;
+  var run = fig.run, ui = fig.ui, start = fig.shownSpec;
   if (start === run.tokens.length) return;
   fig.ghosts.forEach(function (el) { el.remove(); });
   fig.ghosts = [];
-  var previous = lastToken(fig, 'spec'), frag = document.createDocumentFragment();
+  var previous = lastToken(fig, run.text, start), frag = document.createDocumentFragment();
   run.tokens.slice(start).forEach(function (t, n) {
     var tok = fig.vocab[t.y], b = node('button', 'gen-tok is-' + t.kind, tok);
     b.type = 'button';
-    b.setAttribute('data-i', String(start + n));
+    b.value = String(start + n);
     b.setAttribute('aria-label', tok + ': ' + fig.G[t.kind]);
     frag.append(spaceBefore(fig, tok, previous), b);
     previous = tok;
@@ -302,25 +305,25 @@ function growSpec(fig) {
     fig.ghosts.push(ghost);
   }
   ui.spec.append(frag);
-  fig.shown.spec = run.tokens.length;
-  joinOldest(ui.spec, 'button');
+  fig.shownSpec = run.tokens.length;
+  joinOldest(ui.spec);
   ui.spec.scrollTop = ui.spec.scrollHeight;
 }
 
 function growPlain(fig) {
-  var run = fig.run, text = fig.ui.plain.lastChild, have = fig.shown.plain;
+  var run = fig.run, text = fig.ui.plain.lastChild, have = fig.shownPlain;
   var fresh = run.plain.slice(fig.prompt.length + have);
   if (!fresh.length) return;
-  text.textContent += spacedText(fig, fresh, lastToken(fig, 'plain'));
-  fig.shown.plain = run.plain.length - fig.prompt.length;
+  text.textContent += spacedText(fig, fresh, lastToken(fig, run.plain, have));
+  fig.shownPlain = run.plain.length - fig.prompt.length;
   fig.ui.plain.scrollTop = fig.ui.plain.scrollHeight;
 }
 
 // A lane holds at most GEN_MAX_TOKENS token elements: the oldest half becomes plain text in one span.
-function joinOldest(lane, selector) {
-  var toks = lane.querySelectorAll(selector);
+function joinOldest(lane) {
+  var toks = lane.getElementsByTagName('button');
   if (toks.length <= GEN_MAX_TOKENS) return;
-  var cut = toks[Math.floor(GEN_MAX_TOKENS / 2)], older = node('span', 'gen-older', '');
+  var cut = toks[Math.floor(GEN_MAX_TOKENS / 2)], older = node('span', 'gen-older');
   var text = '';
   while (lane.firstChild && lane.firstChild !== cut) { text += lane.firstChild.textContent; lane.firstChild.remove(); }
   older.textContent = text;
@@ -329,16 +332,16 @@ function joinOldest(lane, selector) {
 
 function fixed(x, places) { return (Math.round(x * Math.pow(10, places)) / Math.pow(10, places)).toFixed(places); }
 
-function countText(G, n, one, many) { return n === 1 ? G[one] : fill(G[many], { n: n }); }
+function countText(n, one, many) { return n === 1 ? one : fill(many, { n: n }); }
 
 function renderFigures(fig) {
   var run = fig.run, G = fig.G, g = fig.trace.gen, s = fig.state, ui = fig.ui;
   var tokens = run.tokens.length, rounds = run.rounds.length, plain = run.plain.length - fig.prompt.length;
   var per = rounds ? tokens / rounds : 0;
   ui.specStats.textContent = fill(G.spec_stats, {
-    tokens: countText(G, tokens, 'token_one', 'tokens'), time: fixed(run.time, 1),
-    rounds: countText(G, rounds, 'round_one', 'rounds'), passes: rounds, steps: run.steps, per: fixed(per, 2) });
-  ui.plainStats.textContent = fill(G.plain_stats, { tokens: countText(G, plain, 'token_one', 'tokens'), time: fixed(run.time, 1) });
+    tokens: countText(tokens, G.token_one, G.tokens), time: fixed(run.time, 1),
+    rounds: countText(rounds, G.round_one, G.rounds), passes: rounds, steps: run.steps, per: fixed(per, 2) });
+  ui.plainStats.textContent = fill(G.plain_stats, { tokens: countText(plain, G.token_one, G.tokens), time: fixed(run.time, 1) });
   var top = Math.max(tokens, plain, 1);
   ui.specBar.style.setProperty('--w', String(tokens / top));
   ui.plainBar.style.setProperty('--w', String(plain / top));
@@ -347,7 +350,7 @@ function renderFigures(fig) {
   for (var i = 0; i <= s.k; i++) e += Math.pow(alpha, i);
   ui.expected.textContent = fill(G.expected, { per: fixed(e, 2), speedup: fixed(e / cost, 2) });
   ui.note.textContent = fill(G.expected_note, { alpha: fixed(alpha, 3), k: s.k, c: g.cost.c_text, v: g.cost.v_text,
-                                                 cost: String(Math.round(cost * 1000) / 1000) });
+                                                 cost: g.cost_words[s.k - 1] });
 }
 
 // The chosen token's check: the top tokens of p and q at its context in the lab's encoding, then the sentence.
@@ -355,7 +358,7 @@ function renderCheck(fig) {
   var s = fig.state, ui = fig.ui, G = fig.G, t = s.chosen === null ? null : fig.run.tokens[s.chosen];
   ui.bars.textContent = '';
   if (!t) { ui.check.textContent = G.pick; return; }
-  var round = fig.run.rounds[t.round], c = t.kind === 'bonus' ? null : round.checks[t.j];
+  var round = fig.run.rounds[t.round], c = t.kind === KINDS[2] ? null : round.checks[t.j];
   var ctx = c ? c.ctx : round.bonusCtx, p = fig.P(ctx), q = fig.Q(ctx);
   var head = fill(G.ctx, { round: t.round + 1, pos: t.j + 1, context: spacedText(fig, ctx, null) });
   ui.check.textContent = head + ' ' + checkSentence(fig, round, t, c, p);
@@ -364,11 +367,11 @@ function renderCheck(fig) {
 
 function checkSentence(fig, round, t, c, p) {
   var G = fig.G, V = fig.vocab, x = round.proposals[t.j];
-  if (t.kind === 'bonus') return fill(G.check_bonus, { y: V[t.y], p: fixed(p[t.y], 4), r: fixed(round.r, 4) });
+  if (t.kind === KINDS[2]) return fill(G.check_bonus, { y: V[t.y], p: fixed(p[t.y], 4), r: fixed(round.r, 4) });
   var fields = { x: V[x], q: fixed(c.q, 4), p: fixed(c.p, 4), a: fixed(c.a, 4), u: fixed(c.u, 4), y: V[t.y], r: fixed(round.r || 0, 4) };
-  if (t.kind === 'accepted') return fill(G.check_accept, fields);
+  if (t.kind === KINDS[0]) return fill(G.check_accept, fields);
   var n = round.ghosts.length;
-  fields.dropped = n ? countText(G, n, 'proposals_one', 'proposals') : G.none;
+  fields.dropped = n ? countText(n, G.proposals_one, G.proposals) : G.none;
   fields.were = n === 1 ? G.were_one : G.were;
   return fill(G.check_reject, fields);
 }
@@ -400,4 +403,4 @@ function generatorRounds(fig, uniforms, n) {
   return out;
 }
 
-starts('generator', '[data-gen]', startGenerator);
+starts('gen', '[data-gen]', startGenerator);

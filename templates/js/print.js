@@ -30,4 +30,4 @@ function startNear(noscript) {
   return { root: noscript.parentElement };
 }
 
-starts('near', 'noscript[data-near]', startNear, true);
+starts('noscript', 'noscript[data-near]', startNear, true);
