@@ -43,7 +43,7 @@ def settings(check: Any, raw: Any) -> LanguageModel | None:
     values: dict[str, Any] = {}
     if "target_order" in raw:
         values["target_order"] = check.integer(raw["target_order"], f"{path}.target_order", 2, MAX_ORDER)
-    order = values.get("target_order", DEFAULT.target_order)
+    order = values.get("target_order") or DEFAULT.target_order  # a wrong order is reported above; check against 3
     if "draft_orders" in raw:
         values["draft_orders"] = _orders(check, raw["draft_orders"], f"{path}.draft_orders", order)
     if "discount" in raw:

@@ -228,16 +228,16 @@ def test_keyboard_shortcuts_step_jump_and_play(page: Page, page_url, trace):
     at(page, 1, n)
     page.get_by_role("button", name="Next step").focus()
     page.keyboard.press("Space")  # plays; it must not also click the focused Next button
-    expect(page.get_by_role("button", name="Pause")).to_be_visible()
-    expect(page.get_by_role("button", name="Play", exact=True)).to_have_count(0)
+    expect(player(page).get_by_role("button", name="Pause")).to_be_visible()
+    expect(player(page).get_by_role("button", name="Play", exact=True)).to_have_count(0)
     page.keyboard.press("Space")
-    expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible()
+    expect(player(page).get_by_role("button", name="Play", exact=True)).to_be_visible()
     at(page, 1, n)
-    page.get_by_role("button", name="Play", exact=True).focus()
+    player(page).get_by_role("button", name="Play", exact=True).focus()
     page.keyboard.press("Space")  # the focused Play button toggles once, not twice
-    expect(page.get_by_role("button", name="Pause")).to_be_visible()
+    expect(player(page).get_by_role("button", name="Pause")).to_be_visible()
     page.keyboard.press("Space")
-    expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible()
+    expect(player(page).get_by_role("button", name="Play", exact=True)).to_be_visible()
 
 
 def test_form_fields_keep_their_own_keys(page: Page, page_url, trace):
@@ -267,15 +267,15 @@ def test_play_runs_to_the_last_frame_and_stops(browser, page_url, trace):
     page.goto(f"{page_url}#divergent/{n - 2}")
     page.clock.pause_at(60_000)  # from here on, time moves only when the test says so
     page.get_by_label("Speed", exact=True).select_option(label="Fast")
-    page.get_by_role("button", name="Play", exact=True).click()
-    expect(page.get_by_role("button", name="Pause")).to_be_visible()
+    player(page).get_by_role("button", name="Play", exact=True).click()
+    expect(player(page).get_by_role("button", name="Pause")).to_be_visible()
     page.clock.run_for(899)
     at(page, n - 2, n)
     page.clock.run_for(1)
     at(page, n - 1, n)
     page.clock.run_for(900)
     at(page, n, n)
-    expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible()
+    expect(player(page).get_by_role("button", name="Play", exact=True)).to_be_visible()
     page.clock.run_for(5000)
     at(page, n, n)
     context.close()
@@ -343,9 +343,10 @@ def test_print_shows_every_static_frame_and_hides_the_player(page: Page, page_ur
     items = page.locator("li.frame")
     expect(items).to_have_count(sum(len(frames(p)) for p in trace["profiles"]))
     # each figure's static form is printed beside its own <noscript>, once, and nowhere else:
-    # the walkthrough's frames, the lab's accept tables, the convergence tables and the speedup tables
+    # the generator's seeded run, the walkthrough's frames, the lab's accept tables, the convergence tables and the
+    # speedup tables
     statics = page.locator("noscript[data-static]").count()
-    assert statics == 3 + len(trace["profiles"])
+    assert statics == 4 + len(trace["profiles"])
     expect(page.locator("[data-printed]")).to_have_count(statics)
     expect(page.locator("#walkthrough > [data-printed]")).to_have_count(1)
     expect(page.locator("#lab > [data-printed] table")).to_have_count(len(trace["profiles"]))

@@ -124,6 +124,9 @@ function overlapRows(pos, vocab, mark, numbers) {
   });
 }
 
+// What print.js's startNear tells the page when a part far below the fold has joined it.
+var NEAR_EVENT = 'data-near';
+
 // Each figure's script names its root and its start function here; boot.js starts every root it finds.
 var STARTERS = [];  // [name, selector, start, many]
 

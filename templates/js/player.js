@@ -130,6 +130,7 @@ function startPlayer(root, trace) {
   bindPlayerControls(fig);
   watchWidth(fig);
   bindPlayerLinks(fig);
+  document.addEventListener(NEAR_EVENT, function () { fig.update({}); });  // a chart just joined: mark it too
   var initial = parseHash(location.hash, trace.profiles);
   if (initial) openAt(fig, initial); else fig.update({});
   return fig;

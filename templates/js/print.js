@@ -26,6 +26,7 @@ function startNear(noscript) {
     var t = document.createElement('template');
     t.innerHTML = noscript.textContent;
     noscript.replaceWith(t.content);
+    document.dispatchEvent(new Event(NEAR_EVENT));
   });
   return { root: noscript.parentElement };
 }
