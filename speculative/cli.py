@@ -21,6 +21,7 @@ PROG = "speculative"
 DATA = "data/profiles.v1.json"
 ROUNDS_RANGE = (1_000, 100_000_000)  # rounds per profile: fewer reach no later position; more take hours
 TEXTS_RANGE = (1_000, 100_000_000)  # texts for the sequence check, for the same reasons
+GENERATIONS = 400  # lm_checks.REPEATS (a test keeps them equal)
 DEFAULTS = (6_400_000, 1_000_000)  # the suite's checks.ROUNDS and checks.SEQUENCE_TEXTS (a test keeps them equal)
 SETUP_HINT = SETUP.format(then="`.venv/bin/speculative`")
 HEADER = f"{'check':<34} {'n':>11} {'p-value':>9} {'TV':>8} {'bound':>8} {'detectable':>10}  result"
@@ -86,15 +87,17 @@ def row(c: Any, categories: int) -> str:
     return f"{c.name:<34} {c.n:>11,} {c.p_value:>9.2e} {c.tv:>8.5f} {c.bound:>8.5f} {seen}  {verdict}"
 
 
-def run_checks(path: str, rounds: int, texts: int, out: TextIO, err: TextIO, rule: Any = None) -> bool:
-    """Prints one row per check of every profile in `path` and of the toy's sequences; returns whether every row passed."""
+def run_checks(path: str, rounds: int, texts: int, out: TextIO, err: TextIO, rule: Any = None,
+               generations: int = 0, content: str = "content") -> bool:
+    """Prints one row per check of every profile in `path`, of the toy's sequences and, with `generations`, of the
+    n-gram pair counted from the prose in `content`; returns whether every row passed."""
     import numpy as np
 
     from . import checks, sampler
     from .analysis import arrays
     from .profiles import load
 
-    rule = rule or sampler.RULE
+    swapped, rule = rule, rule or sampler.RULE
     data = load(path)
     rng = np.random.default_rng(checks.SEED)
     advance = progress_bar(rounds * len(data.profiles) + texts, err) if err.isatty() else None
@@ -114,16 +117,54 @@ def run_checks(path: str, rounds: int, texts: int, out: TextIO, err: TextIO, rul
         advance(texts)
     print(row(seq, len(checks.TOY.vocabulary) ** checks.SEQUENCE_LENGTH), file=out)
     printed.append(seq)
-    print(f"\n(the last row: the built-in context-dependent toy, {len(checks.TOY.vocabulary)} tokens, "
+    print(f"\n(that row: the built-in context-dependent toy, {len(checks.TOY.vocabulary)} tokens, "
           f"{texts:,} texts in {time.perf_counter() - start:.1f} s)", file=out)
+    if generations:
+        printed += model_pair_rows(data, content, generations, out, swapped)
     for problem in checks.problems(printed):
         print(f"failed: {problem}", file=out)
     return all(c.ok for c in printed)
 
 
+def model_pair_rows(data: Any, content: str, generations: int, out: TextIO, rule: Any = None) -> list[Any]:
+    """Prints and returns the model pair's rows: every draft, verification rule and k, from the prose's top contexts."""
+    from . import language, lm_checks, prose, sampler
+    from .sections import ContentError, parse_sections
+
+    folder = Path(content)
+    texts = {}
+    for p in sorted(folder.glob("*.md")) if folder.is_dir() else []:
+        texts[str(p)] = read_text(p)
+    try:
+        tokens = prose.corpus(s.body for s in parse_sections(texts, content))
+    except ContentError as error:
+        raise NoCheckout("\n".join(error.lines())) from None
+    problem = prose.corpus_problem(tokens)
+    if problem:
+        raise NoCheckout(f"{content}: {problem}")
+    run = language.explain(tokens, data.language_model, data.cost)
+    start = time.perf_counter()
+    rows = lm_checks.language_checks(run, generations, rules={"accept-test": rule} if rule else sampler.RULES)
+    print("", file=out)
+    for c in rows:
+        print(row(c, 1), file=out)
+    print(f"\n(those rows: the n-gram pair counted from {content}/, {len(run.ids):,} tokens and {len(run.vocab):,} "
+          f"distinct; the first two tokens of {generations:,} generations from each of the {lm_checks.CONTEXTS} most "
+          f"frequent contexts, against the target's own, in {time.perf_counter() - start:.1f} s)", file=out)
+    return rows
+
+
+def read_text(path: Path) -> str:
+    """Returns a section file's text by the build's reader."""
+    from .errors import decode
+    from .reading import read_bytes
+
+    return decode(read_bytes(path), str(path))
+
+
 def check(args: argparse.Namespace, out: TextIO, err: TextIO, rule: Any = None) -> int:
     """Runs the check command; returns 0 when every printed row passed, else 1."""
-    return 0 if run_checks(args.data, args.rounds, args.texts, out, err, rule) else 1
+    return 0 if run_checks(args.data, args.rounds, args.texts, out, err, rule, args.generations, args.content) else 1
 
 
 # --- stats: each profile's exact figures ---------------------------------------------------------------------
@@ -161,7 +202,8 @@ def stats(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 # --- build and serve: build.py, the one module that writes site/ ---------------------------------------------
 
 class NoCheckout(Exception):
-    """build.py is not beside the package: it was installed without the project's checkout."""
+    """An input the command needs is not there or is refused (build.py beside the package, the prose): the message
+    says which."""
 
 
 def build_module() -> Any:
@@ -227,6 +269,10 @@ def parser() -> argparse.ArgumentParser:
                    help=f"rounds per profile, {ROUNDS_RANGE[0]:,} to {ROUNDS_RANGE[1]:,} (default: {DEFAULTS[0]:,})")
     p.add_argument("--texts", type=count(*TEXTS_RANGE), default=DEFAULTS[1],
                    help=f"texts for the sequence check, {TEXTS_RANGE[0]:,} to {TEXTS_RANGE[1]:,} (default: {DEFAULTS[1]:,})")
+    p.add_argument("--generations", type=count(0, 100_000), default=GENERATIONS,
+                   help=f"generations of the n-gram pair from each of its top contexts, 0 to 100,000; 0 skips its rows "
+                        f"(default: {GENERATIONS:,})")
+    p.add_argument("--content", default="content", help="the prose the n-gram pair is counted from (default: content)")
     p.add_argument("--data", default=DATA, help=f"the profiles file (default: {DATA})")
     p = command(sub, "stats", stats, "print each profile's α, E, P(N = n), speedup and frame count, exactly")
     p.add_argument("--data", default=DATA, help=f"the profiles file (default: {DATA})")

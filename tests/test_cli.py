@@ -11,14 +11,14 @@ import sys
 import numpy as np
 import pytest
 
-from speculative import checks, cli, sampler
+from speculative import checks, cli, lm_checks, sampler
 from speculative.analysis import arrays
 from speculative.profiles import load
 
 from .conftest import DATA, ROOT
 
 BAD_TARGET = ('"4/8", "1/8", "0",   "0",   "2/8", "1/8"', '"5/8", "1/8", "0",   "0",   "2/8", "1/8"')
-SMALL = ["--rounds", "20000", "--texts", "20000", "--data", str(DATA)]  # enough for every broken sampler to fail
+SMALL = ["--rounds", "20000", "--texts", "20000", "--generations", "0", "--data", str(DATA)]  # enough for every broken sampler to fail
 SEQUENCE_ROW = "first 4 tokens of 20,000 texts"
 
 
@@ -73,7 +73,7 @@ def test_check_exits_zero_on_a_harmless_change(name):
 
 def test_check_exits_one_and_names_the_failure_when_a_p_value_is_too_small(monkeypatch):
     monkeypatch.setattr(checks, "P_MIN", 1.1)  # every p-value is below it
-    status, out, _ = run("check", "--rounds", "2000", "--texts", "2000", "--data", str(DATA))
+    status, out, _ = run("check", "--rounds", "2000", "--texts", "2000", "--generations", "0", "--data", str(DATA))
     assert status == 1
     assert "failed: aligned position 1: chi-square p = " in out
 
@@ -121,6 +121,7 @@ def test_serve_refuses_a_port_out_of_range(capsys):
 
 def test_check_defaults_are_the_suites_own_counts():
     assert cli.DEFAULTS == (checks.ROUNDS, checks.SEQUENCE_TEXTS)
+    assert cli.GENERATIONS == lm_checks.REPEATS
 
 
 def test_check_of_a_bad_file_prints_its_problems_without_traceback(tmp_path):
@@ -160,7 +161,7 @@ def test_the_check_command_runs_the_rounds_asked_and_reproduces_the_suites_seede
     t, d, b = arrays(data, data.profiles[0])
     first = checks.profile_checks(t, d, b, 2000, np.random.default_rng(checks.SEED), sampler.RULE,
                                   name=data.profiles[0].id)[0]
-    _, out, _ = run("check", "--rounds", "2000", "--texts", "3000", "--data", str(DATA))
+    _, out, _ = run("check", "--rounds", "2000", "--texts", "3000", "--generations", "0", "--data", str(DATA))
     assert first.n == 2000 and cli.row(first, len(b)) in out.splitlines()
     toy = next(line for line in out.splitlines() if line.startswith("first "))  # "first 4 tokens of 3,000 texts"
     assert toy.split()[6] == "3,000"  # its n: one text per draw of the toy
@@ -296,7 +297,7 @@ def test_every_rows_detectable_error_counts_its_own_categories(tmp_path):
         row.append("0")
     data = tmp_path / "seven.json"
     data.write_text(json.dumps(raw), encoding="utf-8")
-    status, out, err = run("check", "--data", str(data), "--rounds", "1000", "--texts", "1000")
+    status, out, err = run("check", "--data", str(data), "--rounds", "1000", "--texts", "1000", "--generations", "0")
     rows = [line for line in out.splitlines() if re.match(r"(aligned|divergent|first) ", line)]
     assert len(rows) == 2 * 7 + 1
     for line in rows:
@@ -360,13 +361,46 @@ def test_one_failed_row_alone_decides_the_exit_status_whichever_row_it_is(monkey
         c = rows[0]
         return [checks.Check(c.name, c.n, c.p_value, c.tv, c.bound, f"{c.name}: TV above its bound"), *rows[1:]]
     monkeypatch.setattr(checks, "profile_checks", first_row_past_its_bound)
-    status, out, _ = run("check", "--rounds", "2000", "--texts", "2000", "--data", str(DATA))
+    status, out, _ = run("check", "--rounds", "2000", "--texts", "2000", "--generations", "0", "--data", str(DATA))
     assert status == 1 and failed_rows(out)[:1] == ["aligned position 1"] and out.count("  FAIL") == len(failed_rows(out))
     assert "failed: aligned position 1: TV above its bound" in out
 
 
 def test_the_check_commands_first_and_last_lines_state_its_own_figures():
-    status, out, _ = run("check", "--rounds", "2000", "--texts", "3000", "--data", str(DATA))
+    status, out, _ = run("check", "--rounds", "2000", "--texts", "3000", "--generations", "0", "--data", str(DATA))
     assert out.startswith(f"{DATA}: 2 profile(s), 2,000 rounds each; a check fails below p = {checks.P_MIN:g} or "
                           f"above its TV bound. 'detectable' is the TV error caught with probability {checks.POWER:.0%}.")
-    assert f"(the last row: the built-in context-dependent toy, {len(checks.TOY.vocabulary)} tokens, 3,000 texts in " in out
+    assert f"(that row: the built-in context-dependent toy, {len(checks.TOY.vocabulary)} tokens, 3,000 texts in " in out
+
+
+# --- the n-gram pair's rows -------------------------------------------------------------------------------------
+
+LM_ARGS = ["--rounds", "1000", "--texts", "1000", "--generations", "60", "--data", str(DATA),
+           "--content", str(ROOT / "content")]
+
+
+@pytest.mark.slow  # about 20 s: 18 checks of the model pair
+def test_check_prints_a_row_per_draft_rule_and_k_for_the_model_pair():
+    status, out, _ = run("check", *LM_ARGS)
+    rows = [line for line in out.splitlines() if line.startswith("lm ")]
+    assert status == 0, out
+    assert len(rows) == 3 * 3 * 2 and all(line.endswith("  ok") for line in rows)
+    assert re.search(r"^lm 2-gram accept-test k=2 +1,200 ", out, re.M)  # 20 contexts x 60 generations
+    assert "the first two tokens of 60 generations from each of the 20 most frequent contexts" in out
+
+
+@pytest.mark.slow
+def test_a_broken_rule_fails_the_model_pair_rows_too():
+    status, out, _ = run("check", *LM_ARGS, rule=checks.BROKEN["ratio inverted (q/p)"])
+    assert status == 1
+    assert any(row.startswith("lm ") for row in failed_rows(out)), out
+
+
+def test_check_says_which_prose_folder_it_could_not_count_the_pair_from(tmp_path):
+    (tmp_path / "a.md").write_text("---\ntitle: A\norder: 1\nid: a\n---\nToo short.\n", encoding="utf-8")
+    status, out, err = run("check", "--rounds", "1000", "--texts", "1000", "--generations", "10", "--data", str(DATA),
+                           "--content", str(tmp_path))
+    assert status == 1
+    assert err == (f"{tmp_path}: found 3 tokens of prose (3 distinct) once template syntax, HTML and markup are "
+                   "removed; expected at least 20 tokens, 2 of them distinct, for the generator's models to be counted "
+                   "from\n")

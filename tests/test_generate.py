@@ -1,0 +1,119 @@
+"""Speculative generation with the n-gram pair: the round's mechanics, the page's seeded run, and the guarantee at
+this scale (the first two committed tokens follow the target's own generation), which each broken sampler fails."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from speculative import checks, generate, language, lm_checks, sampler
+
+
+@pytest.fixture(scope="module")
+def run(explained):
+    return explained.language
+
+
+def rows(run, draft: int, temperature: float = 1.0):
+    return generate.rows(run.target, temperature), generate.rows(run.drafts[draft], temperature)
+
+
+@pytest.mark.parametrize("k", [1, 4, 8])
+@pytest.mark.parametrize("temperature", [0.0, 1.0])
+def test_with_the_target_itself_as_draft_every_round_commits_k_plus_one(run, k, temperature):
+    p, q = rows(run, len(run.drafts) - 1, temperature)
+    out = generate.generate(p, q, run.prompt, k, generate.uniforms(3), 50)
+    assert [len(r.committed) for r in out] == [k + 1] * 50
+    assert all(r.kinds == ("a",) * k + ("b",) and r.accept == (1.0,) * k for r in out)
+
+
+def test_a_round_stops_at_its_first_rejection_and_drops_the_rest(run):
+    p, q = rows(run, 0)
+    out = generate.generate(p, q, run.prompt, 4, generate.uniforms(5), 300)
+    rejected = [r for r in out if r.kinds[-1] == "r"]
+    assert rejected and any(r.dropped for r in rejected)
+    for r in out:
+        assert len(r.committed) == len(r.uniforms) + (r.kinds[-1] == "b")
+        assert all(u < a for u, a in zip(r.uniforms[:-1], r.accept)) and r.committed[:-1] == r.proposals[:len(r.committed) - 1]
+        if r.kinds[-1] == "r":
+            assert r.uniforms[-1] >= r.accept[-1] and r.dropped == r.proposals[len(r.uniforms):]
+
+
+def test_a_replacement_is_never_the_token_just_rejected(run):
+    p, q = rows(run, 0)
+    for r in generate.generate(p, q, run.prompt, 3, generate.uniforms(7), 400):
+        if r.kinds[-1] == "r":
+            assert r.committed[-1] != r.proposals[len(r.committed) - 1]
+
+
+def test_chance_decides_most_checks_at_temperature_one(run):
+    p, q = rows(run, 1)
+    accepts = [a for r in generate.generate(p, q, run.prompt, 4, generate.uniforms(11), 200) for a in r.accept]
+    assert np.mean([0 < a < 1 for a in accepts]) > 0.5
+
+
+def test_at_temperature_zero_the_rule_accepts_exactly_when_the_top_tokens_agree(run):
+    p, q = rows(run, 1, 0.0)
+    for r in generate.generate(p, q, run.prompt, 4, generate.uniforms(13), 100):
+        ctx = r.context
+        for x, a in zip(r.proposals, r.accept):
+            top_p, top_q = int(np.argmax(p(ctx))), int(np.argmax(q(ctx)))
+            assert x == top_q and a == float(top_p == top_q)
+            if a < 1:
+                break
+            ctx = (*ctx[1:], x)
+
+
+def test_mulberry32_is_the_32_bit_generator_the_script_repeats():
+    # mulberry32(0)'s first outputs, worked by hand from its definition in 32-bit arithmetic
+    a = (0 + 0x6D2B79F5) & 0xFFFFFFFF
+    t = ((a ^ (a >> 15)) * (a | 1)) & 0xFFFFFFFF
+    t = ((t + (((t ^ (t >> 7)) * (t | 61)) & 0xFFFFFFFF)) & 0xFFFFFFFF) ^ t
+    assert next(generate.mulberry32(0)) == ((t ^ (t >> 14)) & 0xFFFFFFFF) / 2**32
+    draws = list(itertools.islice(generate.mulberry32(2026), 20000))
+    assert all(0 <= u < 1 for u in draws) and abs(np.mean(draws) - 0.5) < 0.01 and len(set(draws)) == len(draws)
+
+
+def test_the_pages_run_is_seeded_from_the_data_and_its_plain_lane_fills_the_same_time(explained, shipped):
+    run, s = explained.language, shipped.language_model
+    again = language.explain.__wrapped__(tuple(run.vocab[i] for i in run.ids), s, shipped.cost)
+    assert again.run == run.run and again.plain == run.plain
+    assert len(run.run) >= 12
+    assert len(run.plain) == int(run.round_cost * len(run.run))
+    assert run.round_cost == s.k * shipped.cost.draft_step + shipped.cost.verify_round
+
+
+def test_the_expected_tokens_per_round_are_the_geometric_sum():
+    assert language.expected_tokens(0.5, 3) == 1 + 0.5 + 0.25 + 0.125
+    assert language.expected_tokens(1.0, 4) == 5
+
+
+def test_the_mean_alpha_is_one_for_the_perfect_draft_and_ordered_by_the_drafts_order(run):
+    t1 = run.settings.temperatures.index(Fraction(1))
+    alphas = [row[t1] for row in run.alphas]
+    assert alphas[-1] == pytest.approx(1.0) and alphas[0] < alphas[1] < alphas[-1]
+
+
+# --- the guarantee at this scale ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def exact(run):
+    return lm_checks.targets(run)
+
+
+@pytest.mark.slow  # about 10 s
+@pytest.mark.parametrize("rule", list(sampler.RULES))
+def test_every_rule_commits_the_targets_next_two_tokens_with_each_draft(run, exact, rule):
+    for draft, k in itertools.product(range(len(run.drafts)), lm_checks.KS):
+        c = lm_checks.language_check(run, draft, k, sampler.RULES[rule], 150, checks.SEED + draft, exact)
+        assert c.ok, (rule, draft, k, c)
+
+
+@pytest.mark.slow  # about 30 s: the replacement that forgets to subtract q needs many rejections to show
+@pytest.mark.parametrize("name", list(checks.BROKEN))
+def test_each_broken_sampler_fails_on_the_model_pair(run, exact, name):
+    found = [lm_checks.language_check(run, 1, k, checks.BROKEN[name], 1000, checks.SEED, exact) for k in lm_checks.KS]
+    assert any(not c.ok for c in found), (name, found)
