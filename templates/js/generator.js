@@ -300,8 +300,10 @@ function growSpec(fig) {
   });
   var last = run.rounds[run.rounds.length - 1];
   if (last.ghosts.length) {
-    var ghost = node('s', 'gen-tok is-ghost' + (fig.reduced ? '' : ' is-fading'), ' ' + spacedText(fig, last.ghosts, previous).trim());
-    frag.append(' ', ghost);
+    var ghost = node('s', 'gen-tok is-ghost' + (fig.reduced ? '' : ' is-fading'), spacedText(fig, last.ghosts, previous).trim());
+    var gap = document.createTextNode(' ');  // removed with its ghost, so the lane's text keeps one space
+    frag.append(gap, ghost);
+    fig.ghosts.push(gap);
     fig.ghosts.push(ghost);
   }
   ui.spec.append(frag);

@@ -1,0 +1,198 @@
+"""Watch it generate, in a real Chromium from file://: driven by its controls' names, checked against Python's
+model and Python's rounds, draw for draw."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from playwright.sync_api import Page, expect
+
+from speculative import generate
+from speculative.figures.generator import joined
+
+from .conftest import axe_violations
+from .test_budget import DOM_BUDGET
+
+pytestmark = pytest.mark.browser
+
+STEP_JS = "n => { const b = document.querySelector('[data-gen-step]'); for (let i = 0; i < n; i++) b.click(); }"
+LANE_JS = """sel => { const lane = document.querySelector(sel).cloneNode(true);
+  lane.querySelectorAll('s').forEach(s => s.remove()); return lane.textContent; }"""  # a lane's text, ghosts left out
+
+
+@pytest.fixture(scope="module")
+def run(explained):
+    return explained.language
+
+
+def gen(page: Page):
+    return page.locator("#gen")
+
+
+def open_figure(page: Page, url: str, init: str | None = None) -> None:
+    """Opens the page (after an init script, if any) and waits until the generator has written its first round."""
+    if init:
+        page.add_init_script(init)
+    page.goto(url)
+    expect(gen(page).get_by_role("button", name="Step one round")).to_be_visible()
+
+
+def step(page: Page, n: int) -> None:
+    """Presses "Step one round" n times, then waits for the last round to be counted."""
+    before = rounds_done(page)
+    page.evaluate(STEP_JS, n)
+    expect(gen(page).locator("[data-gen-spec-stats]")).to_contain_text(f" {before + n} round")
+
+
+def rounds_done(page: Page) -> int:
+    text = gen(page).locator("[data-gen-spec-stats]").inner_text()
+    return int(text.split(": ")[1].split(" round")[0])
+
+
+def per_round(page: Page) -> float:
+    return float(gen(page).locator("[data-gen-spec-stats]").inner_text().split(", ")[-1].split(" tokens")[0])
+
+
+def text_of(run, prompt_and_tokens) -> str:
+    return "".join(a + b for a, b in joined([run.vocab[i] for i in prompt_and_tokens]))
+
+
+def test_the_figure_is_on_the_first_screen_at_desktop_and_phone_widths(page: Page, page_url):
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        open_figure(page, page_url)
+        top = gen(page).evaluate("e => e.getBoundingClientRect().top")
+        assert 0 <= top < height - 100, (width, top)
+
+
+def test_with_the_target_itself_as_the_draft_every_round_commits_k_plus_one(page: Page, page_url, run):
+    open_figure(page, page_url)
+    g = gen(page)
+    g.get_by_label("Draft model").select_option(label="the target itself (a perfect draft)")
+    for k in (1, 4, 8):
+        g.get_by_label("Tokens drafted per round").fill(str(k))
+        g.get_by_role("button", name="Start over").click()
+        step(page, 12)
+        assert per_round(page) == k + 1
+        expect(g.locator("[data-gen-spec-stats]")).to_contain_text(f"{12 * (k + 1)} tokens in")
+
+
+def test_at_temperature_zero_a_run_and_a_second_run_from_start_over_write_the_same_text(page: Page, page_url):
+    open_figure(page, page_url, "window.__generateSeed = 5;")
+    g = gen(page)
+    g.get_by_label("Temperature").select_option(label="0")
+    step(page, 25)
+    first = page.evaluate(LANE_JS, "[data-gen-spec]")
+    g.get_by_role("button", name="Start over").click()
+    step(page, 25)
+    assert page.evaluate(LANE_JS, "[data-gen-spec]") == first and len(first.split()) > 25
+
+
+def test_over_300_rounds_the_bigram_draft_commits_more_per_round_than_the_unigram(page: Page, page_url):
+    open_figure(page, page_url, "window.__generateSeed = 9;")
+    g, found = gen(page), {}
+    for label in ("a unigram model (word frequencies alone)", "a bigram model (the previous word)"):
+        g.get_by_label("Draft model").select_option(label=label)
+        step(page, 300)
+        found[label.split()[1]] = per_round(page)
+    assert found["bigram"] > found["unigram"] > 1, found
+
+
+def test_a_chosen_tokens_check_shows_the_draw_and_accept_probability_of_the_model_at_its_context(page: Page, page_url,
+                                                                                                   run):
+    open_figure(page, page_url, "window.__generateSeed = 7;")
+    g = gen(page)
+    p, q = generate.rows(run.target, 1.0), generate.rows(run.drafts[run.draft_index(run.settings.default_draft)], 1.0)
+    rounds = generate.generate(p, q, run.prompt, run.settings.k, generate.mulberry32(7), len(run.run))
+    tokens = [(r, j) for r in rounds for j in range(len(r.committed))]
+    for kind in ("replaced", "accepted", "bonus"):
+        n = next(i for i, (r, j) in enumerate(tokens) if r.kinds[j] == {"replaced": "r", "accepted": "a", "bonus": "b"}[kind])
+        r, j = tokens[n]
+        g.locator("[data-gen-spec] button").nth(n).click()
+        shown = g.locator("[data-gen-check-text]")
+        if kind == "bonus":
+            expect(shown).to_contain_text(f"with r = {r.last_draw:.4f}")
+            continue
+        expect(shown).to_contain_text(f"min(1, p/q) = {r.accept[j]:.4f}")
+        expect(shown).to_contain_text(f"u = {r.uniforms[j]:.4f}")
+        x, ctx = r.proposals[j], (*r.context, *r.proposals[:j])[-len(r.context):]
+        expect(shown).to_contain_text(f"p = {p(ctx)[x]:.4f}")
+        expect(shown).to_contain_text(f"q = {q(ctx)[x]:.4f}")
+        expect(g.locator("[data-gen-bars] .bar-row")).to_have_count(6)
+
+
+def test_the_script_and_python_agree_draw_for_draw_over_200_rounds(page: Page, page_url, run):
+    rng = np.random.default_rng(31)
+    spec, plain = rng.random(4000).tolist(), rng.random(2000).tolist()
+    open_figure(page, page_url, f"window.__generateUniforms = {json.dumps({'spec': spec, 'plain': plain})};")
+    step(page, 200)
+    p, q = generate.rows(run.target, 1.0), generate.rows(run.drafts[run.draft_index(run.settings.default_draft)], 1.0)
+    rounds = generate.generate(p, q, run.prompt, run.settings.k, iter(spec), 200)
+    assert page.evaluate(LANE_JS, "[data-gen-spec]") == text_of(run, (*run.prompt, *(t for r in rounds for t in r.committed)))
+    tokens = generate.plain(p, run.prompt, iter(plain), int(run.round_cost * 200))
+    assert page.evaluate(LANE_JS, "[data-gen-plain]") == text_of(run, (*run.prompt, *tokens))
+
+
+def test_the_live_figure_opens_on_the_same_seeded_run_the_page_shows_without_scripting(browser, page: Page, page_url,
+                                                                                        run):
+    expected = text_of(run, (*run.prompt, *(t for r in run.run for t in r.committed)))
+    open_figure(page, page_url)
+    assert page.evaluate(LANE_JS, "[data-gen-spec]") == expected
+    context = browser.new_context(java_script_enabled=False)
+    static = context.new_page()
+    static.goto(page_url)
+    lanes = static.locator("#gen noscript .gen-text")
+    expect(lanes.first).to_have_text(expected)
+    expect(lanes.nth(1)).to_have_text(text_of(run, (*run.prompt, *run.plain)))
+    expect(static.locator("#gen noscript .gen-tok.is-replaced").first).to_be_visible()
+    context.close()
+
+
+def test_after_1000_tokens_the_lanes_stay_small_and_the_page_within_its_dom_budget(page: Page, page_url):
+    open_figure(page, page_url, "window.__generateSeed = 3;")
+    gen(page).get_by_label("Tokens drafted per round").fill("8")
+    while int(gen(page).locator("[data-gen-spec-stats]").inner_text().split(" tokens")[0].replace(",", "")) < 1000:
+        step(page, 50)
+    buttons = page.evaluate("document.querySelectorAll('[data-gen-spec] button').length")
+    assert 0 < buttons <= 300
+    assert page.evaluate("document.getElementsByTagName('*').length") <= DOM_BUDGET
+
+
+def test_play_becomes_pause_and_writes_until_paused(page: Page, page_url):
+    open_figure(page, page_url)
+    g = gen(page)
+    before = rounds_done(page)
+    g.get_by_role("button", name="Play").click()
+    expect(g.get_by_role("button", name="Pause")).to_be_visible()
+    expect(g.locator("[data-gen-spec-stats]")).to_contain_text(f" {before + 2} rounds", timeout=10_000)
+    g.get_by_role("button", name="Pause").click()
+    expect(g.get_by_role("button", name="Play")).to_be_visible()
+
+
+def test_with_reduced_motion_nothing_plays_but_stepping_works(page: Page, page_url):
+    page.emulate_media(reduced_motion="reduce")
+    open_figure(page, page_url)
+    g = gen(page)
+    expect(g.get_by_role("button", name="Play")).to_be_hidden()
+    g.get_by_label("Draft model").select_option(label="a unigram model (word frequencies alone)")
+    before = rounds_done(page)
+    step(page, 1)
+    assert rounds_done(page) == before + 1
+    step(page, 30)
+    expect(g.locator("[data-gen-spec] s.is-ghost")).to_have_count(1)  # the last rejection's dropped proposals
+    expect(g.locator("[data-gen-spec] .is-fading")).to_have_count(0)
+
+
+def test_axe_finds_nothing_in_the_generator_while_it_plays_in_light_or_dark(page: Page, page_url):
+    open_figure(page, page_url)
+    g = gen(page)
+    g.locator("[data-gen-spec] button").first.click()
+    g.get_by_role("button", name="Play").click()
+    found = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        found += [(scheme, v) for v in axe_violations(page, "#gen")]
+    g.get_by_role("button", name="Pause").click()
+    assert found == []
