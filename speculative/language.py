@@ -14,7 +14,7 @@ from .profiles import CostModel
 from .prose import corpus_problem
 from .stats import round_cost
 
-PAGE_ROUNDS = 16  # rounds in the precomputed run that readers without scripting see (at least 12)
+PAGE_ROUNDS = 12  # rounds in the precomputed run that readers without scripting see (at least 12)
 
 
 class CorpusError(ValueError):

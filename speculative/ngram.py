@@ -87,8 +87,11 @@ def model(ids: Sequence[int], vocab_size: int, order: int, discount: float) -> M
 
 
 def vocabulary(tokens: Sequence[str]) -> tuple[str, ...]:
-    """Returns the distinct tokens in order of first appearance: the order ties are broken in."""
-    return tuple(dict.fromkeys(tokens))
+    """Returns the distinct tokens, most frequent first, and in order of first appearance among equals: the order
+    ties are broken in, and the order that lets the page carry the commonest tokens' ids in one character."""
+    first = {t: i for i, t in reversed(list(enumerate(tokens)))}
+    counts = Counter(tokens)
+    return tuple(sorted(first, key=lambda t: (-counts[t], first[t])))
 
 
 def tempered(p: np.ndarray, temperature: float) -> np.ndarray:

@@ -18,7 +18,7 @@ from markdown_it.rules_core.smartquotes import process_inlines
 from markdown_it.rules_core.state_core import StateCore
 from markupsafe import Markup
 
-from . import figures, page_checks
+from . import figures, page_checks, prose
 from .cache import compact_json
 from .errors import GONE
 from .sections import ContentError, Section, control_problems, html_problems, markdown_problems
@@ -386,7 +386,9 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
                                 (*ctx, *COMPONENTS)) for s in sections}
     if problems:
         raise ContentError(problems)
-    rendered = [{"id": s.id, "title": s.title, "html": _place(bodies[s.source], components)} for s in sections]
+    # each section carries its own tokens of the generator's corpus, just before its prose, where gzip finds them again
+    rendered = [{"id": s.id, "title": s.title, "html": _place(bodies[s.source], components),
+                 "corpus": " ".join(prose.corpus([s.body]))} for s in sections]
     page = _render(env, f"{folder}/page.html.j2", problems, lambda: page_checks.generate(
         env.get_template("page.html.j2"), ctx, sections=rendered, css=Markup(css), js=Markup(js),
         trace_json=Markup(trace_text), csp=content_security_policy([js], [css])),

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.browser
 
 STEP_JS = "n => { const b = document.querySelector('[data-gen-step]'); for (let i = 0; i < n; i++) b.click(); }"
 LANE_JS = """sel => { const lane = document.querySelector(sel).cloneNode(true);
-  lane.querySelectorAll('s').forEach(s => s.remove()); return lane.textContent; }"""  # a lane's text, ghosts left out
+  lane.querySelectorAll('.gen-drop').forEach(s => s.remove()); return lane.textContent; }"""  # a lane's text, ghosts left out
 
 
 @pytest.fixture(scope="module")

@@ -108,8 +108,8 @@ def test_the_corpus_keeps_words_numbers_and_marks_and_drops_markup(markdown, tok
     assert list(prose.corpus([markdown])) == tokens
 
 
-def test_case_is_kept_and_the_vocabulary_is_in_order_of_first_appearance():
-    assert ngram.vocabulary(prose.tokenize("The cat . the Cat")) == ("The", "cat", ".", "the", "Cat")
+def test_case_is_kept_and_the_vocabulary_is_most_frequent_first_then_in_order_of_first_appearance():
+    assert ngram.vocabulary(prose.tokenize("The cat . the Cat . cat")) == ("cat", ".", "The", "the", "Cat")
 
 
 def test_too_little_prose_is_refused_with_what_was_found():

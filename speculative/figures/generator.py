@@ -24,26 +24,6 @@ COMPONENT = "generator"
 IDS = frozenset({"gen", "gen-title", "gen-draft", "gen-k", "gen-temp", "gen-check"})
 PREFIXES: frozenset[str] = frozenset()
 KINDS = {"a": "accepted", "r": "replaced", "b": "bonus"}  # a committed token's kind -> its class and GEN key
-DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
-
-
-def base36(n: int, width: int) -> str:
-    """Returns n in base 36, padded to `width` digits."""
-    out = ""
-    for _ in range(width):
-        n, d = divmod(n, 36)
-        out = DIGITS[d] + out
-    return out
-
-
-def id_width(vocab_size: int) -> int:
-    """Returns the base-36 digits one token id takes."""
-    width = 1
-    while 36 ** width < vocab_size:
-        width += 1
-    return width
-
-
 def joined(tokens: Sequence[str]) -> list[tuple[str, str]]:
     """Returns (space before, token) pairs: a space unless punctuation joins the token to its neighbour."""
     out, previous = [], None
@@ -75,8 +55,7 @@ class Generator:
     def trace(self) -> dict[str, Any]:
         """Returns the script's part: the prose's ids, the settings and each draft's mean accept rate."""
         r, s, cost = self.run, self.run.settings, self.ex.data.cost
-        w = id_width(len(r.vocab))
-        return {"vocab": " ".join(r.vocab), "ids": "".join(base36(i, w) for i in r.ids), "width": w,
+        return {"types": len(r.vocab),  # the script counts the vocabulary from the sections' data-corpus tokens
                 "order": s.target_order, "orders": [*s.draft_orders, s.target_order], "discount": float(s.discount),
                 "k": s.k, "max_k": 8, "temps": [float(t) for t in s.temperatures],
                 "temp": s.temperatures.index(s.default_temperature), "draft": r.draft_index(s.default_draft),

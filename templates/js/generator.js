@@ -38,10 +38,18 @@ function listUniform(list) {
   return function () { return list[i++]; };
 }
 
-function decodeIds(g) {
-  var out = [];
-  for (var i = 0; i < g.ids.length; i += g.width) out.push(parseInt(g.ids.substr(i, g.width), 36));
-  return out;
+// The corpus: every section's tokens (its data-corpus, space-separated, in page order), as ids into the vocabulary
+// ngram.vocabulary orders: most frequent first, then in order of first appearance.
+function corpusIds(doc) {
+  var tokens = [], counts = new Map(), first = new Map();  // Maps: a token may be "constructor"
+  [].forEach.call(doc.querySelectorAll('[data-corpus]'), function (s) {
+    if (s.dataset.corpus) tokens = tokens.concat(s.dataset.corpus.split(' '));
+  });
+  tokens.forEach(function (t, i) { counts.set(t, (counts.get(t) || 0) + 1); if (!first.has(t)) first.set(t, i); });
+  var vocab = Array.from(first.keys()).sort(function (a, b) { return counts.get(b) - counts.get(a) || first.get(a) - first.get(b); });
+  var index = new Map();
+  vocab.forEach(function (t, i) { index.set(t, i); });
+  return { vocab: vocab, ids: tokens.map(function (t) { return index.get(t); }) };
 }
 
 // Level m's counts: raw m-gram counts (top) or continuation counts N1+(. h w) (below): "h" -> {ids, counts, total}.
@@ -153,12 +161,12 @@ function genRound(P, Q, context, k, draw) {
 /* ---------- the figure ---------- */
 
 function startGenerator(root, trace) {
-  var g = trace.gen, ui = partsOf(root, GEN_PARTS), ids = decodeIds(g), V = g.vocab.split(' ').length;
+  var g = trace.gen, ui = partsOf(root, GEN_PARTS), corpus = corpusIds(document), ids = corpus.ids, V = corpus.vocab.length;
   KINDS = g.kinds;
   var fig = figure(root, trace, { draft: g.draft, k: g.k, temp: g.temp, playing: false }, limitGenerator, renderGenerator);
   fig.ui = ui;
   fig.G = trace.text.gen;
-  fig.vocab = g.vocab.split(' ');
+  fig.vocab = corpus.vocab;
   fig.target = ngramModel(ids, V, g.order, g.discount);
   fig.drafts = g.orders.map(function (m) { return m === g.order ? fig.target : ngramModel(ids, V, m, g.discount); });
   fig.prompt = ids.slice(0, g.order - 1);
@@ -300,10 +308,10 @@ function growSpec(fig) {
   });
   var last = run.rounds[run.rounds.length - 1];
   if (last.ghosts.length) {
-    var ghost = node('s', 'gen-tok is-ghost' + (fig.reduced ? '' : ' is-fading'), spacedText(fig, last.ghosts, previous).trim());
-    var gap = document.createTextNode(' ');  // removed with its ghost, so the lane's text keeps one space
-    frag.append(gap, ghost);
-    fig.ghosts.push(gap);
+    var ghost = node('span', 'gen-drop'), struck = node('s', 'gen-tok is-ghost' + (fig.reduced ? '' : ' is-fading'));
+    struck.textContent = spacedText(fig, last.ghosts, previous).trim();
+    ghost.append(' ', struck);  // the space goes with its ghost, so the lane's text keeps one
+    frag.append(ghost);
     fig.ghosts.push(ghost);
   }
   ui.spec.append(frag);
