@@ -161,23 +161,30 @@ function genRound(P, Q, context, k, draw) {
 /* ---------- the figure ---------- */
 
 function startGenerator(root, trace) {
-  var g = trace.gen, ui = partsOf(root, GEN_PARTS), corpus = corpusIds(document), ids = corpus.ids, V = corpus.vocab.length;
+  var g = trace.gen;
   KINDS = g.kinds;
   var fig = figure(root, trace, { draft: g.draft, k: g.k, temp: g.temp, playing: false }, limitGenerator, renderGenerator);
-  fig.ui = ui;
+  fig.ui = partsOf(root, GEN_PARTS);
   fig.G = trace.text.gen;
+  fig.reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  if (fig.reduced) fig.ui.play.hidden = true;
+  root.hidden = false;  // its place is kept from the first paint (the lanes' heights are fixed), the text comes after
+  requestAnimationFrame(function () { setTimeout(function () { readyGenerator(fig); }, 0); });
+  return fig;
+}
+
+// Counts the models (tens of milliseconds), writes the page's seeded run, then lets the controls work.
+function readyGenerator(fig) {
+  var g = fig.trace.gen, corpus = corpusIds(document), ids = corpus.ids, V = corpus.vocab.length;
   fig.vocab = corpus.vocab;
   fig.target = ngramModel(ids, V, g.order, g.discount);
   fig.drafts = g.orders.map(function (m) { return m === g.order ? fig.target : ngramModel(ids, V, m, g.discount); });
   fig.prompt = ids.slice(0, g.order - 1);
-  fig.reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  if (fig.reduced) ui.play.hidden = true;
   wireGenerator(fig);
   restart(fig, window.__generateUniforms ? null : g.seed);
   for (var i = 0; i < g.rounds && !window.__generateUniforms; i++) stepOnce(fig);
-  root.hidden = false;
+  fig.root.querySelectorAll('[disabled]').forEach(function (el) { el.disabled = false; });
   fig.update({});
-  return fig;
 }
 
 function wireGenerator(fig) {

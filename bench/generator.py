@@ -1,0 +1,152 @@
+"""Print the generator figure's budgets in headless Chromium: each control's response after 1,000 tokens, the DOM
+and the lanes' token elements then, the largest layout shift while it plays, and the page's Largest Contentful Paint.
+
+Usage: .venv/bin/python bench/generator.py [page] [--compare OLD_PAGE]   (builds nothing: run `python build.py`)
+With --compare, the LCP budget is "no worse than OLD_PAGE's" (median of LOADS loads each, +10 % for noise);
+without it, it is "≤ 2,500 ms" (web.dev's "good"). Each line reads `name: measured; target budget`; exits 2 when a
+budget is missed, 1 when there is no page.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import sys
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "site" / "index.html"
+RESPOND_MS, DOM, TOKENS, SHIFT, LCP_MS = 16, 1400, 300, 0.01, 2500
+ACTIONS = 40  # timed actions per control
+WIDTHS = ((390, 844), (1280, 800))
+LOADS = 7
+
+# Writes rounds until the speculative lane holds 1,000 tokens (untimed), then times each control ACTIONS times:
+# milliseconds of script, style and layout (offsetHeight makes the browser do both inside the span).
+RESPOND_JS = """async (actions) => {
+  const fig = document.querySelector('[data-gen]'), step = fig.querySelector('[data-gen-step]');
+  const written = () => Number(fig.querySelector('[data-gen-spec-stats]').textContent.split(' ')[0].replace(/,/g, ''));
+  while (written() < 1000) step.click();
+  const timed = act => { document.body.offsetHeight; const t = performance.now(); act(); document.body.offsetHeight;
+                         return performance.now() - t; };
+  const out = {};
+  const refill = () => { while (written() < 1000) step.click(); };
+  out['Step one round'] = [...Array(actions)].map(() => timed(() => step.click()));
+  const k = fig.querySelector('[data-gen-k]');
+  out['Tokens drafted per round'] = [...Array(actions)].map((_, i) => timed(() => {
+    k.value = String(1 + i % 8); k.dispatchEvent(new Event('input', {bubbles: true})); }));
+  const tokens = () => fig.querySelectorAll('[data-gen-spec] button');
+  out['a token\\'s check'] = [...Array(actions)].map((_, i) => { const b = tokens(); return timed(() => b[i % b.length].click()); });
+  for (const [name, sel] of [['Draft model', '[data-gen-draft]'], ['Temperature', '[data-gen-temp]']]) {
+    const el = fig.querySelector(sel), values = [...el.options].map(o => o.value);
+    out[name] = [];
+    for (let i = 0; i < actions; i++) {
+      refill();
+      out[name].push(timed(() => { el.value = values[(i + 1) % values.length];
+                                   el.dispatchEvent(new Event('change', {bubbles: true})); }));
+    }
+  }
+  refill();
+  out['Start over'] = [...Array(actions)].map(() => { refill(); return timed(() => fig.querySelector('[data-gen-reset]').click()); });
+  refill();
+  return {times: out, dom: document.getElementsByTagName('*').length, tokens: tokens().length};
+}"""
+
+SHIFT_JS = """async (rounds) => {
+  const shifts = [];
+  new PerformanceObserver(list => { for (const e of list.getEntries()) shifts.push(e.value); })
+    .observe({type: 'layout-shift', buffered: false});
+  const fig = document.querySelector('[data-gen]');
+  const count = () => Number(fig.querySelector('[data-gen-spec-stats]').textContent.split(': ')[1].split(' ')[0]);
+  const start = count();
+  fig.querySelector('[data-gen-play]').click();
+  await new Promise(r => { const t = setInterval(() => { if (count() >= start + rounds) { clearInterval(t); r(); } }, 50); });
+  fig.querySelector('[data-gen-play]').click();
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return Math.max(0, ...shifts);
+}"""
+
+LCP_JS = """() => new Promise(r => new PerformanceObserver(list => {
+  const e = list.getEntries().at(-1); r([e.startTime, e.element ? e.element.tagName + '.' + e.element.className : '?']);
+}).observe({type: 'largest-contentful-paint', buffered: true}))"""
+
+
+def chromium_path() -> str | None:
+    return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def lcp(browser, page_path: Path) -> tuple[float, str]:
+    """Returns the median LCP in ms over LOADS loads at 1,280 × 800, and the element of the last load."""
+    times, element = [], "?"
+    for _ in range(LOADS):
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(page_path.as_uri())
+        value, element = page.evaluate(LCP_JS)
+        times.append(value)
+        page.close()
+    return statistics.median(times), element
+
+
+def measure(page_path: Path, old: Path | None) -> dict:
+    path = chromium_path()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(**({"executable_path": path} if path else {}))
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.add_init_script("window.__generateSeed = 1")
+        page.goto(page_path.as_uri())
+        page.wait_for_selector("[data-gen-step]", state="visible")
+        responded = page.evaluate(RESPOND_JS, ACTIONS)
+        page.close()
+        shifts = {}
+        for width, height in WIDTHS:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(page_path.as_uri())
+            page.wait_for_selector("[data-gen-play]", state="visible")
+            shifts[width] = page.evaluate(SHIFT_JS, 8)
+            page.close()
+        now = lcp(browser, page_path)
+        before = lcp(browser, old) if old else None
+        browser.close()
+    return {"respond": responded, "shifts": shifts, "lcp": now, "lcp_before": before}
+
+
+def rows(m: dict) -> list[tuple[str, str, str, bool]]:
+    r = m["respond"]
+    out = []
+    for name, times in r["times"].items():
+        median = statistics.median(times)
+        out.append((f"generator, {name}, after 1,000 tokens", f"{median:.2f} ms median, {max(times):.2f} ms worst of "
+                    f"{len(times)}", f"≤ {RESPOND_MS} ms", median <= RESPOND_MS))
+    out.append(("generator, DOM elements after 1,000 tokens", f"{r['dom']:,}", f"≤ {DOM:,}", r["dom"] <= DOM))
+    out.append(("generator, token elements in the lanes", f"{r['tokens']:,}", f"≤ {TOKENS}", r["tokens"] <= TOKENS))
+    for width, value in m["shifts"].items():
+        out.append((f"generator, largest layout shift while playing at {width} px", f"{value:.4f}", f"≤ {SHIFT}",
+                    value <= SHIFT))
+    value, element = m["lcp"]
+    if m["lcp_before"]:
+        old = m["lcp_before"][0]
+        out.append(("Largest Contentful Paint at 1,280 px", f"{value:.0f} ms median ({element}; before: {old:.0f} ms)",
+                    f"≤ {old * 1.1:.0f} ms", value <= old * 1.1))
+    else:
+        out.append(("Largest Contentful Paint at 1,280 px", f"{value:.0f} ms median ({element})", f"≤ {LCP_MS} ms",
+                    value <= LCP_MS))
+    return out
+
+
+def main(argv: list[str]) -> int:
+    page = Path(argv[0]) if argv and not argv[0].startswith("--") else PAGE
+    old = Path(argv[argv.index("--compare") + 1]) if "--compare" in argv else None
+    if not page.exists():
+        print(f"{page} not found.\n\nRun `python build.py` first; this script builds nothing.", file=sys.stderr)
+        return 1
+    table = rows(measure(page, old))
+    for name, value, target, _ in table:
+        print(f"{name}: {value}; target {target}")
+    return 2 if any(not ok for *_, ok in table) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
