@@ -88,6 +88,7 @@ def table() -> list[tuple[str, str, str, bool]]:
         *page[2:],
         # page_budget.py's script start is the same figure as player_speed.py's script init: show it once
         *(r for r in browser_rows("player_speed.py", prefix="player, ") if r[0] != "player, script init"),
+        *browser_rows("generator.py"),
     ]
 
 

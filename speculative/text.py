@@ -387,6 +387,8 @@ GEN = {
     "replaced": "replacement after a rejection",
     "bonus": "bonus from the target",
     "dropped": "dropped unchecked",
+    "clock": "The strip above each lane is the last {window} target steps of the shared clock, now at its right end: "
+             "a dark block is one target pass, a light one the draft's steps.",
     "play": "Play",
     "pause": "Pause",
     "older": "…",
@@ -396,7 +398,8 @@ GEN = {
                     "Drawn u = {u} < {a}: accepted.",
     "check_reject": "The draft proposed “{x}”: q = {q}, p = {p}, so it passes with probability min(1, p/q) = {a}. "
                     "Drawn u = {u} ≥ {a}: rejected. The replacement “{y}” was drawn from the residual "
-                    "max(0, p − q), renormalised, with r = {r}; the {dropped} after it {were} dropped unchecked.",
+                    "max(0, p − q), renormalised, with r = {r}.",
+    "check_dropped": " The {dropped} after it {were} dropped unchecked.",
     "check_bonus": "Every proposal of this round passed, so “{y}” was drawn from the target's own p at the next "
                    "position (p = {p}) with r = {r}: the same target pass scored it.",
     "bars_caption": "The top tokens at this context: min(p, q) solid, p − q hatched, q − p striped.",
@@ -405,7 +408,6 @@ GEN = {
     "proposals": "{n} proposals",
     "were_one": "was",
     "were": "were",
-    "none": "no",
 }
 SPACE_BEFORE_NOT = ",.;:!?)]}%’”"  # a token that opens with one of these joins the text before it
 SPACE_AFTER_NOT = "([{“‘#"  # ... and after one of these the next token joins it

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .. import text
+from .. import prose, text
 from ..stats import round_cost
 from ..text import decimal_str
 
@@ -23,7 +23,15 @@ SCRIPTS: tuple[str, ...] = ("js/generator.js",)
 COMPONENT = "generator"
 IDS = frozenset({"gen", "gen-title", "gen-draft", "gen-k", "gen-temp", "gen-check"})
 PREFIXES: frozenset[str] = frozenset()
-KINDS = {"a": "accepted", "r": "replaced", "b": "bonus"}  # a committed token's kind -> its class and GEN key
+KINDS = {"a": "accepted", "r": "replaced", "b": "bonus"}
+CLOCK_STEPS = 20  # target steps the lanes' clock strips show
+KS = (1, 2)  # the k the suite's check of the pair uses (lm_checks.KS, which a test keeps equal; no numpy here)
+CHECK_CONTEXTS = 20  # ... and how many contexts (lm_checks.CONTEXTS)
+
+
+def lm_checks_contexts() -> int:
+    """Returns how many of the prose's contexts the pair's check starts from."""
+    return CHECK_CONTEXTS  # a committed token's kind -> its class and GEN key
 def joined(tokens: Sequence[str]) -> list[tuple[str, str]]:
     """Returns (space before, token) pairs: a space unless punctuation joins the token to its neighbour."""
     out, previous = [], None
@@ -62,7 +70,7 @@ class Generator:
                 "seed": s.seed, "rounds": len(r.run), "alphas": [[round(a, 6) for a in row] for row in r.alphas],
                 "cost": {"c": float(cost.draft_step), "v": float(cost.verify_round), "c_text": str(cost.draft_step),
                          "v_text": str(cost.verify_round)},
-                "join": {"before": text.SPACE_BEFORE_NOT, "after": text.SPACE_AFTER_NOT}, "kinds": list(KINDS.values()),
+                "clock": CLOCK_STEPS, "join": {"before": text.SPACE_BEFORE_NOT, "after": text.SPACE_AFTER_NOT}, "kinds": list(KINDS.values()),
                 "cost_words": [text.cost_phrase(round_cost(k, cost)) for k in range(1, 9)]}
 
     def context(self) -> dict[str, Any]:
@@ -71,12 +79,16 @@ class Generator:
         t1 = s.temperatures.index(1) if 1 in s.temperatures else s.temperatures.index(s.default_temperature)
         return {"gen": {"drafts": draft_names(r), "draft": r.draft_index(s.default_draft), "k": s.k,
                         "tokens": f"{len(r.ids):,}", "types": f"{len(r.vocab):,}", "discount": str(s.discount),
-                        "order": s.target_order, "alpha_t": temp_label(s.temperatures[t1]),
+                        "order": s.target_order, "alpha_t": temp_label(s.temperatures[t1]), "seed": s.seed,
+                        "regex": prose.TOKEN.pattern,
+                        "context_words": text.count(s.target_order - 1, "token"),
+                        "check_contexts": lm_checks_contexts(), "check_ks": text.and_list([str(k) for k in KS]),
                         "alphas": [{"name": name, "alpha": decimal_str(row[t1], 2)}
                                    for name, row in zip(draft_names(r)[:-1], r.alphas)],
                         "temps": [temp_label(t) for t in s.temperatures],
                         "temp": s.temperatures.index(s.default_temperature), "spec_name": text.GEN["spec"],
                         "plain_name": text.GEN["plain"], "dropped": text.GEN["dropped"], "pick": text.GEN["pick"],
+                        "clock": text.fill(text.GEN["clock"], {"window": CLOCK_STEPS}),
                         **self.seeded(), **self.facts()}}
 
     def seeded(self) -> dict[str, Any]:

@@ -183,7 +183,7 @@ function readyGenerator(fig) {
   wireGenerator(fig);
   restart(fig, window.__generateUniforms ? null : g.seed);
   for (var i = 0; i < g.rounds && !window.__generateUniforms; i++) stepOnce(fig);
-  fig.root.querySelectorAll('[disabled]').forEach(function (el) { el.disabled = false; });
+  fig.root.querySelectorAll('button, input, select').forEach(function (el) { el.disabled = false; });
   fig.update({});
 }
 
@@ -359,15 +359,25 @@ function renderFigures(fig) {
     tokens: countText(tokens, G.token_one, G.tokens), time: fixed(run.time, 1),
     rounds: countText(rounds, G.round_one, G.rounds), passes: rounds, steps: run.steps, per: fixed(per, 2) });
   ui.plainStats.textContent = fill(G.plain_stats, { tokens: countText(plain, G.token_one, G.tokens), time: fixed(run.time, 1) });
-  var top = Math.max(tokens, plain, 1);
-  ui.specBar.style.setProperty('--w', String(tokens / top));
-  ui.plainBar.style.setProperty('--w', String(plain / top));
+  renderClock(fig);
   ui.measured.textContent = rounds ? fill(G.measured, { per: fixed(per, 2), speedup: fixed(tokens / run.time, 2) }) : '';
   var alpha = g.alphas[s.draft][s.temp], cost = s.k * g.cost.c + g.cost.v, e = 0;
   for (var i = 0; i <= s.k; i++) e += Math.pow(alpha, i);
   ui.expected.textContent = fill(G.expected, { per: fixed(e, 2), speedup: fixed(e / cost, 2) });
   ui.note.textContent = fill(G.expected_note, { alpha: fixed(alpha, 3), k: s.k, c: g.cost.c_text, v: g.cost.v_text,
                                                  cost: g.cost_words[s.k - 1] });
+}
+
+// The clock strips: the last g.clock target steps, now at the right end. The plain lane's blocks are its passes,
+// one a step; the speculative lane's repeat a round from the right: the target pass (v), then the k draft steps.
+function renderClock(fig) {
+  var g = fig.trace.gen, k = fig.state.k, round = k * g.cost.c + g.cost.v, run = fig.run;
+  var specStyle = fig.ui.specBar.style, plainStyle = fig.ui.plainBar.style;
+  specStyle.setProperty('--round', String(100 * round / g.clock) + '%');
+  specStyle.setProperty('--pass', String(100 * g.cost.v / g.clock) + '%');
+  specStyle.setProperty('--fill', String(Math.min(1, run.time / g.clock)));
+  plainStyle.setProperty('--step', String(100 / g.clock) + '%');
+  plainStyle.setProperty('--fill', String(Math.min(1, run.time / g.clock)));
 }
 
 // The chosen token's check: the top tokens of p and q at its context in the lab's encoding, then the sentence.
@@ -387,10 +397,8 @@ function checkSentence(fig, round, t, c, p) {
   if (t.kind === KINDS[2]) return fill(G.check_bonus, { y: V[t.y], p: fixed(p[t.y], 4), r: fixed(round.r, 4) });
   var fields = { x: V[x], q: fixed(c.q, 4), p: fixed(c.p, 4), a: fixed(c.a, 4), u: fixed(c.u, 4), y: V[t.y], r: fixed(round.r || 0, 4) };
   if (t.kind === KINDS[0]) return fill(G.check_accept, fields);
-  var n = round.ghosts.length;
-  fields.dropped = n ? countText(n, G.proposals_one, G.proposals) : G.none;
-  fields.were = n === 1 ? G.were_one : G.were;
-  return fill(G.check_reject, fields);
+  var n = round.ghosts.length, dropped = { dropped: countText(n, G.proposals_one, G.proposals), were: n === 1 ? G.were_one : G.were };
+  return fill(G.check_reject, fields) + (n ? fill(G.check_dropped, dropped) : '');
 }
 
 // The six tokens with the largest max(p, q), as core.js's overlapRows draws a position.
