@@ -1,0 +1,140 @@
+"""The generator on the built page, without a browser: its no-JS run is Python's, its figures and the prose about it
+follow the prose and the data file, and bad settings or too little prose are refused with the usual messages."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+
+import pytest
+
+import build
+from speculative import generate, prose
+from speculative.figures.generator import joined
+from speculative.profiles import parse
+
+from .conftest import DATA, ROOT
+from .test_publish import hint, project, refused  # noqa: F401  (project: the published-site fixture)
+
+
+def text_of(run, ids) -> str:
+    return "".join(a + b for a, b in joined([run.vocab[i] for i in ids]))
+
+
+def static_lanes(html: str) -> list[str]:
+    """Returns the text of the generator's no-JS lanes: speculative, then plain."""
+    figure = html[html.index('id="gen"'):]
+    static = figure[figure.index("<noscript data-static>"):figure.index("</noscript>")]
+    return [unescape(re.sub(r"<[^>]+>", "", lane)) for lane in re.findall(r'<p class="gen-text">(.*?)</p>', static)]
+
+
+def test_the_page_without_scripting_shows_pythons_seeded_run(built_site, explained):
+    run = explained.language
+    spec, plain = static_lanes((built_site / "index.html").read_text(encoding="utf-8"))
+    assert spec == text_of(run, (*run.prompt, *(t for r in run.run for t in r.committed)))
+    assert plain == text_of(run, (*run.prompt, *run.plain))
+    again = generate.generate(generate.rows(run.target, 1.0), generate.rows(run.drafts[1], 1.0), run.prompt,
+                              run.settings.k, generate.mulberry32(run.settings.seed), len(run.run))
+    assert tuple(again) == run.run
+
+
+def test_every_committed_token_of_the_no_js_run_is_marked_with_how_it_came(built_site, explained):
+    html = (built_site / "index.html").read_text(encoding="utf-8")
+    figure = html[html.index('id="gen"'):]
+    static = figure[figure.index("<noscript data-static>"):figure.index("</noscript>")]
+    kinds = re.findall(r'<span class="gen-tok is-(\w+)">', static)
+    expected = [{"a": "accepted", "r": "replaced", "b": "bonus"}[k] for r in explained.language.run for k in r.kinds]
+    assert kinds[:len(expected)] == expected and "replaced" in kinds and "bonus" in kinds
+
+
+def test_the_prose_states_the_corpus_as_counted(page_text, explained, corpus):
+    run = explained.language
+    assert f"{len(corpus):,} tokens, {len(set(corpus)):,} distinct" in page_text
+    assert f"regular expression {prose.TOKEN.pattern}:" in page_text
+    assert f"discount {run.settings.discount}" in page_text
+    assert "not a neural network and nothing downloaded" in page_text
+
+
+def test_each_section_carries_its_own_tokens_for_the_script(built_site, corpus):
+    html = (built_site / "index.html").read_text(encoding="utf-8")
+    parts = [unescape(p) for p in re.findall(r'<section id="[^"]+" aria-labelledby="[^"]+" data-corpus="([^"]*)"', html)]
+    assert " ".join(p for p in parts if p).split(" ") == list(corpus)
+    assert "vocab" not in json.loads((built_site / "trace.json").read_text(encoding="utf-8"))["gen"]
+
+
+def test_an_edit_to_the_prose_changes_the_models(project):
+    before = json.loads(build.build_files(project / "data" / "profiles.v1.json", project / "content",
+                                          project / "templates")["trace.json"])["gen"]["types"]
+    why = project / "content" / "02-why.md"
+    why.write_text(why.read_text(encoding="utf-8") + "\nZyzzyva quokka axolotl.\n", encoding="utf-8")
+    files = build.build_files(project / "data" / "profiles.v1.json", project / "content", project / "templates")
+    assert json.loads(files["trace.json"])["gen"]["types"] == before + 3
+    assert "Zyzzyva quokka axolotl ." in files["index.html"].decode("utf-8")
+
+
+def test_without_language_model_the_defaults_apply_and_with_it_the_page_follows(project):
+    data = project / "data" / "profiles.v1.json"
+    raw = json.loads(data.read_text(encoding="utf-8"))
+    del raw["language_model"]
+    data.write_text(json.dumps(raw), encoding="utf-8")
+    files = build.build_files(data, project / "content", project / "templates")
+    assert json.loads(files["trace.json"])["gen"]["k"] == 4
+    raw["language_model"] = {"k": 6, "default_draft": 1, "temperatures": ["0", "1"], "default_temperature": "0"}
+    data.write_text(json.dumps(raw), encoding="utf-8")
+    files = build.build_files(data, project / "content", project / "templates")
+    g = json.loads(files["trace.json"])["gen"]
+    assert (g["k"], g["draft"], g["temps"], g["temp"]) == (6, 0, [0, 1], 0)
+    page = files["index.html"].decode("utf-8")
+    assert 'value="6" data-gen-k' in page and "round costs 6 × 1/10 + 1 = 8/5 target steps" in page
+
+
+LM = json.loads(DATA.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("lm, lines", [
+    ({"k": 0}, ["language_model.k: found 0; expected a whole number from 1 to 8"]),
+    ({"k": 9, "seed": -1}, ["language_model.k: found 9; expected a whole number from 1 to 8",
+                            "language_model.seed: found -1; expected a whole number from 0 to 4294967295"]),
+    ({"discount": "1"}, ['language_model.discount: found "1"; expected a discount strictly between 0 and 1, such as "3/4"']),
+    ({"discount": "0.75"}, ['language_model.discount: found "0.75"; expected an exact fraction rather than a decimal, '
+                            'such as "1/2" for 0.5']),
+    ({"target_order": 5}, ["language_model.target_order: found 5; expected a whole number from 2 to 4"]),
+    ({"draft_orders": [2, 1]}, ["language_model.draft_orders: found a list of 2; expected each order once, smallest first"]),
+    ({"draft_orders": [3]}, ["language_model.draft_orders[0]: found 3; expected a whole number from 1 to 2"]),
+    ({"default_draft": 4}, ["language_model.default_draft: found 4; expected one of the draft orders (1, 2, 3; 3 is the "
+                            "target itself)"]),
+    ({"temperatures": ["1", "0"]}, ["language_model.temperatures: found a list of 2; expected each temperature once, "
+                                    "lowest first"]),
+    ({"temperatures": ["5"]}, ['language_model.temperatures[0]: found "5"; expected a temperature from 0 to 4']),
+    ({"default_temperature": "2"}, ['language_model.default_temperature: found "2"; expected one of the temperatures '
+                                    'offered (0, 1/2, 1, 3/2)']),
+    ({"depth": 3}, ['language_model: found unknown key "depth"; expected one of: default_draft, default_temperature, '
+                    'discount, draft_orders, k, seed, target_order, temperatures']),
+    ([], ["language_model: found a list of 0; expected an object"]),
+])
+def test_bad_generator_settings_are_refused_with_their_json_paths(lm, lines):
+    raw = {**LM, "language_model": lm}
+    with pytest.raises(Exception) as err:
+        parse(json.dumps(raw), "data/profiles.v1.json")
+    assert err.value.lines() == [f"data/profiles.v1.json: {line}" for line in lines]
+
+
+def test_too_little_prose_is_refused_and_the_site_left_as_it_was(run_build, project):
+    for path in (project / "content").glob("*.md"):
+        path.unlink()
+    (project / "content" / "01-what.md").write_text("---\ntitle: What\norder: 1\nid: what\n---\n{{ generator }}\n"
+                                                   "{{ lab }} {{ positions }} {{ walkthrough }} {{ checks_identity }}\n"
+                                                   "{{ checks_charts }} {{ speedup }} {{ servers }}\n", encoding="utf-8")
+    lines = refused(run_build, project)
+    assert lines == ["content: found 0 tokens of prose (0 distinct) once template syntax, HTML and markup are removed; "
+                     "expected at least 20 tokens, 2 of them distinct, for the generator's models to be counted from",
+                     *hint(["x"])]
+
+
+def test_the_pairs_check_constants_are_the_pages(explained):
+    from speculative import lm_checks
+    from speculative.figures import generator
+
+    assert (generator.KS, generator.CHECK_CONTEXTS) == (lm_checks.KS, lm_checks.CONTEXTS)
+    assert (ROOT / "bench" / "generator.py").is_file()
