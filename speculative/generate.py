@@ -11,7 +11,7 @@ draws that propose the tokens, then one per check, then one for the replacement 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator
 
 import numpy as np
 
@@ -136,8 +136,3 @@ def uniforms(seed: int) -> Iterator[float]:
     rng = np.random.default_rng(seed)
     while True:
         yield from rng.random(256).tolist()
-
-
-def mean_alpha(p: Rows, q: Rows, contexts: Sequence[tuple[int, ...]], acceptance=sampler.overlap) -> float:
-    """Returns the mean over contexts of the chance a check passes there: alpha = sum_y min(p(y), q(y))."""
-    return float(np.mean([acceptance(p(c), q(c)) for c in contexts])) if contexts else 0.0

@@ -7,6 +7,8 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from . import generate, ngram, sampler
 from .generate import GenRound
 from .lm_settings import LanguageModel
@@ -52,11 +54,23 @@ def contexts(ids: tuple[int, ...], width: int) -> Counter:
     return Counter(tuple(ids[i - width:i]) for i in range(width, len(ids)))
 
 
-def mean_alpha(target: ngram.Model, draft: ngram.Model, seen: Counter, temperature: float) -> float:
-    """Returns the mean of alpha = sum_y min(p(y), q(y)) over the prose's contexts, weighted by how often each occurs."""
-    p, q = generate.rows(target, temperature), generate.rows(draft, temperature)
-    total = sum(seen.values())
-    return sum(n * float(sampler.overlap(p(c), q(c))) for c, n in seen.items()) / total
+def mean_alphas(target: ngram.Model, drafts: tuple[ngram.Model, ...], seen: Counter,
+                temperatures: tuple) -> tuple[tuple[float, ...], ...]:
+    """Returns [drafts][temperatures] the mean of alpha = sum_y min(p(y), q(y)) over the prose's contexts, weighted
+    by how often each occurs; the perfect draft (the target itself) passes every check."""
+    contexts = list(seen)
+    weight = np.array([seen[c] for c in contexts], float) / sum(seen.values())  # [C]
+    rows = np.stack([target.row(c) for c in contexts])  # [C, V]
+    p = [ngram.tempered(rows, float(t)) for t in temperatures]  # [T][C, V]
+    out = []
+    for draft in drafts:
+        if draft is target:
+            out.append((1.0,) * len(temperatures))
+            continue
+        q = np.stack([draft.row(c) for c in contexts])  # [C, V]
+        out.append(tuple(float(weight @ sampler.overlap(pt, ngram.tempered(q, float(t))))
+                         for pt, t in zip(p, temperatures)))
+    return tuple(out)
 
 
 def expected_tokens(alpha: float, k: int) -> float:
@@ -77,7 +91,7 @@ def explain(tokens: tuple[str, ...], s: LanguageModel, cost: CostModel) -> Langu
     target = ngram.model(ids, len(vocab), s.target_order, d)
     drafts = (*(ngram.model(ids, len(vocab), m, d) for m in s.draft_orders), target)
     seen = contexts(ids, s.target_order - 1)
-    alphas = tuple(tuple(mean_alpha(target, q, seen, float(t)) for t in s.temperatures) for q in drafts)
+    alphas = mean_alphas(target, drafts, seen, s.temperatures)
     orders = (*s.draft_orders, s.target_order)
     t = float(s.default_temperature)
     u = generate.mulberry32(s.seed)

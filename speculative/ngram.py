@@ -95,15 +95,14 @@ def vocabulary(tokens: Sequence[str]) -> tuple[str, ...]:
 
 
 def tempered(p: np.ndarray, temperature: float) -> np.ndarray:
-    """Returns p^(1/T) renormalised [V]; T = 0 is greedy: all mass on the top token, the first on a tie."""
+    """Returns p^(1/T) renormalised along the last axis [..., V]; T = 0 is greedy: all mass on the top token, the
+    first on a tie."""
     if temperature == 1:
         return p
     if temperature == 0:
-        out = np.zeros_like(p)
-        out[int(np.argmax(p))] = 1.0
-        return out
-    w = p ** (1.0 / temperature)  # [V]
-    return w / w.sum()
+        return np.eye(p.shape[-1])[np.argmax(p, axis=-1)]  # [..., V] one-hot
+    w = p ** (1.0 / temperature)  # [..., V]
+    return w / w.sum(-1, keepdims=True)
 
 
 def exact_row(ids: Sequence[int], vocab_size: int, order: int, discount: Fraction,
