@@ -117,7 +117,7 @@ def run_checks(path: str, rounds: int, texts: int, out: TextIO, err: TextIO, rul
         advance(texts)
     print(row(seq, len(checks.TOY.vocabulary) ** checks.SEQUENCE_LENGTH), file=out)
     printed.append(seq)
-    print(f"\n(that row: the built-in context-dependent toy, {len(checks.TOY.vocabulary)} tokens, "
+    print(f"\n(that row: the built-in context-dependent toy, a vocabulary of {len(checks.TOY.vocabulary)}, "
           f"{texts:,} texts in {time.perf_counter() - start:.1f} s)", file=out)
     if generations:
         printed += model_pair_rows(data, content, generations, out, swapped)
@@ -128,7 +128,7 @@ def run_checks(path: str, rounds: int, texts: int, out: TextIO, err: TextIO, rul
 
 def model_pair_rows(data: Any, content: str, generations: int, out: TextIO, rule: Any = None) -> list[Any]:
     """Prints and returns the model pair's rows: every draft, verification rule and k, from the prose's top contexts."""
-    from . import language, lm_checks, prose, sampler
+    from . import language, lm_checks, prose, sampler, text
     from .sections import ContentError, parse_sections
 
     folder = Path(content)
@@ -149,8 +149,9 @@ def model_pair_rows(data: Any, content: str, generations: int, out: TextIO, rule
     for c in rows:
         print(row(c, 1), file=out)
     print(f"\n(those rows: the n-gram pair counted from {content}/, {len(run.ids):,} tokens and {len(run.vocab):,} "
-          f"distinct; the first two tokens of {generations:,} generations from each of the {lm_checks.CONTEXTS} most "
-          f"frequent contexts, against the target's own, in {time.perf_counter() - start:.1f} s)", file=out)
+          f"distinct; at temperature 1, the first two tokens of {generations:,} generations from each of the "
+          f"{text.count(len(run.top_contexts[:lm_checks.CONTEXTS]), 'most frequent context')}, against the target's "
+          f"own, in {time.perf_counter() - start:.1f} s)", file=out)
     return rows
 
 

@@ -4,6 +4,7 @@ The loader (profiles.py) calls `settings` with its own checker, which collects e
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -80,6 +81,11 @@ def _defaults(check: Any, raw: dict, out: LanguageModel, path: str) -> LanguageM
     return LanguageModel(out.target_order, out.draft_orders, out.discount, out.k, draft, temps, chosen, out.seed)
 
 
+def shown(value: list) -> str:
+    """Returns a short list as written, such as [2, 1] or ["1", "0"]."""
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _orders(check: Any, value: Any, path: str, order: int) -> tuple[int, ...] | None:
     if not isinstance(value, list) or not value or len(value) >= order + 1:
         check.fail(path, f"found {describe(value)}; expected at least one draft order in a list, each from 1 to {order - 1}")
@@ -88,7 +94,7 @@ def _orders(check: Any, value: Any, path: str, order: int) -> tuple[int, ...] | 
     if any(o is None for o in orders):
         return None
     if len(set(orders)) != len(orders) or orders != sorted(orders):
-        check.fail(path, f"found {describe(value)}; expected each order once, smallest first")
+        check.fail(path, f"found {shown(value)}; expected each order once, smallest first")
         return None
     return tuple(orders)
 
@@ -113,6 +119,6 @@ def _temperatures(check: Any, value: Any, path: str) -> tuple[Fraction, ...] | N
     if any(t is None for t in temps):
         return None
     if temps != sorted(set(temps)):
-        check.fail(path, f"found {describe(value)}; expected each temperature once, lowest first")
+        check.fail(path, f"found {shown(value)}; expected each temperature once, lowest first")
         return None
     return tuple(temps)

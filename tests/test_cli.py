@@ -370,7 +370,7 @@ def test_the_check_commands_first_and_last_lines_state_its_own_figures():
     status, out, _ = run("check", "--rounds", "2000", "--texts", "3000", "--generations", "0", "--data", str(DATA))
     assert out.startswith(f"{DATA}: 2 profile(s), 2,000 rounds each; a check fails below p = {checks.P_MIN:g} or "
                           f"above its TV bound. 'detectable' is the TV error caught with probability {checks.POWER:.0%}.")
-    assert f"(that row: the built-in context-dependent toy, {len(checks.TOY.vocabulary)} tokens, 3,000 texts in " in out
+    assert f"(that row: the built-in context-dependent toy, a vocabulary of {len(checks.TOY.vocabulary)}, 3,000 texts in " in out
 
 
 # --- the n-gram pair's rows -------------------------------------------------------------------------------------

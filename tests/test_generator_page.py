@@ -100,12 +100,12 @@ LM = json.loads(DATA.read_text(encoding="utf-8"))
     ({"discount": "0.75"}, ['language_model.discount: found "0.75"; expected an exact fraction rather than a decimal, '
                             'such as "1/2" for 0.5']),
     ({"target_order": 5}, ["language_model.target_order: found 5; expected a whole number from 2 to 4"]),
-    ({"draft_orders": [2, 1]}, ["language_model.draft_orders: found a list of 2; expected each order once, smallest first"]),
+    ({"draft_orders": [2, 1]}, ["language_model.draft_orders: found [2, 1]; expected each order once, smallest first"]),
     ({"draft_orders": [3]}, ["language_model.draft_orders[0]: found 3; expected a whole number from 1 to 2"]),
     ({"default_draft": 4}, ["language_model.default_draft: found 4; expected one of the draft orders (1, 2, 3; 3 is the "
                             "target itself)"]),
-    ({"temperatures": ["1", "0"]}, ["language_model.temperatures: found a list of 2; expected each temperature once, "
-                                    "lowest first"]),
+    ({"temperatures": ["1", "0"]}, ['language_model.temperatures: found ["1", "0"]; expected each temperature once, '
+                                    'lowest first']),
     ({"temperatures": ["5"]}, ['language_model.temperatures[0]: found "5"; expected a temperature from 0 to 4']),
     ({"default_temperature": "2"}, ['language_model.default_temperature: found "2"; expected one of the temperatures '
                                     'offered (0, 1/2, 1, 3/2)']),
