@@ -36,9 +36,10 @@ RESPOND_JS = """async (actions) => {
   const refill = () => { while (written() < 1000) step.click(); };
   out['Step one round'] = [...Array(actions)].map(() => timed(() => step.click()));
   const k = fig.querySelector('[data-gen-k]');
-  out['Tokens drafted per round'] = [...Array(actions)].map((_, i) => timed(() => {
-    k.value = String(1 + i % 8); k.dispatchEvent(new Event('input', {bubbles: true})); }));
-  const tokens = () => fig.querySelectorAll('[data-gen-spec] button');
+  out['Tokens drafted per round'] = [...Array(actions)].map((_, i) => { refill(); return timed(() => {
+    k.value = String(1 + i % 8); k.dispatchEvent(new Event('input', {bubbles: true})); }); });
+  refill();
+  const tokens = () => fig.querySelectorAll('[data-gen-spec] [role=button]');
   out['a token\\'s check'] = [...Array(actions)].map((_, i) => { const b = tokens(); return timed(() => b[i % b.length].click()); });
   for (const [name, sel] of [['Draft model', '[data-gen-draft]'], ['Temperature', '[data-gen-temp]']]) {
     const el = fig.querySelector(sel), values = [...el.options].map(o => o.value);
@@ -60,7 +61,7 @@ SHIFT_JS = """async (rounds) => {
   new PerformanceObserver(list => { for (const e of list.getEntries()) shifts.push(e.value); })
     .observe({type: 'layout-shift', buffered: false});
   const fig = document.querySelector('[data-gen]');
-  const count = () => Number(fig.querySelector('[data-gen-spec-stats]').textContent.split(': ')[1].split(' ')[0]);
+  const count = () => Number(/· ([\d,]+) target pass/.exec(fig.querySelector('[data-gen-spec-stats]').textContent)[1].replace(/,/g, ''));
   const start = count();
   fig.querySelector('[data-gen-play]').click();
   await new Promise(r => { const t = setInterval(() => { if (count() >= start + rounds) { clearInterval(t); r(); } }, 50); });
@@ -97,14 +98,14 @@ def measure(page_path: Path, old: Path | None) -> dict:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.add_init_script("window.__generateSeed = 1")
         page.goto(page_path.as_uri())
-        page.wait_for_selector("[data-gen-step]", state="visible")
+        page.wait_for_selector("[data-gen-step]:enabled")
         responded = page.evaluate(RESPOND_JS, ACTIONS)
         page.close()
         shifts = {}
         for width, height in WIDTHS:
             page = browser.new_page(viewport={"width": width, "height": height})
             page.goto(page_path.as_uri())
-            page.wait_for_selector("[data-gen-play]", state="visible")
+            page.wait_for_selector("[data-gen-play]:enabled")
             shifts[width] = page.evaluate(SHIFT_JS, 8)
             page.close()
         now = lcp(browser, page_path)

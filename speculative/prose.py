@@ -9,9 +9,10 @@ from typing import Iterable
 
 MIN_TOKENS = 20  # a corpus shorter than this has too few contexts to draft from
 
-# Tokens: a number (3.92, 1,000), a word (letters, with inner apostrophes: "target's"), or one punctuation mark.
+# Tokens: a number (3.92, 1,000), a word (letters, with inner apostrophes and hyphens: "target's", "context-dependent"),
+# or one punctuation mark.
 # Case is kept, so "The" and "the" are two tokens.
-TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)*|[^\w\s]")
+TOKEN = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+(?:['’-][^\W\d_]+)*|[^\w\s]")
 _TEMPLATE = re.compile(r"\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\}", re.S)  # Jinja tags, expressions and comments
 _TAG = re.compile(r"<[^>]*>")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")  # [text](target): the text stays

@@ -370,39 +370,47 @@ DRAWS = {
 GEN = {
     "drafts": {1: "a unigram model (word frequencies alone)", 2: "a bigram model (the previous word)",
                3: "a trigram model (the previous two words)", 0: "the target itself (a perfect draft)"},
+    "short": {1: "the unigram draft", 2: "the bigram draft", 3: "the trigram draft"},
     "plain": "Plain decoding",
     "spec": "Speculative decoding",
-    "plain_stats": "{tokens} in {time} target steps: one target pass per token",
-    "spec_stats": "{tokens} in {time} target steps: {rounds} ({passes} target passes, {steps} draft steps), "
-                  "{per} tokens per round",
-    "measured": "Measured here: {per} tokens per round, {speedup}× the plain lane's speed.",
+    "how": "Step one round at a time, or play them; choose a coloured token to see the check that kept it.",
+    "how_still": "Motion is reduced here, so nothing plays: step one round at a time, and choose a coloured token to "
+                 "see the check that kept it.",
+    "plain_stats": "{tokens} · {time} target steps · one target pass per token",
+    "spec_stats": "{tokens} · {time} target steps · {passes} · {steps} · {per} tokens per round",
+    "passes_one": "1 target pass",
+    "passes": "{n} target passes",
+    "steps_one": "1 draft step",
+    "steps": "{n} draft steps",
+    "measured": "This run: {per} tokens per round, {speedup}× plain decoding’s tokens per target step (counted "
+                "under the assumed costs, not timed).",
     "expected": "Expected at these settings: {per} tokens per round, {speedup}×.",
-    "expected_note": "Expected values assume every check passes with the same chance ᾱ = {alpha}, the mean of "
-                     "α = Σ min(p, q) over every context in the prose, and a round costs {k} × {c} + {v} = {cost}.",
-    "round_one": "1 round",
-    "rounds": "{n} rounds",
+    "expected_note": "The expected values treat every check as passing with one chance, ᾱ = {alpha}, the mean of "
+                     "α = Σ min(p, q) over every context in the prose, as if the checks were independent and the "
+                     "contexts the prose’s own; generated text is neither, so this run can differ from them. A round "
+                     "is assumed to cost {k} × {c} + {v} = {cost}, whichever draft runs: the target itself, as a "
+                     "draft, shows the ceiling, not a real option.",
     "token_one": "1 token",
     "tokens": "{n} tokens",
     "accepted": "accepted proposal",
     "replaced": "replacement after a rejection",
     "bonus": "bonus from the target",
     "dropped": "dropped unchecked",
+    "prompt": "the prompt every run starts from",
     "clock": "The strip above each lane is the last {window} target steps of the shared clock, now at its right end: "
-             "a dark block is one target pass, a light one the draft's steps.",
+             "a blue block is one target pass, a grey one the draft’s steps in a round.",
     "play": "Play",
     "pause": "Pause",
-    "older": "…",
-    "pick": "Choose any token of the speculative lane to see its check.",
+    "pick": "Choose a coloured token of the speculative lane to see its check.",
     "ctx": "Round {round}, position {pos}, after “{context}”.",
     "check_accept": "The draft proposed “{x}”: q = {q}, p = {p}, so it passes with probability min(1, p/q) = {a}. "
-                    "Drawn u = {u} < {a}: accepted.",
+                    "The check drew a uniform number u = {u} < {a}: accepted.",
     "check_reject": "The draft proposed “{x}”: q = {q}, p = {p}, so it passes with probability min(1, p/q) = {a}. "
-                    "Drawn u = {u} ≥ {a}: rejected. The replacement “{y}” was drawn from the residual "
-                    "max(0, p − q), renormalised, with r = {r}.",
+                    "The check drew a uniform number u = {u} ≥ {a}: rejected. The replacement “{y}” was drawn from "
+                    "the residual max(0, p − q), renormalised, by a second uniform draw, r = {r}.",
     "check_dropped": " The {dropped} after it {were} dropped unchecked.",
-    "check_bonus": "Every proposal of this round passed, so “{y}” was drawn from the target's own p at the next "
-                   "position (p = {p}) with r = {r}: the same target pass scored it.",
-    "bars_caption": "The top tokens at this context: min(p, q) solid, p − q hatched, q − p striped.",
+    "check_bonus": "Every proposal of this round passed, so “{y}” was drawn from the target’s own p at the next "
+                   "position (p = {p}) by a uniform draw, r = {r}: the same target pass scored it.",
     "bar_numbers": "p {p} · q {q}",
     "proposals_one": "1 proposal",
     "proposals": "{n} proposals",

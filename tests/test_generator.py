@@ -4,6 +4,7 @@ model and Python's rounds, draw for draw."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -43,16 +44,30 @@ def step(page: Page, n: int) -> None:
     """Presses "Step one round" n times, then waits for the last round to be counted."""
     before = rounds_done(page)
     page.evaluate(STEP_JS, n)
-    expect(gen(page).locator("[data-gen-spec-stats]")).to_contain_text(f" {before + n} round")
+    passes = f"{before + n:,} target pass" + ("es" if before + n != 1 else "")
+    expect(gen(page).locator("[data-gen-spec-stats]")).to_contain_text(f"· {passes} ·")
+
+
+def stat(page: Page, pattern: str) -> str:
+    return re.search(pattern, gen(page).locator("[data-gen-spec-stats]").inner_text()).group(1).replace(",", "")
 
 
 def rounds_done(page: Page) -> int:
-    text = gen(page).locator("[data-gen-spec-stats]").inner_text()
-    return int(text.split(": ")[1].split(" round")[0])
+    """Returns the rounds the speculative lane has run: one target pass each."""
+    return int(stat(page, r"· ([\d,]+) target pass"))
 
 
 def per_round(page: Page) -> float:
-    return float(gen(page).locator("[data-gen-spec-stats]").inner_text().split(", ")[-1].split(" tokens")[0])
+    return float(stat(page, r"· ([\d.]+) tokens per round"))
+
+
+def tokens_written(page: Page) -> int:
+    return int(stat(page, r"^([\d,]+) token"))
+
+
+def shown_prob(x: float) -> str:
+    """Returns a probability as the check shows it: 4 decimals, or 3 significant digits below 0.01."""
+    return f"{x:.4f}" if x >= 0.01 else np.format_float_positional(x, precision=3, unique=False, fractional=False)
 
 
 def text_of(run, prompt_and_tokens) -> str:
@@ -76,7 +91,7 @@ def test_with_the_target_itself_as_the_draft_every_round_commits_k_plus_one(page
         g.get_by_role("button", name="Start over").click()
         step(page, 12)
         assert per_round(page) == k + 1
-        expect(g.locator("[data-gen-spec-stats]")).to_contain_text(f"{12 * (k + 1)} tokens in")
+        assert tokens_written(page) == 12 * (k + 1)
 
 
 def test_at_temperature_zero_a_run_and_a_second_run_from_start_over_write_the_same_text(page: Page, page_url):
@@ -110,16 +125,16 @@ def test_a_chosen_tokens_check_shows_the_draw_and_accept_probability_of_the_mode
     for kind in ("replaced", "accepted", "bonus"):
         n = next(i for i, (r, j) in enumerate(tokens) if r.kinds[j] == {"replaced": "r", "accepted": "a", "bonus": "b"}[kind])
         r, j = tokens[n]
-        g.locator("[data-gen-spec] button").nth(n).click()
+        g.locator("[data-gen-spec] [role=button]").nth(n).click()
         shown = g.locator("[data-gen-check-text]")
         if kind == "bonus":
-            expect(shown).to_contain_text(f"with r = {r.last_draw:.4f}")
+            expect(shown).to_contain_text(f"r = {r.last_draw:.4f}")
             continue
         expect(shown).to_contain_text(f"min(1, p/q) = {r.accept[j]:.4f}")
         expect(shown).to_contain_text(f"u = {r.uniforms[j]:.4f}")
         x, ctx = r.proposals[j], (*r.context, *r.proposals[:j])[-len(r.context):]
-        expect(shown).to_contain_text(f"p = {p(ctx)[x]:.4f}")
-        expect(shown).to_contain_text(f"q = {q(ctx)[x]:.4f}")
+        expect(shown).to_contain_text(f"p = {shown_prob(p(ctx)[x])}")
+        expect(shown).to_contain_text(f"q = {shown_prob(q(ctx)[x])}")
         expect(g.locator("[data-gen-bars] .bar-row")).to_have_count(6)
 
 
@@ -153,9 +168,9 @@ def test_the_live_figure_opens_on_the_same_seeded_run_the_page_shows_without_scr
 def test_after_1000_tokens_the_lanes_stay_small_and_the_page_within_its_dom_budget(page: Page, page_url):
     open_figure(page, page_url, "window.__generateSeed = 3;")
     gen(page).get_by_label("Tokens drafted per round").fill("8")
-    while int(gen(page).locator("[data-gen-spec-stats]").inner_text().split(" tokens")[0].replace(",", "")) < 1000:
+    while tokens_written(page) < 1000:
         step(page, 50)
-    buttons = page.evaluate("document.querySelectorAll('[data-gen-spec] button').length")
+    buttons = page.evaluate("document.querySelectorAll('[data-gen-spec] [role=button]').length")
     assert 0 < buttons <= 300
     assert page.evaluate("document.getElementsByTagName('*').length") <= DOM_BUDGET
 
@@ -166,7 +181,7 @@ def test_play_becomes_pause_and_writes_until_paused(page: Page, page_url):
     before = rounds_done(page)
     g.get_by_role("button", name="Play").click()
     expect(g.get_by_role("button", name="Pause")).to_be_visible()
-    expect(g.locator("[data-gen-spec-stats]")).to_contain_text(f" {before + 2} rounds", timeout=10_000)
+    expect(g.locator("[data-gen-spec-stats]")).to_contain_text(f"· {before + 2} target passes ·", timeout=10_000)
     g.get_by_role("button", name="Pause").click()
     expect(g.get_by_role("button", name="Play")).to_be_visible()
 
@@ -191,7 +206,7 @@ def test_with_reduced_motion_nothing_plays_but_stepping_works(page: Page, page_u
 def test_axe_finds_nothing_in_the_generator_while_it_plays_in_light_or_dark(page: Page, page_url):
     open_figure(page, page_url)
     g = gen(page)
-    g.locator("[data-gen-spec] button").first.click()
+    g.locator("[data-gen-spec] [role=button]").first.click()
     g.get_by_role("button", name="Play").click()
     found = []
     for scheme in ("light", "dark"):

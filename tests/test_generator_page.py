@@ -86,7 +86,7 @@ def test_without_language_model_the_defaults_apply_and_with_it_the_page_follows(
     g = json.loads(files["trace.json"])["gen"]
     assert (g["k"], g["draft"], g["temps"], g["temp"]) == (6, 0, [0, 1], 0)
     page = files["index.html"].decode("utf-8")
-    assert 'value="6" data-gen-k' in page and "round costs 6 × 1/10 + 1 = 8/5 target steps" in page
+    assert 'value="6" data-gen-k' in page and "A round is assumed to cost 6 × 1/10 + 1 = 8/5 target steps" in page
 
 
 LM = json.loads(DATA.read_text(encoding="utf-8"))

@@ -103,6 +103,7 @@ def test_a_wrong_discount_or_level_fails_the_comparison():
     ("It costs 3.92 or 1,000; the target's p", ["It", "costs", "3.92", "or", "1,000", ";", "the", "target's", "p"]),
     ("1. **Propose.** First\n- item\n# Head", ["Propose", ".", "First", "item", "Head"]),
     ("k&nbsp;+&nbsp;1 α ≥ p", ["k", "+", "1", "α", "≥", "p"]),
+    ("a context-dependent toy - here", ["a", "context-dependent", "toy", "-", "here"]),
 ])
 def test_the_corpus_keeps_words_numbers_and_marks_and_drops_markup(markdown, tokens):
     assert list(prose.corpus([markdown])) == tokens

@@ -28,7 +28,7 @@ DOM_NAMES = frozenset("""
     table caption thead tbody role region aria-labelledby tally-cap
     href contenteditable
     click keydown change input hashchange beforeprint
-    aria-disabled aria-valuetext aria-label true radio row col transform translate scope start center auto smooth
+    aria-disabled aria-valuetext aria-label aria-pressed true radio row col transform translate scope start center auto smooth
     print prefers-reduced-motion reduce lab-token drawn residual
 """.split())
 

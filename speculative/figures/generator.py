@@ -25,6 +25,7 @@ IDS = frozenset({"gen", "gen-title", "gen-draft", "gen-k", "gen-temp", "gen-chec
 PREFIXES: frozenset[str] = frozenset()
 KINDS = {"a": "accepted", "r": "replaced", "b": "bonus"}
 CLOCK_STEPS = 20  # target steps the lanes' clock strips show
+CHOOSE_KEYS = ("Enter", " ")  # the keys that press a focused token, as they press a button
 KS = (1, 2)  # the k the suite's check of the pair uses (lm_checks.KS, which a test keeps equal; no numpy here)
 CHECK_CONTEXTS = 20  # ... and how many contexts (lm_checks.CONTEXTS)
 
@@ -40,6 +41,11 @@ def joined(tokens: Sequence[str]) -> list[tuple[str, str]]:
         out.append(("" if tight else " ", t))
         previous = t
     return out
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """Returns n with its noun from a pair of text.GEN's patterns, such as "1 token" or "{n} tokens"."""
+    return text.GEN[one] if n == 1 else text.fill(text.GEN[many], {"n": f"{n:,}"})
 
 
 def draft_names(run: LanguageRun) -> list[str]:
@@ -70,7 +76,7 @@ class Generator:
                 "seed": s.seed, "rounds": len(r.run), "alphas": [[round(a, 6) for a in row] for row in r.alphas],
                 "cost": {"c": float(cost.draft_step), "v": float(cost.verify_round), "c_text": str(cost.draft_step),
                          "v_text": str(cost.verify_round)},
-                "clock": CLOCK_STEPS, "join": {"before": text.SPACE_BEFORE_NOT, "after": text.SPACE_AFTER_NOT}, "kinds": list(KINDS.values()),
+                "clock": CLOCK_STEPS, "join": {"before": text.SPACE_BEFORE_NOT, "after": text.SPACE_AFTER_NOT}, "kinds": list(KINDS.values()), "keys": list(CHOOSE_KEYS),
                 "cost_words": [text.cost_phrase(round_cost(k, cost)) for k in range(1, 9)]}
 
     def context(self) -> dict[str, Any]:
@@ -83,12 +89,13 @@ class Generator:
                         "regex": prose.TOKEN.pattern,
                         "context_words": text.count(s.target_order - 1, "token"),
                         "check_contexts": lm_checks_contexts(), "check_ks": text.and_list([str(k) for k in KS]),
-                        "alphas": [{"name": name, "alpha": decimal_str(row[t1], 2)}
-                                   for name, row in zip(draft_names(r)[:-1], r.alphas)],
+                        "alphas": [{"name": text.GEN["short"][m], "alpha": decimal_str(row[t1], 2)}
+                                   for m, row in zip(s.draft_orders, r.alphas)],
                         "temps": [temp_label(t) for t in s.temperatures],
                         "temp": s.temperatures.index(s.default_temperature), "spec_name": text.GEN["spec"],
                         "plain_name": text.GEN["plain"], "dropped": text.GEN["dropped"], "pick": text.GEN["pick"],
-                        "clock": text.fill(text.GEN["clock"], {"window": CLOCK_STEPS}),
+                        "clock": text.fill(text.GEN["clock"], {"window": CLOCK_STEPS}), "how": text.GEN["how"],
+                        "prompt_key": text.GEN["prompt"],
                         **self.seeded(), **self.facts()}}
 
     def seeded(self) -> dict[str, Any]:
@@ -112,12 +119,12 @@ class Generator:
         alpha = r.alphas[r.draft_index(s.default_draft)][s.temperatures.index(s.default_temperature)]
         e = sum(alpha ** i for i in range(s.k + 1))  # E if every check passed with chance alpha
         return {
-            "plain_stats": text.fill(g["plain_stats"], {"tokens": text.fill(g["tokens"], {"n": len(r.plain)}),
+            "plain_stats": text.fill(g["plain_stats"], {"tokens": counted(len(r.plain), "token_one", "tokens"),
                                                          "time": decimal_str(time, 1)}),
             "spec_stats": text.fill(g["spec_stats"], {
-                "tokens": text.fill(g["tokens"], {"n": tokens}), "time": decimal_str(time, 1),
-                "rounds": text.fill(g["rounds"], {"n": rounds}), "passes": rounds, "steps": rounds * s.k,
-                "per": decimal_str(per, 2)}),
+                "tokens": counted(tokens, "token_one", "tokens"), "time": decimal_str(time, 1),
+                "passes": counted(rounds, "passes_one", "passes"),
+                "steps": counted(rounds * s.k, "steps_one", "steps"), "per": decimal_str(per, 2)}),
             "measured": text.fill(g["measured"], {"per": decimal_str(per, 2), "speedup": decimal_str(tokens / time, 2)}),
             "expected": text.fill(g["expected"], {"per": decimal_str(e, 2), "speedup": decimal_str(e / float(r.round_cost), 2)}),
             "expected_note": text.fill(g["expected_note"], {"alpha": decimal_str(alpha, 3), "k": s.k,

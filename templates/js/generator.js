@@ -8,11 +8,13 @@ var GEN_PARTS = {
   k: '[data-gen-k]', kOut: '[data-gen-k-out]', temp: '[data-gen-temp]', spec: '[data-gen-spec]',
   plain: '[data-gen-plain]', specStats: '[data-gen-spec-stats]', plainStats: '[data-gen-plain-stats]',
   specBar: '[data-gen-spec-bar]', plainBar: '[data-gen-plain-bar]', measured: '[data-gen-measured]',
-  expected: '[data-gen-expected]', note: '[data-gen-note]', check: '[data-gen-check-text]', bars: '[data-gen-bars]'
+  expected: '[data-gen-expected]', note: '[data-gen-note]', check: '[data-gen-check-text]', bars: '[data-gen-bars]',
+  how: '[data-gen-how]'
 };
 var GEN_MAX_TOKENS = 64;  // token buttons a lane keeps before its oldest half joins one plain span
 var GEN_MS = 450;
-var KINDS = [];  // a committed token's kinds, from the trace: accepted, replaced, bonus  // play: milliseconds per target step of the clock
+var KINDS = [];  // a committed token's kinds, from the trace: accepted, replaced, bonus
+var KEYS = [];  // the keys that choose a focused token, from the trace: Enter and space, as a button's  // play: milliseconds per target step of the clock
 
 /* ---------- the model: counts, then rows ---------- */
 
@@ -163,11 +165,15 @@ function genRound(P, Q, context, k, draw) {
 function startGenerator(root, trace) {
   var g = trace.gen;
   KINDS = g.kinds;
+  KEYS = g.keys;
   var fig = figure(root, trace, { draft: g.draft, k: g.k, temp: g.temp, playing: false }, limitGenerator, renderGenerator);
   fig.ui = partsOf(root, GEN_PARTS);
   fig.G = trace.text.gen;
   fig.reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  if (fig.reduced) fig.ui.play.hidden = true;
+  if (fig.reduced) {
+    fig.ui.play.hidden = true;
+    fig.ui.how.textContent = fig.G.how_still;
+  }
   root.hidden = false;  // its place is kept from the first paint (the lanes' heights are fixed), the text comes after
   requestAnimationFrame(function () { setTimeout(function () { readyGenerator(fig); }, 0); });
   return fig;
@@ -194,11 +200,15 @@ function wireGenerator(fig) {
   ui.reset.addEventListener('click', function () { restart(fig, null); fig.update({}); });
   ui.draft.addEventListener('change', function () { fig.update({ draft: ui.draft.value }); restart(fig, null); fig.update({}); });
   ui.temp.addEventListener('change', function () { fig.update({ temp: ui.temp.value }); restart(fig, null); fig.update({}); });
-  ui.k.addEventListener('input', function () { fig.update({ k: ui.k.value }); });
-  ui.spec.addEventListener('click', function (e) {
-    var b = e.target.closest('button');
-    if (b) fig.update({ chosen: Number(b.value) });
-  });
+  ui.k.addEventListener('input', function () { fig.update({ k: ui.k.value }); restart(fig, null); fig.update({}); });
+  function choose(e) {
+    var b = e.target.closest('[role=button]');
+    if (!b) return;
+    e.preventDefault();
+    fig.update({ chosen: fig.firstShown + [].indexOf.call(ui.spec.querySelectorAll('[role=button]'), b) });
+  }
+  ui.spec.addEventListener('click', choose);
+  ui.spec.addEventListener('keydown', function (e) { if (e.key === KEYS[0] || e.key === KEYS[1]) choose(e); });
 }
 
 function limitGenerator(fig) {
@@ -220,6 +230,7 @@ function restart(fig, seed) {
   fig.run = { text: fig.prompt.slice(), plain: fig.prompt.slice(), rounds: [], tokens: [], time: 0, steps: 0 };
   fig.shownSpec = 0;
   fig.shownPlain = 0;
+  fig.firstShown = 0;  // the run's index of the lane's first token element
   s.chosen = null;
   clearLanes(fig);
 }
@@ -302,54 +313,68 @@ function lastToken(fig, text, shown) {
 function growSpec(fig) {
   var run = fig.run, ui = fig.ui, start = fig.shownSpec;
   if (start === run.tokens.length) return;
+  var follow = atBottom(ui.spec);
   fig.ghosts.forEach(function (el) { el.remove(); });
   fig.ghosts = [];
   var previous = lastToken(fig, run.text, start), frag = document.createDocumentFragment();
-  run.tokens.slice(start).forEach(function (t, n) {
-    var tok = fig.vocab[t.y], b = node('button', 'gen-tok is-' + t.kind, tok);
-    b.type = 'button';
-    b.value = String(start + n);
+  run.tokens.slice(start).forEach(function (t) {
+    var tok = fig.vocab[t.y], b = node('span', 'gen-tok is-' + t.kind, tok);
+    b.setAttribute('role', 'button');  // a span, not a button element: it flows and wraps as the words around it
+    b.tabIndex = 0;
     b.setAttribute('aria-label', tok + ': ' + fig.G[t.kind]);
     frag.append(spaceBefore(fig, tok, previous), b);
     previous = tok;
   });
   var last = run.rounds[run.rounds.length - 1];
-  if (last.ghosts.length) {
-    var ghost = node('span', 'gen-drop'), struck = node('s', 'gen-tok is-ghost' + (fig.reduced ? '' : ' is-fading'));
-    struck.textContent = spacedText(fig, last.ghosts, previous).trim();
-    ghost.append(' ', struck);  // the space goes with its ghost, so the lane's text keeps one
-    frag.append(ghost);
-    fig.ghosts.push(ghost);
-  }
+  if (last.ghosts.length) frag.append(ghostOf(fig, last.ghosts, previous));
   ui.spec.append(frag);
   fig.shownSpec = run.tokens.length;
-  joinOldest(ui.spec);
-  ui.spec.scrollTop = ui.spec.scrollHeight;
+  joinOldest(fig);
+  if (follow) ui.spec.scrollTop = ui.spec.scrollHeight;
 }
+
+// The proposals a rejection dropped, struck through after the round's text; it goes, with its space, next round.
+function ghostOf(fig, ghosts, previous) {
+  var ghost = node('span', 'gen-drop'), struck = node('s', 'gen-tok is-ghost' + (fig.reduced ? '' : ' is-fading'));
+  var text = spacedText(fig, ghosts, previous);
+  struck.textContent = text.trim();
+  ghost.append(text.charAt(0) === ' ' ? ' ' : '', struck);
+  fig.ghosts.push(ghost);
+  return ghost;
+}
+
+// Whether a lane shows its end: it follows new text only then, so a reader who scrolled back stays where they are.
+function atBottom(lane) { return lane.scrollHeight - lane.scrollTop - lane.clientHeight < 4; }
 
 function growPlain(fig) {
   var run = fig.run, text = fig.ui.plain.lastChild, have = fig.shownPlain;
-  var fresh = run.plain.slice(fig.prompt.length + have);
+  var fresh = run.plain.slice(fig.prompt.length + have), follow = atBottom(fig.ui.plain);
   if (!fresh.length) return;
   text.textContent += spacedText(fig, fresh, lastToken(fig, run.plain, have));
   fig.shownPlain = run.plain.length - fig.prompt.length;
-  fig.ui.plain.scrollTop = fig.ui.plain.scrollHeight;
+  if (follow) fig.ui.plain.scrollTop = fig.ui.plain.scrollHeight;
 }
 
-// A lane holds at most GEN_MAX_TOKENS token elements: the oldest half becomes plain text in one span.
-function joinOldest(lane) {
-  var toks = lane.getElementsByTagName('button');
+// A lane holds at most GEN_MAX_TOKENS token elements: the oldest half becomes plain text in one span, and a token
+// chosen among them is let go (its check no longer has a token to point at).
+function joinOldest(fig) {
+  var lane = fig.ui.spec, toks = lane.querySelectorAll('[role=button]');
   if (toks.length <= GEN_MAX_TOKENS) return;
-  var cut = toks[Math.floor(GEN_MAX_TOKENS / 2)], older = node('span', 'gen-older');
-  var text = '';
+  var half = Math.floor(GEN_MAX_TOKENS / 2), cut = toks[half], older = node('span', 'gen-older'), text = '';
   while (lane.firstChild && lane.firstChild !== cut) { text += lane.firstChild.textContent; lane.firstChild.remove(); }
   older.textContent = text;
   lane.prepend(older);
+  fig.firstShown += half;
+  if (fig.state.chosen !== null && fig.state.chosen < fig.firstShown) fig.state.chosen = null;
 }
+
+// A probability as the check shows it: 4 decimals, or 3 significant digits below 0.01, so a rare token's ratio
+// can be worked from the numbers shown.
+function prob(x) { return x >= 0.01 || x === 0 ? fixed(x, 4) : x.toPrecision(3); }
 
 function fixed(x, places) { return (Math.round(x * Math.pow(10, places)) / Math.pow(10, places)).toFixed(places); }
 
-function countText(n, one, many) { return n === 1 ? one : fill(many, { n: n }); }
+function countText(n, one, many) { return n === 1 ? one : fill(many, { n: String(n).replace(/\B(?=(\d{3})+$)/g, ',') }); }
 
 function renderFigures(fig) {
   var run = fig.run, G = fig.G, g = fig.trace.gen, s = fig.state, ui = fig.ui;
@@ -357,7 +382,7 @@ function renderFigures(fig) {
   var per = rounds ? tokens / rounds : 0;
   ui.specStats.textContent = fill(G.spec_stats, {
     tokens: countText(tokens, G.token_one, G.tokens), time: fixed(run.time, 1),
-    rounds: countText(rounds, G.round_one, G.rounds), passes: rounds, steps: run.steps, per: fixed(per, 2) });
+    passes: countText(rounds, G.passes_one, G.passes), steps: countText(run.steps, G.steps_one, G.steps), per: fixed(per, 2) });
   ui.plainStats.textContent = fill(G.plain_stats, { tokens: countText(plain, G.token_one, G.tokens), time: fixed(run.time, 1) });
   renderClock(fig);
   ui.measured.textContent = rounds ? fill(G.measured, { per: fixed(per, 2), speedup: fixed(tokens / run.time, 2) }) : '';
@@ -368,22 +393,26 @@ function renderFigures(fig) {
                                                  cost: g.cost_words[s.k - 1] });
 }
 
-// The clock strips: the last g.clock target steps, now at the right end. The plain lane's blocks are its passes,
-// one a step; the speculative lane's repeat a round from the right: the target pass (v), then the k draft steps.
+// The clock strips: the last g.clock target steps, now at the right end, the part before the run began masked.
+// The plain lane's blocks are its passes, one a step; the speculative lane's repeat a round from the right: the
+// target pass (v), then the k draft steps.
 function renderClock(fig) {
-  var g = fig.trace.gen, k = fig.state.k, round = k * g.cost.c + g.cost.v, run = fig.run;
-  var specStyle = fig.ui.specBar.style, plainStyle = fig.ui.plainBar.style;
-  specStyle.setProperty('--round', String(100 * round / g.clock) + '%');
-  specStyle.setProperty('--pass', String(100 * g.cost.v / g.clock) + '%');
-  specStyle.setProperty('--fill', String(Math.min(1, run.time / g.clock)));
-  plainStyle.setProperty('--step', String(100 / g.clock) + '%');
-  plainStyle.setProperty('--fill', String(Math.min(1, run.time / g.clock)));
+  var g = fig.trace.gen, round = fig.state.k * g.cost.c + g.cost.v, empty = 1 - Math.min(1, fig.run.time / g.clock);
+  var spec = fig.ui.specBar.style, plain = fig.ui.plainBar.style;
+  spec.setProperty('--round', String(100 * round / g.clock) + '%');
+  spec.setProperty('--pass', String(100 * g.cost.v / g.clock) + '%');
+  plain.setProperty('--step', String(100 / g.clock) + '%');
+  spec.setProperty('--empty', String(100 * empty) + '%');
+  plain.setProperty('--empty', String(100 * empty) + '%');
 }
 
 // The chosen token's check: the top tokens of p and q at its context in the lab's encoding, then the sentence.
 function renderCheck(fig) {
   var s = fig.state, ui = fig.ui, G = fig.G, t = s.chosen === null ? null : fig.run.tokens[s.chosen];
   ui.bars.textContent = '';
+  ui.spec.querySelectorAll('[role=button]').forEach(function (b, i) {
+    b.setAttribute('aria-pressed', String(fig.firstShown + i === s.chosen));
+  });
   if (!t) { ui.check.textContent = G.pick; return; }
   var round = fig.run.rounds[t.round], c = t.kind === KINDS[2] ? null : round.checks[t.j];
   var ctx = c ? c.ctx : round.bonusCtx, p = fig.P(ctx), q = fig.Q(ctx);
@@ -394,8 +423,8 @@ function renderCheck(fig) {
 
 function checkSentence(fig, round, t, c, p) {
   var G = fig.G, V = fig.vocab, x = round.proposals[t.j];
-  if (t.kind === KINDS[2]) return fill(G.check_bonus, { y: V[t.y], p: fixed(p[t.y], 4), r: fixed(round.r, 4) });
-  var fields = { x: V[x], q: fixed(c.q, 4), p: fixed(c.p, 4), a: fixed(c.a, 4), u: fixed(c.u, 4), y: V[t.y], r: fixed(round.r || 0, 4) };
+  if (t.kind === KINDS[2]) return fill(G.check_bonus, { y: V[t.y], p: prob(p[t.y]), r: fixed(round.r, 4) });
+  var fields = { x: V[x], q: prob(c.q), p: prob(c.p), a: fixed(c.a, 4), u: fixed(c.u, 4), y: V[t.y], r: fixed(round.r || 0, 4) };
   if (t.kind === KINDS[0]) return fill(G.check_accept, fields);
   var n = round.ghosts.length, dropped = { dropped: countText(n, G.proposals_one, G.proposals), were: n === 1 ? G.were_one : G.were };
   return fill(G.check_reject, fields) + (n ? fill(G.check_dropped, dropped) : '');
@@ -411,8 +440,8 @@ function topBars(fig, p, q, mark) {
   var pos = { bars: [], target: [], draft: [] };
   pick.forEach(function (y) {
     pos.bars.push([Math.min(p[y], q[y]) / top, Math.abs(p[y] - q[y]) / top, p[y] > q[y] ? 1 : 0]);
-    pos.target.push(fixed(p[y], 3));
-    pos.draft.push(fixed(q[y], 3));
+    pos.target.push(prob(p[y]));
+    pos.draft.push(prob(q[y]));
   });
   return overlapRows(pos, pick.map(function (y) { return fig.vocab[y]; }), pick.indexOf(mark), fig.G.bar_numbers);
 }
