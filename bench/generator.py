@@ -56,7 +56,7 @@ RESPOND_JS = """async (actions) => {
   return {times: out, dom: document.getElementsByTagName('*').length, tokens: tokens().length};
 }"""
 
-SHIFT_JS = """async (rounds) => {
+SHIFT_JS = r"""async (rounds) => {
   const shifts = [];
   new PerformanceObserver(list => { for (const e of list.getEntries()) shifts.push(e.value); })
     .observe({type: 'layout-shift', buffered: false});

@@ -76,7 +76,8 @@ class Generator:
                 "seed": s.seed, "rounds": len(r.run), "alphas": [[round(a, 6) for a in row] for row in r.alphas],
                 "cost": {"c": float(cost.draft_step), "v": float(cost.verify_round), "c_text": str(cost.draft_step),
                          "v_text": str(cost.verify_round)},
-                "clock": CLOCK_STEPS, "join": {"before": text.SPACE_BEFORE_NOT, "after": text.SPACE_AFTER_NOT}, "kinds": list(KINDS.values()), "keys": list(CHOOSE_KEYS),
+                "clock": CLOCK_STEPS, "join": {"before": text.SPACE_BEFORE_NOT, "after": text.SPACE_AFTER_NOT},
+                "kinds": list(KINDS.values()), "keys": list(CHOOSE_KEYS),
                 "cost_words": [text.cost_phrase(round_cost(k, cost)) for k in range(1, 9)]}
 
     def context(self) -> dict[str, Any]:
