@@ -64,7 +64,8 @@ def settings(check: Any, raw: Any) -> LanguageModel | None:
 def _defaults(check: Any, raw: dict, out: LanguageModel, path: str) -> LanguageModel | None:
     """Returns the settings with their chosen draft and temperature, each checked against what is offered."""
     drafts = (*out.draft_orders, out.target_order)
-    draft = raw.get("default_draft", out.default_draft if out.default_draft in drafts else drafts[-2])
+    # left out: the bigram draft where one is offered, else the largest draft below the target, never the target itself
+    draft = raw.get("default_draft", out.default_draft if out.default_draft in out.draft_orders else drafts[-2])
     if isinstance(draft, bool) or draft not in drafts:
         check.fail(f"{path}.default_draft", f"found {describe(draft)}; expected one of the draft orders "
                                             f"({', '.join(map(str, drafts))}; {out.target_order} is the target itself)")

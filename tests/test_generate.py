@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from speculative import checks, generate, language, lm_checks, sampler
+from speculative import checks, generate, language, lm_checks, ngram, sampler
 
 
 @pytest.fixture(scope="module")
@@ -117,3 +117,31 @@ def test_every_rule_commits_the_targets_next_two_tokens_with_each_draft(run, exa
 def test_each_broken_sampler_fails_on_the_model_pair(run, exact, name):
     found = [lm_checks.language_check(run, 1, k, checks.BROKEN[name], 1000, checks.SEED, exact) for k in lm_checks.KS]
     assert any(not c.ok for c in found), (name, found)
+
+
+def test_a_draw_on_a_cut_point_takes_the_token_after_it_and_a_trailing_zero_is_never_drawn():
+    assert generate.inverse_cdf(np.array([0.5, 0.5]), 0.5) == 1
+    assert generate.inverse_cdf(np.array([0.0, 1.0]), 0.0) == 1
+    assert generate.inverse_cdf(np.array([0.25, 0.75, 0.0]), 0.9999999999999999) == 1
+
+
+def test_the_mean_accept_rates_are_the_weighted_overlap_of_both_tempered_models(run):
+    seen = language.contexts(run.ids, run.settings.target_order - 1)
+    total = sum(seen.values())
+    for d, draft in enumerate(run.drafts[:-1]):
+        for i, t in enumerate(run.settings.temperatures):
+            want = sum(n * float(np.minimum(ngram.tempered(run.target.row(c), float(t)),
+                                            ngram.tempered(draft.row(c), float(t))).sum()) for c, n in seen.items()) / total
+            assert run.alphas[d][i] == pytest.approx(want, abs=1e-12), (d, t)
+    assert len({round(a, 6) for a in run.alphas[1]}) == len(run.settings.temperatures)  # temperature matters
+
+
+def test_the_pairs_chi_square_loses_one_degree_of_freedom_per_context():
+    from scipy.stats import chi2
+
+    pairs = [lm_checks.Pair(counts=np.array([30, 70]), expected=np.array([0.25, 0.75])),
+             lm_checks.Pair(counts=np.array([10, 20, 70]), expected=np.array([0.2, 0.2, 0.6]))]
+    stat = (30 - 25) ** 2 / 25 + (70 - 75) ** 2 / 75 + (10 - 20) ** 2 / 20 + (20 - 20) ** 2 / 20 + (70 - 60) ** 2 / 60
+    c = lm_checks.pair_check("two contexts", pairs)
+    assert c.n == 200 and c.p_value == pytest.approx(chi2.sf(stat, (2 - 1) + (3 - 1)))
+    assert lm_checks.pair_check("unseen", [lm_checks.Pair(np.array([1, 0]), np.array([0.0, 1.0]))]).p_value == 0

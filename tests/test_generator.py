@@ -138,12 +138,16 @@ def test_a_chosen_tokens_check_shows_the_draw_and_accept_probability_of_the_mode
         expect(g.locator("[data-gen-bars] .bar-row")).to_have_count(6)
 
 
-def test_the_script_and_python_agree_draw_for_draw_over_200_rounds(page: Page, page_url, run):
+@pytest.mark.parametrize("temperature", ["1", "0.5", "0"])
+def test_the_script_and_python_agree_draw_for_draw_over_200_rounds(page: Page, page_url, run, temperature):
     rng = np.random.default_rng(31)
     spec, plain = rng.random(4000).tolist(), rng.random(2000).tolist()
     open_figure(page, page_url, f"window.__generateUniforms = {json.dumps({'spec': spec, 'plain': plain})};")
+    if temperature != "1":
+        gen(page).get_by_label("Temperature").select_option(label=temperature)  # a fresh run from the same draws
     step(page, 200)
-    p, q = generate.rows(run.target, 1.0), generate.rows(run.drafts[run.draft_index(run.settings.default_draft)], 1.0)
+    t = float(temperature)
+    p, q = generate.rows(run.target, t), generate.rows(run.drafts[run.draft_index(run.settings.default_draft)], t)
     rounds = generate.generate(p, q, run.prompt, run.settings.k, iter(spec), 200)
     assert page.evaluate(LANE_JS, "[data-gen-spec]") == text_of(run, (*run.prompt, *(t for r in rounds for t in r.committed)))
     tokens = generate.plain(p, run.prompt, iter(plain), int(run.round_cost * 200))
@@ -155,6 +159,7 @@ def test_the_live_figure_opens_on_the_same_seeded_run_the_page_shows_without_scr
     expected = text_of(run, (*run.prompt, *(t for r in run.run for t in r.committed)))
     open_figure(page, page_url)
     assert page.evaluate(LANE_JS, "[data-gen-spec]") == expected
+    assert page.evaluate(LANE_JS, "[data-gen-plain]") == text_of(run, (*run.prompt, *run.plain))
     context = browser.new_context(java_script_enabled=False)
     static = context.new_page()
     static.goto(page_url)
@@ -214,3 +219,21 @@ def test_axe_finds_nothing_in_the_generator_while_it_plays_in_light_or_dark(page
         found += [(scheme, v) for v in axe_violations(page, "#gen")]
     g.get_by_role("button", name="Pause").click()
     assert found == []
+
+
+def test_the_expected_figures_follow_the_chosen_draft_temperature_and_k(page: Page, page_url, explained, shipped):
+    from speculative.figures.generator import Generator
+    from speculative.text import decimal_str
+
+    run = explained.language
+    open_figure(page, page_url)
+    g = gen(page)
+    expect(g.locator("[data-gen-expected]")).to_have_text(Generator(explained).facts()["expected"])
+    g.get_by_label("Temperature").select_option(label="0")
+    g.get_by_label("Tokens drafted per round").fill("6")
+    alpha = run.alphas[run.draft_index(run.settings.default_draft)][0]
+    per = sum(alpha ** i for i in range(7))
+    cost = 6 * float(shipped.cost.draft_step) + float(shipped.cost.verify_round)
+    expect(g.locator("[data-gen-expected]")).to_have_text(
+        f"Expected at these settings: {decimal_str(per, 2)} tokens per round, {decimal_str(per / cost, 2)}×.")
+    expect(g.locator("[data-gen-note]")).to_contain_text(f"ᾱ = {decimal_str(alpha, 3)}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 from html import unescape
 
 import pytest
@@ -138,3 +139,62 @@ def test_the_pairs_check_constants_are_the_pages(explained):
 
     assert (generator.KS, generator.CHECK_CONTEXTS) == (lm_checks.KS, lm_checks.CONTEXTS)
     assert (ROOT / "bench" / "generator.py").is_file()
+
+
+@pytest.mark.parametrize("lm, lines", [
+    ({"discount": "0"}, ['language_model.discount: found "0"; expected a discount strictly between 0 and 1, such as "3/4"']),
+    ({"temperatures": ["0", "1/4", "1/2", "1", "3/2", "2", "3"]},
+     ['language_model.temperatures: found a list of 7; expected a list of 1 to 6 temperatures']),
+    ({"target_order": 2, "draft_orders": [2]},
+     ["language_model.draft_orders[0]: found 2; expected a whole number from 1 to 1"]),
+])
+def test_generator_settings_at_their_limits_are_refused(lm, lines):
+    with pytest.raises(Exception) as err:
+        parse(json.dumps({**LM, "language_model": lm}), "data/profiles.v1.json")
+    assert err.value.lines() == [f"data/profiles.v1.json: {line}" for line in lines]
+
+
+@pytest.mark.parametrize("lm, expected", [
+    ({"temperatures": ["0", "1/4", "1/2", "1", "3/2", "2"]}, {"default_temperature": Fraction(1)}),
+    ({"temperatures": ["0", "1/2"]}, {"default_temperature": Fraction(0)}),  # 1 is not offered: the first is chosen
+    ({"target_order": 4, "draft_orders": [3]}, {"draft_orders": (3,), "default_draft": 3}),
+    ({"draft_orders": [1]}, {"default_draft": 1}),  # 2 is not offered: the smallest draft, not the target itself
+    ({"target_order": 2, "draft_orders": [1]}, {"default_draft": 1}),
+])
+def test_generator_settings_at_their_limits_are_taken_with_the_defaults_that_still_apply(lm, expected):
+    got = parse(json.dumps({**LM, "language_model": lm}), "data/profiles.v1.json").language_model
+    assert {key: getattr(got, key) for key in expected} == expected
+
+
+def test_the_page_states_each_drafts_mean_accept_rate_and_the_runs_figures(page_text, explained):
+    from speculative.text import decimal_str
+
+    run, s = explained.language, explained.language.settings
+    t1 = s.temperatures.index(1)
+    assert ("agree with the target on " + " and ".join(
+        f"{decimal_str(row[t1], 2)} (the {name} draft)" for name, row in zip(("unigram", "bigram"), run.alphas))) in page_text
+    rounds, tokens = len(run.run), sum(len(r.committed) for r in run.run)
+    alpha = run.alphas[run.draft_index(s.default_draft)][s.temperatures.index(s.default_temperature)]
+    e = sum(alpha ** i for i in range(s.k + 1))
+    assert f"{tokens} tokens · {decimal_str(float(run.round_cost) * rounds, 1)} target steps · {rounds} target passes · " \
+           f"{rounds * s.k} draft steps · {decimal_str(tokens / rounds, 2)} tokens per round" in page_text
+    assert f"Expected at these settings: {decimal_str(e, 2)} tokens per round, " \
+           f"{decimal_str(e / float(run.round_cost), 2)}×" in page_text
+    assert f"ᾱ = {decimal_str(alpha, 3)}" in page_text
+
+
+def test_a_default_temperature_below_one_tempers_both_models_in_the_seeded_run(project):
+    data = project / "data" / "profiles.v1.json"
+    raw = json.loads(data.read_text(encoding="utf-8"))
+    raw["language_model"]["default_temperature"] = "1/2"
+    data.write_text(json.dumps(raw), encoding="utf-8")
+    files = build.build_files(data, project / "content", project / "templates")
+    from speculative import language
+
+    tokens = tuple(" ".join(re.findall(r'data-corpus="([^"]*)"', files["index.html"].decode("utf-8"))).split())
+    ds = parse(json.dumps(raw), "data/profiles.v1.json")
+    run = language.explain(tuple(unescape(t) for t in tokens), ds.language_model, ds.cost)
+    p, q = generate.rows(run.target, 0.5), generate.rows(run.drafts[1], 0.5)
+    rounds = generate.generate(p, q, run.prompt, run.settings.k, generate.mulberry32(run.settings.seed), len(run.run))
+    spec, _ = static_lanes(files["index.html"].decode("utf-8"))
+    assert spec == text_of(run, (*run.prompt, *(t for r in rounds for t in r.committed)))

@@ -104,6 +104,7 @@ def test_a_wrong_discount_or_level_fails_the_comparison():
     ("1. **Propose.** First\n- item\n# Head", ["Propose", ".", "First", "item", "Head"]),
     ("k&nbsp;+&nbsp;1 α ≥ p", ["k", "+", "1", "α", "≥", "p"]),
     ("a context-dependent toy - here", ["a", "context-dependent", "toy", "-", "here"]),
+    ("the target’s p and the draft's q", ["the", "target’s", "p", "and", "the", "draft's", "q"]),
 ])
 def test_the_corpus_keeps_words_numbers_and_marks_and_drops_markup(markdown, tokens):
     assert list(prose.corpus([markdown])) == tokens
