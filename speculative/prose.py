@@ -3,6 +3,7 @@ a cached build reads the corpus to key its cache without importing the analysis.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from typing import Iterable
@@ -34,7 +35,13 @@ def tokenize(text: str) -> list[str]:
 
 def corpus(bodies: Iterable[str]) -> tuple[str, ...]:
     """Returns the tokens of every section body, in page order, as one stream."""
-    return tuple(t for body in bodies for t in tokenize(prose_text(body)))
+    return tuple(t for body in bodies for t in section_tokens(body))
+
+
+@functools.lru_cache(maxsize=128)  # the build and the page's data-corpus attributes read each section once; --watch too
+def section_tokens(body: str) -> tuple[str, ...]:
+    """Returns the tokens of one section's Markdown."""
+    return tuple(tokenize(prose_text(body)))
 
 
 def corpus_problem(tokens: tuple[str, ...]) -> str | None:

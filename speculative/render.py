@@ -388,7 +388,7 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
         raise ContentError(problems)
     # each section carries its own tokens of the generator's corpus, just before its prose, where gzip finds them again
     rendered = [{"id": s.id, "title": s.title, "html": _place(bodies[s.source], components),
-                 "corpus": " ".join(prose.corpus([s.body]))} for s in sections]
+                 "corpus": " ".join(prose.section_tokens(s.body))} for s in sections]
     page = _render(env, f"{folder}/page.html.j2", problems, lambda: page_checks.generate(
         env.get_template("page.html.j2"), ctx, sections=rendered, css=Markup(css), js=Markup(js),
         trace_json=Markup(trace_text), csp=content_security_policy([js], [css])),
