@@ -130,7 +130,7 @@ function startPlayer(root, trace) {
   bindPlayerControls(fig);
   watchWidth(fig);
   bindPlayerLinks(fig);
-  document.addEventListener(NEAR_EVENT, function () { fig.update({}); });  // a chart just joined: mark it too
+  document.addEventListener(NEAR_EVENT, function () { if (fig.shownFrame) renderLinked(fig, fig.shownFrame); });  // a chart joined
   var initial = parseHash(location.hash, trace.profiles);
   if (initial) openAt(fig, initial); else fig.update({});
   return fig;
@@ -201,6 +201,7 @@ function renderPlayer(fig) {
   if (fig.ready || fig.state.linked) sizeRound(fig); else whenIdle(fig);
   var f = renderStage(fig, rnd, fig.state.frame);
   holdParts(fig, fig.state.frame);
+  fig.shownFrame = f;  // for a chart that joins the page later (NEAR_EVENT)
   renderLinked(fig, f);
   renderLocation(fig);
   renderPlayback(fig);
