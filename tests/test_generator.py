@@ -237,3 +237,12 @@ def test_the_expected_figures_follow_the_chosen_draft_temperature_and_k(page: Pa
     expect(g.locator("[data-gen-expected]")).to_have_text(
         f"Expected at these settings: {decimal_str(per, 2)} tokens per round, {decimal_str(per / cost, 2)}×.")
     expect(g.locator("[data-gen-note]")).to_contain_text(f"ᾱ = {decimal_str(alpha, 3)}")
+
+
+def test_the_scripts_tie_break_and_cut_points_are_pythons(page: Page, page_url):
+    open_figure(page, page_url, "window.__playerDebug = true;")
+    page.wait_for_function("() => window.__player && window.__player.figures.gen")
+    pure = "window.__player.figures.gen.pure"
+    assert page.evaluate(f"Array.from({pure}.tempered(new Float64Array([0.2, 0.4, 0.4]), 0))") == [0, 1, 0]
+    assert page.evaluate(f"{pure}.inverseCdf([0.5, 0.5], 0.5)") == generate.inverse_cdf(np.array([0.5, 0.5]), 0.5) == 1
+    assert page.evaluate(f"{pure}.inverseCdf([0.25, 0.75, 0], 0.9999999999999999)") == 1

@@ -169,6 +169,7 @@ function startGenerator(root, trace) {
   var fig = figure(root, trace, { draft: g.draft, k: g.k, temp: g.temp, playing: false }, limitGenerator, renderGenerator);
   fig.ui = partsOf(root, GEN_PARTS);
   fig.G = trace.text.gen;
+  fig.pure = { tempered: tempered, inverseCdf: inverseCdf };  // what a test opting in with __playerDebug may call
   fig.reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   if (fig.reduced) {
     fig.ui.play.hidden = true;
