@@ -246,3 +246,28 @@ def test_the_scripts_tie_break_and_cut_points_are_pythons(page: Page, page_url):
     assert page.evaluate(f"Array.from({pure}.tempered(new Float64Array([0.2, 0.4, 0.4]), 0))") == [0, 1, 0]
     assert page.evaluate(f"{pure}.inverseCdf([0.5, 0.5], 0.5)") == generate.inverse_cdf(np.array([0.5, 0.5]), 0.5) == 1
     assert page.evaluate(f"{pure}.inverseCdf([0.25, 0.75, 0], 0.9999999999999999)") == 1
+
+
+def test_a_page_template_without_the_sections_tokens_hides_the_live_figure_without_an_error(page: Page, tmp_path):
+    import shutil
+
+    import build
+
+    from .conftest import ROOT
+
+    for name in ("data", "content", "templates"):
+        shutil.copytree(ROOT / name, tmp_path / name)
+    shell = tmp_path / "templates" / "page.html.j2"
+    shell.write_text(shell.read_text(encoding="utf-8").replace(' data-corpus="{{ s.corpus }}"', ""), encoding="utf-8")
+    out = tmp_path / "site"
+    build.write_atomic(out, build.build_files(tmp_path / "data" / "profiles.v1.json", tmp_path / "content",
+                                              tmp_path / "templates"))
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script("window.__playerDebug = true;")
+    page.goto((out / "index.html").as_uri())
+    page.wait_for_function("() => window.__player")  # every figure has started: the generator shows its place
+    # its models are counted in a task after the next frame; a task queued after a later frame runs after it
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done))))")
+    expect(gen(page).locator("[data-gen]")).to_be_hidden()
+    assert errors == []

@@ -183,6 +183,7 @@ function startGenerator(root, trace) {
 // Counts the models (tens of milliseconds), writes the page's seeded run, then lets the controls work.
 function readyGenerator(fig) {
   var g = fig.trace.gen, corpus = corpusIds(document), ids = corpus.ids, V = corpus.vocab.length;
+  if (V !== g.types) { fig.root.hidden = true; return; }  // a page template without the sections' tokens: no model
   fig.vocab = corpus.vocab;
   fig.target = ngramModel(ids, V, g.order, g.discount);
   fig.drafts = g.orders.map(function (m) { return m === g.order ? fig.target : ngramModel(ids, V, m, g.discount); });
