@@ -363,6 +363,13 @@ def _refuse_before_rendering(sections: list[Section], templates: Mapping[str, st
         raise ContentError(wrong)
 
 
+def _sections_view(sections: list[Section], bodies: Mapping[str, str], components: Mapping[str, str]) -> list[dict]:
+    """Returns what the page template shows of each section: its id, title and HTML, and its own tokens of the
+    generator's corpus, which sit just before its prose, where gzip finds them again."""
+    return [{"id": s.id, "title": s.title, "html": _place(bodies[s.source], components),
+             "corpus": " ".join(prose.section_tokens(s.body))} for s in sections]
+
+
 def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapping[str, Any], trace_text: str,
                 cache: jinja2.BytecodeCache | None = None, folder: str = "templates",
                 scripts: ScriptStore | None = None) -> str:
@@ -386,9 +393,7 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
                                 (*ctx, *COMPONENTS)) for s in sections}
     if problems:
         raise ContentError(problems)
-    # each section carries its own tokens of the generator's corpus, just before its prose, where gzip finds them again
-    rendered = [{"id": s.id, "title": s.title, "html": _place(bodies[s.source], components),
-                 "corpus": " ".join(prose.section_tokens(s.body))} for s in sections]
+    rendered = _sections_view(sections, bodies, components)
     page = _render(env, f"{folder}/page.html.j2", problems, lambda: page_checks.generate(
         env.get_template("page.html.j2"), ctx, sections=rendered, css=Markup(css), js=Markup(js),
         trace_json=Markup(trace_text), csp=content_security_policy([js], [css])),
