@@ -405,6 +405,8 @@ GEN = {
     "ctx": "Round {round}, position {pos}, after “{context}”.",
     "check_accept": "The draft proposed “{x}”: q = {q}, p = {p}, so it passes with probability min(1, p/q) = {a}. "
                     "The check drew a uniform number u = {u} < {a}: accepted.",
+    "check_capped": "The draft proposed “{x}”: q = {q}, p = {p}. The target rates it at least as high as the draft, "
+                    "so min(1, p/q) = 1 and it is accepted whatever the draw (u = {u}).",
     "check_reject": "The draft proposed “{x}”: q = {q}, p = {p}, so it passes with probability min(1, p/q) = {a}. "
                     "The check drew a uniform number u = {u} ≥ {a}: rejected. The replacement “{y}” was drawn from "
                     "the residual max(0, p − q), renormalised, by a second uniform draw, r = {r}.",

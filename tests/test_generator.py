@@ -122,15 +122,21 @@ def test_a_chosen_tokens_check_shows_the_draw_and_accept_probability_of_the_mode
     p, q = generate.rows(run.target, 1.0), generate.rows(run.drafts[run.draft_index(run.settings.default_draft)], 1.0)
     rounds = generate.generate(p, q, run.prompt, run.settings.k, generate.mulberry32(7), len(run.run))
     tokens = [(r, j) for r in rounds for j in range(len(r.committed))]
-    for kind in ("replaced", "accepted", "bonus"):
-        n = next(i for i, (r, j) in enumerate(tokens) if r.kinds[j] == {"replaced": "r", "accepted": "a", "bonus": "b"}[kind])
+    looks = {"replaced": lambda r, j: r.kinds[j] == "r", "bonus": lambda r, j: r.kinds[j] == "b",
+             "accepted by chance": lambda r, j: r.kinds[j] == "a" and r.accept[j] < 1,
+             "accepted outright": lambda r, j: r.kinds[j] == "a" and r.accept[j] >= 1}
+    for kind, look in looks.items():
+        n = next(i for i, (r, j) in enumerate(tokens) if look(r, j))
         r, j = tokens[n]
         g.locator("[data-gen-spec] [role=button]").nth(n).click()
         shown = g.locator("[data-gen-check-text]")
         if kind == "bonus":
             expect(shown).to_contain_text(f"r = {r.last_draw:.4f}")
             continue
-        expect(shown).to_contain_text(f"min(1, p/q) = {r.accept[j]:.4f}")
+        if r.accept[j] >= 1:  # p >= q: the ratio is capped, and the sentence says the draw cannot matter
+            expect(shown).to_contain_text("so min(1, p/q) = 1 and it is accepted whatever the draw")
+        else:
+            expect(shown).to_contain_text(f"min(1, p/q) = {r.accept[j]:.4f}")
         expect(shown).to_contain_text(f"u = {r.uniforms[j]:.4f}")
         x, ctx = r.proposals[j], (*r.context, *r.proposals[:j])[-len(r.context):]
         expect(shown).to_contain_text(f"p = {shown_prob(p(ctx)[x])}")

@@ -427,7 +427,7 @@ function checkSentence(fig, round, t, c, p) {
   var G = fig.G, V = fig.vocab, x = round.proposals[t.j];
   if (t.kind === KINDS[2]) return fill(G.check_bonus, { y: V[t.y], p: prob(p[t.y]), r: fixed(round.r, 4) });
   var fields = { x: V[x], q: prob(c.q), p: prob(c.p), a: fixed(c.a, 4), u: fixed(c.u, 4), y: V[t.y], r: fixed(round.r || 0, 4) };
-  if (t.kind === KINDS[0]) return fill(G.check_accept, fields);
+  if (t.kind === KINDS[0]) return fill(c.a >= 1 ? G.check_capped : G.check_accept, fields);
   var n = round.ghosts.length, dropped = { dropped: countText(n, G.proposals_one, G.proposals), were: n === 1 ? G.were_one : G.were };
   return fill(G.check_reject, fields) + (n ? fill(G.check_dropped, dropped) : '');
 }
