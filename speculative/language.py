@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from dataclasses import dataclass
+from typing import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -17,6 +18,8 @@ from .prose import corpus_problem
 from .stats import round_cost
 
 PAGE_ROUNDS = 12  # rounds in the precomputed run that readers without scripting see (at least 12)
+PROFILE_ROUNDS = 600  # rounds the build runs per draft and temperature for the expected tokens per round
+PROFILE_K = 8  # ... each drafting this many tokens, the most the figure offers
 
 
 class CorpusError(ValueError):
@@ -33,6 +36,7 @@ class LanguageRun:
     target: ngram.Model
     drafts: tuple[ngram.Model, ...]  # [D] one per draft order, then the target itself
     alphas: tuple[tuple[float, ...], ...]  # [D][temperatures] the mean accept probability over the prose's contexts
+    passes: tuple[tuple[tuple[float, ...], ...], ...]  # [D][temperatures][PROFILE_K] P(the first i checks all pass)
     run: tuple[GenRound, ...]  # the seeded run at the default settings
     plain: tuple[int, ...]  # plain decoding's tokens in the same time, from the same seed's next draws
     round_cost: Fraction  # k draft steps and one target pass, in target steps
@@ -73,9 +77,17 @@ def mean_alphas(target: ngram.Model, drafts: tuple[ngram.Model, ...], seen: Coun
     return tuple(out)
 
 
-def expected_tokens(alpha: float, k: int) -> float:
-    """Returns E = 1 + a + a^2 + ... + a^k: tokens per round if every check passed with the same chance alpha."""
-    return sum(alpha ** i for i in range(k + 1))
+def tokens_per_round(passes: Sequence[float], k: int) -> float:
+    """Returns E = 1 + P(the first check passes) + ... + P(the first k pass): tokens per round, bonus included."""
+    return 1 + sum(passes[:k])
+
+
+def pass_profile(p: generate.Rows, q: generate.Rows, prompt: tuple[int, ...], seed: int) -> tuple[float, ...]:
+    """Returns [PROFILE_K] the share of PROFILE_ROUNDS rounds, each continuing the text, whose first i checks all
+    passed: a round of any k <= PROFILE_K passes its first i checks exactly when this one does."""
+    rounds = generate.generate(p, q, prompt, PROFILE_K, generate.mulberry32(seed), PROFILE_ROUNDS)
+    passed = np.array([len(r.committed) - 1 for r in rounds])  # [rounds] accepted proposals before the end
+    return tuple(round(float(np.mean(passed >= i)), 4) for i in range(1, PROFILE_K + 1))
 
 
 @functools.lru_cache(maxsize=4)
@@ -92,6 +104,10 @@ def explain(tokens: tuple[str, ...], s: LanguageModel, cost: CostModel) -> Langu
     drafts = (*(ngram.model(ids, len(vocab), m, d) for m in s.draft_orders), target)
     seen = contexts(ids, s.target_order - 1)
     alphas = mean_alphas(target, drafts, seen, s.temperatures)
+    prompt = ids[:s.target_order - 1]
+    passes = tuple(tuple((1.0,) * PROFILE_K if q is target else
+                         pass_profile(generate.rows(target, float(t)), generate.rows(q, float(t)), prompt, s.seed + 2)
+                         for t in s.temperatures) for q in drafts)
     orders = (*s.draft_orders, s.target_order)
     t = float(s.default_temperature)
     u = generate.mulberry32(s.seed)
@@ -101,5 +117,5 @@ def explain(tokens: tuple[str, ...], s: LanguageModel, cost: CostModel) -> Langu
     each = round_cost(s.k, cost)
     plain = generate.plain(p, ids[:s.target_order - 1], generate.mulberry32(s.seed + 1), int(each * PAGE_ROUNDS))
     top = tuple(c for c, _ in sorted(seen.items(), key=lambda kv: -kv[1])[:20])
-    return LanguageRun(settings=s, vocab=vocab, ids=ids, target=target, drafts=drafts, alphas=alphas, run=run,
+    return LanguageRun(settings=s, vocab=vocab, ids=ids, target=target, drafts=drafts, alphas=alphas, passes=passes, run=run,
                        plain=tuple(plain), round_cost=each, top_contexts=top)

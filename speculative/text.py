@@ -385,11 +385,11 @@ GEN = {
     "measured": "This run: {per} tokens per round, {speedup}× plain decoding’s tokens per target step (counted "
                 "under the assumed costs, not timed).",
     "expected": "Expected at these settings: {per} tokens per round, {speedup}×.",
-    "expected_note": "The expected values treat every check as passing with one chance, ᾱ = {alpha}, the mean of "
-                     "α = Σ min(p, q) over every context in the prose, as if the checks were independent and the "
-                     "contexts the prose’s own; generated text is neither, so this run can differ from them. A round "
-                     "is assumed to cost {k} × {c} + {v} = {cost}, whichever draft runs: the target itself, as a "
-                     "draft, shows the ceiling, not a real option.",
+    "expected_note": "The expected values come from {rounds} rounds the build ran at this draft and temperature, "
+                     "each drafting {kmax} tokens and continuing the text: one token, plus the share of those rounds "
+                     "whose first check passed, plus the share whose first two passed, and so on up to k. A round is "
+                     "assumed to cost {k} × {c} + {v} = {cost}, whichever draft runs: the target itself, as a draft, "
+                     "shows the ceiling, not a real option.",
     "token_one": "1 token",
     "tokens": "{n} tokens",
     "accepted": "accepted proposal",

@@ -86,9 +86,18 @@ def test_the_pages_run_is_seeded_from_the_data_and_its_plain_lane_fills_the_same
     assert run.round_cost == s.k * shipped.cost.draft_step + shipped.cost.verify_round
 
 
-def test_the_expected_tokens_per_round_are_the_geometric_sum():
-    assert language.expected_tokens(0.5, 3) == 1 + 0.5 + 0.25 + 0.125
-    assert language.expected_tokens(1.0, 4) == 5
+def test_the_expected_tokens_per_round_add_the_chance_that_the_first_i_checks_pass(run):
+    assert language.tokens_per_round([0.5, 0.25, 0.125], 2) == 1 + 0.5 + 0.25
+    assert run.passes[-1] == ((1.0,) * language.PROFILE_K,) * len(run.settings.temperatures)  # the perfect draft
+    for profile in (row for draft in run.passes[:-1] for row in draft):
+        assert all(1 >= a >= b >= 0 for a, b in zip(profile, profile[1:]))  # passing i + 1 checks means passing i
+    p, q = rows(run, 1)
+    again = language.pass_profile(p, q, run.prompt, run.settings.seed + 2)
+    t1 = run.settings.temperatures.index(Fraction(1))
+    assert again == run.passes[1][t1]
+    rounds = generate.generate(p, q, run.prompt, language.PROFILE_K, generate.mulberry32(run.settings.seed + 2),
+                               language.PROFILE_ROUNDS)
+    assert again[0] == round(np.mean([r.kinds[0] == "a" for r in rounds]), 4)  # the first check passed
 
 
 def test_the_mean_alpha_is_one_for_the_perfect_draft_and_ordered_by_the_drafts_order(run):

@@ -25,6 +25,7 @@ IDS = frozenset({"gen", "gen-title", "gen-draft", "gen-k", "gen-temp", "gen-chec
 PREFIXES: frozenset[str] = frozenset()
 KINDS = {"a": "accepted", "r": "replaced", "b": "bonus"}
 CLOCK_STEPS = 20  # target steps the lanes' clock strips show
+PROFILE_ROUNDS, PROFILE_K = 600, 8  # language.PROFILE_ROUNDS and PROFILE_K (a test keeps them equal; no numpy here)
 CHOOSE_KEYS = ("Enter", " ")  # the keys that press a focused token, as they press a button
 KS = (1, 2)  # the k the suite's check of the pair uses (lm_checks.KS, which a test keeps equal; no numpy here)
 CHECK_CONTEXTS = 20  # ... and how many contexts (lm_checks.CONTEXTS)
@@ -73,7 +74,8 @@ class Generator:
                 "order": s.target_order, "orders": [*s.draft_orders, s.target_order], "discount": float(s.discount),
                 "k": s.k, "max_k": 8, "temps": [float(t) for t in s.temperatures],
                 "temp": s.temperatures.index(s.default_temperature), "draft": r.draft_index(s.default_draft),
-                "seed": s.seed, "rounds": len(r.run), "alphas": [[round(a, 6) for a in row] for row in r.alphas],
+                "seed": s.seed, "rounds": len(r.run), "passes": [[list(profile) for profile in row] for row in r.passes],
+                "profile_rounds": f"{PROFILE_ROUNDS:,}", "profile_k": PROFILE_K,
                 "cost": {"c": float(cost.draft_step), "v": float(cost.verify_round), "c_text": str(cost.draft_step),
                          "v_text": str(cost.verify_round)},
                 "clock": CLOCK_STEPS, "join": {"before": text.SPACE_BEFORE_NOT, "after": text.SPACE_AFTER_NOT},
@@ -117,8 +119,8 @@ class Generator:
         rounds, tokens = len(r.run), sum(len(x.committed) for x in r.run)
         time = float(r.round_cost) * rounds
         per = tokens / rounds
-        alpha = r.alphas[r.draft_index(s.default_draft)][s.temperatures.index(s.default_temperature)]
-        e = sum(alpha ** i for i in range(s.k + 1))  # E if every check passed with chance alpha
+        passes = r.passes[r.draft_index(s.default_draft)][s.temperatures.index(s.default_temperature)]
+        e = 1 + sum(passes[:s.k])  # language.tokens_per_round
         return {
             "plain_stats": text.fill(g["plain_stats"], {"tokens": counted(len(r.plain), "token_one", "tokens"),
                                                          "time": decimal_str(time, 1)}),
@@ -128,7 +130,7 @@ class Generator:
                 "steps": counted(rounds * s.k, "steps_one", "steps"), "per": decimal_str(per, 2)}),
             "measured": text.fill(g["measured"], {"per": decimal_str(per, 2), "speedup": decimal_str(tokens / time, 2)}),
             "expected": text.fill(g["expected"], {"per": decimal_str(e, 2), "speedup": decimal_str(e / float(r.round_cost), 2)}),
-            "expected_note": text.fill(g["expected_note"], {"alpha": decimal_str(alpha, 3), "k": s.k,
+            "expected_note": text.fill(g["expected_note"], {"rounds": f"{PROFILE_ROUNDS:,}", "kmax": PROFILE_K, "k": s.k,
                                                             "c": str(cost.draft_step), "v": str(cost.verify_round),
                                                             "cost": text.cost_phrase(r.round_cost)}),
         }

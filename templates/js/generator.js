@@ -388,10 +388,10 @@ function renderFigures(fig) {
   ui.plainStats.textContent = fill(G.plain_stats, { tokens: countText(plain, G.token_one, G.tokens), time: fixed(run.time, 1) });
   renderClock(fig);
   ui.measured.textContent = rounds ? fill(G.measured, { per: fixed(per, 2), speedup: fixed(tokens / run.time, 2) }) : '';
-  var alpha = g.alphas[s.draft][s.temp], cost = s.k * g.cost.c + g.cost.v, e = 0;
-  for (var i = 0; i <= s.k; i++) e += Math.pow(alpha, i);
+  var passes = g.passes[s.draft][s.temp], cost = s.k * g.cost.c + g.cost.v, e = 1;
+  for (var i = 0; i < s.k; i++) e += passes[i];  // language.tokens_per_round
   ui.expected.textContent = fill(G.expected, { per: fixed(e, 2), speedup: fixed(e / cost, 2) });
-  ui.note.textContent = fill(G.expected_note, { alpha: fixed(alpha, 3), k: s.k, c: g.cost.c_text, v: g.cost.v_text,
+  ui.note.textContent = fill(G.expected_note, { rounds: g.profile_rounds, kmax: g.profile_k, k: s.k, c: g.cost.c_text, v: g.cost.v_text,
                                                  cost: g.cost_words[s.k - 1] });
 }
 
