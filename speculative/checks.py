@@ -147,6 +147,11 @@ def check(name: str, counts: np.ndarray, probs: np.ndarray) -> Check:
     if n == 0:
         return Check(name, 0, float("nan"), float("nan"), float("nan"), f"{name}: no round reached it")
     pv, tv, bound = p_value(counts, probs), sampler.total_variation(counts, probs), sampler.tv_bound(n, len(probs))
+    return judged(name, n, pv, tv, bound)
+
+
+def judged(name: str, n: int, pv: float, tv: float, bound: float) -> Check:
+    """Returns the check with its verdict: failed when the p-value is below P_MIN or the TV is past its bound."""
     problem = (f"{name}: chi-square p = {pv:.2e} < {P_MIN:g}" if pv < P_MIN else
                f"{name}: TV {tv:.4f} above its bound {bound:.4f}" if tv > bound else None)
     return Check(name, n, pv, tv, bound, problem)

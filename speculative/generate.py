@@ -103,7 +103,7 @@ def checked(p: Rows, q: Rows, rule: sampler.Rule, at: tuple[int, ...], x: int, a
 
 def generate(p: Rows, q: Rows, prompt: tuple[int, ...], k: int, u: Iterator[float], rounds: int,
              rule: sampler.Rule = sampler.RULE) -> list[GenRound]:
-    """Returns `rounds` rounds, each continuing from the last two tokens written."""
+    """Returns `rounds` rounds, each continuing from the last len(prompt) tokens written (the target's order - 1)."""
     text, out, width = list(prompt), [], len(prompt)
     for _ in range(rounds):
         r = one_round(p, q, tuple(text[-width:]), k, u, rule)

@@ -31,7 +31,7 @@ class LanguageRun:
     """The model pair and everything the generator figure states about it."""
 
     settings: LanguageModel
-    vocab: tuple[str, ...]  # [V] in order of first appearance
+    vocab: tuple[str, ...]  # [V] most frequent first, then in order of first appearance (ngram.vocabulary)
     ids: tuple[int, ...]  # [N] the corpus as token ids
     target: ngram.Model
     drafts: tuple[ngram.Model, ...]  # [D] one per draft order, then the target itself
@@ -108,14 +108,11 @@ def explain(tokens: tuple[str, ...], s: LanguageModel, cost: CostModel) -> Langu
     passes = tuple(tuple((1.0,) * PROFILE_K if q is target else
                          pass_profile(generate.rows(target, float(t)), generate.rows(q, float(t)), prompt, s.seed + 2)
                          for t in s.temperatures) for q in drafts)
-    orders = (*s.draft_orders, s.target_order)
     t = float(s.default_temperature)
-    u = generate.mulberry32(s.seed)
-    p = generate.rows(target, t)
-    run = tuple(generate.generate(p, generate.rows(drafts[orders.index(s.default_draft)], t), ids[:s.target_order - 1],
-                                  s.k, u, PAGE_ROUNDS))
+    p, q = generate.rows(target, t), generate.rows(drafts[(*s.draft_orders, s.target_order).index(s.default_draft)], t)
+    run = tuple(generate.generate(p, q, prompt, s.k, generate.mulberry32(s.seed), PAGE_ROUNDS))
     each = round_cost(s.k, cost)
-    plain = generate.plain(p, ids[:s.target_order - 1], generate.mulberry32(s.seed + 1), int(each * PAGE_ROUNDS))
+    plain = generate.plain(p, prompt, generate.mulberry32(s.seed + 1), int(each * PAGE_ROUNDS))
     top = tuple(c for c, _ in sorted(seen.items(), key=lambda kv: -kv[1])[:20])
     return LanguageRun(settings=s, vocab=vocab, ids=ids, target=target, drafts=drafts, alphas=alphas, passes=passes, run=run,
                        plain=tuple(plain), round_cost=each, top_contexts=top)

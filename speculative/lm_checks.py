@@ -46,13 +46,12 @@ def exact_pairs(p: generate.Rows, context: tuple[int, ...]) -> np.ndarray:
 
 
 def pooled_pair(drawn: list[tuple[int, int]], probs: np.ndarray) -> Pair:
-    """Returns one context's cells: drawn pairs counted, cells expected fewer than MIN_EXPECTED times merged."""
+    """Returns one context's cells: drawn pairs counted, cells expected fewer than MIN_EXPECTED times merged
+    (checks.pooled, as every other check pools)."""
     n, flat = len(drawn), probs.ravel()  # [V*V]
     counts = np.bincount([a * probs.shape[1] + b for a, b in drawn], minlength=flat.size)
-    small = flat * n < checks.MIN_EXPECTED
-    c = np.append(counts[~small], counts[small].sum())
-    e = np.append(flat[~small], flat[small].sum())
-    return Pair(counts=c, expected=e)
+    c, e = checks.pooled(counts, flat * n)
+    return Pair(counts=c, expected=e / n)
 
 
 def pair_check(name: str, pairs: list[Pair]) -> checks.Check:
@@ -72,9 +71,7 @@ def pair_check(name: str, pairs: list[Pair]) -> checks.Check:
     counts = np.concatenate([x.counts for x in pairs])
     probs = np.concatenate([x.expected * x.counts.sum() / n for x in pairs])
     tv, bound = sampler.total_variation(counts, probs), sampler.tv_bound(n, len(counts))
-    problem = (f"{name}: chi-square p = {pv:.2e} < {checks.P_MIN:g}" if pv < checks.P_MIN else
-               f"{name}: TV {tv:.4f} above its bound {bound:.4f}" if tv > bound else None)
-    return checks.Check(name, n, pv, tv, bound, problem)
+    return checks.judged(name, n, pv, tv, bound)
 
 
 def targets(run: LanguageRun, contexts: int = CONTEXTS) -> dict[tuple[int, ...], np.ndarray]:

@@ -95,7 +95,7 @@ def text_table() -> dict[str, Any]:
             "states": text.STATE_NAMES, "lab": browser_words(text.LAB), "conv": browser_words(text.CONV),
             "explore": browser_words(text.EXPLORE), "own": browser_words(text.OWN),
             "draws": {k: v for k, v in text.DRAWS.items() if k not in BUILD_ONLY_DRAWS},
-            "gen": {k: v for k, v in text.GEN.items() if k != "drafts"}}
+            "gen": {k: v for k, v in text.GEN.items() if k not in ("drafts", "short")}}  # the template names the drafts
 
 
 def whole_numbers(value: Any) -> Any:
