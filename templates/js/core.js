@@ -127,6 +127,45 @@ function overlapRows(pos, vocab, mark, numbers) {
 // What print.js's startNear tells the page when a part far below the fold has joined it.
 var NEAR_EVENT = 'data-near';
 
+// mulberry32, a 32-bit generator of uniforms in [0, 1): speculative/generate.py's mulberry32 draws the same ones,
+// so a seeded run here and the build's agree draw for draw. next() -> the next uniform.
+function mulberry32(seed) {
+  var a = seed >>> 0;
+  return function () {
+    var t = a = (a + 0x6D2B79F5) >>> 0;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 4294967296;
+  };
+}
+
+// Uniforms in [0, 1): the browser's crypto by default; a seeded mulberry32 stream only when a test (or the page's
+// seeded run) gives a whole number. fill(out) fills a Float64Array.
+function uniformSource(seed) {
+  if (Number.isInteger(seed)) {
+    var next = mulberry32(seed);
+    return function (out) {
+      for (var i = 0; i < out.length; i++) out[i] = next();
+      return out;
+    };
+  }
+  return function (out) {
+    var words = new Uint32Array(out.length);
+    for (var i = 0; i < words.length; i += 16384) crypto.getRandomValues(words.subarray(i, i + 16384));
+    for (var j = 0; j < out.length; j++) out[j] = words[j] / 4294967296;
+    return out;
+  };
+}
+
+// One uniform at a time from a source's fills, 256 at a time.
+function oneAtATime(fill) {
+  var buffer = new Float64Array(256), i = buffer.length;
+  return function () {
+    if (i === buffer.length) { fill(buffer); i = 0; }
+    return buffer[i++];
+  };
+}
+
 // Each figure's script names its root and its start function here; boot.js starts every root it finds.
 var STARTERS = [];  // [name, selector, start, many]
 

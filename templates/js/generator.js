@@ -1,7 +1,7 @@
 // Watch it generate: n-gram models counted here from the prose's token ids (speculative/ngram.py is the same
 // model: interpolated Kneser-Ney, one discount, uniform at the bottom), then rounds run live. The draws come from
-// crypto.getRandomValues, or, where a test opts in before the page loads, from window.__generateSeed (the same
-// small generator as speculative/generate.py's page run) or window.__generateUniforms ({spec: [...], plain: [...]}).
+// crypto (core.js's uniformSource), or, where a test opts in before the page loads, from window.__generateSeed (the
+// mulberry32 of speculative/generate.py's page run) or window.__generateUniforms ({spec: [...], plain: [...]}).
 
 var GEN_PARTS = {
   play: '[data-gen-play]', step: '[data-gen-step]', reset: '[data-gen-reset]', draft: '[data-gen-draft]',
@@ -17,23 +17,6 @@ var KINDS = [];  // a committed token's kinds, from the trace: accepted, replace
 var KEYS = [];  // the keys that choose a focused token, from the trace: Enter and space, as a button's  // play: milliseconds per target step of the clock
 
 /* ---------- the model: counts, then rows ---------- */
-
-// mulberry32: the page run's uniforms in [0, 1), as speculative/generate.py's mulberry32 draws them.
-function mulberry32(seed) {
-  var a = seed >>> 0;
-  return function () {
-    a = (a + 0x6D2B79F5) >>> 0;
-    var t = Math.imul(a ^ (a >>> 15), a | 1) >>> 0;
-    t = ((t + Math.imul(t ^ (t >>> 7), t | 61)) >>> 0 ^ t) >>> 0;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function cryptoUniform() {
-  var buf = new Uint32Array(2);
-  crypto.getRandomValues(buf);
-  return (buf[0] * 2097152 + (buf[1] >>> 11)) / 9007199254740992;  // 53 random bits
-}
 
 function listUniform(list) {
   var i = 0;
@@ -225,8 +208,8 @@ function restart(fig, seed) {
   var g = fig.trace.gen, s = fig.state, given = window.__generateUniforms, T = g.temps[s.temp];
   var opt = window.__generateSeed;
   if (Number.isInteger(opt)) seed = opt;
-  fig.drawSpec = given ? listUniform(given.spec) : seed === null ? cryptoUniform : mulberry32(seed);
-  fig.drawPlain = given ? listUniform(given.plain) : seed === null ? cryptoUniform : mulberry32(seed + 1);
+  fig.drawSpec = given ? listUniform(given.spec) : oneAtATime(uniformSource(seed));  // seed null: crypto
+  fig.drawPlain = given ? listUniform(given.plain) : oneAtATime(uniformSource(seed === null ? null : seed + 1));
   fig.P = temperedRows(fig.target, T);
   fig.Q = temperedRows(fig.drafts[s.draft], T);
   fig.run = { text: fig.prompt.slice(), plain: fig.prompt.slice(), rounds: [], tokens: [], time: 0, steps: 0 };
@@ -446,17 +429,6 @@ function topBars(fig, p, q, mark) {
     pos.draft.push(prob(q[y]));
   });
   return overlapRows(pos, pick.map(function (y) { return fig.vocab[y]; }), pick.indexOf(mark), fig.G.bar_numbers);
-}
-
-// For tests: the first `n` rounds' committed tokens from the given uniforms, at the current settings.
-function generatorRounds(fig, uniforms, n) {
-  var draw = listUniform(uniforms), text = fig.prompt.slice(), out = [], width = fig.trace.gen.order - 1;
-  for (var i = 0; i < n; i++) {
-    var r = genRound(fig.P, fig.Q, text.slice(text.length - width), fig.state.k, draw);
-    out.push(r.committed);
-    text = text.concat(r.committed);
-  }
-  return out;
 }
 
 starts('gen', '[data-gen]', startGenerator);

@@ -7,29 +7,6 @@ var TALLY_PARTS = { root: '[data-tally]', drawU: '[data-lab-draw-u]', readout: '
 // The noise level of the tally's bound, as the analysis's total-variation bound uses (tests hold the two equal).
 var NOISE_DELTA = 1e-6;
 
-// Uniforms in [0, 1): the browser's crypto by default; a seeded mulberry32 stream only when a test opts in by
-// setting window.__labSeed to a whole number before the page loads. fill(out) fills a Float64Array.
-function uniformSource(seed) {
-  if (Number.isInteger(seed)) {
-    var a = seed >>> 0;
-    return function (out) {
-      for (var i = 0; i < out.length; i++) {
-        var t = a = (a + 0x6D2B79F5) >>> 0;
-        t = Math.imul(t ^ t >>> 15, t | 1);
-        t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-        out[i] = ((t ^ t >>> 14) >>> 0) / 4294967296;
-      }
-      return out;
-    };
-  }
-  return function (out) {
-    var words = new Uint32Array(out.length);
-    for (var i = 0; i < words.length; i += 16384) crypto.getRandomValues(words.subarray(i, i + 16384));
-    for (var j = 0; j < out.length; j++) out[j] = words[j] / 4294967296;
-    return out;
-  };
-}
-
 // One run of a position under each rule (in stats.ACCEPTANCE's order), from three uniforms u[i..i+2]: the
 // committed token y, as y when the proposal was accepted and as -1 - y when y replaced it.
 var DRAW_RULES = [
