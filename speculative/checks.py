@@ -79,19 +79,21 @@ RULE_BROKEN: dict[str, sampler.Rule] = {
     "greedy draft verified with the sampled q": replace(GREEDY, verify_dist=sampler.draft_dist),
     "one-hot residual that keeps x": replace(GREEDY, residual=keeps_proposal),
 }
+FORGOT_Q, INVERTED, GREEDY_PROPOSALS = ("residual forgets to subtract the draft", "ratio inverted (q/p)",
+                                      "proposals taken greedily")  # the names variants.py looks these up by
 BROKEN: dict[str, sampler.Rule] = {  # each must fail the per-position and tokens-per-round checks
-    "residual forgets to subtract the draft": replace(R, residual=forgot_subtract),
-    "ratio inverted (q/p)": replace(R, accept_prob=lambda p, q: sampler.accept_prob(q, p)),
+    FORGOT_Q: replace(R, residual=forgot_subtract),
+    INVERTED: replace(R, accept_prob=lambda p, q: sampler.accept_prob(q, p)),
     "no drop after a rejection": replace(R, drop_after_reject=False),
     "bonus drawn from the draft": replace(R, bonus_dist=lambda bonus, draft: draft[-1]),
-    "proposals taken greedily": replace(R, draft_dist=greedy),
+    GREEDY_PROPOSALS: replace(R, draft_dist=greedy),
 }
 SEQUENCE_BROKEN: dict[str, sampler.Rule] = {  # each must fail the sequence check
     "no drop after a rejection": replace(R, drop_after_reject=False),
     "residual given the rejected token": replace(R, residual_given=sampler.at),
     "next round continued from the rejected token": replace(R, next_context=rejected_token),
     "bonus drawn after the second-to-last token, not the last": replace(R, bonus_given=sampler.before),
-    "proposals taken greedily": replace(R, draft_dist=greedy),
+    GREEDY_PROPOSALS: replace(R, draft_dist=greedy),
     "tokens shuffled between texts at each position": ShuffledTexts(),  # every marginal exactly right
 }
 HARMLESS: dict[str, sampler.Rule] = {"accepting when u equals the accept probability too": replace(R, accepts=np.less_equal)}
