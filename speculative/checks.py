@@ -13,7 +13,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from . import sampler
+from . import sampler, variants
 from .sequence import TOY, Chain, chain_probs, text_counts  # noqa: F401  (the toy the sequence checks use)
 # SEED: the suite's seed, shared with the page's sequence run; the correct sampler must also pass at SEED + 1 ...
 from .sequence import LENGTH as SEQUENCE_LENGTH, PAGE_TEXTS as PAGE_SEQUENCE_TEXTS, SEED  # noqa: F401
@@ -34,14 +34,6 @@ IDENTITY_PAIRS = 5000  # random exact pairs on which min(p, q) + (1 - alpha) * r
 SEQUENCE_TEXTS = 1_000_000
 MIN_EXPECTED = 5  # chi-square cells expected fewer times than this are pooled
 
-
-greedy = sampler.greedy  # proposing the draft's top token but verifying with the sampled q is a known published bug
-
-
-def forgot_subtract(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Returns p clipped where p > q, renormalised: the residual that forgets to subtract the draft."""
-    r = np.where(p > q, p, 0.0)
-    return r / np.maximum(r.sum(-1, keepdims=True), 1e-300)
 
 
 def rejected_token(rounds: sampler.Rounds) -> np.ndarray:
@@ -79,21 +71,18 @@ RULE_BROKEN: dict[str, sampler.Rule] = {
     "greedy draft verified with the sampled q": replace(GREEDY, verify_dist=sampler.draft_dist),
     "one-hot residual that keeps x": replace(GREEDY, residual=keeps_proposal),
 }
-FORGOT_Q, INVERTED, GREEDY_PROPOSALS = ("residual forgets to subtract the draft", "ratio inverted (q/p)",
-                                      "proposals taken greedily")  # the names variants.py looks these up by
+GREEDY_PROPOSALS = variants.BY_ID["greedy"]
 BROKEN: dict[str, sampler.Rule] = {  # each must fail the per-position and tokens-per-round checks
-    FORGOT_Q: replace(R, residual=forgot_subtract),
-    INVERTED: replace(R, accept_prob=lambda p, q: sampler.accept_prob(q, p)),
+    **{v.name: v.rule for v in variants.BROKEN},  # the mistakes the page's lab lets a reader switch on
     "no drop after a rejection": replace(R, drop_after_reject=False),
     "bonus drawn from the draft": replace(R, bonus_dist=lambda bonus, draft: draft[-1]),
-    GREEDY_PROPOSALS: replace(R, draft_dist=greedy),
 }
 SEQUENCE_BROKEN: dict[str, sampler.Rule] = {  # each must fail the sequence check
     "no drop after a rejection": replace(R, drop_after_reject=False),
     "residual given the rejected token": replace(R, residual_given=sampler.at),
     "next round continued from the rejected token": replace(R, next_context=rejected_token),
     "bonus drawn after the second-to-last token, not the last": replace(R, bonus_given=sampler.before),
-    GREEDY_PROPOSALS: replace(R, draft_dist=greedy),
+    GREEDY_PROPOSALS.name: GREEDY_PROPOSALS.rule,
     "tokens shuffled between texts at each position": ShuffledTexts(),  # every marginal exactly right
 }
 HARMLESS: dict[str, sampler.Rule] = {"accepting when u equals the accept probability too": replace(R, accepts=np.less_equal)}

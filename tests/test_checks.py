@@ -196,7 +196,7 @@ def test_a_sampler_right_at_every_position_but_not_jointly_fails_only_the_joint_
 
 
 def test_the_marginal_checks_can_fail():
-    rule = checks.SEQUENCE_BROKEN["proposals taken greedily"]
+    rule = checks.SEQUENCE_BROKEN[checks.GREEDY_PROPOSALS.name]
     found = checks.problems(checks.marginal_checks(checks.TOY, 100_000, np.random.default_rng(checks.SEED), rule))
     assert found and all(p.startswith("token ") for p in found)
 

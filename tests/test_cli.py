@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from speculative import checks, cli, lm_checks, sampler
+from speculative import checks, cli, lm_checks, sampler, variants
 from speculative.analysis import arrays
 from speculative.profiles import load
 
@@ -391,7 +391,7 @@ def test_check_prints_a_row_per_draft_rule_and_k_for_the_model_pair():
 
 @pytest.mark.slow
 def test_a_broken_rule_fails_the_model_pair_rows_too():
-    status, out, _ = run("check", *LM_ARGS, rule=checks.BROKEN["ratio inverted (q/p)"])
+    status, out, _ = run("check", *LM_ARGS, rule=checks.BROKEN[variants.BY_ID["inverted"].name])
     assert status == 1
     assert any(row.startswith("lm ") for row in failed_rows(out)), out
 

@@ -37,15 +37,49 @@ def test_the_rule_commits_p_exactly_and_every_broken_variant_moves_a_shipped_pos
 
 
 def test_the_exact_distributions_are_the_textbook_formulas_on_random_pairs():
+    """Each variant's committed distribution, written out by hand from what it gets wrong (alpha = sum min(p, q))."""
     rng = np.random.default_rng(5)
+    by = variants.BY_ID
     for _ in range(300):
         size = int(rng.integers(2, 7))
         p, q = random_dist(rng, size), random_dist(rng, size)
         alpha = sum(min(a, b) for a, b in zip(p, q))
-        assert variants.rule(p, q) == p
-        assert variants.replacement_from_p(p, q) == tuple(min(a, b) + (1 - alpha) * a for a, b in zip(p, q))
-        assert sum(variants.forgot_subtract(p, q)) == sum(variants.ratio_inverted(p, q)) == 1
+        res = variants.residual(p, q)
+        shared = [min(a, b) for a, b in zip(p, q)]
+        assert by["rule"].committed(p, q) == p
+        assert by["from-p"].committed(p, q) == tuple(m + (1 - alpha) * a for m, a in zip(shared, p))
+        above = variants.normalised([a if a > b else Fraction(0) for a, b in zip(p, q)])
+        assert by["forgot-q"].committed(p, q) == tuple(m + (1 - alpha) * f for m, f in zip(shared, above))
         top = max(range(size), key=lambda y: (q[y], -y))
         keep = min(Fraction(1), p[top] / q[top])
-        res = variants.residual(p, q)
-        assert variants.greedy_with_sampled_q(p, q) == tuple(keep * (y == top) + (1 - keep) * r for y, r in enumerate(res))
+        assert by["greedy"].committed(p, q) == tuple(keep * (y == top) + (1 - keep) * r for y, r in enumerate(res))
+        kept = [b * min(Fraction(1), b / a) if a else b for a, b in zip(p, q)]
+        assert by["inverted"].committed(p, q) == tuple(k + (1 - sum(kept)) * r for k, r in zip(kept, res))
+        if p == q:  # the reversed test rejects every proposal, and with no residual the replacement comes from p
+            assert by["reversed"].committed(p, q) == p
+        else:
+            assert by["reversed"].committed(p, q) == tuple(max(Fraction(0), b - a) + alpha * r for a, b, r in zip(p, q, res))
+        for v in variants.VARIANTS:
+            assert sum(v.committed(p, q)) == 1, v.id
+
+
+def test_float_rows_give_the_fractions_value():
+    """The generator reads the same pieces in floats: they agree with the fractions to rounding."""
+    rng = np.random.default_rng(6)
+    for _ in range(100):
+        p, q = random_dist(rng, 5), random_dist(rng, 5)
+        for v in variants.VARIANTS:
+            exact = v.committed(p, q)
+            approx = v.committed(np.array([float(a) for a in p]), np.array([float(b) for b in q]))
+            assert np.allclose([float(e) for e in exact], approx, atol=1e-12), v.id
+
+
+def test_the_suites_broken_table_holds_every_broken_variant_by_its_page_name():
+    for v in variants.BROKEN:
+        assert checks.BROKEN[v.name] is v.rule
+    rng = np.random.default_rng(7)
+    p = np.array([0.5, 0.25, 0.25])
+    rounds = sampler.sample_rounds(np.stack([p, p]), np.stack([p, p]), p, 20_000, rng, rule=variants.BY_ID["reversed"].rule)
+    counts = sampler.position_counts(rounds, 3)[0]
+    assert checks.check("p = q, reversed", counts, p).ok  # every proposal rejected, and the replacement drawn from p
+    assert variants.THE_RULE.rule == sampler.RULE
