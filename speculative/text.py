@@ -274,6 +274,34 @@ LAB = {
     "col_rep": "replaced",
     "col_freq": "observed",
     "group": ",",
+    # the Sampler choice: the rule, or a broken sampler (speculative/variants.py names them and says why)
+    "broken_caption": "What each sampler commits at {name}, position {pos}, worked out exactly: ▲ where it commits "
+                      "more than p, ▼ where less. Only the rule commits p.",
+    "broken_why": "Why each broken sampler moves",
+    "variant_caption": "Exactly what “{name}” commits at this position, beside p. Its total variation from p is "
+                       "{tv} ≈ {tv_f}.",
+    "col_commits": "this sampler commits",
+    "variant_change": "Here {gain} {gain_verb} and {lose} {lose_verb}: {why}.",
+    "variant_gain_only": "Here {gain} {gain_verb}: {why}.",
+    "gains": "gains", "gain": "gain", "loses": "loses", "lose": "lose",
+    "quoted": "“{tok}”", "list_sep": ", ", "and": " and ",
+    "variant_numbers": "p {p} · this sampler {q}",
+    "variant_same": "At this position “{name}” commits p exactly, so it cannot show its fault. {where} shows it "
+                    "(total variation {tv} from p); so can a position of your own.",
+    "variant_never": "At this position “{name}” commits p exactly, so it cannot show its fault; no shipped position "
+                     "shows it, but a position of your own can.",
+    "variant_where": "Position {pos} of {name}",
+    "variant_rule_only": " Broken samplers are variants of the accept test: choosing one switches the rule back to it.",
+    "broken": " This sampler is broken: TV {tv} from p is {far} the {bound} that chance alone reaches at {n} draws.",
+    "far": "far beyond",
+    "beyond": "beyond",
+    "own_tv": " The draws are {tv} from what this sampler commits, {rel} that bound: they gather around its "
+              "distribution, not around p.",
+    "still_p": " At this position this sampler commits p, so its draws cannot tell it from the rule.",
+    "seen_broken": " Accepted proposals: {acc} ({seen}).",
+    "tally_caption_broken": "Every token the draws committed, by acceptance and as a replacement. Under each observed "
+                            "frequency, the upper bar is what this broken sampler commits exactly, kept by its test "
+                            "solid and as its replacement hatched; the lower bar is the draws, split the same way.",
 }
 
 # The convergence figure's words.
@@ -411,6 +439,16 @@ GEN = {
                     "The check drew a uniform number u = {u} ≥ {a}: rejected. The replacement “{y}” was drawn from "
                     "the residual max(0, p − q), renormalised, by a second uniform draw, r = {r}.",
     "check_dropped": " The {dropped} after it {were} dropped unchecked.",
+    "check_broken_keep": "Under the broken sampler “{name}”, the draft proposed “{x}” (q = {q}, p = {p}); its test "
+                         "read {a} and, with u = {u}, kept the token.",
+    "check_broken_reject": "Under the broken sampler “{name}”, the draft proposed “{x}” (q = {q}, p = {p}); its test "
+                           "read {a} and, with u = {u}, rejected the token: “{y}” came from its replacement "
+                           "distribution by a second draw, r = {r}.",
+    "expected_broken": "The expected values are the rule’s; a broken sampler’s own are the measured ones.",
+    "broken_ctx": "After “{context}”, the prose’s most frequent context, the first token a round commits under "
+                  "“{name}” is {tv} in total variation from the target’s next-token distribution (the rule’s is 0). "
+                  "The bars: p against what this sampler commits there, its six likeliest tokens.",
+    "broken_numbers": "p {p} · this sampler {q}",
     "check_bonus": "Every proposal of this round passed, so “{y}” was drawn from the target’s own p at the next "
                    "position (p = {p}) by a uniform draw, r = {r}: the same target pass scored it.",
     "bar_numbers": "p {p} · q {q}",

@@ -12,13 +12,15 @@ where kept(x) is the chance its test keeps x. tests/test_variants.py checks this
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import functools
+from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-import numpy as np
+if TYPE_CHECKING:  # the Rules need numpy; the page's figures read only the fractions, so a cached build never loads it
+    import numpy as np
 
-from . import sampler
+    from . import sampler
 
 Dist = tuple[Fraction, ...]
 
@@ -94,18 +96,22 @@ def pieces(spec: Spec, p: Sequence, q: Sequence) -> Pieces:
 # The Rule's version of each switch, on numpy arrays [..., V].
 def from_p(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Returns p itself as the replacement distribution."""
+    import numpy as np
     return np.broadcast_to(p, np.broadcast_shapes(p.shape, q.shape))
 
 
 def forgot_subtract(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Returns p clipped where p > q, renormalised: the residual that forgets to subtract the draft."""
+    import numpy as np
     r = np.where(p > q, p, 0.0)
     return r / np.maximum(r.sum(-1, keepdims=True), 1e-300)
 
 
-def or_p(fix):
+def or_p(fix: Any) -> Any:
     """Returns fix, with p itself in every row where fix leaves nothing to draw from (p = q): a rejection there
     can happen only in a broken sampler (the reversed test rejects everything), and p is what it then draws."""
+    import numpy as np
+
     def guarded(p: np.ndarray, q: np.ndarray) -> np.ndarray:
         r = fix(p, q)
         return np.where(r.sum(-1, keepdims=True) > 0, r, np.broadcast_to(p, r.shape))
@@ -113,11 +119,16 @@ def or_p(fix):
 
 
 def inverted(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    from . import sampler
     return sampler.accept_prob(q, p)
 
 
+@functools.cache
 def rule_of(spec: Spec) -> sampler.Rule:
-    """Returns the sampler.Rule that makes the spec's mistakes."""
+    """Returns the sampler.Rule that makes the spec's mistakes (one object per spec)."""
+    import numpy as np
+
+    from . import sampler
     r = sampler.RULE
     if spec.propose == "greedy":
         r = replace(r, draft_dist=sampler.greedy)
@@ -139,7 +150,15 @@ class Variant:
     name: str  # what it gets wrong, as the page names it
     spec: Spec
     why: str  # one clause: why the tokens it favours gain
-    rule: sampler.Rule
+
+    @property
+    def rule(self) -> sampler.Rule:
+        """Returns the sampler.Rule that makes this mistake, for the suite's Monte Carlo runs."""
+        return rule_of(self.spec)
+
+    def json(self) -> dict[str, str]:
+        """Returns the trace's copy: the names and the switches templates/js/variants.js computes from."""
+        return {"id": self.id, "name": self.name, "why": self.why, **asdict(self.spec)}
 
     def pieces(self, p: Sequence, q: Sequence) -> Pieces:
         return pieces(self.spec, p, q)
@@ -149,26 +168,22 @@ class Variant:
         return pieces(self.spec, p, q).committed()
 
 
-def variant(id: str, name: str, spec: Spec, why: str) -> Variant:
-    return Variant(id, name, spec, why, rule_of(spec))
-
-
 VARIANTS: tuple[Variant, ...] = (
-    variant("rule", "The rule", Spec(), "the replacement supplies exactly the share of p that acceptance missed"),
-    variant("from-p", "replacement drawn from p instead of the residual", Spec(fix="p"),
+    Variant("rule", "The rule", Spec(), "the replacement supplies exactly the share of p that acceptance missed"),
+    Variant("from-p", "replacement drawn from p instead of the residual", Spec(fix="p"),
             "a rejection draws from all of p, which counts again the share min(p, q) that acceptance already "
             "delivered, so tokens the draft proposes often come too often"),
-    variant("forgot-q", "residual that forgets to subtract q", Spec(fix="p-where-above"),
+    Variant("forgot-q", "residual that forgets to subtract q", Spec(fix="p-where-above"),
             "the replacement weighs each token the draft underrates by all of p rather than by the missing part "
             "p − q, so tokens the draft nearly gets right are over-supplied"),
-    variant("greedy", "greedy proposal checked against the sampled q", Spec(propose="greedy"),
+    Variant("greedy", "greedy proposal checked against the sampled q", Spec(propose="greedy"),
             "the draft always proposes its top token but the test divides by q as if that token had been sampled, "
             "so it is kept with chance min(1, p/q) on every round instead of on a share q of them"),
-    variant("inverted", "ratio inverted to min(1, q/p)", Spec(ratio="q/p"),
+    Variant("inverted", "ratio inverted to min(1, q/p)", Spec(ratio="q/p"),
             "min(1, q/p) always keeps a token the draft overrates and often rejects one it underrates, the "
             "opposite of what the rule needs"),
-    variant("reversed", "test reversed: x kept when u ≥ min(1, p/q)", Spec(test="at-or-above"),
-            "a token is kept with chance 1 − min(1, p/q), never when p ≥ q, so the draft's right guesses are "
+    Variant("reversed", "test reversed: x kept when u ≥ min(1, p/q)", Spec(test="at-or-above"),
+            "a token is kept with chance 1 − min(1, p/q), never when p ≥ q, so the draft’s right guesses are "
             "thrown away and its wrong ones kept"),
 )
 THE_RULE, BROKEN = VARIANTS[0], VARIANTS[1:]

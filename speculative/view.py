@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from . import checks, text
+from . import checks, text, variants
 from .analysis import Explained, ProfileResult
 from .figures import FIGURES, common, identity, positions, walkthrough
 from .text import decimal_str, percent_str, prob_str
@@ -133,6 +133,7 @@ def full_trace(ex: Explained, figs: Figures) -> dict[str, Any]:
         "slot_states": walkthrough.STATES_BY_CODE,  # the player reads a frame's one-letter slot codes with this
         "frame_kinds": walkthrough.KINDS_BY_CODE,  # and a frame row's one-letter kind with this
         "text": text_table(),
+        "samplers": [v.json() for v in variants.VARIANTS],  # the rule, then the broken samplers a reader may switch on
         **{module.TRACE_KEY: m.trace() for module, m in zip(FIGURES, figs.models) if hasattr(m, "trace")},
         "profiles": [profile_trace(ex, figs, i) for i in range(len(ex.results))],
     }

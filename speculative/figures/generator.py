@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from .. import prose, text
+from .. import prose, text, variants
 from ..stats import round_cost
 from ..text import decimal_str
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
 TRACE_KEY = "gen"  # where trace() goes in the trace
 SCRIPTS: tuple[str, ...] = ("js/generator.js",)
 COMPONENT = "generator"
-IDS = frozenset({"gen", "gen-title", "gen-draft", "gen-k", "gen-temp", "gen-check"})
+IDS = frozenset({"gen", "gen-title", "gen-draft", "gen-k", "gen-temp", "gen-sampler", "gen-check"})
 PREFIXES: frozenset[str] = frozenset()
 KINDS = {"a": "accepted", "r": "replaced", "b": "bonus"}
 CLOCK_STEPS = 20  # target steps the lanes' clock strips show
@@ -33,7 +33,9 @@ CHECK_CONTEXTS = 20  # ... and how many contexts (lm_checks.CONTEXTS)
 
 def lm_checks_contexts() -> int:
     """Returns how many of the prose's contexts the pair's check starts from."""
-    return CHECK_CONTEXTS  # a committed token's kind -> its class and GEN key
+    return CHECK_CONTEXTS
+
+
 def joined(tokens: Sequence[str]) -> list[tuple[str, str]]:
     """Returns (space before, token) pairs: a space unless punctuation joins the token to its neighbour."""
     out, previous = [], None
@@ -80,6 +82,7 @@ class Generator:
                          "v_text": str(cost.verify_round)},
                 "clock": CLOCK_STEPS, "join": {"before": text.SPACE_BEFORE_NOT, "after": text.SPACE_AFTER_NOT},
                 "kinds": list(KINDS.values()), "keys": list(CHOOSE_KEYS),
+                "context": list(r.top_contexts[0]),  # the prose's most frequent context: a broken sampler's next token
                 "cost_words": [text.cost_phrase(round_cost(k, cost)) for k in range(1, 9)]}
 
     def context(self) -> dict[str, Any]:
@@ -98,7 +101,7 @@ class Generator:
                         "temp": s.temperatures.index(s.default_temperature), "spec_name": text.GEN["spec"],
                         "plain_name": text.GEN["plain"], "dropped": text.GEN["dropped"], "pick": text.GEN["pick"],
                         "clock": text.fill(text.GEN["clock"], {"window": CLOCK_STEPS}), "how": text.GEN["how"],
-                        "prompt_key": text.GEN["prompt"],
+                        "prompt_key": text.GEN["prompt"], "samplers": [v.name for v in variants.VARIANTS],
                         **self.seeded(), **self.facts()}}
 
     def seeded(self) -> dict[str, Any]:

@@ -5,26 +5,70 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
-from .. import text
-from ..text import decimal_str
+from .. import text, variants
+from ..text import decimal_str, prob_str
 from .common import Facts, PositionFacts, none_mark
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained
 
 TRACE_KEY = "lab"  # where trace() goes in the trace
-SCRIPTS: tuple[str, ...] = ('js/eighths.js', 'js/lab.js', 'js/tally.js')  # its files in templates/, in the order they join
+SCRIPTS: tuple[str, ...] = ('js/eighths.js', 'js/variants.js', 'js/lab.js', 'js/tally.js')  # its files in templates/, in the order they join
 COMPONENT = "lab"
-IDS = frozenset({"lab", "lab-title", "lab-position", "lab-u", "lab-rep"})
+IDS = frozenset({"lab", "lab-title", "lab-position", "lab-sampler", "lab-u", "lab-rep", "lab-broken-cap"})
 PREFIXES = frozenset({"lab-cap"})  # "lab-cap-<profile id>"
+SIGNS = {1: "+", -1: "-", 0: "="}  # a token's change from p under a broken sampler: gains, loses, keeps
+
+
+@dataclass(frozen=True)
+class Broken:
+    """What one broken sampler commits at one shipped position with target p: exact, and as the page writes it."""
+
+    p: tuple[Fraction, ...]  # [V]
+    committed: tuple[Fraction, ...]  # [V]
+
+    @property
+    def tv(self) -> Fraction:
+        return variants.total_variation(self.committed, self.p)
+
+    def signs(self) -> str:
+        """Returns one sign per token: + where the sampler commits more than p, - where less, = where the same."""
+        return "".join(SIGNS[(c > p) - (c < p)] for c, p in zip(self.committed, self.p))
+
+    def json(self, d: int) -> list[Any]:
+        """Returns [committed strings, TV as a fraction, TV to 3 decimals, signs] for the trace."""
+        return [[prob_str(c, d) for c in self.committed], str(self.tv), decimal_str(self.tv, 3), self.signs()]
+
+
+def broken_at(p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> list[Broken]:
+    """Returns [broken variants] what each commits at a position with target p and draft q."""
+    return [Broken(p, v.committed(p, q)) for v in variants.BROKEN]
 
 
 @dataclass(frozen=True)
 class Lab:
     ex: Explained
     facts: tuple[tuple[PositionFacts, ...], ...]  # [profiles][k]
+
+    def broken(self) -> dict[str, list[Broken]]:
+        """Returns {"profile/position": [broken variants] what each commits there}, in page order."""
+        return {f"{r.profile.id}/{rec.position}": broken_at(tuple(t.p for t in rec.tokens), tuple(t.q for t in rec.tokens))
+                for r in self.ex.results for rec in r.stats.records}
+
+    def shows(self) -> list[str]:
+        """Returns [broken variants] the shipped position where each moves furthest from p (the first on a tie):
+        the one the lab names when the position shown cannot show the fault. It moves none of them when empty."""
+        at = self.broken()
+        return [max(at, key=lambda w: at[w][i].tv) if any(b[i].tv for b in at.values()) else ""
+                for i in range(len(variants.BROKEN))]
+
+    def showcase(self) -> str:
+        """Returns the shipped position that shows every broken sampler best: the largest smallest distance."""
+        at = self.broken()
+        return max(at, key=lambda w: (sum(b.tv > 0 for b in at[w]), min(b.tv for b in at[w])))
 
     def default(self) -> dict[str, Any]:
         """Returns the opening state: the first proposal chance decides, with u on the rejecting side."""
@@ -40,8 +84,25 @@ class Lab:
         return {"profile": i, "where": f"{ex.results[i].profile.id}/{pos}", "pos": pos, "token": token, "u": u}
 
     def trace(self) -> dict[str, Any]:
-        """Returns the script's part: the opening state."""
-        return self.default()
+        """Returns the script's part: the opening state, and what each broken sampler commits at each position."""
+        d = self.ex.denom
+        return {**self.default(), "broken": {w: [b.json(d) for b in bs] for w, bs in self.broken().items()},
+                "shows": self.shows()}
+
+    def broken_table(self) -> dict[str, Any]:
+        """Returns the no-JS table: every sampler's exact committed distribution at the showcase position."""
+        where = self.showcase()
+        name, pos = where.split("/")
+        r = next(r for r in self.ex.results if r.profile.id == name)
+        rec = r.stats.records[int(pos) - 1]
+        p = tuple(t.p for t in rec.tokens)
+        marks = {"+": " ▲", "-": " ▼", "=": ""}
+        rows = [{"name": variants.THE_RULE.name, "cells": [prob_str(a, self.ex.denom) for a in p], "tv": "0", "why": ""}]
+        rows += [{"name": v.name, "cells": [prob_str(c, self.ex.denom) + marks[s] for c, s in zip(b.committed, b.signs())],
+                  "tv": f"{b.tv} ≈ {decimal_str(b.tv, 3)}", "why": v.why}
+                 for v, b in zip(variants.BROKEN, self.broken()[where])]
+        caption = text.fill(text.LAB["broken_caption"], {"name": r.profile.name, "pos": rec.position})
+        return {"caption": caption, "rows": rows}
 
     def context(self) -> dict[str, Any]:
         """Returns the position choices, the opening state and the no-JS accept tables."""
@@ -53,7 +114,8 @@ class Lab:
                   for r, facts in zip(ex.results, self.facts)]
         return {"lab": {"options": options, "tables": tables, "none": ex.chance is None, "none_text": text.LAB["none"],
                         "default": self.default(), "own": text.OWN["option"], "rules": list(text.RULE_NAMES.values()),
-                        "back": text.LAB["back"]}}
+                        "back": text.LAB["back"], "samplers": [v.name for v in variants.VARIANTS],
+                        "broken": self.broken_table(), "broken_why": text.LAB["broken_why"]}}
 
 
 def model(ex: Explained, facts: Facts) -> Lab:

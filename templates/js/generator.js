@@ -9,7 +9,8 @@ var GEN_PARTS = {
   plain: '[data-gen-plain]', specStats: '[data-gen-spec-stats]', plainStats: '[data-gen-plain-stats]',
   specBar: '[data-gen-spec-bar]', plainBar: '[data-gen-plain-bar]', measured: '[data-gen-measured]',
   expected: '[data-gen-expected]', note: '[data-gen-note]', check: '[data-gen-check-text]', bars: '[data-gen-bars]',
-  how: '[data-gen-how]'
+  how: '[data-gen-how]', sampler: '[data-gen-sampler]', broken: '[data-gen-broken]', brokenText: '[data-gen-broken-text]',
+  brokenBars: '[data-gen-broken-bars]'
 };
 var GEN_MAX_TOKENS = 64;  // token buttons a lane keeps before its oldest half joins one plain span
 var GEN_MS = 450;
@@ -98,37 +99,27 @@ function temperedRows(row, T) {
   return function (ctx) { var key = ctx.join(' '); return cache[key] || (cache[key] = tempered(row(ctx), T)); };
 }
 
-// The first y with u < cumsum[y]; the last token of nonzero probability takes what rounding leaves.
-function inverseCdf(probs, u) {
-  var acc = 0, last = 0, found = -1;
-  for (var y = 0; y < probs.length; y++) {
-    if (probs[y] > 0) last = y;
-    acc += probs[y];
-    if (found < 0 && u < acc) found = y;
-  }
-  return found < 0 ? last : Math.min(found, last);
+/* ---------- one round, as generate.one_round runs it with the chosen sampler (variants.js) ---------- */
+
+// The draft's proposal distribution at a context: q, or all of it on q's top token for a greedy proposal.
+function proposalRow(spec, q) {
+  if (spec.propose !== 'greedy') return q;
+  var one = new Float64Array(q.length);
+  one[firstLargest(q, FLOATS)] = 1;
+  return one;
 }
 
-function residualRow(p, q) {
-  var r = new Float64Array(p.length), total = 0, y;
-  for (y = 0; y < p.length; y++) { r[y] = Math.max(0, p[y] - q[y]); total += r[y]; }
-  for (y = 0; y < p.length; y++) r[y] = total > 0 ? r[y] / total : 0;
-  return r;
-}
-
-/* ---------- one round, as generate.one_round runs it with the rule ---------- */
-
-function genRound(P, Q, context, k, draw) {
+function genRound(P, Q, context, k, draw, spec) {
   var ctx = context, proposals = [], i;
-  for (i = 0; i < k; i++) { proposals.push(inverseCdf(Q(ctx), draw())); ctx = ctx.slice(1).concat([proposals[i]]); }
+  for (i = 0; i < k; i++) { proposals.push(inverseCdf(proposalRow(spec, Q(ctx)), draw())); ctx = ctx.slice(1).concat([proposals[i]]); }
   var round = { context: context, proposals: proposals, checks: [], committed: [], kinds: [], r: null };
   ctx = context;
   for (i = 0; i < k; i++) {
-    var p = P(ctx), q = Q(ctx), x = proposals[i], a = Math.min(1, p[x] / q[x]), u = draw();
-    round.checks.push({ ctx: ctx, p: p[x], q: q[x], a: a, u: u });
-    if (!(u < a)) {
+    var p = P(ctx), q = Q(ctx), x = proposals[i], pieces = variantPieces(spec, p, q, FLOATS), a = pieces.accept[x], u = draw();
+    round.checks.push({ ctx: ctx, p: p[x], q: q[x], a: a, u: u, below: pieces.below });
+    if (pieces.below ? !(u < a) : u < a) {
       round.r = draw();
-      round.committed.push(inverseCdf(residualRow(p, q), round.r));
+      round.committed.push(inverseCdf(pieces.fix, round.r));
       round.kinds.push(KINDS[1]);
       return round;
     }
@@ -149,7 +140,7 @@ function startGenerator(root, trace) {
   var g = trace.gen;
   KINDS = g.kinds;
   KEYS = g.keys;
-  var fig = figure(root, trace, { draft: g.draft, k: g.k, temp: g.temp, playing: false }, limitGenerator, renderGenerator);
+  var fig = figure(root, trace, { draft: g.draft, k: g.k, temp: g.temp, sampler: 0, playing: false }, limitGenerator, renderGenerator);
   fig.ui = partsOf(root, GEN_PARTS);
   fig.G = trace.text.gen;
   fig.pure = { tempered: tempered, inverseCdf: inverseCdf };  // what a test opting in with __playerDebug may call
@@ -185,6 +176,7 @@ function wireGenerator(fig) {
   ui.reset.addEventListener('click', function () { restart(fig, null); fig.update({}); });
   ui.draft.addEventListener('change', function () { fig.update({ draft: ui.draft.value }); restart(fig, null); fig.update({}); });
   ui.temp.addEventListener('change', function () { fig.update({ temp: ui.temp.value }); restart(fig, null); fig.update({}); });
+  ui.sampler.addEventListener('change', function () { fig.update({ sampler: ui.sampler.value }); restart(fig, null); fig.update({}); });
   ui.k.addEventListener('input', function () { fig.update({ k: ui.k.value }); restart(fig, null); fig.update({}); });
   function choose(e) {
     var b = e.target.closest('[role=button]');
@@ -201,6 +193,7 @@ function limitGenerator(fig) {
   s.draft = clamp(whole(s.draft, 0), 0, g.orders.length - 1);
   s.k = clamp(whole(s.k, 1), 1, g.max_k);
   s.temp = clamp(whole(s.temp, 0), 0, g.temps.length - 1);
+  s.sampler = clamp(whole(s.sampler, 0), 0, fig.trace.samplers.length - 1);
 }
 
 // A fresh run from the prompt: seeded (the page's run, or a test's opt-in), or from crypto.
@@ -223,8 +216,10 @@ function restart(fig, seed) {
 // One round of the speculative lane; the plain lane writes a token for each whole target step of the clock.
 function stepOnce(fig) {
   var run = fig.run, g = fig.trace.gen, k = fig.state.k, width = g.order - 1;
-  var round = genRound(fig.P, fig.Q, run.text.slice(run.text.length - width), k, fig.drawSpec);
+  var spec = fig.trace.samplers[fig.state.sampler];
+  var round = genRound(fig.P, fig.Q, run.text.slice(run.text.length - width), k, fig.drawSpec, spec);
   round.k = k;
+  round.sampler = spec;
   round.index = run.rounds.length;
   round.ghosts = round.proposals.slice(round.checks.length);
   run.rounds.push(round);
@@ -284,10 +279,25 @@ function renderGenerator(fig) {
   ui.k.value = String(s.k);
   ui.draft.value = String(s.draft);
   ui.temp.value = String(s.temp);
+  ui.sampler.value = String(s.sampler);
   growSpec(fig);
   growPlain(fig);
   renderFigures(fig);
   renderCheck(fig);
+  renderBroken(fig);
+}
+
+// Under a broken sampler: the first token a round commits after the prose's most frequent context, against the
+// target's p there (variants.js's committed distribution, in floats), with its distance from p.
+function renderBroken(fig) {
+  var s = fig.state, ui = fig.ui, spec = fig.trace.samplers[s.sampler], key = [s.sampler, s.draft, s.temp].join('/');
+  ui.broken.hidden = !s.sampler;
+  if (!s.sampler || fig.brokenKey === key) { if (!s.sampler) ui.brokenBars.textContent = ''; fig.brokenKey = s.sampler ? key : null; return; }
+  fig.brokenKey = key;
+  var ctx = fig.trace.gen.context, p = fig.P(ctx), c = committedIn(variantPieces(spec, p, fig.Q(ctx), FLOATS), FLOATS);
+  var tv = 0.5 * c.reduce(function (sum, x, y) { return sum + Math.abs(x - p[y]); }, 0);
+  ui.brokenText.textContent = fill(fig.G.broken_ctx, { context: spacedText(fig, ctx, null), name: spec.name, tv: fixed(tv, 4) });
+  ui.brokenBars.replaceChildren.apply(ui.brokenBars, topBars(fig, p, c, -1, fig.G.broken_numbers));
 }
 
 // The last token a lane shows: of `text`, after the prompt and `shown` tokens.
@@ -373,7 +383,7 @@ function renderFigures(fig) {
   ui.measured.textContent = rounds ? fill(G.measured, { per: fixed(per, 2), speedup: fixed(tokens / run.time, 2) }) : '';
   var passes = g.passes[s.draft][s.temp], cost = s.k * g.cost.c + g.cost.v, e = 1;
   for (var i = 0; i < s.k; i++) e += passes[i];  // language.tokens_per_round
-  ui.expected.textContent = fill(G.expected, { per: fixed(e, 2), speedup: fixed(e / cost, 2) });
+  ui.expected.textContent = fill(G.expected, { per: fixed(e, 2), speedup: fixed(e / cost, 2) }) + (s.sampler ? ' ' + G.expected_broken : '');
   ui.note.textContent = fill(G.expected_note, { rounds: g.profile_rounds, kmax: g.profile_k, k: s.k, c: g.cost.c_text, v: g.cost.v_text,
                                                  cost: g.cost_words[s.k - 1] });
 }
@@ -403,32 +413,34 @@ function renderCheck(fig) {
   var ctx = c ? c.ctx : round.bonusCtx, p = fig.P(ctx), q = fig.Q(ctx);
   var head = fill(G.ctx, { round: t.round + 1, pos: t.j + 1, context: spacedText(fig, ctx, null) });
   ui.check.textContent = head + ' ' + checkSentence(fig, round, t, c, p);
-  ui.bars.append.apply(ui.bars, topBars(fig, p, q, c ? round.proposals[t.j] : t.y));
+  ui.bars.append.apply(ui.bars, topBars(fig, p, q, c ? round.proposals[t.j] : t.y, fig.G.bar_numbers));
 }
 
 function checkSentence(fig, round, t, c, p) {
   var G = fig.G, V = fig.vocab, x = round.proposals[t.j];
   if (t.kind === KINDS[2]) return fill(G.check_bonus, { y: V[t.y], p: prob(p[t.y]), r: fixed(round.r, 4) });
-  var fields = { x: V[x], q: prob(c.q), p: prob(c.p), a: fixed(c.a, 4), u: fixed(c.u, 4), y: V[t.y], r: fixed(round.r || 0, 4) };
-  if (t.kind === KINDS[0]) return fill(c.a >= 1 ? G.check_capped : G.check_accept, fields);
+  var fields = { x: V[x], q: prob(c.q), p: prob(c.p), a: fixed(c.a, 4), u: fixed(c.u, 4), y: V[t.y], r: fixed(round.r || 0, 4),
+                 name: round.sampler.name };
+  var broken = round.sampler.id !== fig.trace.samplers[0].id, kept = t.kind === KINDS[0];
+  if (kept) return fill(broken ? G.check_broken_keep : c.a >= 1 ? G.check_capped : G.check_accept, fields);
   var n = round.ghosts.length, dropped = { dropped: countText(n, G.proposals_one, G.proposals), were: n === 1 ? G.were_one : G.were };
-  return fill(G.check_reject, fields) + (n ? fill(G.check_dropped, dropped) : '');
+  return fill(broken ? G.check_broken_reject : G.check_reject, fields) + (n ? fill(G.check_dropped, dropped) : '');
 }
 
 // The six tokens with the largest max(p, q), as core.js's overlapRows draws a position.
-function topBars(fig, p, q, mark) {
+function topBars(fig, p, q, mark, numbers) {
   var order = [], y;
   for (y = 0; y < p.length; y++) order.push(y);
   order.sort(function (a, b) { return Math.max(p[b], q[b]) - Math.max(p[a], q[a]) || a - b; });
   var pick = order.slice(0, 6), top = Math.max(p[pick[0]], q[pick[0]]);
-  if (pick.indexOf(mark) < 0) pick[5] = mark;
+  if (mark >= 0 && pick.indexOf(mark) < 0) pick[5] = mark;
   var pos = { bars: [], target: [], draft: [] };
   pick.forEach(function (y) {
     pos.bars.push([Math.min(p[y], q[y]) / top, Math.abs(p[y] - q[y]) / top, p[y] > q[y] ? 1 : 0]);
     pos.target.push(prob(p[y]));
     pos.draft.push(prob(q[y]));
   });
-  return overlapRows(pos, pick.map(function (y) { return fig.vocab[y]; }), pick.indexOf(mark), fig.G.bar_numbers);
+  return overlapRows(pos, pick.map(function (y) { return fig.vocab[y]; }), pick.indexOf(mark), numbers);
 }
 
 starts('gen', '[data-gen]', startGenerator);

@@ -6,7 +6,8 @@ var LAB_PARTS = {
   yes: '[data-lab-yes]', mark: '[data-lab-mark]', threshold: '[data-lab-threshold]', verdict: '[data-lab-verdict]',
   residual: '[data-lab-residual]', r: '[data-lab-r]', segments: '[data-lab-segments]', rep: '[data-lab-rep]',
   rules: '[data-lab-rules]', own: '[data-lab-own]', grid: '[data-own-grid]', row: '[data-own-row]', off: '[data-lab-off]',
-  rate: '[data-lab-rate]', test: '[data-lab-test]'
+  rate: '[data-lab-rate]', test: '[data-lab-test]', sampler: '[data-lab-sampler]', variant: '[data-lab-variant]',
+  variantText: '[data-lab-variant-text]', variantBars: '[data-lab-variant-bars]'
 };
 
 // "divergent/4" -> that profile's position 4: {prof, pos, n}; `where` must name one (limitLab sees to it).
@@ -33,7 +34,7 @@ function segmentAt(cuts, r) {
 }
 
 function startLab(root, trace) {
-  var d = trace.lab, start = { where: d.where, token: d.token, u: Number(d.u), r: 0.5, rule: 0, p: [], q: [] };
+  var d = trace.lab, start = { where: d.where, token: d.token, u: Number(d.u), r: 0.5, rule: 0, sampler: 0, p: [], q: [] };
   var fig = figure(root, trace, Object.assign(start, ownFromHash(location.hash)), limitLab, renderLab);
   fig.ui = partsOf(root, LAB_PARTS);
   fig.legend = fig.ui.tokens.querySelector('legend');
@@ -52,6 +53,7 @@ function startLab(root, trace) {
 function limitLab(fig) {
   var s = fig.state, size = fig.trace.vocabulary.length;
   s.rule = clamp(whole(s.rule, 0), 0, LAB_CHECKS.length - 1);
+  s.sampler = s.rule ? 0 : clamp(whole(s.sampler, 0), 0, fig.trace.samplers.length - 1);  // broken ones bend the accept test
   s.p = eighthsList(s.p, size);
   s.q = eighthsList(s.q, size);
   if (s.where !== OWN_WHERE) s.where = limitWhere(fig.trace, s.where);
@@ -62,23 +64,37 @@ function limitLab(fig) {
   if (ok.indexOf(s.token) < 0) s.token = ok.length ? ok[0] : 0;
   s.u = clamp(Number(s.u) || 0, 0, 0.999);
   s.r = clamp(Number(s.r) || 0, 0, 0.999);
-  limitTally(s, size, s.where === OWN_WHERE ? [s.where, s.rule, s.p, s.q].join('/') : s.where + '/' + s.rule);
+  fig.broken = s.sampler ? brokenHere(fig) : null;
+  limitTally(s, size, [s.where, s.rule, s.sampler].concat(s.where === OWN_WHERE ? [s.p, s.q] : []).join('/'));
+}
+
+// The chosen broken sampler here: what it commits, exact (the build's at a shipped position, variants.js's at the
+// reader's own), and its pieces in floats, which the tally draws with.
+function brokenHere(fig) {
+  var s = fig.state, spec = fig.trace.samplers[s.sampler], own = s.where === OWN_WHERE;
+  var exact = own ? eighthsBroken(spec, s.p, s.q) : fig.trace.lab.broken[s.where][s.sampler - 1];
+  var p = fig.pos.target.map(fracValue), q = fig.pos.draft.map(fracValue);
+  return { spec: spec, committed: exact[0], tv: exact[1], tv_f: exact[2], signs: exact[3],
+           pieces: variantPieces(spec, p, q, FLOATS), shows: fig.trace.lab.shows[s.sampler - 1] };
 }
 
 function renderLab(fig) {
   var s = fig.state, pos = fig.pos, ui = fig.ui, ok = !fig.off;
   ui.select.value = s.where;
+  ui.sampler.value = String(s.sampler);
   [].forEach.call(ui.rules.querySelectorAll('input'), function (input) { input.checked = Number(input.value) === s.rule; });
   renderOwn(fig);
   renderLabTokens(fig, pos);
   ui.bars.replaceChildren.apply(ui.bars, overlapRows(pos, fig.trace.vocabulary, ok ? s.token : -1, fig.trace.text.player.bar_numbers));
-  ui.tokens.hidden = ui.test.hidden = ui.rate.hidden = !ok;
-  var passed = !ok || renderLabTest(fig, pos);
+  var hands = ok && !fig.broken;  // the check by hand is the rule's; a broken sampler shows what it commits instead
+  ui.tokens.hidden = ui.test.hidden = ui.rate.hidden = fig.tally.drawU.hidden = !hands;
+  var passed = !hands || renderLabTest(fig, pos);
   // where u can still reject, the replacement keeps its room while u passes: Draw u never moves the buttons below
-  ui.residual.hidden = !ok || !fig.canFail || s.rule === 2;
+  ui.residual.hidden = !hands || !fig.canFail || s.rule === 2;
   ui.residual.classList.toggle('is-held', passed);
   if (!ui.residual.hidden) renderLabResidual(fig, s.rule ? pos.greedy_cuts : pos.cuts, s.rule ? pos.greedy_res : pos.residual);
-  if (ok) renderLabRate(fig, pos);
+  if (hands) renderLabRate(fig, pos);
+  renderLabVariant(fig, ok);
   renderTally(fig, pos);
   renderLabLink(fig);
   fig.root.hidden = false;
@@ -154,7 +170,8 @@ function bindLab(fig) {
     var v = ui.select.value;
     fig.update(v === OWN_WHERE && fig.state.where !== OWN_WHERE ? ownStart(fig.pos, fig.trace.vocabulary.length) : { where: v });
   });
-  ui.rules.addEventListener('change', function (e) { fig.update({ rule: Number(e.target.value) }); });
+  ui.rules.addEventListener('change', function (e) { fig.update({ rule: Number(e.target.value), sampler: 0 }); });
+  ui.sampler.addEventListener('change', function () { fig.update({ sampler: Number(ui.sampler.value), rule: 0 }); });
   ui.grid.addEventListener('input', function (e) {
     var t = e.target, patch = {};
     patch[t.dataset.own] = fig.state[t.dataset.own].slice();
@@ -187,6 +204,45 @@ function backTo(fig, origin) {
     origin.scrollIntoView({ block: 'center' });
     origin.focus();
   };
+}
+
+/* ---------- a broken sampler: what it commits here, beside p ---------- */
+
+// The committed distribution against p as overlap bars (solid: shared; hatched: p's share it misses; the draft's
+// colour: what it commits beyond p), its distance from p, and which tokens gain or lose, and why.
+function renderLabVariant(fig, ok) {
+  var b = fig.broken, ui = fig.ui, L = fig.L;
+  ui.variant.hidden = !b || !ok;
+  if (ui.variant.hidden) { ui.variantBars.replaceChildren(); return; }  // the page at rest keeps no bars for it
+  var spec = b.spec, p = fig.pos.target, c = b.committed, name = spec.name;
+  var pos = { target: p, draft: c, bars: eighthsBars(p.map(fracValue), c.map(fracValue)) };
+  ui.variantBars.replaceChildren.apply(ui.variantBars, overlapRows(pos, fig.trace.vocabulary, -1, L.variant_numbers));
+  ui.variantText.textContent = (b.tv === '0' ? '' : fill(L.variant_caption, { name: name, tv: b.tv, tv_f: b.tv_f }) + ' ') +
+    changeText(fig, b);
+}
+
+// Which tokens gain and which lose, and why; where nothing moves, a shipped position that shows the fault.
+function changeText(fig, b) {
+  var L = fig.L, labels = fig.trace.labels, pick = function (sign) {
+    return andList(ids(labels).filter(function (y) { return b.signs[y] === sign; }).map(function (y) {
+      return fill(L.quoted, { tok: labels[y] });
+    }), L);
+  };
+  var gain = pick('+'), lose = pick('-'), count = function (sign) { return b.signs.split(sign).length - 1; };
+  if (gain) {
+    var f = { gain: gain, lose: lose, why: b.spec.why, gain_verb: count('+') === 1 ? L.gains : L.gain,
+              lose_verb: count('-') === 1 ? L.loses : L.lose };
+    return fill(lose ? L.variant_change : L.variant_gain_only, f);
+  }
+  if (!b.shows) return fill(L.variant_never, { name: b.spec.name });
+  var parts = b.shows.split('/'), prof = fig.trace.profiles.find(function (x) { return x.id === parts[0]; });
+  var there = fig.trace.lab.broken[b.shows][fig.state.sampler - 1];
+  return fill(L.variant_same, { name: b.spec.name, tv: there[2], where: fill(L.variant_where, { name: prof.name, pos: parts[1] }) });
+}
+
+// "a", "a and b", "a, b and c", as text.and_list writes a list.
+function andList(items, L) {
+  return items.length < 2 ? items.join('') : items.slice(0, -1).join(L.list_sep) + L.and + items[items.length - 1];
 }
 
 /* ---------- "Your own position": p and q in whole eighths, the select's last option ---------- */

@@ -1,6 +1,7 @@
 // The lab's draws and tally. Each draw of the whole position compares uniforms with the cut points the build
 // precomputed: the draft's cumulative q picks the proposal x, x's accept threshold decides, and on a rejection
-// the residual's cut points pick the replacement. The browser works out no probability of a shipped position.
+// the residual's cut points pick the replacement. A broken sampler draws with its own pieces (variants.js); the exact
+// probabilities the page prints for a shipped position are the build's.
 
 var TALLY_PARTS = { root: '[data-tally]', drawU: '[data-lab-draw-u]', readout: '[data-tally-readout]' };
 
@@ -23,10 +24,19 @@ var DRAW_RULES = [
   }
 ];
 
-// n runs of one position under a rule: the counts of each token committed by acceptance and as a replacement.
-function drawPosition(pos, n, uniforms, rule) {
+// One run of a broken sampler from its pieces: x from its proposal distribution, its test, else a draw from its fix.
+function drawBroken(pieces) {
+  return function (pos, u, i) {
+    var x = inverseCdf(pieces.propose, u[i]), a = pieces.accept[x];
+    return (pieces.below ? u[i + 1] < a : u[i + 1] >= a) ? x : -1 - inverseCdf(pieces.fix, u[i + 2]);
+  };
+}
+
+// n runs of one position under a rule, or under a broken sampler's pieces when given: the counts of each token
+// committed by acceptance and as a replacement.
+function drawPosition(pos, n, uniforms, rule, pieces) {
   var acc = pos.q_cuts.map(function () { return 0; }), rep = acc.slice(), u = uniforms(new Float64Array(3 * n));
-  var run = DRAW_RULES[rule || 0];
+  var run = pieces ? drawBroken(pieces) : DRAW_RULES[rule || 0];
   for (var i = 0; i < u.length; i += 3) {
     var y = run(pos, u, i);
     if (y >= 0) acc[y] += 1;
@@ -61,7 +71,7 @@ function drawU(fig) {
 
 function drawMany(fig, n) {
   if (fig.off) return;
-  var s = fig.state, d = drawPosition(fig.pos, n, fig.uniforms, s.rule);
+  var s = fig.state, d = drawPosition(fig.pos, n, fig.uniforms, s.rule, fig.broken && fig.broken.pieces);
   fig.update({ acc: added(s.acc, d.acc), rep: added(s.rep, d.rep), n: s.n + n });
 }
 
@@ -109,22 +119,30 @@ function renderTally(fig, pos) {
 function renderTallyReadout(fig, ps, freq, pos) {
   var L = fig.L, s = fig.state, n = s.n;
   if (!freq) { fig.tally.readout.textContent = L.tally_empty; return; }
-  var tv = 0.5 * freq.reduce(function (sum, f, y) { return sum + Math.abs(f - ps[y]); }, 0);
+  var tv = distance(freq, ps), C = fig.trace.text.conv;
   var bound = Math.sqrt((ps.length * Math.LN2 + Math.log(1 / NOISE_DELTA)) / (2 * n));
-  var accepted = s.acc.reduce(function (a, b) { return a + b; }, 0);
-  fig.tally.readout.textContent = fill(bound >= 1 ? L.tally_vacuous : L.tally, { n: grouped(n, L.group),
-    tv: tv.toFixed(4), bound: bound.toFixed(4), rel: tv <= bound ? fig.trace.text.conv.within : fig.trace.text.conv.above }) +
-    fill(fig.O.rate_seen, { acc: grouped(accepted, L.group), seen: (accepted / n).toFixed(3), rate: pos.rates[s.rule] });
+  var accepted = s.acc.reduce(function (a, b) { return a + b; }, 0), f = { n: grouped(n, L.group), tv: tv.toFixed(4),
+    bound: bound.toFixed(4), rel: tv <= bound ? C.within : C.above, acc: grouped(accepted, L.group), seen: (accepted / n).toFixed(3) };
+  var out = fill(bound >= 1 ? L.tally_vacuous : L.tally, f);
+  if (!fig.broken) { fig.tally.readout.textContent = out + fill(fig.O.rate_seen, Object.assign(f, { rate: pos.rates[s.rule] })); return; }
+  var own = distance(freq, fig.broken.committed.map(fracValue));
+  if (tv > bound) out += fill(L.broken, Object.assign({}, f, { far: tv > 2 * bound ? L.far : L.beyond, tv: tv.toFixed(3), bound: bound.toFixed(3) }));
+  if (bound < 1) out += fill(L.own_tv, { tv: own.toFixed(4), rel: own <= bound ? C.within : C.above });
+  if (fig.broken.signs.indexOf('=') >= 0 && !/[+-]/.test(fig.broken.signs)) out += L.still_p;
+  fig.tally.readout.textContent = out + fill(L.seen_broken, f);
 }
+
+// Total variation between two distributions of numbers.
+function distance(a, b) { return 0.5 * a.reduce(function (sum, x, y) { return sum + Math.abs(x - b[y]); }, 0); }
 
 // The identity as an experiment: per token, the counts by route and the observed frequency, its bar stacked the
 // same way as the exact shares drawn just above it, on one scale (exactShares: what each rule commits by each route).
 function renderTallyTable(fig, pos, freq) {
   var s = fig.state, L = fig.L, T = fig.trace.text.player, top = Math.max.apply(Math, pos.target.concat(pos.draft).map(fracValue));
-  fig.tally.box.caption.textContent = [L.tally_caption, fig.O.caption_1, fig.O.caption_2][s.rule];
+  fig.tally.box.caption.textContent = fig.broken ? L.tally_caption_broken : [L.tally_caption, fig.O.caption_1, fig.O.caption_2][s.rule];
   fig.tally.box.head.replaceChildren(headRow([T.col_token, L.col_acc, L.col_rep, L.col_freq, T.col_p]));
   fig.tally.box.body.replaceChildren.apply(fig.tally.box.body, fig.trace.vocabulary.map(function (tok, y) {
-    var share = exactShares(pos, y, s.rule);
+    var share = fig.broken ? brokenShares(fig.broken.pieces, y) : exactShares(pos, y, s.rule);
     return row([[tok], grouped(s.acc[y], L.group), grouped(s.rep[y], L.group),
       [freq[y].toFixed(3), stackedTrack(share[0] / top, share[1] / top), stackedTrack(s.acc[y] / s.n / top, s.rep[y] / s.n / top)],
       pos.target[y]]);
@@ -139,6 +157,12 @@ function exactShares(pos, y, rule) {
   if (rule === 1) return y === pos.greedy ? [p, 0] : [0, p];
   if (rule === 2) return [p * q, p * (1 - q)];
   return [fracValue(pos.bars[y][2] ? pos.draft[y] : pos.target[y]), fracValue(pos.residual_raw[y])];
+}
+
+// A broken sampler's exact shares [by acceptance, as a replacement] of a token, from its pieces, for drawing only.
+function brokenShares(pieces, y) {
+  var kept = pieces.propose.reduce(function (sum, x, z) { return sum + x * pieces.kept[z]; }, 0);
+  return [pieces.propose[y] * pieces.kept[y], (1 - kept) * pieces.fix[y]];
 }
 
 function stackedTrack(a, b) {

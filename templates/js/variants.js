@@ -1,0 +1,91 @@
+// The samplers a reader may switch on: the rule, and broken ones that each get one piece wrong. Their one home is
+// speculative/variants.py; the trace carries each as four switches (trace.samplers), and this file does their
+// arithmetic the way variants.pieces does, in either of two number systems: floats (the generator's rows and the
+// lab's draws) or exact fractions (the lab's "Your own position", in eighths). Tests hold the two equal to Python.
+
+// The first y with u < cumsum[y]; the last token of nonzero probability takes what rounding leaves.
+function inverseCdf(probs, u) {
+  var acc = 0, last = 0, found = -1;
+  for (var y = 0; y < probs.length; y++) {
+    if (probs[y] > 0) last = y;
+    acc += probs[y];
+    if (found < 0 && u < acc) found = y;
+  }
+  return found < 0 ? last : Math.min(found, last);
+}
+
+// The arithmetic the pieces are written in: numbers, or reduced [numerator, denominator] pairs (eighths.js's frac).
+var FLOATS = {
+  zero: 0, one: 1,
+  add: function (a, b) { return a + b; }, sub: function (a, b) { return a - b; },
+  mul: function (a, b) { return a * b; }, div: function (a, b) { return a / b; },
+  less: function (a, b) { return a < b; }
+};
+var FRACTIONS = {
+  zero: [0, 1], one: [1, 1],
+  add: function (a, b) { return frac(a[0] * b[1] + b[0] * a[1], a[1] * b[1]); },
+  sub: function (a, b) { return frac(a[0] * b[1] - b[0] * a[1], a[1] * b[1]); },
+  mul: function (a, b) { return frac(a[0] * b[0], a[1] * b[1]); },
+  div: function (a, b) { return frac(a[0] * b[1], a[1] * b[0]); },
+  less: function (a, b) { return a[0] * b[1] < b[0] * a[1]; }
+};
+
+function sumIn(list, A) { return list.reduce(function (s, v) { return A.add(s, v); }, A.zero); }
+
+// weights / their sum, or null when they sum to 0 (nothing to draw from).
+function normalisedIn(weights, A) {
+  var total = sumIn(weights, A);
+  return A.less(A.zero, total) ? weights.map(function (w) { return A.div(w, total); }) : null;
+}
+
+// min(1, a/b), and 1 where b = 0 (a token never proposed).
+function ratioIn(a, b, A) { return A.less(A.zero, b) && A.less(a, b) ? A.div(a, b) : A.one; }
+
+// The draft's most likely token, the first in vocabulary order on a tie (sampler.greedy's proposal).
+function firstLargest(q, A) {
+  for (var top = 0, y = 1; y < q.length; y++) if (A.less(q[top], q[y])) top = y;
+  return top;
+}
+
+// One sampler's pieces at a position with target p and draft q [V] (numbers in A): the distribution proposals
+// come from, the ratio the test reads, the chance the test keeps each token, and what a rejection draws from.
+function variantPieces(spec, p, q, A) {
+  var top = firstLargest(q, A), y, propose = [], accept = [], kept = [], raw = [];
+  for (y = 0; y < p.length; y++) {
+    var above = A.less(q[y], p[y]), a = spec.ratio === 'q/p' ? ratioIn(q[y], p[y], A) : ratioIn(p[y], q[y], A);
+    propose.push(spec.propose === 'greedy' ? (y === top ? A.one : A.zero) : q[y]);
+    accept.push(a);
+    kept.push(spec.test === 'below' ? a : A.sub(A.one, a));
+    raw.push(spec.fix === 'p' || (spec.fix === 'p-where-above' && above) ? p[y] : above ? A.sub(p[y], q[y]) : A.zero);
+  }
+  var fix = spec.fix === 'p' ? p.slice() : normalisedIn(raw, A);
+  return { propose: propose, accept: accept, kept: kept, fix: fix || p.slice(), below: spec.test === 'below' };
+}
+
+// What the pieces commit [V]: a proposal kept by its test, else a draw from fix.
+function committedIn(pieces, A) {
+  var kept = pieces.propose.map(function (x, y) { return A.mul(x, pieces.kept[y]); });
+  var rejected = A.sub(A.one, sumIn(kept, A));
+  return kept.map(function (k, y) { return A.add(k, A.mul(rejected, pieces.fix[y])); });
+}
+
+// Half the L1 distance between two distributions in A.
+function distanceIn(a, b, A) {
+  var total = sumIn(a.map(function (x, y) { return A.less(x, b[y]) ? A.sub(b[y], x) : A.sub(x, b[y]); }), A);
+  return A.div(total, A.add(A.one, A.one));
+}
+
+// A sampler at a whole-eighths position (p, q integers summing to 8): what it commits, exact, as the trace writes
+// a shipped position's (figures/lab.py's Broken.json): [committed texts, TV as a fraction, TV to 3 decimals, signs].
+function eighthsBroken(spec, p, q) {
+  var P = p.map(function (a) { return frac(a, 8); }), Q = q.map(function (b) { return frac(b, 8); });
+  var c = committedIn(variantPieces(spec, P, Q, FRACTIONS), FRACTIONS), tv = distanceIn(c, P, FRACTIONS);
+  var signs = c.map(function (x, y) { return FRACTIONS.less(P[y], x) ? '+' : FRACTIONS.less(x, P[y]) ? '-' : '='; });
+  return [c.map(eighthsText), fracText(tv), decimalText(tv, 3), signs.join('')];
+}
+
+// A fraction [n, d] of 0 to 1 rounded half-up to `places` decimals, from the exact value (as text.decimal_str).
+function decimalText(f, places) {
+  var scale = Math.pow(10, places), n = Math.floor((2 * f[0] * scale + f[1]) / (2 * f[1]));
+  return (n / scale).toFixed(places);
+}
