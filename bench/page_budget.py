@@ -18,10 +18,11 @@ from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "site" / "index.html"
-# Issue 31's budgets with the generator on the page: 260 KB raw and 64 KB gzipped (0.8 of MkDocs-Material's output
-# for the same prose), 1,400 elements after load, no request, controls within 16 ms (issue 16's, which set 200 and 42
+# Issue 32's budgets with the broken samplers on the page: 280 KB raw and 70 KB gzipped (issue 31 set 260 and 64 with
+# the generator, 0.8 of MkDocs-Material's output for the same prose), 1,400 elements after load (Lighthouse's line for
+# an excessive DOM), no request, controls within 16 ms (issue 16's, which set 200 and 42
 # before the generator). bench/generator.py measures the generator's own controls after 1,000 tokens.
-RAW_KB, GZIP_KB, DOM, REQUESTS, INIT_MS, RESPOND_MS = 260, 64, 1400, 0, 20, 16
+RAW_KB, GZIP_KB, DOM, REQUESTS, INIT_MS, RESPOND_MS = 280, 70, 1400, 0, 20, 16
 LOADS = 15  # page loads for the script start figure
 ACTIONS = 40  # timed actions per control
 WIDTHS = (360, 1280)

@@ -275,7 +275,7 @@ LAB = {
     "col_freq": "observed",
     "group": ",",
     # the Sampler choice: the rule, or a broken sampler (speculative/variants.py names them and says why)
-    "broken_caption": "What each sampler commits at {name}, position {pos}, worked out exactly: ▲ where it commits "
+    "broken_caption": "What each sampler commits at position {pos} of {name}, worked out exactly: ▲ where it commits "
                       "more than p, ▼ where less. Only the rule commits p.",
     "broken_why": "Why each broken sampler moves",
     "variant_caption": "Exactly what “{name}” commits at this position, beside p. Its total variation from p is "

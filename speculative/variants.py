@@ -13,7 +13,7 @@ where kept(x) is the chance its test keeps x. tests/test_variants.py checks this
 from __future__ import annotations
 
 import functools
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -157,8 +157,11 @@ class Variant:
         return rule_of(self.spec)
 
     def json(self) -> dict[str, str]:
-        """Returns the trace's copy: the names and the switches templates/js/variants.js computes from."""
-        return {"id": self.id, "name": self.name, "why": self.why, **asdict(self.spec)}
+        """Returns the trace's copy: the names, and each switch as its index in PROPOSE, RATIO, TEST and FIX, which
+        templates/js/variants.js computes from."""
+        s = self.spec
+        return {"id": self.id, "name": self.name, "why": self.why, "propose": PROPOSE.index(s.propose),
+                "ratio": RATIO.index(s.ratio), "test": TEST.index(s.test), "fix": FIX.index(s.fix)}
 
     def pieces(self, p: Sequence, q: Sequence) -> Pieces:
         return pieces(self.spec, p, q)

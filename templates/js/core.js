@@ -83,6 +83,13 @@ function node(tag, className, text) {
   return e;
 }
 
+// A <template>'s one element, cloned, with its parts: { root, name: the element `selectors[name]` finds }.
+function cloned(template, selectors) {
+  var root = template.content.firstElementChild.cloneNode(true), parts = partsOf(root, selectors);
+  parts.root = root;
+  return parts;
+}
+
 function row(cells, className) {
   var tr = node('tr', className || '');
   cells.forEach(function (c, i) {

@@ -9,10 +9,9 @@ var GEN_PARTS = {
   plain: '[data-gen-plain]', specStats: '[data-gen-spec-stats]', plainStats: '[data-gen-plain-stats]',
   specBar: '[data-gen-spec-bar]', plainBar: '[data-gen-plain-bar]', measured: '[data-gen-measured]',
   expected: '[data-gen-expected]', note: '[data-gen-note]', check: '[data-gen-check-text]', bars: '[data-gen-bars]',
-  how: '[data-gen-how]', sampler: '[data-gen-sampler]', broken: '[data-gen-broken]', brokenText: '[data-gen-broken-text]',
-  brokenBars: '[data-gen-broken-bars]'
+  how: '[data-gen-how]', sampler: '[data-gen-sampler]', brokenAt: '[data-gen-broken-at]'
 };
-var GEN_MAX_TOKENS = 64;  // token buttons a lane keeps before its oldest half joins one plain span
+var GEN_MAX_TOKENS = 40;  // token buttons a lane keeps before its oldest half joins one plain span
 var GEN_MS = 450;
 var KINDS = [];  // a committed token's kinds, from the trace: accepted, replaced, bonus
 var KEYS = [];  // the keys that choose a focused token, from the trace: Enter and space, as a button's  // play: milliseconds per target step of the clock
@@ -103,7 +102,7 @@ function temperedRows(row, T) {
 
 // The draft's proposal distribution at a context: q, or all of it on q's top token for a greedy proposal.
 function proposalRow(spec, q) {
-  if (spec.propose !== 'greedy') return q;
+  if (!spec.propose) return q;  // 1: the top token (variants.PROPOSE)
   var one = new Float64Array(q.length);
   one[firstLargest(q, FLOATS)] = 1;
   return one;
@@ -290,14 +289,17 @@ function renderGenerator(fig) {
 // Under a broken sampler: the first token a round commits after the prose's most frequent context, against the
 // target's p there (variants.js's committed distribution, in floats), with its distance from p.
 function renderBroken(fig) {
-  var s = fig.state, ui = fig.ui, spec = fig.trace.samplers[s.sampler], key = [s.sampler, s.draft, s.temp].join('/');
-  ui.broken.hidden = !s.sampler;
-  if (!s.sampler || fig.brokenKey === key) { if (!s.sampler) ui.brokenBars.textContent = ''; fig.brokenKey = s.sampler ? key : null; return; }
+  var s = fig.state, spec = fig.trace.samplers[s.sampler], key = [s.sampler, s.draft, s.temp].join('/');
+  if (!s.sampler) { if (fig.broken) fig.broken.root.remove(); fig.broken = fig.brokenKey = null; return; }
+  if (fig.brokenKey === key) return;
   fig.brokenKey = key;
+  // made from its template only while a broken sampler runs: the page at rest keeps none of its elements
+  var ui = fig.broken || (fig.broken = cloned(fig.ui.brokenAt, { text: '[data-gen-broken-text]', bars: '[data-gen-broken-bars]' }));
+  if (!ui.root.isConnected) fig.ui.brokenAt.after(ui.root);
   var ctx = fig.trace.gen.context, p = fig.P(ctx), c = committedIn(variantPieces(spec, p, fig.Q(ctx), FLOATS), FLOATS);
   var tv = 0.5 * c.reduce(function (sum, x, y) { return sum + Math.abs(x - p[y]); }, 0);
-  ui.brokenText.textContent = fill(fig.G.broken_ctx, { context: spacedText(fig, ctx, null), name: spec.name, tv: fixed(tv, 4) });
-  ui.brokenBars.replaceChildren.apply(ui.brokenBars, topBars(fig, p, c, -1, fig.G.broken_numbers));
+  ui.text.textContent = fill(fig.G.broken_ctx, { context: spacedText(fig, ctx, null), name: spec.name, tv: fixed(tv, 4) });
+  ui.bars.replaceChildren.apply(ui.bars, topBars(fig, p, c, -1, fig.G.broken_numbers));
 }
 
 // The last token a lane shows: of `text`, after the prompt and `shown` tokens.

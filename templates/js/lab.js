@@ -6,8 +6,7 @@ var LAB_PARTS = {
   yes: '[data-lab-yes]', mark: '[data-lab-mark]', threshold: '[data-lab-threshold]', verdict: '[data-lab-verdict]',
   residual: '[data-lab-residual]', r: '[data-lab-r]', segments: '[data-lab-segments]', rep: '[data-lab-rep]',
   rules: '[data-lab-rules]', own: '[data-lab-own]', grid: '[data-own-grid]', row: '[data-own-row]', off: '[data-lab-off]',
-  rate: '[data-lab-rate]', test: '[data-lab-test]', sampler: '[data-lab-sampler]', variant: '[data-lab-variant]',
-  variantText: '[data-lab-variant-text]', variantBars: '[data-lab-variant-bars]'
+  rate: '[data-lab-rate]', test: '[data-lab-test]', sampler: '[data-lab-sampler]', variantAt: '[data-lab-variant-at]'
 };
 
 // "divergent/4" -> that profile's position 4: {prof, pos, n}; `where` must name one (limitLab sees to it).
@@ -87,7 +86,8 @@ function renderLab(fig) {
   renderLabTokens(fig, pos);
   ui.bars.replaceChildren.apply(ui.bars, overlapRows(pos, fig.trace.vocabulary, ok ? s.token : -1, fig.trace.text.player.bar_numbers));
   var hands = ok && !fig.broken;  // the check by hand is the rule's; a broken sampler shows what it commits instead
-  ui.tokens.hidden = ui.test.hidden = ui.rate.hidden = fig.tally.drawU.hidden = !hands;
+  ui.tokens.hidden = ui.test.hidden = ui.rate.hidden = !hands;
+  fig.tally.drawU.hidden = !!fig.broken;
   var passed = !hands || renderLabTest(fig, pos);
   // where u can still reject, the replacement keeps its room while u passes: Draw u never moves the buttons below
   ui.residual.hidden = !hands || !fig.canFail || s.rule === 2;
@@ -211,13 +211,15 @@ function backTo(fig, origin) {
 // The committed distribution against p as overlap bars (solid: shared; hatched: p's share it misses; the draft's
 // colour: what it commits beyond p), its distance from p, and which tokens gain or lose, and why.
 function renderLabVariant(fig, ok) {
-  var b = fig.broken, ui = fig.ui, L = fig.L;
-  ui.variant.hidden = !b || !ok;
-  if (ui.variant.hidden) { ui.variantBars.replaceChildren(); return; }  // the page at rest keeps no bars for it
+  var b = fig.broken, L = fig.L;
+  if (!b || !ok) { if (fig.variant) fig.variant.root.remove(); return; }
+  // made from its template only while a broken sampler is chosen: the page at rest keeps none of its elements
+  var ui = fig.variant || (fig.variant = cloned(fig.ui.variantAt, { text: '[data-lab-variant-text]', bars: '[data-lab-variant-bars]' }));
+  if (!ui.root.isConnected) fig.ui.variantAt.after(ui.root);
   var spec = b.spec, p = fig.pos.target, c = b.committed, name = spec.name;
   var pos = { target: p, draft: c, bars: eighthsBars(p.map(fracValue), c.map(fracValue)) };
-  ui.variantBars.replaceChildren.apply(ui.variantBars, overlapRows(pos, fig.trace.vocabulary, -1, L.variant_numbers));
-  ui.variantText.textContent = (b.tv === '0' ? '' : fill(L.variant_caption, { name: name, tv: b.tv, tv_f: b.tv_f }) + ' ') +
+  ui.bars.replaceChildren.apply(ui.bars, overlapRows(pos, fig.trace.vocabulary, -1, L.variant_numbers));
+  ui.text.textContent = (b.tv === '0' ? '' : fill(L.variant_caption, { name: name, tv: b.tv, tv_f: b.tv_f }) + ' ') +
     changeText(fig, b);
 }
 

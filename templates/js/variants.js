@@ -1,5 +1,6 @@
 // The samplers a reader may switch on: the rule, and broken ones that each get one piece wrong. Their one home is
-// speculative/variants.py; the trace carries each as four switches (trace.samplers), and this file does their
+// speculative/variants.py; the trace carries each as four switches (trace.samplers), each the index of its value in
+// variants.PROPOSE, RATIO, TEST and FIX (0 is the rule's: q, p/q, below, the residual), and this file does their
 // arithmetic the way variants.pieces does, in either of two number systems: floats (the generator's rows and the
 // lab's draws) or exact fractions (the lab's "Your own position", in eighths). Tests hold the two equal to Python.
 
@@ -41,7 +42,7 @@ function normalisedIn(weights, A) {
 // min(1, a/b), and 1 where b = 0 (a token never proposed).
 function ratioIn(a, b, A) { return A.less(A.zero, b) && A.less(a, b) ? A.div(a, b) : A.one; }
 
-// The draft's most likely token, the first in vocabulary order on a tie (sampler.greedy's proposal).
+// The draft's most likely token; of equals, the earliest (sampler.greedy's proposal).
 function firstLargest(q, A) {
   for (var top = 0, y = 1; y < q.length; y++) if (A.less(q[top], q[y])) top = y;
   return top;
@@ -52,14 +53,14 @@ function firstLargest(q, A) {
 function variantPieces(spec, p, q, A) {
   var top = firstLargest(q, A), y, propose = [], accept = [], kept = [], raw = [];
   for (y = 0; y < p.length; y++) {
-    var above = A.less(q[y], p[y]), a = spec.ratio === 'q/p' ? ratioIn(q[y], p[y], A) : ratioIn(p[y], q[y], A);
-    propose.push(spec.propose === 'greedy' ? (y === top ? A.one : A.zero) : q[y]);
+    var above = A.less(q[y], p[y]), a = spec.ratio ? ratioIn(q[y], p[y], A) : ratioIn(p[y], q[y], A);  // 1: q/p
+    propose.push(spec.propose ? (y === top ? A.one : A.zero) : q[y]);  // 1: the draft's top token
     accept.push(a);
-    kept.push(spec.test === 'below' ? a : A.sub(A.one, a));
-    raw.push(spec.fix === 'p' || (spec.fix === 'p-where-above' && above) ? p[y] : above ? A.sub(p[y], q[y]) : A.zero);
+    kept.push(spec.test ? A.sub(A.one, a) : a);  // 1: kept when u >= the ratio
+    raw.push(spec.fix === 1 || (spec.fix === 2 && above) ? p[y] : above ? A.sub(p[y], q[y]) : A.zero);  // 1: p, 2: p where p > q
   }
-  var fix = spec.fix === 'p' ? p.slice() : normalisedIn(raw, A);
-  return { propose: propose, accept: accept, kept: kept, fix: fix || p.slice(), below: spec.test === 'below' };
+  var fix = spec.fix === 1 ? p.slice() : normalisedIn(raw, A);
+  return { propose: propose, accept: accept, kept: kept, fix: fix || p.slice(), below: !spec.test };
 }
 
 // What the pieces commit [V]: a proposal kept by its test, else a draw from fix.
