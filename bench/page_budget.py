@@ -32,6 +32,7 @@ CONTROLS = [
     ("lab, Uniform draw u", "#lab-u"),
     ("lab, Replacement draw", "#lab-rep"),
     ("lab, Position", "#lab-position"),
+    ("lab, Sampler", "#lab-sampler"),
     ("convergence, Rounds", "input[data-conv-rounds]"),
     ("convergence, Position", "select[data-conv-position]"),
     ("explorer, Positions drafted", "#ex-k"),
