@@ -153,6 +153,8 @@ def test_a_verify_frame_lights_up_its_position_block_and_shows_its_bars(page: Pa
     page.goto(page_url + "#divergent/3")
     block = page.locator('tbody[data-position-block="divergent-2"]')
     expect(block).to_have_class("position is-current")
+    # the chart joins the page only when it comes near the viewport (print.js's startNear); the player marks it then
+    block.scroll_into_view_if_needed()
     expect(page.locator('path[data-position-block="divergent-2"]')).to_have_class("ch-band is-current")  # the chart's row
     expect(page.locator("[data-player] [data-bars] .bar-row")).to_have_count(len(trace["vocabulary"]))
     page.goto(page_url + "#divergent/1")
