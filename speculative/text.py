@@ -297,6 +297,10 @@ LAB = {
     "beyond": "beyond",
     "own_tv": " The draws are {tv} from what this sampler commits, {rel} that bound: they gather around its "
               "distribution, not around p.",
+    "own_tv_unseen": " They are also {tv} from what this sampler commits: {n} draws cannot yet tell the two apart, "
+                     "since the sampler misses p here by only {exact} in total variation. Draw more.",
+    "tally_empty_broken": "No draws yet. Draw 100 times and Draw 10,000 times each run the whole position under this "
+                          "broken sampler: its proposal, its test, and its replacement when the test fails.",
     "still_p": " At this position this sampler commits p, so its draws cannot tell it from the rule.",
     "seen_broken": " Accepted proposals: {acc} ({seen}).",
     "tally_caption_broken": "Every token the draws committed, by acceptance and as a replacement. Under each observed "
@@ -444,10 +448,14 @@ GEN = {
     "check_broken_reject": "Under the broken sampler “{name}”, the draft proposed “{x}” (q = {q}, p = {p}); its test "
                            "read {a} and, with u = {u}, rejected the token: “{y}” came from its replacement "
                            "distribution by a second draw, r = {r}.",
-    "expected_broken": "The expected values are the rule’s; a broken sampler’s own are the measured ones.",
+    "expected_broken": "The expected values are the rule’s; a broken sampler’s own are the measured ones, and any "
+                       "speed it gains over them is bought by keeping tokens the target would not have written.",
     "broken_ctx": "After “{context}”, the prose’s most frequent context, the first token a round commits under "
                   "“{name}” is {tv} in total variation from the target’s next-token distribution (the rule’s is 0). "
-                  "The bars: p against what this sampler commits there, its six likeliest tokens.",
+                  "The bars: p against what this sampler commits there, for the six tokens likeliest under either.",
+    "broken_ctx_same": "After “{context}”, the prose’s most frequent context, the first token a round commits under "
+                       "“{name}” matches the target’s next-token distribution at this draft and temperature, so this "
+                       "context cannot show the fault here; another draft or temperature can.",
     "broken_numbers": "p {p} · this sampler {q}",
     "check_bonus": "Every proposal of this round passed, so “{y}” was drawn from the target’s own p at the next "
                    "position (p = {p}) by a uniform draw, r = {r}: the same target pass scored it.",

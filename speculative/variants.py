@@ -175,19 +175,21 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("rule", "The rule", Spec(), "the replacement supplies exactly the share of p that acceptance missed"),
     Variant("from-p", "replacement drawn from p instead of the residual", Spec(fix="p"),
             "a rejection draws from all of p, which counts again the share min(p, q) that acceptance already "
-            "delivered, so tokens the draft proposes often come too often"),
+            "delivered, so tokens the draft offers at least as much as p (q ≥ p) come too often and the ones it "
+            "underrates too rarely"),
     Variant("forgot-q", "residual that forgets to subtract q", Spec(fix="p-where-above"),
             "the replacement weighs each token the draft underrates by all of p rather than by the missing part "
-            "p − q, so tokens the draft nearly gets right are over-supplied"),
+            "p − q, so the tokens it partly covers (0 < q < p) are over-supplied against those it misses entirely"),
     Variant("greedy", "greedy proposal checked against the sampled q", Spec(propose="greedy"),
-            "the draft always proposes its top token but the test divides by q as if that token had been sampled, "
+            "the draft always proposes its top token (the first in vocabulary order on a tie) but the test divides by q as if that token had been sampled, "
             "so it is kept with chance min(1, p/q) on every round instead of on a share q of them"),
     Variant("inverted", "ratio inverted to min(1, q/p)", Spec(ratio="q/p"),
             "min(1, q/p) always keeps a token the draft overrates and often rejects one it underrates, the "
             "opposite of what the rule needs"),
     Variant("reversed", "test reversed: x kept when u ≥ min(1, p/q)", Spec(test="at-or-above"),
             "a token is kept with chance 1 − min(1, p/q), never when p ≥ q, so the draft’s right guesses are "
-            "thrown away and its wrong ones kept"),
+            "thrown away and its wrong ones kept (where p = q everywhere, every proposal is rejected and the "
+            "replacement, with an empty residual, is drawn from p)"),
 )
 THE_RULE, BROKEN = VARIANTS[0], VARIANTS[1:]
 BY_ID = {v.id: v for v in VARIANTS}

@@ -67,7 +67,7 @@ def test_each_section_carries_its_own_tokens_for_the_script(built_site, corpus):
 def test_an_edit_to_the_prose_changes_the_models(project):
     before = json.loads(build.build_files(project / "data" / "profiles.v1.json", project / "content",
                                           project / "templates")["trace.json"])["gen"]["types"]
-    why = project / "content" / "02-why.md"
+    why = project / "content" / "12-limits.md"
     why.write_text(why.read_text(encoding="utf-8") + "\nZyzzyva quokka axolotl.\n", encoding="utf-8")
     files = build.build_files(project / "data" / "profiles.v1.json", project / "content", project / "templates")
     assert json.loads(files["trace.json"])["gen"]["types"] == before + 3

@@ -253,7 +253,8 @@ def test_expected_tokens_and_speedup_match_the_trace_and_the_page(data, page_tra
         assert (Fraction(s["expected_tokens_exact"]), s["expected_tokens_display"]) == (e, half_up(e, 2))
         assert (Fraction(s["round_cost"]), s["speedup_display"]) == (cost, half_up(e / cost, 2))
         assert abs(s["expected_tokens_per_round"] - float(e)) < 1e-12 and abs(s["speedup"] - float(e / cost)) < 1e-12
-        stated(text, rf"(?i){re.escape(profile['name'])}: \({e}\) ÷ {cost} ≈ {half_up(e / cost, 2)}× faster")
+        stated(text, rf"(?i){re.escape(profile['name'])}: α = [^\n]*?, so E = {e} ≈ {half_up(e, 2)} tokens committed per "
+                     rf"round, and the speedup is \({e}\) ÷ {cost} ≈ {half_up(e / cost, 2)}× faster")
 
 
 # --- the speedup table, its stars and its peaks ---------------------------------------------------------------

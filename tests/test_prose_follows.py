@@ -212,8 +212,8 @@ def test_a_speedup_below_one_is_not_called_faster(tmp_path):
     """With a draft step as dear as a target step, every rule and every k is slower than plain decoding."""
     text = cost_page(tmp_path, draft_step="1", compare_draft_steps=["1/10", "1"])
     # aligned: E = 64267/16384 over a round of 5 × 1 + 1 = 6 steps ≈ 0.65
-    assert "A closely aligned draft: (64267/16384) ÷ 6 ≈ 0.65×: slower than plain decoding." in text
-    assert "× faster" not in text.split("The speedup is E ÷")[1].split("Drafting more")[0]
+    assert "the speedup is (64267/16384) ÷ 6 ≈ 0.65×: slower than plain decoding." in text
+    assert "× faster" not in text.split("so E = ")[1].split("Drafting more")[0]  # the speedup section's list and fold
     assert "For a divergent draft, every k is slower than plain decoding at this cost; the least slow is k = 1" in text
     assert "so drafting more does not pay" not in text
     assert ("and the accept test (0.65×), a greedy draft (0.37×) and exact match (0.24×) are slower than plain "
@@ -291,7 +291,7 @@ def test_the_tv_charts_description_follows_the_run(tmp_path):
 
 def test_a_worst_round_faster_than_plain_decoding_changes_the_claims_about_slowness(tmp_path):
     text = cost_page(tmp_path, draft_step="0", verify_round="1/2", compare_draft_steps=["0"])  # worst: 1/(1/2) = 2×
-    assert "Both are worked out below, including its worst case." in text
+    assert "both worked out below, including its worst case." in text
     assert "At the costs assumed here even that worst round beats plain decoding; in general, speculative decoding " \
            "loses to plain decoding whenever" in text
     assert "including the case where it is slower" not in text and "pays off only when" not in text
@@ -349,7 +349,7 @@ def test_a_run_too_short_to_settle_is_not_said_to_settle(rounds, tmp_path):
                               build.ROOT / "content", build.ROOT / "templates")
     text = no_js_text(files["index.html"].decode("utf-8"))
     assert "Slide Rounds" not in text and "on log–log axes it is a straight line" not in text
-    assert "In these runs every position" not in text and "The bound shrinks with the square root of the rounds." in text
+    assert "In these runs every position" not in text and "The bound shrinks as 1/√n for n rounds." in text
     conv = json.loads(files["trace.json"])["profiles"][0]["convergence"]
     bounds = [float(b) for b in conv["bound_text"][-1].split()]
     assert text.count("too few rounds") >= sum(b >= 1 for b in bounds)

@@ -27,7 +27,7 @@ DOM_NAMES = frozenset("""
     a div span tr th td li bdi strong small label legend input select textarea template noscript figure button number
     table caption thead tbody role region aria-labelledby tally-cap
     href contenteditable
-    click keydown change input hashchange beforeprint
+    click keydown change input hashchange beforeprint afterprint details not open folds
     aria-disabled aria-valuetext aria-label aria-pressed true radio row col transform translate scope start center auto smooth
     print prefers-reduced-motion reduce lab-token drawn residual
 """.split())

@@ -27,7 +27,7 @@ def lines_of(relative: str) -> int:
     return (ROOT / relative).read_text(encoding="utf-8").count("\n")
 
 
-WHY, LAB = "content/02-why.md", "templates/lab.html.j2"
+WHY, LAB = "content/12-limits.md", "templates/lab.html.j2"
 AFTER_WHY, AFTER_LAB = lines_of(WHY) + 2, lines_of(LAB) + 1
 LAB_JS = "templates/js/lab.js"
 STYLE = "templates/style.css"
@@ -82,10 +82,10 @@ CASES = [
     ("a removed section", lambda root: (root / "content" / "09-speedup.md").unlink(),
      ["templates/speedup.html.j2: found no section that places {{ speedup }}; expected one section in content/ to "
       "hold it (was its section removed or renamed?)",
-      "content/02-why.md: line 9: found a link to #speedup, but no element on the page has id=\"speedup\"; expected "
-      "a section or figure with that id (was its section removed or renamed?)",
-      "content/08-guarantee.md: line 6: found a link to #speedup, but no element on the page has id=\"speedup\"; "
-      "expected a section or figure with that id (was its section removed or renamed?)"]),
+      "content/08-guarantee.md: line 6: found a link to #round-length, but no element on the page has "
+      "id=\"round-length\"; expected a section or figure with that id (was its section removed or renamed?)",
+      "content/01-what.md: line 20: found a link to #speedup, but no element on the page has id=\"speedup\"; expected "
+      "a section or figure with that id (was its section removed or renamed?)"]),
     ("a section renamed .markdown", lambda root: (root / "content" / "09-speedup.md").rename(
         root / "content" / "09-speedup.markdown"),
      ["content/09-speedup.markdown: found a section file whose name does not end in .md; expected the suffix .md "
@@ -111,7 +111,7 @@ CASES = [
     ("a picture from the network in a style file", append(STYLE, "\n.a { background: url(https://x.org/a.png) }\n"),
      [f"{STYLE}: line {lines_of(STYLE) + 2}: found “url(https://x.org/a.png) }}”; {FETCH}"]),
     ("a component placed twice", append(WHY, "\n{{ lab }}\n"),
-     ["content/02-why.md, content/04-rule.md: found {{ lab }} more than once; expected it in one place"]),
+     ["content/04-rule.md, content/12-limits.md: found {{ lab }} more than once; expected it in one place"]),
     # the page's script is minified by an ES5 parser: a syntax error names its own file and line, never the joined script's
     ("an arrow function in a script", append(LAB_JS, "\nvar twice = (x) => 2 * x;\n"),
      [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found JavaScript that does not parse as ES5 (Unexpected '>' between "
@@ -149,8 +149,8 @@ CASES = [
      [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found U+0007 (a control character) at character 13; expected text "
       "without control characters (HTML does not allow them; a paste from a terminal leaves ESC)"]),
     # a prose section is placed once, by its order: an include would paste its raw Markdown again (it built)
-    ("a template that includes a section", append(LAB, "{% include 'content/02-why.md' %}\n"),
-     [f"{LAB}: line {AFTER_LAB}: found an include of 'content/02-why.md', a prose section; expected a template file "
+    ("a template that includes a section", append(LAB, "{% include 'content/12-limits.md' %}\n"),
+     [f"{LAB}: line {AFTER_LAB}: found an include of 'content/12-limits.md', a prose section; expected a template file "
       "from the templates folder (each section is placed on the page once, by its order)"]),
     # the script and the styles stand inline in the page: text the HTML parser reads as their end is refused
     ("an end tag in a script's string", append(LAB_JS, "\nvar tag = '</script>';\n"),

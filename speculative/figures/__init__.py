@@ -10,7 +10,7 @@ from . import convergence, explorer, generator, identity, lab, positions, server
 
 FIGURES = (generator, lab, walkthrough, positions, identity, convergence, explorer, servers)  # in the order the page renders them
 COMPONENTS = tuple(f.COMPONENT for f in FIGURES)
-SCRIPTS = ("js/core.js", *(name for f in FIGURES for name in f.SCRIPTS), "js/print.js", "js/boot.js")  # core first
+SCRIPTS = ("js/core.js", *(name for f in FIGURES for name in f.SCRIPTS), "js/folds.js", "js/print.js", "js/boot.js")  # core first
 SHELL_IDS = frozenset({"main", "trace"})  # the page template's own element ids
 STYLES = ("style.css", "charts.css", "player.css", "figures.css")  # joined, in this order, into the page's one style
 

@@ -298,7 +298,8 @@ function renderBroken(fig) {
   if (!ui.root.isConnected) fig.ui.brokenAt.after(ui.root);
   var ctx = fig.trace.gen.context, p = fig.P(ctx), c = committedIn(variantPieces(spec, p, fig.Q(ctx), FLOATS), FLOATS);
   var tv = 0.5 * c.reduce(function (sum, x, y) { return sum + Math.abs(x - p[y]); }, 0);
-  ui.text.textContent = fill(fig.G.broken_ctx, { context: spacedText(fig, ctx, null), name: spec.name, tv: fixed(tv, 4) });
+  var same = fixed(tv, 4) === fixed(0, 4);  // it commits p here, to the places shown
+  ui.text.textContent = fill(same ? fig.G.broken_ctx_same : fig.G.broken_ctx, { context: spacedText(fig, ctx, null), name: spec.name, tv: fixed(tv, 4) });
   ui.bars.replaceChildren.apply(ui.bars, topBars(fig, p, c, -1, fig.G.broken_numbers));
 }
 

@@ -118,17 +118,18 @@ function renderTally(fig, pos) {
 // (the Bretagnolle-Huber-Carol inequality, as in the analysis).
 function renderTallyReadout(fig, ps, freq, pos) {
   var L = fig.L, s = fig.state, n = s.n;
-  if (!freq) { fig.tally.readout.textContent = L.tally_empty; return; }
+  if (!freq) { fig.tally.readout.textContent = fig.broken ? L.tally_empty_broken : L.tally_empty; return; }
   var tv = distance(freq, ps), C = fig.trace.text.conv;
   var bound = Math.sqrt((ps.length * Math.LN2 + Math.log(1 / NOISE_DELTA)) / (2 * n));
   var accepted = s.acc.reduce(function (a, b) { return a + b; }, 0), f = { n: grouped(n, L.group), tv: tv.toFixed(4),
     bound: bound.toFixed(4), rel: tv <= bound ? C.within : C.above, acc: grouped(accepted, L.group), seen: (accepted / n).toFixed(3) };
   var out = fill(bound >= 1 ? L.tally_vacuous : L.tally, f);
   if (!fig.broken) { fig.tally.readout.textContent = out + fill(fig.O.rate_seen, Object.assign(f, { rate: pos.rates[s.rule] })); return; }
-  var own = distance(freq, fig.broken.committed.map(fracValue));
-  if (tv > bound) out += fill(L.broken, Object.assign({}, f, { far: tv > 2 * bound ? L.far : L.beyond, tv: tv.toFixed(3), bound: bound.toFixed(3) }));
-  if (bound < 1) out += fill(L.own_tv, { tv: own.toFixed(4), rel: own <= bound ? C.within : C.above });
-  if (fig.broken.signs.indexOf('=') >= 0 && !/[+-]/.test(fig.broken.signs)) out += L.still_p;
+  var own = distance(freq, fig.broken.committed.map(fracValue)), g = { tv: own.toFixed(4), exact: fig.broken.tv_f,
+    rel: own <= bound ? C.within : C.above, n: f.n };
+  if (!/[+-]/.test(fig.broken.signs)) out += L.still_p;  // it commits p here: the draws cannot tell it from the rule
+  else if (tv > bound) out += fill(L.broken, Object.assign({}, f, { far: tv > 2 * bound ? L.far : L.beyond, tv: tv.toFixed(3), bound: bound.toFixed(3) })) + fill(L.own_tv, g);
+  else if (bound < 1) out += fill(L.own_tv_unseen, g);
   fig.tally.readout.textContent = out + fill(L.seen_broken, f);
 }
 
