@@ -303,6 +303,10 @@ def test_deep_link_restores_state_and_stepping_replaces_the_hash(page: Page, pag
 def test_notice_links_open_the_player_at_their_frames(page: Page, page_url, trace):
     page.emulate_media(reduced_motion="reduce")  # the reveal scrolls at once instead of smoothly
     page.goto(page_url)
+    fold = page.locator("details#notice")
+    expect(fold).not_to_have_attribute("open", "")
+    fold.locator("summary").click()  # the links live in a fold, closed until the reader opens it
+    expect(fold).to_have_attribute("open", "")
     links = page.locator('#notice a[href^="#"]', has_text="Show me")
     hrefs = links.evaluate_all("as => as.map(a => a.getAttribute('href'))")
     assert set(hrefs) == {f"#{where}" for where in trace["points"].values() if where}
