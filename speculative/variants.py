@@ -181,8 +181,8 @@ VARIANTS: tuple[Variant, ...] = (
             "the replacement weighs each token the draft underrates by all of p rather than by the missing part "
             "p − q, so the tokens it partly covers (0 < q < p) are over-supplied against those it misses entirely"),
     Variant("greedy", "greedy proposal checked against the sampled q", Spec(propose="greedy"),
-            "the draft always proposes its top token (on a tie, whichever comes first in the vocabulary) but the test divides by q as if that token had been sampled, "
-            "so it is kept with chance min(1, p/q) on every round instead of on a share q of them"),
+            "the draft always proposes its top token (on a tie, whichever comes first in the vocabulary) but the "
+            "test divides by q as if that token had been sampled, so it is kept with chance min(1, p/q) on every round instead of on a share q of them"),
     Variant("inverted", "ratio inverted to min(1, q/p)", Spec(ratio="q/p"),
             "min(1, q/p) always keeps a token the draft overrates and often rejects one it underrates, the "
             "opposite of what the rule needs"),
