@@ -325,6 +325,44 @@ def test_notice_links_open_the_player_at_their_frames(page: Page, page_url, trac
     expect(player(page)).to_be_in_viewport()
 
 
+def test_a_show_me_link_leaves_a_way_back_to_itself(page: Page, page_url):
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(page_url)
+    back = player(page).get_by_role("link", name="↩ Back to where you were")
+    expect(player(page)).to_be_visible()
+    expect(back).to_be_hidden()  # nothing to go back to yet
+    page.locator("details#notice > summary").click()
+    link = page.locator('#notice a[href^="#"]', has_text="Show me").first
+    link.click()
+    expect(player(page)).to_be_in_viewport()
+    expect(back).to_be_visible()
+    back.click()
+    expect(link).to_be_in_viewport()
+    expect(link).to_be_focused()
+    expect(back).to_be_hidden()
+    # the player's own controls move it without offering a way back
+    player(page).get_by_role("button", name="Next step").click()
+    expect(back).to_be_hidden()
+
+
+def test_a_try_it_link_in_the_tables_leaves_a_way_back_from_the_lab(page: Page, page_url):
+    page.emulate_media(reduced_motion="reduce")
+    page.goto(page_url)
+    lab = page.locator("#lab")
+    back = lab.get_by_role("link", name="↩ Back to where you were")
+    expect(lab.locator("[data-lab-verdict]")).not_to_be_empty()
+    expect(back).to_be_hidden()
+    link = page.locator("#positions a[data-lab-open]").last
+    link.click()
+    expect(back).to_be_visible()
+    where = "/".join(link.get_attribute("data-lab-open").split("/")[:2])  # "profile/position/token/u"
+    expect(lab.get_by_label("Position", exact=True)).to_have_value(where)
+    back.click()
+    expect(link).to_be_in_viewport()
+    expect(link).to_be_focused()
+    expect(back).to_be_hidden()
+
+
 def test_without_javascript_the_static_walkthrough_shows_every_frame(browser, page_url, trace):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()

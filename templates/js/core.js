@@ -53,6 +53,19 @@ function whenNear(el, fn) {
   print.addEventListener('change', onPrint);
 }
 
+// A figure's "Back to where you were" (its `holder`, a hidden paragraph around one link): once a link elsewhere
+// on the page has opened the figure, it shows, and returns the reader to that link, then hides again.
+function offerBack(holder, origin) {
+  if (!holder) return;
+  holder.hidden = false;
+  holder.firstChild.onclick = function (e) {
+    e.preventDefault();
+    holder.hidden = true;
+    origin.scrollIntoView({ block: 'center' });
+    origin.focus();
+  };
+}
+
 // A figure: one state, and one way to change it. update(patch) merges the patch, lets the figure's
 // limit() clamp the merged state, then calls render(); render reads the state and writes only the page.
 function figure(root, trace, state, limit, render) {

@@ -186,24 +186,11 @@ function bindLab(fig) {
   document.addEventListener('click', function (e) {
     var a = e.target.closest && e.target.closest('[data-lab-open]');
     if (!a) return;
-    backTo(fig, a);
+    offerBack(fig.root.querySelector('[data-lab-back]'), a);
     var parts = a.dataset.labOpen.split('/');
     // links name accept-test proposals, and the u that shows their point (a rejecting one where chance decides)
     fig.update({ where: parts[0] + '/' + parts[1], token: Number(parts[2]), rule: 0, u: parts[3] === undefined ? fig.state.u : parts[3] });
   });
-}
-
-// The lab's "Back to where you were" link returns the reader to the link that opened the lab, then hides.
-function backTo(fig, origin) {
-  var back = fig.root.querySelector('[data-lab-back]');
-  if (!back) return;
-  back.hidden = false;
-  back.firstChild.onclick = function (e) {
-    e.preventDefault();
-    back.hidden = true;
-    origin.scrollIntoView({ block: 'center' });
-    origin.focus();
-  };
 }
 
 /* ---------- a broken sampler: what it commits here, beside p ---------- */

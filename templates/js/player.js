@@ -557,11 +557,14 @@ function bindPlayerLinks(fig) {
     var where = parseHash(location.hash, profiles);
     if (where) openAt(fig, where);
   });
-  // A link to the frame already in the hash fires no hashchange: open it here instead.
+  // A link to the frame already in the hash fires no hashchange: open it here instead. A link from elsewhere on
+  // the page leaves a way back to it.
+  var back = fig.root.querySelector('[data-player-back]');
   document.addEventListener('click', function (e) {
     var a = e.target.closest && e.target.closest('a[href^="#"]');
     if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     var where = parseHash(a.hash, profiles);
+    if (where && !fig.root.contains(a)) offerBack(back, a);
     if (where && decoded(a.hash) === decoded(location.hash)) {
       e.preventDefault();
       openAt(fig, where);
