@@ -143,7 +143,7 @@ CAPTIONS = {
     "own_above": "“{tok}” itself gets max(0, {p} − {q}) = 0: it was rejected because q > p, and the residual "
                  "subtracts the draft’s share from every token, this one included.",
     "own_zero": "“{tok}” itself gets max(0, 0 − {q}) = 0, as does any token the target never produces.",
-    "rep_draw": "A fresh uniform draw r = {rep_u}, separate from u, falls in [{rep_lo}, {rep_hi}), the residual’s segment for “{rep}”.",
+    "rep_draw": "The replacement draw r = {rep_u}, a fresh uniform separate from u, falls in [{rep_lo}, {rep_hi}), the residual’s segment for “{rep}”.",
     "drawn": "Drawn: “{rep}”.",
     "dropped_one": "The proposal at position {dropped} is dropped, never checked.",
     "dropped_many": "The proposals at positions {dropped} are dropped, never checked.",
@@ -257,9 +257,9 @@ LAB = {
     "rejected": "Rejected",
     "pass": ": u = {u} is below {worked}, so “{tok}” is kept.",
     "fail": ": u = {u} is not below {worked}, so “{tok}” is rejected and a replacement is drawn.",
-    "replacement": "The replacement draw {r} lands in the segment of “{rep}”, [{lo}, {hi}): “{rep}” is committed instead.",
+    "replacement": "The replacement draw r = {r} lands in the segment of “{rep}”, [{lo}, {hi}): “{rep}” is committed instead.",
     "none": "No proposal in this data is decided by chance: every accept probability here is 0 or 1.",
-    "r_text": "replacement draw {r}",
+    "r_text": "replacement draw r = {r}",
     "tally_empty": "No draws yet (Draw u tries one check by hand, untallied). Draw 100 times and Draw 10,000 times "
                    "each run the whole position under the chosen rule: a fresh proposal from the draft (not the token "
                    "picked above), its check, and the token committed when the check fails.",
@@ -270,7 +270,12 @@ LAB = {
     "tally_caption": "Every token the draws committed, by acceptance and as a replacement. Under each observed "
                      "frequency, the upper bar is the exact share, min(p, q) solid and max(0, p − q) hatched, "
                      "which sum to p; the lower bar is the draws, by acceptance solid and as a replacement hatched.",
+    "tally_counts": "Per token: how often the draft proposed it, how often that proposal was accepted, and the "
+                    "two divided, the token’s own acceptance rate (the accept test’s is min(1, p/q)). ",
+    "col_prop": "proposed",
     "col_acc": "accepted",
+    "col_kept": "accepted ÷ proposed",
+    "no_share": "–",
     "col_rep": "replaced",
     "col_freq": "observed",
     "group": ",",
@@ -369,9 +374,10 @@ OWN = {
               "and it passes with probability p(“{tok}”) = {rate}.",
     "key_other": " The bars’ legend names the accept test’s split of p (shared, the residual’s share); this rule "
                  "reads only the heights of p and q.",
-    "rate_2": "Exact match: the target draws its own y from p and keeps the proposal x only when y = x. For the "
-              "token shown that is p(x), the width of its segment below; averaged over proposals drawn from q it "
-              "is Σ p·q = {rate}.",
+    "rate_2": "Exact match: the target draws its own y from p and keeps the proposal x only when y = x. Below, u "
+              "is that draw of y: it picks the token of p whose segment it lands in. So the proposal shown stays "
+              "with chance p(x), the width of its segment; averaged over proposals drawn from q that is "
+              "Σ p·q = {rate}.",
     "threshold_2": "kept if u lands in [{lo}, {hi})",
     "pass_1": ": u = {u} is below p(“{tok}”) = {accept}, so the draft’s top token stands.",
     "fail_1": ": u = {u} is not below p(“{tok}”) = {accept}; the replacement comes from p with “{tok}” left out, "

@@ -48,11 +48,21 @@ def chi_square_p(counts: list[tuple[int, int]], shares: list[Fraction]) -> float
     return float(chisquare([c for c, _ in kept], [float(s) * n for _, s in kept]).pvalue) if len(kept) > 1 else 1.0
 
 
+def tally_columns(page: Page, *names: str) -> list[tuple[int, ...]]:
+    """Returns each token's counts in the tally's columns headed `names` ("proposed", "accepted", "replaced")."""
+    rows = page.locator("[data-tally] table").evaluate(
+        """(t, names) => {
+          const heads = [...t.tHead.rows[0].cells].map(c => c.textContent.trim());
+          const at = names.map(n => heads.indexOf(n));
+          if (at.some(i => i < 0)) throw new Error('no column named ' + names + ' in ' + heads);
+          return [...t.tBodies[0].rows].map(r => at.map(i => Number(r.cells[i].textContent.replace(/,/g, ''))));
+        }""", list(names))
+    return [tuple(r) for r in rows]
+
+
 def tally_counts(page: Page) -> list[tuple[int, int]]:
     """Returns each token's (accepted, replaced) counts as the tally's table shows them."""
-    rows = page.locator("[data-tally] tbody tr").evaluate_all(
-        "rs => rs.map(r => [...r.cells].slice(1, 3).map(c => Number(c.textContent.replace(/,/g, ''))))")
-    return [tuple(r) for r in rows]
+    return [(a, r) for a, r in tally_columns(page, "accepted", "replaced")]
 
 
 def draw(page: Page, times: int) -> None:

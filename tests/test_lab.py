@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from speculative import stats, text
 from speculative.figures.common import cumulative, greedy_residual, none_mark, position_facts_of
 
-from labkit import accepted_rate, chi_square_p, draw, lab, route_shares, seeded, tally_counts
+from labkit import accepted_rate, chi_square_p, draw, lab, route_shares, seeded, tally_columns, tally_counts
 from tracekit import positions
 
 from .conftest import axe_violations, script_source
@@ -359,6 +359,40 @@ def test_the_tally_under_each_rule_matches_p_at_every_shipped_position(pages, pa
         assert chi_square_p(tally_counts(page), shares) > 1e-6, (where, rule)
         expect(lab(page).locator("[data-tally-readout]")).to_contain_text(f"the rule’s exact rate is {pos['rates'][rule]}.")
         assert accepted_rate(page) == pytest.approx(float(Fraction(pos["rates"][rule])), abs=0.02)
+    page.close()
+
+
+@pytest.mark.browser
+def test_choosing_a_position_picks_the_data_files_proposal_there(pages, page_url, trace):
+    page = seeded(pages, page_url, seed=None)
+    for where, pos in reversed(shipped_positions(trace)):  # from the last, so no choice is the opening one
+        lab(page).get_by_label("Position", exact=True).select_option(where)
+        proposal = trace["vocabulary"][pos["proposal"]]
+        expect(lab(page).locator("[data-lab-tokens]").get_by_role("radio", name=proposal, exact=True)).to_be_checked()
+    page.close()
+
+
+@pytest.mark.browser
+def test_the_tally_counts_each_tokens_proposals_and_how_often_they_pass(pages, page_url, trace):
+    """Under the accept test the draft proposes y with chance q(y) and the test keeps it with min(1, p/q), so a
+    token is proposed and kept with chance min(p, q) and proposed and rejected with q − min(p, q): the tally's
+    "proposed" and "accepted" columns must follow both, and "accepted ÷ proposed" must be their ratio. The greedy
+    broken sampler, which proposes only the draft's top token, fails the same check against q."""
+    chance = [(w, pos) for w, pos in shipped_positions(trace) if any(a not in (None, "0", "1") for a in pos["accept"])]
+    where, pos = (chance or shipped_positions(trace))[0]
+    p, q = [Fraction(x) for x in pos["target"]], [Fraction(x) for x in pos["draft"]]
+    page = seeded(pages, page_url)
+    lab(page).get_by_label("Position", exact=True).select_option(where)
+    draw(page, 5)  # 50,000 draws
+    rows = tally_columns(page, "proposed", "accepted")
+    assert chi_square_p([(n,) for n, _ in rows], q) > 1e-6
+    assert chi_square_p([(a, n - a) for n, a in rows], [s for y in range(len(q)) for s in (min(p[y], q[y]), q[y] - min(p[y], q[y]))]) > 1e-6
+    kept = page.locator("[data-tally] tbody tr").evaluate_all("rs => rs.map(r => r.cells[3].textContent)")
+    assert kept == [f"{a / n:.3f}" if n else "–" for n, a in rows]
+    greedy = next(i for i, s in enumerate(trace["samplers"]) if s["name"].startswith("greedy"))
+    lab(page).get_by_label("Sampler", exact=True).select_option(str(greedy))
+    draw(page, 5)
+    assert chi_square_p([(n,) for n, _ in tally_columns(page, "proposed", "accepted")], q) < 1e-6
     page.close()
 
 

@@ -167,8 +167,10 @@ function renderLabRate(fig, pos) {
 function bindLab(fig) {
   var ui = fig.ui;
   ui.select.addEventListener('change', function () {
-    var v = ui.select.value;
-    fig.update(v === OWN_WHERE && fig.state.where !== OWN_WHERE ? ownStart(fig.pos, fig.trace.vocabulary.length) : { where: v });
+    var v = ui.select.value, own = v === OWN_WHERE;
+    // a shipped position opens on the data file's own proposal there
+    fig.update(own && fig.state.where !== OWN_WHERE ? ownStart(fig.pos, fig.trace.vocabulary.length)
+      : own ? { where: v } : { where: v, token: labAt(fig.trace, limitWhere(fig.trace, v)).pos.proposal });
   });
   ui.rules.addEventListener('change', function (e) { fig.update({ rule: Number(e.target.value), sampler: 0 }); });
   ui.sampler.addEventListener('change', function () { fig.update({ sampler: Number(ui.sampler.value), rule: 0 }); });

@@ -8,41 +8,46 @@ var TALLY_PARTS = { root: '[data-tally]', drawU: '[data-lab-draw-u]', readout: '
 // The noise level of the tally's bound, as the analysis's total-variation bound uses (tests hold the two equal).
 var NOISE_DELTA = 1e-6;
 
-// One run of a position under each rule (in stats.ACCEPTANCE's order), from three uniforms u[i..i+2]: the
-// committed token y, as y when the proposal was accepted and as -1 - y when y replaced it.
+// One run of a position under each rule (in stats.ACCEPTANCE's order), from three uniforms u[i..i+2]: it counts
+// its proposal x in `prop`, and returns the committed token y, as y when x was accepted and as -1 - y when y
+// replaced it.
 var DRAW_RULES = [
-  function (pos, u, i) {  // accept test: x from q, accepted when u < min(1, p/q), else a draw from the residual
+  function (pos, u, i, prop) {  // accept test: x from q, accepted when u < min(1, p/q), else a draw from the residual
     var x = segmentAt(pos.q_cuts, u[i]);
+    prop[x] += 1;
     return u[i + 1] < pos.accept_f[x] ? x : -1 - segmentAt(pos.cuts, u[i + 2]);
   },
-  function (pos, u, i) {  // greedy draft: x is the draft's top token, accepted when u < p(x), else a draw from p without x
+  function (pos, u, i, prop) {  // greedy draft: x is the draft's top token, accepted when u < p(x), else a draw from p without x
+    prop[pos.greedy] += 1;
     return u[i + 1] < pos.greedy_f ? pos.greedy : -1 - segmentAt(pos.greedy_cuts, u[i + 2]);
   },
-  function (pos, u, i) {  // exact match: x from q, y from p; x stays when y = x, else y is committed
+  function (pos, u, i, prop) {  // exact match: x from q, y from p; x stays when y = x, else y is committed
     var x = segmentAt(pos.q_cuts, u[i]), y = segmentAt(pos.p_cuts, u[i + 1]);
+    prop[x] += 1;
     return x === y ? x : -1 - y;
   }
 ];
 
 // One run of a broken sampler from its pieces: x from its proposal distribution, its test, else a draw from its fix.
 function drawBroken(pieces) {
-  return function (pos, u, i) {
+  return function (pos, u, i, prop) {
     var x = inverseCdf(pieces.propose, u[i]), a = pieces.accept[x];
+    prop[x] += 1;
     return (pieces.below ? u[i + 1] < a : u[i + 1] >= a) ? x : -1 - inverseCdf(pieces.fix, u[i + 2]);
   };
 }
 
 // n runs of one position under a rule, or under a broken sampler's pieces when given: the counts of each token
-// committed by acceptance and as a replacement.
+// proposed, committed by acceptance, and committed as a replacement.
 function drawPosition(pos, n, uniforms, rule, pieces) {
-  var acc = pos.q_cuts.map(function () { return 0; }), rep = acc.slice(), u = uniforms(new Float64Array(3 * n));
-  var run = pieces ? drawBroken(pieces) : DRAW_RULES[rule || 0];
+  var acc = pos.q_cuts.map(function () { return 0; }), rep = acc.slice(), prop = acc.slice();
+  var u = uniforms(new Float64Array(3 * n)), run = pieces ? drawBroken(pieces) : DRAW_RULES[rule || 0];
   for (var i = 0; i < u.length; i += 3) {
-    var y = run(pos, u, i);
+    var y = run(pos, u, i, prop);
     if (y >= 0) acc[y] += 1;
     else rep[-1 - y] += 1;
   }
-  return { acc: acc, rep: rep };
+  return { acc: acc, rep: rep, prop: prop };
 }
 
 function added(a, b) { return a.map(function (v, i) { return v + b[i]; }); }
@@ -55,6 +60,7 @@ function limitTally(s, size, key) {
   if (s.tallyAt === key && s.acc && s.acc.length === size) return;
   s.acc = new Array(size).fill(0);
   s.rep = new Array(size).fill(0);
+  s.prop = new Array(size).fill(0);
   s.n = 0;
   s.tallyAt = key;
 }
@@ -72,7 +78,7 @@ function drawU(fig) {
 function drawMany(fig, n) {
   if (fig.off) return;
   var s = fig.state, d = drawPosition(fig.pos, n, fig.uniforms, s.rule, fig.broken && fig.broken.pieces);
-  fig.update({ acc: added(s.acc, d.acc), rep: added(s.rep, d.rep), n: s.n + n });
+  fig.update({ acc: added(s.acc, d.acc), rep: added(s.rep, d.rep), prop: added(s.prop, d.prop), n: s.n + n });
 }
 
 function bindTally(fig) {
@@ -140,11 +146,13 @@ function distance(a, b) { return 0.5 * a.reduce(function (sum, x, y) { return su
 // same way as the exact shares drawn just above it, on one scale (exactShares: what each rule commits by each route).
 function renderTallyTable(fig, pos, freq) {
   var s = fig.state, L = fig.L, T = fig.trace.text.player, top = Math.max.apply(Math, pos.target.concat(pos.draft).map(fracValue));
-  fig.tally.box.caption.textContent = fig.broken ? L.tally_caption_broken : [L.tally_caption, fig.O.caption_1, fig.O.caption_2][s.rule];
-  fig.tally.box.head.replaceChildren(headRow([T.col_token, L.col_acc, L.col_rep, L.col_freq, T.col_p]));
+  fig.tally.box.caption.textContent = L.tally_counts + (fig.broken ? L.tally_caption_broken
+    : [L.tally_caption, fig.O.caption_1, fig.O.caption_2][s.rule]);
+  fig.tally.box.head.replaceChildren(headRow([T.col_token, L.col_prop, L.col_acc, L.col_kept, L.col_rep, L.col_freq, T.col_p]));
   fig.tally.box.body.replaceChildren.apply(fig.tally.box.body, fig.trace.vocabulary.map(function (tok, y) {
     var share = fig.broken ? brokenShares(fig.broken.pieces, y) : exactShares(pos, y, s.rule);
-    return row([[tok], grouped(s.acc[y], L.group), grouped(s.rep[y], L.group),
+    var kept = s.prop[y] ? (s.acc[y] / s.prop[y]).toFixed(3) : L.no_share;  // accepted of proposed: its own acceptance
+    return row([[tok], grouped(s.prop[y], L.group), grouped(s.acc[y], L.group), kept, grouped(s.rep[y], L.group),
       [freq[y].toFixed(3), stackedTrack(share[0] / top, share[1] / top), stackedTrack(s.acc[y] / s.n / top, s.rep[y] / s.n / top)],
       pos.target[y]]);
   }));
