@@ -168,17 +168,18 @@ def overlap_matrix(vocab: Sequence[str], rows: Sequence[tuple[int, str, Sequence
     shapes = _matrix_cells(rows, left, slot, w, y0, h, ph)
     shapes["labels"].append(_col(left - 4, "ch-e", [_text(None, y0(r) + dy, s) for r in range(len(rows))
                                                     for dy, s in ((5, "0"), (5 - ph, str(scale)))]))
-    over, resid, excess, box, marks, grid, labels = (shapes[k] for k in ("over", "resid", "excess", "box", "marks",
-                                                                        "grid", "labels"))
+    over, resid, excess, box, target, marks, grid, labels = (shapes[k] for k in ("over", "resid", "excess", "box", "p",
+                                                                                "marks", "grid", "labels"))
     bands = [f'<path class="ch-band" data-position-block="{row_key}-{pos}" d="M0 {_n(y0(r) - ph - 30)}h{_n(w)}v{_n(ph + 42)}h-{_n(w)}z"/>'
              for r, (pos, *_rest) in enumerate(rows)] if row_key else []
     body = [_hatch(p), *bands, _path("ch-grid", grid),
             _row(head - 10, "ch-m", [_text(left + slot * (i + 0.5), None, _short(t, slot - 2, 14)) for i, t in enumerate(vocab)]),
             *labels, _path("ch-overlap", over), _path("ch-residual", resid, f' fill="url(#{p}-h)"'),
-            _path("ch-excess", excess, f' fill="url(#{p}-x)"'), _path("ch-draft", box), _path("ch-mark", marks)]
+            _path("ch-excess", excess, f' fill="url(#{p}-x)"'), _path("ch-target", target), _path("ch-draft", box),
+            _path("ch-mark", marks)]
     cells = "; ".join(f"position {pos}: α = {alpha}, proposed “{vocab[x]}”" for pos, alpha, _, _, x in rows)
-    desc = (f"For each position, each token's target p as min(p, q), solid, plus max(0, p − q), hatched, with the "
-            f"draft's q as a dashed outline and q − p striped where the draft offers more; a ▸ before the bar marks "
+    desc = (f"For each position, each token's target p as min(p, q), solid, plus max(0, p − q), hatched, outlined "
+            f"as a whole, with the draft's q as a dashed outline and q − p striped where the draft offers more; a ▸ before the bar marks "
             f"the proposed token. Each row's scale runs from 0 to {scale}. The table above prints every p and q. {cells}.")
     return _svg(p, w, y0(len(rows) - 1) + 14, "Target p against draft q at every position", desc, body)
 
@@ -187,7 +188,7 @@ def _matrix_cells(rows: Sequence[tuple[int, str, Sequence[Fraction], Sequence[Fr
                   slot: float, w: float, y0: Callable[[int], float], h: Callable[[Fraction], float],
                   ph: float) -> dict[str, list[str]]:
     """Returns the overlap matrix's shapes by class: bars, brackets, marks, gridlines and row labels."""
-    out: dict[str, list[str]] = {k: [] for k in ("over", "resid", "excess", "box", "marks", "grid", "labels")}
+    out: dict[str, list[str]] = {k: [] for k in ("over", "resid", "excess", "box", "p", "marks", "grid", "labels")}
     for r, (pos, alpha, target, draft, x) in enumerate(rows):
         base = y0(r)
         out["grid"].append(f"M{left} {_n(base)}H{_n(w - 4)}M{left} {_n(base - ph)}H{_n(w - 4)}")
@@ -202,8 +203,10 @@ def _matrix_cells(rows: Sequence[tuple[int, str, Sequence[Fraction], Sequence[Fr
                 out["excess"].append(_bar(c - 12, base - h(b), 24, base - h(a)))
             if b:
                 out["box"].append(_bar(c - 12, base - h(b), 24, base, closed=False))
-            if i == x:
-                out["marks"].append(f"M{_n(c - 21)} {_n(base - 10)}l7 4.5-7 4.5z")  # ▸, as the table and the lab mark it
+            if a:
+                out["p"].append(_bar(c - 9, base - h(a), 18, base))  # p itself, outlined over its two parts
+            if i == x:  # ▸, as the table and the lab mark it, against the left edge of its bar
+                out["marks"].append(f"M{_n(c - 20 if b else c - 17)} {_n(base - 10)}l7 4.5-7 4.5z")
     return out
 
 

@@ -141,6 +141,17 @@ def test_overlap_bars_are_min_residual_and_excess_drawn_to_scale():
     assert len(xs) >= 4
 
 
+def test_overlap_outlines_p_itself_over_its_two_parts_and_marks_the_proposal_against_its_bar():
+    root = ET.fromstring(overlap_matrix(VOCAB, [(1, "6/8", P, Q, 0)], "one"))
+    over, target = bars(root, "ch-overlap"), bars(root, "ch-target")
+    unit = over[min(over)][1] / float(min(P[0], Q[0]))
+    assert sorted(round(h / unit, 3) for _, h in target.values()) == sorted(round(float(a), 3) for a in P if a)
+    # the ▸ (7 wide) ends one unit short of the left edge of the proposed token's dashed q box (24 wide)
+    start = float(re.match(r"M([\d.]+) ", paths(root, "ch-mark")[0].get("d")).group(1))
+    centre = min(bars(root, "ch-draft"))  # token 0, the proposal
+    assert start + 7 == pytest.approx(centre - 12 - 1, abs=0.11)
+
+
 def test_overlap_marks_each_rows_proposed_token_and_states_alpha():
     root = ET.fromstring(overlap())
     marks = paths(root, "ch-mark")[0].get("d")
@@ -227,3 +238,15 @@ def test_a_left_to_right_legend_label_carries_no_invisible_isolates(built_site):
     svgs = re.findall(r"<svg.*?</svg>", (built_site / "index.html").read_text(encoding="utf-8"), re.S)
     assert svgs and "position 1" in "".join(svgs)
     assert not re.search("[\u2066-\u2069]", "".join(svgs))
+
+
+def test_the_residuals_colour_is_not_the_rejected_red_in_light_or_dark():
+    """Hatching means "the residual's share" on this page, red means "rejected": a reader must not take one for the
+    other, so every residual colour (charts, lab bars, player) sits at least 60° of hue from every rejected red."""
+    css = "".join((ROOT / "templates" / f).read_text(encoding="utf-8") for f in ("style.css", "charts.css", "figures.css", "player.css"))
+    hue = lambda names: [int(h) for h in re.findall(rf"--(?:{names}): hsl\((\d+) ", css)]  # noqa: E731
+    residual, rejected = hue("residual|bar-res|player-residual"), hue("rejected")
+    assert len(residual) == 6 and len(rejected) == 2
+    for r in residual:
+        for x in rejected:
+            assert min(abs(r - x), 360 - abs(r - x)) >= 60, (r, x)
