@@ -243,7 +243,8 @@ SERVERS = {
     "yes": "{pos} {target} = {draft}",
     "no": "{pos} {target} ≠ {draft}",
     "t0": "At temperature 0 (E = {e}), the target’s top token against the draft’s, by position: {list}.",
-    "stops": "≈ {cost}",
+    "stops": "≈ {cost} ({exact} exactly)",
+    "stops_even": "{cost} ({exact})",
     "stops_now": "0 (already 1×)",
     "never": "never pays",
 }

@@ -184,3 +184,21 @@ def test_a_rounds_cost_takes_the_noun_python_gives_it(page: Page, trace):
     got = page.evaluate("([costs, E]) => {" + source + " return costs.map(c => c + ' ' + stepsNoun(E, c)); }",
                         [costs, trace["text"]["explore"]])
     assert got == [cost_phrase(Fraction(c)) for c in costs]
+
+
+@pytest.mark.browser
+def test_every_bar_colour_the_explorer_draws_has_a_swatch_in_its_key(page: Page, page_url):
+    """A first-time reader found a dark-red bar the key did not name (the picked k, below 1×). Each kind of bar,
+    faint or picked, at or below 1×, must match one swatch of the key in colour and opacity."""
+    page.goto(page_url)
+    fig = page.locator("[data-explore]")
+    cost = fig.get_by_label("Draft step cost")
+    cost.select_option(str(cost.locator("option").count() - 1))  # the dearest draft: every k below 1×
+    expect(fig.locator(".ex-col.is-slow.is-k")).not_to_have_count(0)
+    looks = """els => els.map(e => { const s = getComputedStyle(e, %s); return s.backgroundColor + ' ' + s.opacity; })"""
+    bars = set(fig.locator(".ex-bar").evaluate_all(looks % "null"))
+    cost.select_option("0")  # the cheapest: some k above 1×
+    bars |= set(fig.locator(".ex-bar").evaluate_all(looks % "null"))
+    swatches = set(fig.locator(".fig-key > span").evaluate_all(looks % "'::before'"))
+    assert len(bars) == 4, bars  # faint, picked; each at or below 1×
+    assert bars <= swatches, bars - swatches

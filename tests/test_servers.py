@@ -56,3 +56,19 @@ def test_the_accept_test_stops_paying_where_the_speedup_is_one(explained, rules)
 def test_the_section_states_each_drafts_figures(page_text):
     assert "E is 3.92 under the accept test, 2.19 with a greedy draft and 1.42 under exact match" in page_text
     assert "exact match (0.95×) is slower than plain decoding" in page_text
+
+
+def test_where_a_rule_stops_paying_is_printed_exactly_not_only_on_hover(rules, explained, built_site):
+    """A touch screen has no hover, so the exact cost at which a rule stops paying is in the cell's own text:
+    "≈ 0.138 (283/2048 exactly)", or "0.25 (1/4)" when the decimal is exact."""
+    import re
+
+    for r in explained.results:
+        for rs, cell in zip(r.stats.rules, rules[r.profile.id]["stops"]):
+            if rs.stops_paying:  # a cost above 0
+                shown = Fraction(re.search(r"[\d.]+", cell).group())
+                assert f"({rs.stops_paying}" in cell, cell
+                assert cell.startswith("≈") == (shown != rs.stops_paying), cell
+    html = (built_site / "index.html").read_text(encoding="utf-8")
+    servers = html[html.index('class="servers"'):html.index('id="cost"')]
+    assert "title=" not in servers

@@ -45,7 +45,10 @@ def stops_text(v: Fraction | None) -> str:
     """Returns the verification cost per position at which a rule stops paying, as a table cell."""
     if v is None:
         return text.SERVERS["never"]
-    return text.SERVERS["stops_now"] if v == 0 else text.fill(text.SERVERS["stops"], {"cost": decimal_str(v, 3)})
+    if v == 0:
+        return text.SERVERS["stops_now"]
+    shown = decimal_str(v, 3)  # the decimal, and the fraction itself in the cell (no hover-only title: touch has none)
+    return text.fill(text.SERVERS["stops" if Fraction(shown) != v else "stops_even"], {"cost": shown, "exact": str(v)})
 
 
 def temperature_rows(ex: Explained, r: ProfileResult) -> list[dict[str, Any]]:
