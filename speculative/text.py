@@ -198,6 +198,12 @@ PLAYER = {
     "chip_bonus": " (bonus)",
     "chip_dropped": " · in this toy, accepted with probability {accept} had it been checked",
     "nothing_yet": "nothing yet: no position has been checked",
+    # beside a frame that checks nothing, where a check's accept test stands (wide screens only)
+    "idle_propose": "Next step: the target scores all {k} positions in a single pass; then each is checked in "
+                    "turn from position 1, and its accept test appears here.",
+    "idle_bonus": "No check at this step: every proposal passed, so the target’s one pass yields one more token, "
+                  "drawn from its own distribution.",
+    "idle_done": "The round is over. Step back to any frame with the controls above, or draw another round.",
     "slot_bonus": "{pos} bonus",
     "slot_instead": ": “{rep}” instead",
     "no_token": "–",
@@ -243,8 +249,10 @@ SERVERS = {
     "yes": "{pos} {target} = {draft}",
     "no": "{pos} {target} ≠ {draft}",
     "t0": "At temperature 0 (E = {e}), the target’s top token against the draft’s, by position: {list}.",
-    "stops": "≈ {cost} ({exact} exactly)",
-    "stops_even": "{cost} ({exact})",
+    "stops": "≈ {cost}",
+    "stops_even": "{cost}",
+    "stops_line": "Exactly, in target steps per position checked: {list}.",
+    "stops_item": "{rule} stops paying at {exact}",
     "stops_now": "0 (already 1×)",
     "never": "never pays",
 }

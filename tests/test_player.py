@@ -611,3 +611,45 @@ def test_the_axe_helper_reports_a_planted_violation_in_its_context_only(page: Pa
         b.id = 'planted-unnamed'; document.querySelector('[data-player]').append(b); }""")  # a button with no name
     assert any(v.startswith("button-name: #planted-unnamed") for v in axe_violations(page, "[data-player]"))
     assert axe_violations(page, ".explore") == []  # another figure: the planted button is not in it
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1280, 800)])
+def test_the_frame_area_keeps_one_height_within_one_screen_from_draft_to_draft(page: Page, page_url, trace, width, height):
+    """A first-time reader saw the frame area grow from about 1,100 to 2,500 px at 390 px when the divergent
+    draft's rejection came. The stage is now as tall as the round's tallest frame but never taller than the
+    screen under the step controls; a taller frame scrolls inside it."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(page_url)
+    stage = player(page).locator("[data-stage]")
+    player(page).scroll_into_view_if_needed()  # the player sizes its rounds once the reader comes near
+    expect(stage).to_have_class(re.compile(r"\bis-sized\b"))
+    seen = set()
+    for p in trace["profiles"]:
+        page.get_by_role("radio", name=p["name"]).check()
+        for frame in frames(p):
+            page.get_by_label("Frame", exact=True).fill(str(frame["index"]))
+            at(page, frame["index"], len(frames(p)))
+            box, controls = stage.bounding_box(), player(page).locator("[data-controls]").bounding_box()
+            seen.add(round(box["height"]))
+            assert controls["height"] + box["height"] <= height, (p["id"], frame["index"])
+    assert len(seen) == 1, seen  # one height for every frame of every draft's walkthrough
+    # the tallest frame is there in full, one scroll away inside the stage
+    assert stage.evaluate("s => s.scrollHeight") >= stage.evaluate("s => s.clientHeight")
+
+
+def test_a_frame_that_checks_nothing_says_so_where_the_check_stands_on_a_wide_screen(page: Page, page_url, trace):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(page_url)
+    idle = player(page).locator("[data-idle]")
+    p = trace["profiles"][0]
+    for frame in frames(p):
+        page.get_by_label("Frame", exact=True).fill(str(frame["index"]))
+        at(page, frame["index"], len(frames(p)))
+        if frame["kind"] == "verify":
+            expect(idle).to_be_hidden()
+            expect(player(page).locator("[data-test]")).to_be_visible()
+        else:
+            expect(idle).to_be_visible()
+            expect(idle).to_contain_text(trace["text"]["player"][f"idle_{frame['kind']}"].split("{")[0][:20])
+    page.set_viewport_size({"width": 390, "height": 844})  # one column: the note would only push the frame down
+    expect(idle).to_be_hidden()

@@ -48,8 +48,16 @@ def stops_text(v: Fraction | None) -> str:
         return text.SERVERS["never"]
     if v == 0:
         return text.SERVERS["stops_now"]
-    shown = decimal_str(v, 3)  # the decimal, and the fraction itself in the cell (no hover-only title: touch has none)
-    return text.fill(text.SERVERS["stops" if Fraction(shown) != v else "stops_even"], {"cost": shown, "exact": str(v)})
+    shown = decimal_str(v, 3)
+    return text.fill(text.SERVERS["stops" if Fraction(shown) != v else "stops_even"], {"cost": shown})
+
+
+def stops_line(rules: Any) -> str:
+    """Returns the sentence under a rule table that gives, as fractions, every cost the table rounds; "" when it
+    rounds none. It is printed, not a hover title, so a touch screen shows it too."""
+    items = [text.fill(text.SERVERS["stops_item"], {"rule": text.RULE_PHRASES[rs.rule], "exact": str(rs.stops_paying)})
+             for rs in rules if rs.stops_paying and Fraction(decimal_str(rs.stops_paying, 3)) != rs.stops_paying]
+    return text.fill(text.SERVERS["stops_line"], {"list": text.and_list(items)}) if items else ""
 
 
 def temperature_rows(ex: Explained, r: ProfileResult) -> list[dict[str, Any]]:
@@ -70,6 +78,7 @@ def profile_view(ex: Explained, r: ProfileResult) -> dict[str, Any]:
             "t0_line": text.fill(text.SERVERS["t0"], {"e": str(t0.expected),
                                                       "list": "; ".join(t["text"] for t in temperature_rows(ex, r))}),
             "t0_agree": sum(t.agree for t in t0.positions),
+            "stops_line": stops_line(r.stats.rules),
             **slower_rules(r.stats.rules),
             "rule_speedup": decimal_str(by_rule["accept-test"].speedup)}
 

@@ -100,7 +100,7 @@ var PLAYER_PARTS = {
   chance: '[data-chance]', bars: '[data-bars]', dist: '[data-dist]', distTitle: '[data-dist-title]',
   distHead: '[data-dist-head]', distBody: '[data-dist-body]', dropped: '[data-dropped]',
   droppedList: '[data-dropped-list]', committed: '[data-committed]', distDraw: '[data-dist-draw]',
-  distSegs: '[data-dist-segs]', distMark: '[data-dist-mark]', distR: '[data-dist-r]', chanceNote: '[data-chance-note]',
+  idle: '[data-idle]', controls: '[data-controls]', distSegs: '[data-dist-segs]', distMark: '[data-dist-mark]', distR: '[data-dist-r]', chanceNote: '[data-chance-note]',
   drawHint: '[data-draw-hint]', roundChance: '[data-round-chance]', chanceButton: '[data-action="chance"]'
 };
 
@@ -216,6 +216,8 @@ function renderStage(fig, rnd, i) {
     { i: i, n: n, kind: trace.text.kinds[f.kind], pos: f.pos });
   ui.caption.textContent = f.caption.map(function (key) { return fill(trace.text.captions[key], ctx); }).join(' ');
   renderStrip(fig, f, slots);
+  ui.idle.hidden = f.kind === 'verify';  // a frame that checks nothing says so where the check would stand
+  ui.idle.textContent = ui.idle.hidden ? '' : fill(f.kind === 'propose' ? T.idle_propose : f.kind === 'bonus' ? T.idle_bonus : T.idle_done, ctx);
   renderTest(fig, f, ctx, rnd);
   renderDist(fig, f, ctx, rnd);
   renderDropped(fig, slots);
@@ -235,6 +237,7 @@ function sizeRound(fig) {
     hold(fig.parts, sizes.most);
     fig.room = sizes.room;
     fig.stage.style.setProperty('--held', String(sizes.tallest));
+    fig.stage.style.setProperty('--controls', String(fig.ui.controls.offsetHeight));
     fig.stage.classList.add('is-sized');
   }
   (window.requestIdleCallback || setTimeout)(function () {
