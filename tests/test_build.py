@@ -147,7 +147,11 @@ def test_an_edited_data_file_changes_every_dependent_number(tmp_path, shipped, r
     new_html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     old, new = explain(shipped).results[0].stats, explain(load(str(path))).results[0].stats
     assert new.expected != old.expected
-    text = re.sub(r"<[^>]+>", " ", new_html.split('<script type="application/json"')[0])
+    # the generator's figure is left out: its n-gram run's own figures ("2.62× plain decoding's tokens") do not
+    # come from the profiles, and may match an old one by chance
+    html = re.sub(r'<figure class="fig gen".*?</figure>', "", new_html.split('<script type="application/json"')[0], flags=re.S)
+    assert "This run:" not in html
+    text = re.sub(r"<[^>]+>", " ", html)
     for figure in (decimal_str(new.expected), str(new.expected), decimal_str(new.speedup) + "×"):
         assert figure in text
     for figure in (str(old.expected), decimal_str(old.speedup) + "×", decimal_str(old.expected) + " tokens"):

@@ -127,3 +127,25 @@ def test_a_sentence_the_reader_found_wrong_is_gone(page_text, sentence):
 @pytest.mark.parametrize("sentence", SAID)
 def test_the_page_says_what_the_reader_found_missing(page_text, sentence):
     assert sentence in page_text
+
+
+def test_a_lone_copy_of_the_page_has_no_link_to_a_file_beside_it(built_site):
+    """Saved on its own (the offline use), index.html must not link to trace.json or any other file next to it:
+    every link is to a place in the page, to the web (the sources), or a data: URL (the favicon)."""
+    html = (built_site / "index.html").read_text(encoding="utf-8")
+    html = re.sub(r"<script.*?</script>", "", html, flags=re.S)
+    hrefs = re.findall(r'\b(?:href|src)="([^"]*)"', html)
+    assert hrefs
+    local = [h for h in hrefs if not h.startswith(("#", "https://", "data:"))]
+    assert local == []
+
+
+@pytest.mark.browser
+def test_print_shows_the_labs_and_the_explorers_tables_instead_of_their_controls(page: Page, page_url):
+    page.goto(page_url)
+    expect(page.locator("#lab [data-lab-verdict]")).not_to_be_empty()
+    page.emulate_media(media="print")
+    for table in ("#lab .accept-table", "#lab .broken-table", ".explore .speedup-table"):
+        expect(page.locator(table).first).to_be_visible()
+    expect(page.locator("#lab [data-lab]")).to_be_hidden()
+    expect(page.locator("[data-explore]")).to_be_hidden()

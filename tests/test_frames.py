@@ -146,7 +146,7 @@ def test_every_replacement_and_bonus_caption_states_its_draw_and_segment(explain
                     name, tok = ("rep", rnd["replacement"]) if rejected else ("bonus", rnd["bonus"])
                     fl = rnd["fields"]
                     seg = "the residual’s" if rejected else "the target’s"
-                    assert (f"r = {fl[name + '_u']}{', separate from u,' if rejected else ''} falls in "
+                    assert (f"r = {fl[name + '_u']}{', a fresh uniform separate from u,' if rejected else ''} falls in "
                             f"[{fl[name + '_lo']}, {fl[name + '_hi']}), {seg} segment for “{tr['labels'][tok]}”.") in said
                     seen += 1
     assert seen > 20
