@@ -32,7 +32,7 @@ def test_workflow_passes_github_workflow_schema():
 @pytest.mark.parametrize("old, new, complaint", [
     ("      pages: write\n", "      pages: sudo\n", "sudo"),
     ("  build:\n    runs-on: ubuntu-latest\n", "  build:\n", "runs-on"),
-    ("      - id: deployment\n        uses: actions/deploy-pages@v4\n", "      - id: deployment\n", "deployment"),
+    ("      - id: deployment\n        uses: actions/deploy-pages@v5\n", "      - id: deployment\n", "deployment"),
 ], ids=["unknown permission level", "job without runs-on", "step that neither runs nor uses"])
 @pytest.mark.slow  # starts fresh Python processes: the full run only
 def test_checker_rejects_broken_workflow(tmp_path, old, new, complaint):
@@ -118,6 +118,14 @@ def test_one_pages_deployment_at_a_time_without_cancelling_and_pull_requests_nev
 
 def test_actions_are_pinned_to_a_major_version():
     used = [s["uses"] for job in JOBS.values() for s in job["steps"] if "uses" in s]
-    assert sorted(used) == sorted(["actions/checkout@v4", "actions/setup-python@v5", "actions/configure-pages@v5",
-                                   "actions/upload-pages-artifact@v3", "actions/deploy-pages@v4"])
+    assert sorted(used) == sorted(["actions/checkout@v6", "actions/setup-python@v6", "actions/configure-pages@v6",
+                                   "actions/upload-pages-artifact@v5", "actions/deploy-pages@v5"])
 
+
+
+def test_dependabot_keeps_the_actions_and_the_python_dependencies_current():
+
+    config = yaml.safe_load((ROOT / ".github" / "dependabot.yml").read_text(encoding="utf-8"))
+    assert config["version"] == 2
+    assert {u["package-ecosystem"] for u in config["updates"]} == {"github-actions", "pip"}
+    assert all(u["directory"] == "/" and u["schedule"]["interval"] for u in config["updates"])
