@@ -124,7 +124,6 @@ def test_actions_are_pinned_to_a_major_version():
 
 
 def test_dependabot_keeps_the_actions_and_the_python_dependencies_current():
-
     config = yaml.safe_load((ROOT / ".github" / "dependabot.yml").read_text(encoding="utf-8"))
     assert config["version"] == 2
     assert {u["package-ecosystem"] for u in config["updates"]} == {"github-actions", "pip"}
