@@ -83,13 +83,13 @@ def shown(path: Path) -> str:
 
 # --- reading: every input file through one reader, with one message shape ------------------------------------
 
-def read_text(path: Path, where: str = "") -> str:
-    """Returns a file's UTF-8 text (a byte-order mark is dropped), or raises Problems with one line:
-    the file, `where` ("$: " for the data file's root), what was found and what was expected."""
+def read_text(path: Path) -> str:
+    """Returns a file's UTF-8 text (a byte-order mark is dropped), or raises Problems with one line: the file,
+    what was found and what was expected (a problem of the whole file has no JSON path or line to name)."""
     try:
         raw = read_bytes(path)
     except ValueError as err:
-        raise Problems([f"{shown(path)}: {where}{err}"]) from None
+        raise Problems([f"{shown(path)}: {err}"]) from None
     try:
         return decode(raw, shown(path))
     except InputError as err:
@@ -101,7 +101,7 @@ def read_all(paths: list[Path], data: Path) -> tuple[dict[str, str], list[str]]:
     texts, lines = {}, []
     for path in paths:
         try:
-            texts[shown(path)] = read_text(path, "$: " if path == data else "")
+            texts[shown(path)] = read_text(path)
         except Problems as err:
             lines += err.lines
     return texts, lines

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -18,7 +19,9 @@ from typing import Any, Callable, TextIO
 from .errors import SETUP, InputError  # the standard library only, like this module
 
 PROG = "speculative"
-DATA = "data/profiles.v1.json"
+DATA = "data/profiles.v1.json"  # the data file and the prose, found in the clone this package lives in, from any folder
+CONTENT = "content"
+CHECKOUT = Path(__file__).resolve().parent.parent
 ROUNDS_RANGE = (1_000, 100_000_000)  # rounds per profile: fewer reach no later position; more take hours
 TEXTS_RANGE = (1_000, 100_000_000)  # texts for the sequence check, for the same reasons
 GENERATIONS = 400  # lm_checks.REPEATS (a test keeps them equal)
@@ -60,18 +63,34 @@ def count(low: int, high: int) -> Callable[[str], int]:
 
 # --- check: the suite's statistical checks on the author's own file ------------------------------------------
 
-def progress_bar(total: int, stream: TextIO) -> Callable[[int], None]:
-    """Returns a callback that advances a one-line progress bar on `stream` by the work it is told of."""
-    done = [0]
+class Progress:
+    """A one-line progress bar on a terminal `stream`, drawn only between the table's rows: `clear()` wipes it
+    before a row is printed (the bar and the table may share one terminal), `advance(step)` redraws it."""
 
-    def advance(step: int) -> None:
-        done[0] += step
-        filled = int(30 * done[0] / total)
-        stream.write(f"\r[{'#' * filled}{' ' * (30 - filled)}] {done[0] / total:4.0%}")
-        stream.write("\n" if done[0] >= total else "")
-        stream.flush()
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self.total, self.stream, self.done, self.shown = total, stream, 0, False
 
-    return advance
+    def advance(self, step: int) -> None:
+        self.done += step
+        filled = int(30 * min(self.done, self.total) / self.total)
+        self.stream.write(f"\r[{'#' * filled}{' ' * (30 - filled)}] {min(self.done / self.total, 1):4.0%}")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")  # back to the line's start, and erase to its end
+            self.stream.flush()
+            self.shown = False
+
+
+def coloured(line: str, stream: TextIO) -> str:
+    """Returns a table row with its verdict green (ok) or red (FAIL) when `stream` is a terminal and NO_COLOR
+    (no-color.org) is unset; the row as it is otherwise, so a file or a pipe gets plain text."""
+    if not stream.isatty() or os.environ.get("NO_COLOR"):
+        return line
+    return re.sub(r"  (ok|FAIL)(\b.*)$", lambda m: f"  \033[{'32' if m.group(1) == 'ok' else '31'}m{m.group(1)}\033[0m"
+                  f"{m.group(2)}", line)
 
 
 def row(c: Any, categories: int) -> str:
@@ -79,7 +98,7 @@ def row(c: Any, categories: int) -> str:
     from . import checks
 
     if c.n == 0:
-        verdict = "ok: the rule never reaches it" if c.ok else "FAIL: never reached"
+        verdict = "ok (unreached)" if c.ok else "FAIL unreached"  # at most 100 columns, as every row
         return f"{c.name:<34} {0:>11,} {'-':>9} {'-':>8} {'-':>8} {'-':>10}  {verdict}"
     # one token leaves nothing to tell apart: no error is possible, so none is detectable ("-", not nan)
     seen = f"{checks.detectable_tv(c.n, categories):>10.5f}" if categories > 1 else f"{'-':>10}"
@@ -100,22 +119,33 @@ def run_checks(path: str, rounds: int, texts: int, out: TextIO, err: TextIO, rul
     swapped, rule = rule, rule or sampler.RULE
     data = load(path)
     rng = np.random.default_rng(checks.SEED)
-    advance = progress_bar(rounds * len(data.profiles) + texts, err) if err.isatty() else None
+    bar = Progress(rounds * len(data.profiles) + texts, err) if err.isatty() else None
+
+    def advance(step: int) -> None:
+        if bar:
+            bar.advance(step)
+
+    def show(line: str) -> None:  # a row, with the bar wiped first so no line holds both
+        if bar:
+            bar.clear()
+        print(coloured(line, out), file=out)
+
     print(f"{path}: {len(data.profiles)} profile(s), {rounds:,} rounds each; a check fails below "
           f"p = {checks.P_MIN:g} or above its TV bound. 'detectable' is the TV error caught with "
-          f"probability {checks.POWER:.0%}.\n", file=out)
+          f"probability {checks.POWER:.0%}; 'unreached': the rule never reaches that position.\n", file=out)
     print(HEADER, file=out)
     printed: list[checks.Check] = []  # every row printed: the exit status is the conjunction of all of them
     for profile in data.profiles:
         t, d, b = arrays(data, profile)
-        for c in checks.profile_checks(t, d, b, rounds, rng, rule, name=profile.id, progress=advance):
-            print(row(c, len(b) if "position" in c.name else len(t) + 1), file=out)
+        for c in checks.profile_checks(t, d, b, rounds, rng, rule, name=profile.id, progress=advance if bar else None):
+            show(row(c, len(b) if "position" in c.name else len(t) + 1))
             printed.append(c)
     start = time.perf_counter()
     seq = checks.sequence_check(checks.TOY, texts, rng, rule)
-    if advance:
-        advance(texts)
-    print(row(seq, len(checks.TOY.vocabulary) ** checks.SEQUENCE_LENGTH), file=out)
+    advance(texts)
+    show(row(seq, len(checks.TOY.vocabulary) ** checks.SEQUENCE_LENGTH))
+    if bar:
+        bar.clear()
     printed.append(seq)
     print(f"\n(that row: the built-in context-dependent toy, a vocabulary of {len(checks.TOY.vocabulary)}, "
           f"{texts:,} texts in {time.perf_counter() - start:.1f} s)", file=out)
@@ -147,7 +177,7 @@ def model_pair_rows(data: Any, content: str, generations: int, out: TextIO, rule
     rows = lm_checks.language_checks(run, generations, rules={"accept-test": rule} if rule else sampler.RULES)
     print("", file=out)
     for c in rows:
-        print(row(c, 1), file=out)
+        print(coloured(row(c, 1), out), file=out)
     print(f"\n(those rows: the n-gram pair counted from {content}/, {len(run.ids):,} tokens and {len(run.vocab):,} "
           f"distinct; at temperature 1, the first two tokens of {generations:,} generations from each of the "
           f"{text.count(len(run.top_contexts[:lm_checks.CONTEXTS]), 'most frequent context')}, against the target's "
@@ -163,9 +193,26 @@ def read_text(path: Path) -> str:
     return decode(read_bytes(path), str(path))
 
 
+def in_checkout(given: str | None, relative: str, what: str, option: str) -> str:
+    """Returns the input a command reads: the path given, or the one in the clone this package lives in (shown
+    relative to the current folder when it is under it), so the commands find it the way build does from any
+    folder. Raises NoCheckout, naming the folder it expected, when the clone's own is not there."""
+    if given is not None:
+        return given
+    path = CHECKOUT / relative
+    if not path.exists():
+        raise NoCheckout(f"{path}: found no such {what}; expected the clone of the project this package was installed "
+                         f"from, which holds {relative} beside speculative/ (or give one with {option})")
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 def check(args: argparse.Namespace, out: TextIO, err: TextIO, rule: Any = None) -> int:
     """Runs the check command; returns 0 when every printed row passed, else 1."""
-    return 0 if run_checks(args.data, args.rounds, args.texts, out, err, rule, args.generations, args.content) else 1
+    data, content = in_checkout(args.data, DATA, "file", "--data"), in_checkout(args.content, CONTENT, "folder", "--content")
+    return 0 if run_checks(data, args.rounds, args.texts, out, err, rule, args.generations, content) else 1
 
 
 # --- stats: each profile's exact figures ---------------------------------------------------------------------
@@ -196,7 +243,7 @@ def report(path: str) -> str:
 
 def stats(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Prints each profile's exact statistics; returns 0."""
-    print(report(args.data), file=out)
+    print(report(in_checkout(args.data, DATA, "file", "--data")), file=out)
     return 0
 
 
@@ -254,7 +301,7 @@ def parser() -> argparse.ArgumentParser:
     top = Parser(prog=PROG, description="Build, preview and check the speculative decoding explainer. "
                  "With no command, runs stats.")
     top.add_argument("--version", action="version", version=f"{PROG} {version()}")
-    top.set_defaults(run=stats, data=DATA)
+    top.set_defaults(run=stats, data=None)
     sub = top.add_subparsers(title="commands", metavar="{build,serve,check,stats}", parser_class=Parser)
     for name, run, summary in [("build", build, "build site/index.html and site/trace.json from the inputs"),
                                ("serve", serve, "build, serve the page on 127.0.0.1 and rebuild on every save")]:
@@ -273,10 +320,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--generations", type=count(0, 100_000), default=GENERATIONS,
                    help=f"generations of the n-gram pair from each of its top contexts, 0 to 100,000; 0 skips its rows "
                         f"(default: {GENERATIONS:,})")
-    p.add_argument("--content", default="content", help="the prose the n-gram pair is counted from (default: content)")
-    p.add_argument("--data", default=DATA, help=f"the profiles file (default: {DATA})")
+    p.add_argument("--content", help=f"the prose the n-gram pair is counted from (default: the clone's {CONTENT}/)")
+    p.add_argument("--data", help=f"the profiles file (default: the clone's {DATA})")
     p = command(sub, "stats", stats, "print each profile's α, E, P(N = n), speedup and frame count, exactly")
-    p.add_argument("--data", default=DATA, help=f"the profiles file (default: {DATA})")
+    p.add_argument("--data", help=f"the profiles file (default: the clone's {DATA})")
     return top
 
 

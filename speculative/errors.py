@@ -36,7 +36,9 @@ class InputError(Exception):
 
     def lines(self) -> list[str]:
         """Returns one printable line per problem (file, location, message), at most MAX_PROBLEMS and a count."""
-        shown = [f"{self.source}: {path}: {message}" for path, message in self.problems[:MAX_PROBLEMS]]
+        # a problem of the whole file (no such file, a folder) has no place in it: no JSON path, no line
+        shown = [f"{self.source}: {path}: {message}" if path else f"{self.source}: {message}"
+                 for path, message in self.problems[:MAX_PROBLEMS]]
         rest = len(self.problems) - MAX_PROBLEMS
         if rest > 0:
             shown.append(f"{self.source}: … and {rest} more problem{'s' if rest > 1 else ''}")

@@ -714,5 +714,5 @@ def load(path: str, source: str | None = None) -> Dataset:
     try:
         raw = read_bytes(Path(path))
     except ValueError as err:
-        raise InputError(name, [("$", str(err))]) from None
+        raise InputError(name, [("", str(err))]) from None
     return parse(decode(raw, name), name)

@@ -108,7 +108,7 @@ def test_bad_data_lists_every_problem_and_leaves_the_old_site(tmp_path):
 def test_missing_data_file_is_a_clear_error(tmp_path, run_build):
     code, out, err = run_build("--data", str(tmp_path / "nope.json"), "--out", str(tmp_path / "site"))
     assert code == 1
-    assert err.startswith(f"{tmp_path / 'nope.json'}: $: found no such file; expected the path of an existing file\n")
+    assert err.startswith(f"{tmp_path / 'nope.json'}: found no such file; expected the path of an existing file\n")
     assert not (tmp_path / "site").exists()
 
 

@@ -80,7 +80,7 @@ def test_check_exits_one_and_names_the_failure_when_a_p_value_is_too_small(monke
 
 def test_an_unreached_position_is_a_failed_row():
     row = cli.row(checks.Check("p 2", 0, float("nan"), float("nan"), float("nan"), "p 2: no round reached it"), 6)
-    assert row.endswith("FAIL: never reached")
+    assert row.endswith("FAIL unreached")
     assert failed_rows(row) == ["p 2"]
 
 
@@ -404,3 +404,102 @@ def test_check_says_which_prose_folder_it_could_not_count_the_pair_from(tmp_path
     assert err == (f"{tmp_path}: found 3 tokens of prose (3 distinct) once template syntax, HTML and markup are "
                    "removed; expected at least 20 tokens, 2 of them distinct, for the generator's models to be counted "
                    "from\n")
+
+
+# --- from any folder: stats and check find the clone's data file and prose as build does -----------------------
+
+def from_folder(folder, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "speculative", *args], cwd=folder, capture_output=True, text=True,
+                          env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_stats_from_a_folder_outside_the_clone_reads_the_clones_data_file(tmp_path):
+    inside, outside = from_folder(ROOT, "stats"), from_folder(tmp_path, "stats")
+    assert inside.returncode == outside.returncode == 0, outside.stderr
+    assert inside.stdout.startswith("data/profiles.v1.json: ")
+    assert outside.stdout == inside.stdout.replace("data/profiles.v1.json: ", f"{DATA}: ", 1)
+
+
+@pytest.mark.slow
+def test_check_from_a_folder_outside_the_clone_prints_what_it_prints_inside(tmp_path):
+    args = ("check", "--rounds", "1000", "--texts", "1000", "--generations", "0")
+    inside, outside = from_folder(ROOT, *args), from_folder(tmp_path, *args)
+    assert inside.returncode == outside.returncode == 0, outside.stdout + outside.stderr
+    timing = re.compile(r"in \d+\.\d s\)")
+    expected = timing.sub("in … s)", inside.stdout.replace("data/profiles.v1.json: ", f"{DATA}: ", 1))
+    assert timing.sub("in … s)", outside.stdout) == expected
+    assert "failed:" not in outside.stdout
+
+
+def test_a_missing_data_file_is_named_without_a_json_path(tmp_path):
+    code, _, err = run("stats", "--data", str(tmp_path / "nope.json"))
+    assert code == 1
+    assert err == f"{tmp_path / 'nope.json'}: found no such file; expected the path of an existing file\n"
+
+
+def test_outside_a_clone_the_commands_say_which_folder_they_expected(tmp_path, monkeypatch):
+    monkeypatch.setattr(cli, "CHECKOUT", tmp_path)  # as an installed wheel would be: no data/ beside the package
+    code, _, err = run("stats")
+    assert code == 1
+    assert err.startswith(f"{tmp_path / 'data' / 'profiles.v1.json'}: found no such file; expected the clone")
+    assert "--data" in err
+
+
+# --- check in a terminal ------------------------------------------------------------------------------------
+
+def in_a_terminal(*args: str, env: dict | None = None) -> str:
+    """Runs the command under a pseudo-terminal (stdout and stderr both the terminal, as a reader's shell has
+    them) and returns everything it wrote there, as the terminal received it."""
+    import os
+    import pty
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command, from the clone, on the terminal
+        os.chdir(ROOT)
+        os.execve(sys.executable, [sys.executable, "-m", "speculative", *args], {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.waitpid(pid, 0)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def screen_lines(raw: str) -> list[str]:
+    """Returns the lines a terminal shows: "\\r" returns to the line's start, "\\033[K" erases to its end."""
+    lines, line = [], ""
+    for part in re.split(r"(\r\n|\n|\r|\x1b\[K)", raw):
+        if not part:
+            continue
+        if part in ("\r\n", "\n"):
+            lines.append(line)
+            line = ""
+        elif part == "\r":
+            line = "\0" + line  # the cursor is back at the start: what comes next overwrites
+        elif part == "\x1b[K":
+            line = line[: line.index("\0")] if "\0" in line else line
+        elif "\0" in line:
+            line = part + line[line.index("\0") + 1 + len(part):]
+        else:
+            line += part
+    return [re.sub(r"\x1b\[\d+m", "", x.replace("\0", "")) for x in lines + [line] if x.replace("\0", "")]
+
+
+@pytest.mark.slow
+def test_check_in_a_terminal_never_leaves_the_bar_on_a_row_and_colours_only_the_verdicts():
+    raw = in_a_terminal("check", "--rounds", "1000", "--texts", "1000", "--generations", "0")
+    lines = screen_lines(raw)
+    rows = [x for x in lines if re.search(r"  (ok|FAIL)", x)]
+    assert rows, raw
+    for line in lines:
+        assert not ("[" in line and "%" in line and re.search(r"  (ok|FAIL)", line)), line  # bar and row in one line
+        assert not re.fullmatch(r"\[#* *\] +\d+%", line), line  # no bar left standing
+    assert all(len(x) <= 100 for x in rows)
+    assert "\x1b[32mok\x1b[0m" in raw  # green verdicts in a terminal
+    plain = in_a_terminal("check", "--rounds", "1000", "--texts", "1000", "--generations", "0", env={"NO_COLOR": "1"})
+    assert "\x1b[32m" not in plain and "\x1b[31m" not in plain

@@ -126,16 +126,16 @@ def sparse_10_gb(path: Path) -> None:
 
 
 FILE_CASES = [
-    ("FIFO at the data path", SRC, fifo, [f"{SRC}: $: found a named pipe (FIFO); expected a regular file"]),
-    ("folder at the data path", SRC, folder, [f"{SRC}: $: found a folder; expected a regular file"]),
+    ("FIFO at the data path", SRC, fifo, [f"{SRC}: found a named pipe (FIFO); expected a regular file"]),
+    ("folder at the data path", SRC, folder, [f"{SRC}: found a folder; expected a regular file"]),
     ("symlink loop at the data path", SRC, loop,
-     [f"{SRC}: $: found a loop of symbolic links; expected the path of a readable file"]),
+     [f"{SRC}: found a loop of symbolic links; expected the path of a readable file"]),
     ("dangling symlink at the data path", SRC, dangling,
-     [f"{SRC}: $: found a symbolic link to a missing file (nowhere.json); expected the path of an existing file"]),
+     [f"{SRC}: found a symbolic link to a missing file (nowhere.json); expected the path of an existing file"]),
     ("missing data file", SRC, Path.unlink,
-     [f"{SRC}: $: found no such file; expected the path of an existing file"]),
+     [f"{SRC}: found no such file; expected the path of an existing file"]),
     ("10 GB data file", SRC, sparse_10_gb,
-     [f"{SRC}: $: found 10,737,418,240 bytes; expected at most 1,000,000 bytes for an input file"]),
+     [f"{SRC}: found 10,737,418,240 bytes; expected at most 1,000,000 bytes for an input file"]),
     ("FIFO as a content file", "content/99-pipe.md", fifo,
      ["content/99-pipe.md: found a named pipe (FIFO); expected a regular file"]),
     ("symlink loop as a content file", "content/99-loop.md", lambda p: p.symlink_to(p.name),
@@ -173,7 +173,7 @@ def test_problems_in_data_content_and_templates_are_listed_together(project, run
     (project / "content" / "01-what.md").write_bytes(b"\xff")
     (project / "templates" / "style.css").write_bytes(b" " * 1_000_001)
     assert refused(run_build, project) == [
-        f"{SRC}: $: found a named pipe (FIFO); expected a regular file",
+        f"{SRC}: found a named pipe (FIFO); expected a regular file",
         "content/01-what.md: line 1, column 1 (byte offset 0): found the byte 0xFF, which is not valid UTF-8 here; "
         "expected UTF-8 text (save the file as UTF-8)",
         "templates/style.css: found 1,000,001 bytes; expected at most 1,000,000 bytes for an input file",

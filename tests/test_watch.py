@@ -184,7 +184,7 @@ def wait_until_page_holds(run: Running, project: Path, text: str) -> None:
 
 
 @pytest.mark.parametrize("folder, broken", [
-    ("data", "data/profiles.v1.json: $: found no such file"),
+    ("data", "data/profiles.v1.json: found no such file"),
     ("content", "content: found no such folder; expected the folder of the page's prose sections (*.md)"),
     ("templates", "templates: found no such folder"),
 ])
