@@ -29,7 +29,7 @@ def run(*args: str, rule=None) -> tuple[int, str, str]:
 
 def failed_rows(out: str) -> list[str]:
     """Returns the check name of every row printed as FAIL."""
-    return [re.split(r" {2,}", line)[0] for line in out.splitlines() if re.search(r"  FAIL(:.*)?$", line)]
+    return [re.split(r" {2,}", line)[0] for line in out.splitlines() if re.search(r"  FAIL([: ].*)?$", line)]
 
 
 def test_check_prints_a_row_per_position_per_profile_and_the_sequence_check():
@@ -132,13 +132,17 @@ def test_check_of_a_bad_file_prints_its_problems_without_traceback(tmp_path):
     assert err == f"{bad}: target[0]: sums to 9/8; each distribution must sum to 1\n"
 
 
-def test_progress_bar_reaches_the_whole_and_ends_the_line():
+def test_progress_bar_reaches_the_whole_and_is_wiped_before_a_row():
     stream = io.StringIO()
-    advance = cli.progress_bar(4, stream)
-    advance(1)
+    bar = cli.Progress(4, stream)
+    bar.advance(1)
     assert stream.getvalue() == "\r[" + "#" * 7 + " " * 23 + "]  25%"
-    advance(3)
-    assert stream.getvalue().endswith("\r[" + "#" * 30 + "] 100%\n")
+    bar.clear()
+    assert stream.getvalue().endswith("\r\x1b[K")  # back to the start of the line, erased to its end
+    bar.clear()  # nothing drawn since: nothing to wipe
+    assert stream.getvalue().count("\x1b[K") == 1
+    bar.advance(3)
+    assert stream.getvalue().endswith("\r[" + "#" * 30 + "] 100%")
 
 
 class Terminal(io.StringIO):
@@ -151,7 +155,7 @@ def test_the_check_commands_progress_bar_counts_every_round_and_text_once():
     assert cli.run_checks(str(DATA), 2000, 3000, out, err)
     shown = err.getvalue()
     percents = [int(p) for p in re.findall(r"(\d+)%", shown)]
-    assert shown.endswith("] 100%\n") and shown.count("\n") == 1, "the bar ends its line once, when all is done"
+    assert shown.endswith("] 100%\r\x1b[K") and "\n" not in shown, "the bar is wiped at the end and leaves no line"
     assert percents == sorted(percents) and percents[-1] == 100
 
 
@@ -369,7 +373,8 @@ def test_one_failed_row_alone_decides_the_exit_status_whichever_row_it_is(monkey
 def test_the_check_commands_first_and_last_lines_state_its_own_figures():
     status, out, _ = run("check", "--rounds", "2000", "--texts", "3000", "--generations", "0", "--data", str(DATA))
     assert out.startswith(f"{DATA}: 2 profile(s), 2,000 rounds each; a check fails below p = {checks.P_MIN:g} or "
-                          f"above its TV bound. 'detectable' is the TV error caught with probability {checks.POWER:.0%}.")
+                          f"above its TV bound. 'detectable' is the TV error caught with probability {checks.POWER:.0%}; "
+                          "'unreached': the rule never reaches that position.")
     assert f"(that row: the built-in context-dependent toy, a vocabulary of {len(checks.TOY.vocabulary)}, 3,000 texts in " in out
 
 
