@@ -14,10 +14,10 @@ from speculative import figures
 from speculative.errors import MAX_PROBLEMS, InputError, decode, describe, visible
 from speculative.profiles import Dataset, parse
 
-from .conftest import DATA
+from .conftest import FIXTURE
 
 SRC = "data/profiles.v1.json"
-SHIPPED = DATA.read_bytes()
+SHIPPED = FIXTURE.read_bytes()  # a valid file of known text, whatever data/profiles.v1.json holds
 LAST_LINE = SHIPPED.count(b"\n")  # the line of the file's closing brace
 RAW = json.loads(SHIPPED)
 

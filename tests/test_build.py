@@ -178,6 +178,7 @@ def test_no_computed_figure_is_typed_into_content_or_templates(shipped):
             assert not re.search(rf"(?<![\w./]){re.escape(figure)}(?![\w/]|\.\d)", text), f"{path.name} types {figure}"
 
 
+@pytest.mark.shipped
 def test_figure_check_would_catch_a_typed_number(shipped):
     figures = shipped_figures(shipped)
     typed = "The aligned draft commits 3.92 tokens per round."

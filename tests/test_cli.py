@@ -15,7 +15,7 @@ from speculative import checks, cli, lm_checks, sampler, variants
 from speculative.analysis import arrays
 from speculative.profiles import load
 
-from .conftest import DATA, ROOT
+from .conftest import DATA, FIXTURE, ROOT
 
 BAD_TARGET = ('"4/8", "1/8", "0",   "0",   "2/8", "1/8"', '"5/8", "1/8", "0",   "0",   "2/8", "1/8"')
 SMALL = ["--rounds", "20000", "--texts", "20000", "--generations", "0", "--data", str(DATA)]  # enough for every broken sampler to fail
@@ -126,7 +126,7 @@ def test_check_defaults_are_the_suites_own_counts():
 
 def test_check_of_a_bad_file_prints_its_problems_without_traceback(tmp_path):
     bad = tmp_path / "bad.json"
-    bad.write_text(DATA.read_text().replace(*BAD_TARGET))
+    bad.write_text(FIXTURE.read_text().replace(*BAD_TARGET))
     status, out, err = run("check", "--data", str(bad))
     assert (status, out) == (1, "")
     assert err == f"{bad}: target[0]: sums to 9/8; each distribution must sum to 1\n"
@@ -173,6 +173,7 @@ def test_the_check_command_runs_the_rounds_asked_and_reproduces_the_suites_seede
 
 # --- stats ----------------------------------------------------------------------------------------------------
 
+@pytest.mark.shipped
 def test_stats_prints_alpha_expected_speedup_and_frames():
     status, out, err = run("stats", "--data", str(DATA))
     assert (status, err) == (0, "")
@@ -197,7 +198,7 @@ def test_no_command_is_stats_of_the_shipped_file(monkeypatch):
 
 def test_stats_of_a_bad_file_prints_its_problems_without_traceback(tmp_path):
     bad = tmp_path / "bad.json"
-    bad.write_text(DATA.read_text().replace(*BAD_TARGET))
+    bad.write_text(FIXTURE.read_text().replace(*BAD_TARGET))
     assert run("stats", "--data", str(bad)) == (1, "", f"{bad}: target[0]: sums to 9/8; each distribution must sum to 1\n")
 
 
@@ -310,6 +311,7 @@ def test_every_rows_detectable_error_counts_its_own_categories(tmp_path):
         assert cells["detectable"] == f"{checks.detectable_tv(int(cells['n'].replace(',', '')), categories):.5f}", line
 
 
+@pytest.mark.shipped
 def test_stats_prints_each_profiles_own_figures_and_the_second_computation_of_e(monkeypatch):
     from dataclasses import replace
     from fractions import Fraction

@@ -115,7 +115,7 @@ GONE = ["The tables print the data file in full", "That part is not an approxima
 SAID = ["while the test still divided by the sampled q",  # a greedy draft breaks the rule only against the sampled q
         "first tied token in vocabulary order",  # what temperature 0 does with a tie at the top
         "reads two tokens, that proposal and the bonus",  # after a round where every proposal passes
-        "exact in exact arithmetic",  # and what floating point does in a real server
+        "(in exact arithmetic, as every fraction here is; a real server’s floating point",  # and what rounding does
         "1 over the square root of the round count"]
 
 

@@ -14,7 +14,7 @@ from html import unescape
 
 import pytest
 
-from .conftest import edited_data
+from .conftest import NOT_SHIPPED, data_is_shipped, edited_data
 from .tracekit import frame_dict, point_frame, positions, shows
 
 
@@ -54,8 +54,12 @@ def no_js_text(html: str) -> str:
 
 @pytest.fixture(scope="session", params=list(EDITS))  # each edit built once per worker
 def edited(request, tmp_path_factory):
+    """The page built from the data file with one of EDITS applied. The edits are made to the shipped file (its
+    profile ids, proposals and rows), so for an author's own file the tests that use them are skipped."""
     import build
 
+    if not data_is_shipped():
+        pytest.skip(NOT_SHIPPED)
     folder = tmp_path_factory.mktemp(request.param)
     data = edited_data(folder, EDITS[request.param])
     files = build.build_files(data, build.ROOT / "content", build.ROOT / "templates")
@@ -127,6 +131,7 @@ def test_exact_match_is_called_slower_only_when_it_is(edited):
         assert said == (float(table.group(3)) < 1)
 
 
+@pytest.mark.shipped
 def test_the_edits_reach_what_they_are_meant_to(tmp_path):
     """The edits do what the module says: so the sentences above are tested in both of their forms."""
     import build
@@ -210,6 +215,7 @@ def test_positions_no_round_reached_show_no_tv_and_no_verdict(tmp_path):
     assert all(float(b) <= 1 for t in conv["bound_text"] for b in t.split(" ") if b != "–")
 
 
+@pytest.mark.shipped
 def test_a_speedup_below_one_is_not_called_faster(tmp_path):
     """With a draft step as dear as a target step, every rule and every k is slower than plain decoding."""
     text = cost_page(tmp_path, draft_step="1", compare_draft_steps=["1/10", "1"])

@@ -115,6 +115,7 @@ def shipped_pairs(shipped):
 
 # --- exact figures --------------------------------------------------------------------------------------------
 
+@pytest.mark.shipped
 @pytest.mark.parametrize("pid", SHIPPED)
 @pytest.mark.parametrize("rule", RULES)
 def test_shipped_figures_match_the_hand_worked_ones(explained, pid, rule):
@@ -125,6 +126,7 @@ def test_shipped_figures_match_the_hand_worked_ones(explained, pid, rule):
     assert round(figures.expected, 4) == Fraction(e)
 
 
+@pytest.mark.shipped
 def test_exact_match_makes_the_aligned_draft_slower_than_one_token_at_a_time(explained):
     aligned = next(r for r in explained.results if r.profile.id == "aligned").stats
     exact = next(f for f in aligned.rules if f.rule == "exact-match")

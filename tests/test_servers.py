@@ -25,6 +25,7 @@ def rules(explained):
     return {v["id"]: v for v in view.context(explained)["rules"]["profiles"]}
 
 
+@pytest.mark.shipped
 @pytest.mark.parametrize("pid", list(SHIPPED))
 def test_each_rules_acceptance_and_e_are_the_hand_worked_ones(rules, pid):
     acceptance, expected = SHIPPED[pid]
@@ -33,6 +34,7 @@ def test_each_rules_acceptance_and_e_are_the_hand_worked_ones(rules, pid):
     assert rules[pid]["expected"] == expected
 
 
+@pytest.mark.shipped
 def test_exact_match_alone_is_slower_than_plain_decoding_for_both_drafts(rules):
     # E under exact match over a round of 5 × 1/10 + 1 = 3/2 steps: 1.4236 / 1.5 ≈ 0.95 and 1.2856 / 1.5 ≈ 0.86
     assert [(v["slower"], v["slower_verb"]) for v in rules.values()] == [("exact match (0.95×)", "is"),
@@ -53,6 +55,7 @@ def test_the_accept_test_stops_paying_where_the_speedup_is_one(explained, rules)
         assert r.stats.rules[0].expected == k * cost.draft_step + cost.verify_round + k * v
 
 
+@pytest.mark.shipped
 def test_the_section_states_each_drafts_figures(page_text):
     assert "E is 3.92 under the accept test, 2.19 with a greedy draft and 1.42 under exact match" in page_text
     assert "exact match (0.95×) is slower than plain decoding" in page_text

@@ -19,6 +19,7 @@ def by_id(explained, pid):
 
 
 # The shipped figures (tests/conftest.py FIGURES): the data file was authored to produce them.
+@pytest.mark.shipped
 @pytest.mark.parametrize("pid", FIGURES)
 def test_shipped_profiles_reproduce_the_authored_figures(explained, pid):
     r = by_id(explained, pid)

@@ -147,6 +147,7 @@ def test_a_draft_stops_paying_where_its_speedup_at_k_is_exactly_one(shipped):
                 assert v == 0 or at(v - Fraction(1, 10**6)) > 1
 
 
+@pytest.mark.shipped
 def test_where_the_shipped_drafts_stop_paying_at_k_5(explained):
     """v = (E - 5/10 - 1) / 5 from the hand-worked E (tests/test_rules.py): exact match never pays at k = 5 and
     draft step 1/10, and the greedy divergent draft (E = 3/2) only breaks even with free verification."""
