@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 
 CACHE = ROOT / ".cache"  # the Jinja cache, the build lock and the last unexpected error's details
 FIX_HINT = "Fix the problem{s} above and build again; {out}/ was left as it was."
+WATCH_HINT = "Fix the problem{s} above and save again; {out}/ was left as it was."  # --watch rebuilds on the save
 OUTPUTS = PAGE_FILES  # what a build writes into the output folder
 SANDBOX_CODE = "bounded2"  # change it when page_checks.Sandbox compiles templates differently
 TEMP_SUFFIX = ".tmp"  # an output being written is ".<name>.<pid>.<random>.tmp" in the output folder
@@ -651,27 +652,29 @@ def publish(args: argparse.Namespace, files: dict[str, bytes]) -> None:
 
 # --- the command line -----------------------------------------------------------------------------------------
 
-def build_once(args: argparse.Namespace) -> int:
-    """Builds once; returns the exit code, printing one summary line, the problems found, or one line for a bug."""
+def build_once(args: argparse.Namespace, changed: list[str] | None = None) -> int:
+    """Builds once; returns the exit code, printing one summary line, the problems found, or one line for a bug.
+    Under --watch, `changed` names the files whose change started this build, and the summary says so."""
     start = time.perf_counter()
     try:
         # a watcher keeps numpy imported between its rebuilds: a child would import it anew for each data edit
         files = build_files(args.data, args.content, args.templates, ahead=not args.watch)
         publish(args, files)
     except Problems as err:
-        return report_problems(err.lines, args.out)
+        return report_problems(err.lines, args.out, WATCH_HINT if args.watch else FIX_HINT)
     except Exception as err:  # a bug, not the author's input: one line here, the traceback in the log
         return report_unexpected(err, args.out)
     page = files["index.html"]
     took = time.perf_counter() - start
     print(f"built {shown(args.out)}/index.html ({len(page) / 1024:.1f} KB, "
-          f"{len(gzip.compress(page, mtime=0)) / 1024:.1f} KB gzipped) and trace.json in {took:.2f} s", flush=True)
+          f"{len(gzip.compress(page, mtime=0)) / 1024:.1f} KB gzipped) and trace.json in {took:.2f} s"
+          + (f", after a change to {', '.join(changed)}" if changed else ""), flush=True)
     return 0
 
 
-def report_problems(lines: list[str], out: Path) -> int:
+def report_problems(lines: list[str], out: Path, hint: str = FIX_HINT) -> int:
     print("\n".join(lines), file=sys.stderr)
-    print("\n" + FIX_HINT.format(s="s" if len(lines) > 1 else "", out=shown(out)), file=sys.stderr, flush=True)
+    print("\n" + hint.format(s="s" if len(lines) > 1 else "", out=shown(out)), file=sys.stderr, flush=True)
     return 1
 
 
@@ -768,7 +771,7 @@ def watch_live(args: argparse.Namespace, live: list[Path], passes, moved) -> Ite
         if moved():
             return
         if pending or changed:
-            build_once(args)
+            build_once(args, sorted({shown(Path(path)) for _, path in changed}) or None)
             pending = False
             yield
 
@@ -844,7 +847,8 @@ def make_server(out: Path, port: int):
         return server_class(("127.0.0.1", port), handler)
     except OSError as err:
         raise Problems([f"127.0.0.1:{port}: found the port could not be used ({err.strerror or err}); "
-                        "expected a free port: choose another, such as 8001, or 0 for any free one"]) from None
+                        "expected a free port: choose another with --serve PORT (speculative serve --port PORT), such as "
+                        "8001, or 0 for any free one"]) from None
 
 
 def start_serving(server, out: Path) -> None:

@@ -702,8 +702,31 @@ def parse(text: str, source: str, reserved: frozenset[str] = frozenset(),
     check = _Checker(duplicates, reserved, owners)
     dataset = _dataset(check, raw)
     if dataset is None:
-        raise InputError(source, check.problems)
+        raise InputError(source, [(glossed(path, raw), message) for path, message in check.problems])
     return dataset
+
+
+_ROW = re.compile(r"(?:target|profiles\[(\d+)\]\.(?:draft|proposals))\[(\d+)\]")
+
+
+def glossed(path: str, raw: Any) -> str:
+    """Returns a JSON path with, after it, what a reader of the page calls the place it names: "target[0][2] (the
+    target, position 1)", "profiles[0].draft[0] (a closely aligned draft, position 1)". A profile whose name is not
+    a usable string is named by its place alone."""
+    found = _ROW.match(path)
+    if path.startswith("bonus_target"):
+        return f"{path} (the target, bonus position)"
+    if not found:
+        return path
+    position = int(found.group(2)) + 1
+    if found.group(1) is None:
+        return f"{path} (the target, position {position})"
+    try:
+        name = raw["profiles"][int(found.group(1))]["name"]
+    except (KeyError, IndexError, TypeError):
+        name = None
+    named = visible(name.strip()) if isinstance(name, str) and name.strip() and len(name) <= 80 else None
+    return f"{path} ({named}, position {position})" if named else path
 
 
 def load(path: str, source: str | None = None) -> Dataset:

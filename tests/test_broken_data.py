@@ -143,10 +143,10 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     ("5,000-digit integer", replaced('"walkthrough_seed": 2023', '"walkthrough_seed": ' + "9" * 5000),
      ["walkthrough_seed: found 999999999999999999999999999999… (5000 characters); expected a whole number from 0 to 4294967295"]),
     ("5,000-digit numerator", edited(put("target.0.0", "1" * 5000 + "/8")),
-     ['target[0][0]: found "111111111111111111111111111111…" (5002 characters); '
+     ['target[0][0] (the target, position 1): found "111111111111111111111111111111…" (5002 characters); '
       'expected at most 30 digits on each side of the "/"']),
     ("5,000-digit denominator", edited(put("bonus_target.0", "0/" + "7" * 5000)),
-     ['bonus_target[0]: found "0/7777777777777777777777777777…" (5002 characters); '
+     ['bonus_target[0] (the target, bonus position): found "0/7777777777777777777777777777…" (5002 characters); '
       'expected at most 30 digits on each side of the "/"']),
     ("1e999", replaced('"seed": 17', '"seed": 1e999'),
      ["monte_carlo.seed: found 1e999; expected a whole number from 0 to 4294967295"]),
@@ -175,36 +175,36 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     ("too many rounds", edited(put("monte_carlo.rounds", 10_000_001)),
      ["monte_carlo.rounds: found 10000001; expected a whole number from 1 to 10000000"]),
     ("probability true", edited(put("target.0.2", True)),
-     ['target[0][2]: found true; expected an exact fraction as a string, such as "3/8"']),
+     ['target[0][2] (the target, position 1): found true; expected an exact fraction as a string, such as "3/8"']),
     ("probability 0.0", replaced('"4/8", "1/8", "0"', '"4/8", "1/8", 0.0'),
-     ['target[0][2]: found 0.0; expected an exact fraction as a string, such as "3/8"']),
+     ['target[0][2] (the target, position 1): found 0.0; expected an exact fraction as a string, such as "3/8"']),
     ("probability null", edited(put("target.0.2", None)),
-     ['target[0][2]: found null; expected an exact fraction as a string, such as "3/8"']),
+     ['target[0][2] (the target, position 1): found null; expected an exact fraction as a string, such as "3/8"']),
     ("probability 2 as a number", edited(put("bonus_target.0", 2)),
-     ['bonus_target[0]: found 2; expected an exact fraction as a string, such as "3/8"']),
+     ['bonus_target[0] (the target, bonus position): found 2; expected an exact fraction as a string, such as "3/8"']),
     ("fraction with a line break", edited(put("target.0.0", "4/8\n")),
-     ['target[0][0]: found "4/8<U+000A>"; expected a fraction with no spaces or line breaks around it, such as "3/8"']),
+     ['target[0][0] (the target, position 1): found "4/8<U+000A>"; expected a fraction with no spaces or line breaks around it, such as "3/8"']),
     ("fraction with a space", edited(put("target.0.0", " 4/8")),
-     ['target[0][0]: found " 4/8"; expected a fraction with no spaces or line breaks around it, such as "3/8"']),
+     ['target[0][0] (the target, position 1): found " 4/8"; expected a fraction with no spaces or line breaks around it, such as "3/8"']),
     ("spaces inside a fraction", edited(put("target.0.0", "4 / 8")),
-     ['target[0][0]: found "4 / 8"; expected an exact fraction as a string, such as "3/8"']),
+     ['target[0][0] (the target, position 1): found "4 / 8"; expected an exact fraction as a string, such as "3/8"']),
     ("divide by zero", edited(put("target.0.0", "4/0")),
-     ['target[0][0]: found "4/0"; expected a denominator above 0, such as the 8 of "3/8"']),
+     ['target[0][0] (the target, position 1): found "4/0"; expected a denominator above 0, such as the 8 of "3/8"']),
     ("leading zeros", edited(put("target.0.0", "04/8")),
-     ['target[0][0]: found "04/8"; expected whole numbers without leading zeros, such as "4/8"']),
+     ['target[0][0] (the target, position 1): found "04/8"; expected whole numbers without leading zeros, such as "4/8"']),
     ("a decimal", edited(put("target.0.0", "0.5")),
-     ['target[0][0]: found "0.5"; expected an exact fraction rather than a decimal, such as "1/2" for 0.5']),
+     ['target[0][0] (the target, position 1): found "0.5"; expected an exact fraction rather than a decimal, such as "1/2" for 0.5']),
     ("negative zero", edited(put("target.0.0", "-0")),
-     ['target[0][0]: found "-0"; expected a fraction of 0 or more, with no minus sign, such as "3/8"']),
+     ['target[0][0] (the target, position 1): found "-0"; expected a fraction of 0 or more, with no minus sign, such as "3/8"']),
     ("full-width digits", edited(put("target.0.0", "\uff14/8")),
-     ['target[0][0]: found "４/8"; expected an exact fraction as a string, such as "3/8"']),
-    ("probability over 1", edited(put("target.0.0", "9/8")), ["target[0][0]: found 9/8; expected a probability between 0 and 1"]),
+     ['target[0][0] (the target, position 1): found "４/8"; expected an exact fraction as a string, such as "3/8"']),
+    ("probability over 1", edited(put("target.0.0", "9/8")), ["target[0][0] (the target, position 1): found 9/8; expected a probability between 0 and 1"]),
     ("row is an object", edited(put("target.1", {"the": "1"})),
-     ["target[1]: found an object; expected a list of 6 probabilities, one per vocabulary token"]),
+     ["target[1] (the target, position 2): found an object; expected a list of 6 probabilities, one per vocabulary token"]),
     ("target is a string", edited(put("target", "uniform")),
      ['target: found "uniform"; expected a list of distributions, one per position']),
     ("bonus_target is a number", edited(put("bonus_target", 1)),
-     ["bonus_target: found 1; expected a list of 6 probabilities, one per vocabulary token"]),
+     ["bonus_target (the target, bonus position): found 1; expected a list of 6 probabilities, one per vocabulary token"]),
     ("vocabulary is an object", edited(put("vocabulary", {"the": 1})),
      ["vocabulary: found an object; expected a non-empty list of token strings"]),
     ("token is a number", edited(put("vocabulary.3", 7)),
@@ -225,7 +225,7 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     ("proposals is a string", edited(put("profiles.0.proposals", "the cat sat on a")),
      ['profiles[0].proposals: found "the cat sat on a"; expected a list of proposed tokens, one per position']),
     ("proposal is null", edited(put("profiles.1.proposals.0", None)),
-     ["profiles[1].proposals[0]: found null; expected a token from the vocabulary"]),
+     ["profiles[1].proposals[0] (a divergent draft, position 1): found null; expected a token from the vocabulary"]),
     ("cost_model is a list", edited(put("cost_model", ["1/10"])), ["cost_model: found a list of 1; expected an object"]),
     ("draft_step true", edited(put("cost_model.draft_step", True)),
      ['cost_model.draft_step: found true; expected an exact fraction as a string, such as "3/8"']),
@@ -272,8 +272,8 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     ("13-character token", edited(put("vocabulary.0", "extraordinary")),
      ['vocabulary[0]: found "extraordinary" (13 characters); expected a token of at most 12 characters, '
       "so it fits the page on a phone",
-      'profiles[0].proposals[0]: found "the"; expected a token from the vocabulary',
-      'profiles[1].proposals[0]: found "the"; expected a token from the vocabulary']),
+      'profiles[0].proposals[0] (a closely aligned draft, position 1): found "the"; expected a token from the vocabulary',
+      'profiles[1].proposals[0] (a divergent draft, position 1): found "the"; expected a token from the vocabulary']),
     ("41-character name", edited(put("profiles.0.name", "a" * 41)),
      ['profiles[0].name: found "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…" (41 characters); expected a name of at most '
       "40 characters, so it fits the page on a phone"]),
@@ -283,7 +283,7 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     ("right-to-left override", edited(put("vocabulary.5", "ma\u202et")),
      ['vocabulary[5]: found "ma<U+202E>t", which has U+202E (right-to-left override) at character 3; '
       "expected a token without control characters, line breaks or bidi controls",
-      'profiles[1].proposals[1]: found "mat"; expected a token from the vocabulary']),
+      'profiles[1].proposals[1] (a divergent draft, position 2): found "mat"; expected a token from the vocabulary']),
     ("isolate in a name", edited(put("profiles.1.name", "a \u2066divergent\u2069 draft")),
      ['profiles[1].name: found "a <U+2066>divergent<U+2069> draft", which has U+2066 (left-to-right isolate) at '
       "character 3; expected a name without control characters, line breaks or bidi controls"]),
@@ -293,21 +293,21 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     ("line break in a token", edited(put("vocabulary.4", "a\nb")),
      ['vocabulary[4]: found "a<U+000A>b", which has U+000A (line feed) at character 2; '
       "expected a token without control characters, line breaks or bidi controls",
-      'profiles[0].proposals[4]: found "a"; expected a token from the vocabulary',
-      'profiles[1].proposals[4]: found "a"; expected a token from the vocabulary']),
+      'profiles[0].proposals[4] (a closely aligned draft, position 5): found "a"; expected a token from the vocabulary',
+      'profiles[1].proposals[4] (a divergent draft, position 5): found "a"; expected a token from the vocabulary']),
     ("blank line in a name", edited(put("profiles.0.name", "a closely\n\naligned draft")),
      ['profiles[0].name: found "a closely<U+000A><U+000A>aligned draft", which has U+000A (line feed) at '
       "character 10; expected a name without control characters, line breaks or bidi controls"]),
     ("tab in a token", edited(put("vocabulary.0", "t\the")),
      ['vocabulary[0]: found "t<U+0009>he", which has U+0009 (tab) at character 2; '
       "expected a token without control characters, line breaks or bidi controls",
-      'profiles[0].proposals[0]: found "the"; expected a token from the vocabulary',
-      'profiles[1].proposals[0]: found "the"; expected a token from the vocabulary']),
+      'profiles[0].proposals[0] (a closely aligned draft, position 1): found "the"; expected a token from the vocabulary',
+      'profiles[1].proposals[0] (a divergent draft, position 1): found "the"; expected a token from the vocabulary']),
     ("zero-width space", edited(put("vocabulary.1", "c\u200bat")),
      ['vocabulary[1]: found "c<U+200B>at", which has U+200B (zero width space) at character 2; '
       "expected a token without control characters, line breaks or bidi controls",
-      'profiles[0].proposals[1]: found "cat"; expected a token from the vocabulary',
-      'profiles[1].proposals[2]: found "cat"; expected a token from the vocabulary']),
+      'profiles[0].proposals[1] (a closely aligned draft, position 2): found "cat"; expected a token from the vocabulary',
+      'profiles[1].proposals[2] (a divergent draft, position 3): found "cat"; expected a token from the vocabulary']),
     ("a token only a Hangul filler", replaced('"cat"', '"\\u3164"', 3),
      ['vocabulary[1]: found "\u3164", which has only U+3164 (hangul filler), none of which can be seen; '
       "expected a token with at least one visible character"]),
@@ -317,10 +317,10 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     ("lone surrogate", replaced('"sat"', '"s\\ud800t"', 1),
      ['vocabulary[2]: found "s<U+D800>t", which has U+D800 (half of a surrogate pair) at character 2; '
       "expected a token without control characters, line breaks or bidi controls",
-      'profiles[0].proposals[2]: found "sat"; expected a token from the vocabulary']),
+      'profiles[0].proposals[2] (a closely aligned draft, position 3): found "sat"; expected a token from the vocabulary']),
     ("leading space", edited(put("vocabulary.2", " sat")),
      ['vocabulary[2]: found " sat", which starts with a space; expected a token with no spaces at either end',
-      'profiles[0].proposals[2]: found "sat"; expected a token from the vocabulary']),
+      'profiles[0].proposals[2] (a closely aligned draft, position 3): found "sat"; expected a token from the vocabulary']),
     ("trailing no-break space", edited(put("profiles.0.name", "aligned\u00a0")),
      ['profiles[0].name: found "aligned<U+00A0>", which ends with U+00A0 (no-break space); '
       "expected a name with no spaces at either end"]),
@@ -362,9 +362,9 @@ CASES: list[tuple[str, bytes, list[str]]] = [
      ["profiles[0].proposals: found 6 proposals; expected 5, one per position, as many as target has"]),
     ("vocabulary has 5 tokens, every distribution 6", edited(vocabulary_five),
      ["vocabulary: found 5 tokens; expected 6, as every distribution has 6 entries",
-      'profiles[1].proposals[1]: found "mat"; expected a token from the vocabulary']),
+      'profiles[1].proposals[1] (a divergent draft, position 2): found "mat"; expected a token from the vocabulary']),
     ("bonus_target has 5 entries", edited(lambda raw: raw["bonus_target"].pop()),
-     ["bonus_target: found a list of 5; expected a list of 6 probabilities, one per vocabulary token"]),
+     ["bonus_target (the target, bonus position): found a list of 5; expected a list of 6 probabilities, one per vocabulary token"]),
 ]
 
 CAPPED = ("60 problems", edited(sixty_problems))
@@ -396,7 +396,7 @@ def test_lists_at_most_fifty_problems_then_a_count():
     lines = caught.value.lines()
     total = len(caught.value.problems)
     assert total > MAX_PROBLEMS and len(lines) == MAX_PROBLEMS + 1
-    assert lines[0] == f'{SRC}: target[0][0]: found true; expected an exact fraction as a string, such as "3/8"'
+    assert lines[0] == f'{SRC}: target[0][0] (the target, position 1): found true; expected an exact fraction as a string, such as "3/8"'
     assert lines[-1] == f"{SRC}: … and {total - MAX_PROBLEMS} more problems"
 
 

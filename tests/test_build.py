@@ -96,8 +96,8 @@ def test_bad_data_lists_every_problem_and_leaves_the_old_site(tmp_path):
     assert out.returncode == 1
     assert "Traceback" not in out.stderr
     assert out.stderr.splitlines() == [
-        f"{bad}: target[0]: sums to 9/8; each distribution must sum to 1",
-        f'{bad}: profiles[1].proposals[0]: found "dog"; expected a token from the vocabulary',
+        f"{bad}: target[0] (the target, position 1): sums to 9/8; each distribution must sum to 1",
+        f'{bad}: profiles[1].proposals[0] (a divergent draft, position 1): found "dog"; expected a token from the vocabulary',
         "",
         f"Fix the problems above and build again; {out_dir}/ was left as it was.",
     ]
@@ -125,7 +125,7 @@ def test_data_content_and_template_problems_are_listed_together(tmp_path, run_bu
     assert err.splitlines()[:3] == [
         f"{content / '99-latin1.md'}: line 2, column 11 (byte offset 14): found the byte 0xE9, which is not valid "
         "UTF-8 here; expected UTF-8 text (save the file as UTF-8)",
-        f"{bad}: target[0]: sums to 9/8; each distribution must sum to 1",
+        f"{bad}: target[0] (the target, position 1): sums to 9/8; each distribution must sum to 1",
         f"{content / '98-bad.md'}: line 1: found no front matter; expected the file to start with ---, then title, "
         "order and id, one per line, then ---",
     ]

@@ -129,7 +129,7 @@ def test_check_of_a_bad_file_prints_its_problems_without_traceback(tmp_path):
     bad.write_text(FIXTURE.read_text().replace(*BAD_TARGET))
     status, out, err = run("check", "--data", str(bad))
     assert (status, out) == (1, "")
-    assert err == f"{bad}: target[0]: sums to 9/8; each distribution must sum to 1\n"
+    assert err == f"{bad}: target[0] (the target, position 1): sums to 9/8; each distribution must sum to 1\n"
 
 
 def test_progress_bar_reaches_the_whole_and_is_wiped_before_a_row():
@@ -199,7 +199,7 @@ def test_no_command_is_stats_of_the_shipped_file(monkeypatch):
 def test_stats_of_a_bad_file_prints_its_problems_without_traceback(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(FIXTURE.read_text().replace(*BAD_TARGET))
-    assert run("stats", "--data", str(bad)) == (1, "", f"{bad}: target[0]: sums to 9/8; each distribution must sum to 1\n")
+    assert run("stats", "--data", str(bad)) == (1, "", f"{bad}: target[0] (the target, position 1): sums to 9/8; each distribution must sum to 1\n")
 
 
 # --- build and serve ----------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import pytest
 from speculative.analysis import explain
 from speculative.profiles import load
 
-from .conftest import DATA, FIGURES, NOT_SHIPPED, ROOT, SHIPPED_SHA256, canonical_sha256, data_is_shipped
+from .conftest import DATA, FIGURES, FIXTURE, NOT_SHIPPED, ROOT, SHIPPED_SHA256, canonical_sha256, data_is_shipped
 from .data_edits import EDITS, write_edited
 
 LEFT_OUT = {".venv", ".cache", "site", ".git", "__pycache__", ".pytest_cache", "test-results", ".coverage"}
@@ -30,10 +30,10 @@ def copy_project(to: Path) -> Path:
 
 def test_the_shipped_file_is_recognised_by_its_content_not_its_layout(tmp_path):
     copy = tmp_path / "profiles.v1.json"
-    copy.write_text(json.dumps(json.loads(DATA.read_text(encoding="utf-8")), indent=7) + "\n", encoding="utf-8")
-    assert canonical_sha256(copy) == canonical_sha256(DATA)  # re-indented: the same content
+    copy.write_text(json.dumps(json.loads(FIXTURE.read_text(encoding="utf-8")), indent=7) + "\n", encoding="utf-8")
+    assert canonical_sha256(copy) == canonical_sha256(FIXTURE)  # re-indented: the same content
     write_edited(copy, "nudged")
-    assert canonical_sha256(copy) != canonical_sha256(DATA)
+    assert canonical_sha256(copy) != canonical_sha256(FIXTURE)
 
 
 def test_the_recorded_hash_is_the_shipped_files_own():

@@ -58,23 +58,23 @@ def _delete(path):
 
 BROKEN = [
     (_set(["profiles", 1, "draft", 2, 0], "1/8"),
-     ["profiles[1].draft[2]: sums to 9/8; each distribution must sum to 1"]),
+     ["profiles[1].draft[2] (a divergent draft, position 3): sums to 9/8; each distribution must sum to 1"]),
     (_set(["target", 0, 1], 0.125),
-     ['target[0][1]: found 0.125; expected an exact fraction as a string, such as "3/8"']),
+     ['target[0][1] (the target, position 1): found 0.125; expected an exact fraction as a string, such as "3/8"']),
     (_set(["target", 0, 1], "3/2"),
-     ["target[0][1]: found 3/2; expected a probability between 0 and 1"]),
+     ["target[0][1] (the target, position 1): found 3/2; expected a probability between 0 and 1"]),
     (_set(["bonus_target", 5], "-1/8"),
-     ['bonus_target[5]: found "-1/8"; expected a fraction of 0 or more, with no minus sign, such as "3/8"']),
+     ['bonus_target[5] (the target, bonus position): found "-1/8"; expected a fraction of 0 or more, with no minus sign, such as "3/8"']),
     (_set(["vocabulary", 2], "cat"),
      ['vocabulary[2]: found "cat" again; expected every token to be unique',
-      'profiles[0].proposals[2]: found "sat"; expected a token from the vocabulary']),
+      'profiles[0].proposals[2] (a closely aligned draft, position 3): found "sat"; expected a token from the vocabulary']),
     (_set(["vocabulary", 5], ""),
      ['vocabulary[5]: found ""; expected a non-empty string',
-      'profiles[1].proposals[1]: found "mat"; expected a token from the vocabulary']),
+      'profiles[1].proposals[1] (a divergent draft, position 2): found "mat"; expected a token from the vocabulary']),
     (_set(["vocabulary"], []),
      ["vocabulary: found a list of 0; expected a non-empty list of token strings"]),
     (_set(["bonus_target"], ["1"]),
-     ["bonus_target: found a list of 1; expected a list of 6 probabilities, one per vocabulary token"]),
+     ["bonus_target (the target, bonus position): found a list of 1; expected a list of 6 probabilities, one per vocabulary token"]),
     (lambda raw: raw["profiles"][0]["draft"].pop(),
      ["profiles[0].draft: found 4 rows; expected 5, one per position, as many as target has"]),
     (_delete(["bonus_target"]),
@@ -87,9 +87,9 @@ BROKEN = [
      ['profiles[0].id: found "Aligned Draft"; expected lower-case letters and digits, with single dashes between them, '
       'such as "aligned"']),
     (_set(["profiles", 0, "proposals", 1], "dog"),
-     ['profiles[0].proposals[1]: found "dog"; expected a token from the vocabulary']),
+     ['profiles[0].proposals[1] (a closely aligned draft, position 2): found "dog"; expected a token from the vocabulary']),
     (_set(["profiles", 0, "proposals", 1], "on"),
-     ['profiles[0].proposals[1]: found "on", which the draft gives probability 0 at position 2; '
+     ['profiles[0].proposals[1] (a closely aligned draft, position 2): found "on", which the draft gives probability 0 at position 2; '
       "expected a token the draft could propose"]),
     (_set(["profiles", 0, "proposals"], ["the"]),
      ["profiles[0].proposals: found 1 proposal; expected 5, one per position, as many as target has"]),
@@ -113,9 +113,9 @@ def test_collects_every_problem_before_failing():
         raw["profiles"][0]["draft"][4][0] = "1/3"
         raw["profiles"][1]["proposals"][0] = "dog"
     assert problems(broken(edit)) == [
-        f"{SRC}: target[0]: sums to 9/8; each distribution must sum to 1",
-        f"{SRC}: profiles[0].draft[4]: sums to 13/12; each distribution must sum to 1",
-        f'{SRC}: profiles[1].proposals[0]: found "dog"; expected a token from the vocabulary',
+        f"{SRC}: target[0] (the target, position 1): sums to 9/8; each distribution must sum to 1",
+        f"{SRC}: profiles[0].draft[4] (a closely aligned draft, position 5): sums to 13/12; each distribution must sum to 1",
+        f'{SRC}: profiles[1].proposals[0] (a divergent draft, position 1): found "dog"; expected a token from the vocabulary',
     ]
 
 
@@ -136,7 +136,7 @@ def test_vocabulary_size_and_position_count_come_from_the_file():
         parse(broken(edit), SRC)
     # position 2's draft gives "y" probability 0, so that proposal alone is refused
     assert caught.value.lines() == [
-        f'{SRC}: profiles[0].proposals[1]: found "y", which the draft gives probability 0 at position 2; '
+        f'{SRC}: profiles[0].proposals[1] (only, position 2): found "y", which the draft gives probability 0 at position 2; '
         "expected a token the draft could propose"]
 
 
@@ -162,3 +162,18 @@ def test_readme_states_the_loaders_limits():
                   f"at most {MAX_ID}", f"is at most {MAX_DENOMINATOR}, and no number has more than {MAX_DIGITS} digits",
                   f"at most {MAX_INPUT_BYTES:,} bytes", f"nested at most {MAX_DEPTH} deep"]:
         assert claim in readme
+
+
+def test_a_data_path_also_names_what_a_reader_of_the_page_sees():
+    from speculative.profiles import glossed
+
+    raw = {"profiles": [{"name": "a closely aligned draft"}, {"name": 7}, {"name": "bad\u202ename"}]}
+    assert glossed("profiles[0].draft[0]", raw) == "profiles[0].draft[0] (a closely aligned draft, position 1)"
+    assert glossed("profiles[0].draft[2][5]", raw) == "profiles[0].draft[2][5] (a closely aligned draft, position 3)"
+    assert glossed("profiles[0].proposals[4]", raw) == "profiles[0].proposals[4] (a closely aligned draft, position 5)"
+    assert glossed("target[1][0]", raw) == "target[1][0] (the target, position 2)"
+    assert glossed("bonus_target[3]", raw) == "bonus_target[3] (the target, bonus position)"
+    assert glossed("profiles[1].draft[0]", raw) == "profiles[1].draft[0]"  # a name that is no string: the place alone
+    assert glossed("profiles[2].draft[0]", raw) == "profiles[2].draft[0] (bad<U+202E>name, position 1)"  # shown, not obeyed
+    assert glossed("profiles[9].draft[0]", raw) == "profiles[9].draft[0]"
+    assert glossed("profiles[0].id", raw) == "profiles[0].id"

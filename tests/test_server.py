@@ -83,7 +83,8 @@ def test_a_busy_port_is_refused_with_a_free_one_suggested(tmp_path):
             build.make_server(tmp_path, port)
     (line,) = err.value.lines
     assert line.startswith(f"127.0.0.1:{port}: found the port could not be used (")
-    assert line.endswith("); expected a free port: choose another, such as 8001, or 0 for any free one")
+    assert line.endswith("); expected a free port: choose another with --serve PORT (speculative serve --port PORT), "
+                         "such as 8001, or 0 for any free one")
 
 
 def test_an_index_that_links_out_is_not_served(served, tmp_path):

@@ -65,14 +65,16 @@ def test_watch_rebuilds_on_save_and_keeps_the_last_good_site_on_bad_data(project
         raw = json.loads(data.read_text())
         raw["profiles"][0]["name"] = "a freshly renamed draft"
         data.write_text(json.dumps(raw))
-        run.wait_for("built ")
+        rebuilt = run.wait_for("built ")
+        assert rebuilt[-1].endswith(", after a change to data/profiles.v1.json"), rebuilt[-1]  # which file changed
         page = (project / "site" / "index.html").read_text(encoding="utf-8")
         assert "a freshly renamed draft" in page
 
         raw["target"][0][0] = "5/8"
         data.write_text(json.dumps(raw))
         lines = run.wait_for("Fix the problem")
-        assert any(line.endswith("target[0]: sums to 9/8; each distribution must sum to 1") for line in lines)
+        assert any(line.endswith("target[0] (the target, position 1): sums to 9/8; each distribution must sum to 1") for line in lines)
+        assert lines[-1] == "Fix the problem above and save again; site/ was left as it was."  # the watcher builds on save
         assert (project / "site" / "index.html").read_text(encoding="utf-8") == page
 
         (project / "content" / "01-what.md").write_text(
