@@ -150,8 +150,9 @@ def explained(shipped, corpus) -> Explained:
 
 
 def edited_data(folder: Path, edit: Callable[[dict], None], name: str = "edited.json") -> Path:
-    """Returns the path of a copy of the shipped data file after `edit(raw_json)` changed it in place."""
-    raw = json.loads(DATA.read_text(encoding="utf-8"))
+    """Returns the path of a copy of the known data file (FIXTURE, the shipped file as it was) after
+    `edit(raw_json)` changed it in place: an edit names places in that file, whatever data/profiles.v1.json holds."""
+    raw = json.loads(FIXTURE.read_text(encoding="utf-8"))
     edit(raw)
     path = folder / name
     path.write_text(json.dumps(raw, ensure_ascii=False), encoding="utf-8")

@@ -3,6 +3,8 @@ checkpoints are prefixes of one run, and the figures' facts come from the data."
 
 from __future__ import annotations
 
+import pytest
+
 import dataclasses
 from fractions import Fraction
 
@@ -98,6 +100,7 @@ def test_checkpoint_sizes_grow_by_three_then_ten_thirds():
     assert checkpoint_sizes(5) == (5,)
 
 
+@pytest.mark.shipped
 def test_the_first_chance_decided_proposal_is_found_in_data_order(shipped, explained):
     i, pos, y = explained.chance
     t = explained.results[i].stats.records[pos - 1].tokens[y]
@@ -141,6 +144,7 @@ def every_round(explained):
         yield from zip([r] * (1 + len(r.drawn_rounds)), (r.walk,) + r.drawn_rounds, [pt["walk"]] + pt["drawn"])
 
 
+@pytest.mark.shipped
 def test_the_recorded_draws_select_the_committed_replacement_and_bonus_on_exact_cut_points(shipped, explained):
     bonus_cuts, seen = exact_cuts(shipped.bonus_target), {"rep": 0, "bonus": 0}
     for r, rnd, rt in every_round(explained):
@@ -188,6 +192,7 @@ def independent_chance_rounds(shipped, r) -> list[int]:
     return out
 
 
+@pytest.mark.shipped
 def test_the_rounds_chance_decides_are_found_from_the_data(shipped, explained):
     tr = view.trace(explained)
     by_id = {r.profile.id: r for r in explained.results}
@@ -204,6 +209,7 @@ def test_the_rounds_chance_decides_are_found_from_the_data(shipped, explained):
                                   "probability 0 or 1.")
 
 
+@pytest.mark.shipped
 def test_a_draft_that_could_be_decided_by_chance_but_was_not_says_so(shipped):
     data = dataclasses.replace(shipped, drawn_rounds=1)  # the aligned draft's one round checks no "mat" at position 4
     r = explain(data).results[0]

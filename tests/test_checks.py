@@ -131,6 +131,7 @@ def test_planted_error_takes_the_shape_a_chi_square_sees_least():
         assert chi < ((shifted - probs) ** 2 / probs).sum()
 
 
+@pytest.mark.shipped
 def test_rounds_reach_every_shipped_position_often_enough_to_see_the_detectable_tv(shipped):
     for profile in shipped.profiles:
         reach = Fraction(1)
@@ -140,6 +141,7 @@ def test_rounds_reach_every_shipped_position_often_enough_to_see_the_detectable_
             reach *= stats.overlap(p, q) if q else 1
 
 
+@pytest.mark.shipped
 def test_the_bonus_check_catches_an_error_of_the_detectable_size_as_often_as_promised_and_never_a_right_one(shipped):
     """The power claim at each shipped profile's least-reached position (the bonus position): over POWER_TRIALS draws
     of what ROUNDS rounds give its check, an error of DETECTABLE_TV planted there is caught at least POWER of the

@@ -296,7 +296,7 @@ def test_every_rows_detectable_error_counts_its_own_categories(tmp_path):
     sequence row's categories are the toy's texts, 3 tokens to the 4th power = 81."""
     import json
 
-    raw = json.loads(DATA.read_text(encoding="utf-8"))
+    raw = json.loads(FIXTURE.read_text(encoding="utf-8"))  # a known file of 6 tokens, whatever the data file holds
     raw["vocabulary"].append("dog")
     for row in [*raw["target"], raw["bonus_target"], *(r for p in raw["profiles"] for r in p["draft"])]:
         row.append("0")

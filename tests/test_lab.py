@@ -58,8 +58,11 @@ def test_the_greedy_proposal_and_its_cut_points_are_p_without_the_drafts_first_t
         p, q = [Fraction(x) for x in pos["target"]], [Fraction(x) for x in pos["draft"]]
         x = q.index(max(q))  # the first most likely token
         assert pos["greedy"] == x and pos["greedy_f"] == float(p[x])
-        rest = [Fraction(0) if y == x else a / (1 - p[x]) for y, a in enumerate(p)]
-        assert pos["greedy_cuts"] == [round(float(sum(rest[:y + 1])), 6) for y in range(len(p))]
+        if p[x] == 1:  # the target is sure of the proposal: it is never rejected, and there is nothing to cut
+            assert pos["greedy_cuts"] == [0.0] * len(p)
+        else:
+            rest = [Fraction(0) if y == x else a / (1 - p[x]) for y, a in enumerate(p)]
+            assert pos["greedy_cuts"] == [round(float(sum(rest[:y + 1])), 6) for y in range(len(p))]
         assert pos["p_cuts"] == [round(float(sum(p[:y + 1])), 6) for y in range(len(p))]
 
 

@@ -11,10 +11,10 @@ import pytest
 from speculative.errors import InputError
 from speculative.profiles import parse
 
-from .conftest import DATA
+from .conftest import DATA, FIXTURE
 
 SRC = "data/profiles.v1.json"
-RAW = json.loads(DATA.read_text())
+RAW = json.loads(FIXTURE.read_text())  # a known file: the edits below name its places
 
 
 def broken(edit) -> str:
@@ -120,7 +120,7 @@ def test_collects_every_problem_before_failing():
 
 
 def test_rejects_invalid_json_with_line_and_column():
-    text = DATA.read_text().replace('"version": 1,', '"version": 1')
+    text = FIXTURE.read_text().replace('"version": 1,', '"version": 1')
     (line,) = problems(text)
     assert line == f'{SRC}: line 4, column 3: found the string "about"; expected "," or "}}" (is a comma missing before it?)'
 

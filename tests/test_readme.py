@@ -32,7 +32,7 @@ def test_quick_start_has_exactly_two_commands_and_ci_runs_the_test_one():
 
 def test_example_validator_output_is_what_the_build_prints(tmp_path):
     (tmp_path / "data").mkdir()
-    raw = json.loads((ROOT / "data" / "profiles.v1.json").read_text())
+    raw = json.loads((ROOT / "tests" / "fixtures" / "profiles.v1.json").read_text())  # the file the example edits
     assert raw["target"][0][0] == "4/8"
     raw["target"][0][0] = "5/8"
     raw["profiles"][1]["proposals"][0] = "dog"
