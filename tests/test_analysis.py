@@ -16,7 +16,6 @@ from speculative.analysis import explain
 from speculative.figures import walkthrough
 from speculative.analysis import arrays, checkpoint_sizes
 
-from .conftest import FIGURES
 
 
 def drawn(explained):
@@ -121,7 +120,7 @@ def test_drawn_rounds_mean_length_is_reported_exactly(explained):
     for r in explained.results:
         lengths = [len(d.committed) for d in r.drawn_rounds]
         assert r.drawn_mean == Fraction(sum(lengths), len(lengths))
-        assert FIGURES[r.profile.id]["frames"] >= 5
+        assert all(1 <= n <= explained.data.k + 1 for n in lengths)  # one token at least, the bonus at most
 
 
 def inverse_cdf(cuts, r) -> int:

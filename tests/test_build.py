@@ -21,7 +21,7 @@ from speculative.text import decimal_str
 
 import tracekit
 
-from .conftest import FIGURES, FIXTURE, ROOT, edited_data
+from .conftest import FIGURES, FIXTURE, ROOT, data_is_shipped, edited_data
 
 
 def build_process(*args: str) -> subprocess.CompletedProcess:
@@ -56,7 +56,8 @@ def test_help_names_the_options():
 def test_trace_is_embedded_and_published_identically(built_site, html):
     published = json.loads((built_site / "trace.json").read_text(encoding="utf-8"))
     assert embedded_trace(html) == published
-    assert [len(p["walk"]["frames"]) for p in published["profiles"]] == [FIGURES[p["id"]]["frames"] for p in published["profiles"]]
+    if data_is_shipped():  # the hand-worked frame counts (docs/figures.md)
+        assert [len(p["walk"]["frames"]) for p in published["profiles"]] == [FIGURES[p["id"]]["frames"] for p in published["profiles"]]
 
 
 def test_every_trace_statistic_equals_the_exact_value(built_site, shipped):

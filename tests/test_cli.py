@@ -36,8 +36,10 @@ def test_check_prints_a_row_per_position_per_profile_and_the_sequence_check():
     status, out, _ = run("check", *SMALL)
     assert status == 0, out
     rows = [line for line in out.splitlines() if line.endswith("  ok")]
-    assert len(rows) == 2 * (6 + 1) + 1
-    assert re.search(r"^divergent position 6 +\d[\d,]* +\d\.\d\de[-+]\d\d +0\.\d{5} +0\.\d{5} +0\.\d{5}  ok$", out, re.M)
+    data = load(str(DATA))
+    assert len(rows) == len(data.profiles) * (data.k + 1 + 1) + 1  # each position, the bonus, tokens per round; the toy
+    last = data.profiles[-1].id
+    assert re.search(rf"^{last} position {data.k + 1} +" r"\d[\d,]* +\d\.\d\de[-+]\d\d +0\.\d{5} +0\.\d{5} +0\.\d{5}  ok$", out, re.M)
     assert SEQUENCE_ROW in out
 
 
@@ -374,7 +376,7 @@ def test_one_failed_row_alone_decides_the_exit_status_whichever_row_it_is(monkey
 
 def test_the_check_commands_first_and_last_lines_state_its_own_figures():
     status, out, _ = run("check", "--rounds", "2000", "--texts", "3000", "--generations", "0", "--data", str(DATA))
-    assert out.startswith(f"{DATA}: 2 profile(s), 2,000 rounds each; a check fails below p = {checks.P_MIN:g} or "
+    assert out.startswith(f"{DATA}: {len(load(str(DATA)).profiles)} profile(s), 2,000 rounds each; a check fails below p = {checks.P_MIN:g} or "
                           f"above its TV bound. 'detectable' is the TV error caught with probability {checks.POWER:.0%}; "
                           "'unreached': the rule never reaches that position.")
     assert f"(that row: the built-in context-dependent toy, a vocabulary of {len(checks.TOY.vocabulary)}, 3,000 texts in " in out

@@ -14,12 +14,14 @@ from speculative.frames import BonusFrame, DoneFrame, ProposeFrame, Round, Verif
 from speculative.stats import position_record
 from speculative.text import uniform_str
 
-from .conftest import FIGURES, closed_form
+from .conftest import FIGURES, closed_form, data_is_shipped
 
 
 def test_frame_count_equals_its_closed_form(shipped, explained):
     for r in explained.results:
-        assert len(r.frames) == closed_form(shipped, r.profile) == FIGURES[r.profile.id]["frames"]
+        assert len(r.frames) == closed_form(shipped, r.profile)
+        if data_is_shipped():  # and the hand-worked count of the shipped file (docs/figures.md)
+            assert len(r.frames) == FIGURES[r.profile.id]["frames"]
         assert [f.index for f in r.frames] == list(range(1, len(r.frames) + 1))
 
 

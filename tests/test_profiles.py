@@ -30,6 +30,7 @@ def problems(text: str) -> list[str]:
 
 
 def test_reads_shipped_file_as_exact_fractions(shipped):
+    RAW = json.loads(DATA.read_text(encoding="utf-8"))  # the data file itself, whatever it holds
     assert shipped.vocabulary == tuple(RAW["vocabulary"])
     assert shipped.k == len(RAW["target"])
     assert shipped.target[0][0] == Fraction(RAW["target"][0][0])

@@ -3,6 +3,7 @@ internal links all resolve. Each case runs the real build on a copy of the proje
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -184,10 +185,14 @@ def test_an_undefined_name_lists_the_defined_names(project, run_build):
     assert {"profiles", "vocab", "lab", "speedup"} <= set(defined) and len(defined) == len(set(defined))
 
 
+# the data file's profile ids, in its order: the names `p` has
+PROFILE_IDS = ", ".join(p["id"] for p in json.loads((ROOT / "data" / "profiles.v1.json").read_text(encoding="utf-8"))["profiles"])
+
+
 def test_an_undefined_attribute_lists_what_the_object_has(project, run_build):
     append(WHY, "\nE is {{ p.nonexistent.expected }}.\n")(project)
     assert refused(run_build, project)[:-2] == [
-        f"{WHY}: line {AFTER_WHY}: found 'dict object' has no attribute 'nonexistent'; it has aligned, divergent; "
+        f"{WHY}: line {AFTER_WHY}: found 'dict object' has no attribute 'nonexistent'; it has {PROFILE_IDS}; "
         "expected a name it has"]
 
 

@@ -10,6 +10,8 @@ from fractions import Fraction
 from speculative import figures, text, view
 from speculative.figures import walkthrough
 
+from .conftest import DATA
+
 ROOT_TEMPLATES = "templates"
 
 
@@ -44,7 +46,7 @@ def test_every_id_on_the_page_is_reserved_so_no_profile_id_can_collide(built_sit
     reserved = build.reserved_ids(sections)
     html = (built_site / "index.html").read_text(encoding="utf-8")
     profile_ids = set(re.findall(r'data-lab-open="([a-z0-9-]+)/', html))
-    assert profile_ids == {"aligned", "divergent"}
+    assert profile_ids == {p["id"] for p in json.loads(DATA.read_text(encoding="utf-8"))["profiles"]}
     for found in set(re.findall(r'\bid="([^"]+)"', html)):
         if found.split("/")[0] in profile_ids:  # a frame of the no-JS list, "<profile id>/<n>"
             continue
