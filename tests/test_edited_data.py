@@ -59,7 +59,9 @@ def test_the_skip_line_says_why():
 @pytest.mark.parametrize("edit", list(EDITS))
 def test_the_fast_test_command_passes_on_an_authors_valid_edit(tmp_path, edit):
     project = copy_project(tmp_path / "project")
-    write_edited(project / "data" / "profiles.v1.json", edit)
+    data = project / "data" / "profiles.v1.json"
+    shutil.copyfile(FIXTURE, data)  # each edit names places in the known file, whatever this clone's data holds
+    write_edited(data, edit)
     # the copy shares this project's environment (scripts/setup.sh takes VENV), so it installs nothing
     env = {**os.environ, "VENV": str(ROOT / ".venv"), "TEST_WORKERS": "1", "PYTHONDONTWRITEBYTECODE": "1"}
     env.pop("PYTEST_XDIST_WORKER", None)
