@@ -65,12 +65,21 @@ def count(low: int, high: int) -> Callable[[str], int]:
 
 class Progress:
     """A one-line progress bar on a terminal `stream`, drawn only between the table's rows: `clear()` wipes it
-    before a row is printed (the bar and the table may share one terminal), `advance(step)` redraws it."""
+    before a row is printed (the bar and the table may share one terminal), `advance(step)` redraws it. On a
+    stream that is no terminal (a file, a pipe) it draws nothing."""
 
     def __init__(self, total: int, stream: TextIO) -> None:
         self.total, self.stream, self.done, self.shown = total, stream, 0, False
+        self.live = stream.isatty()
+
+    def show(self, line: str, out: TextIO) -> None:
+        """Prints a table row on `out`, the bar wiped first so no line holds both."""
+        self.clear()
+        print(coloured(line, out), file=out)
 
     def advance(self, step: int) -> None:
+        if not self.live:
+            return
         self.done += step
         filled = int(30 * min(self.done, self.total) / self.total)
         self.stream.write(f"\r[{'#' * filled}{' ' * (30 - filled)}] {min(self.done / self.total, 1):4.0%}")
@@ -119,17 +128,7 @@ def run_checks(path: str, rounds: int, texts: int, out: TextIO, err: TextIO, rul
     swapped, rule = rule, rule or sampler.RULE
     data = load(path)
     rng = np.random.default_rng(checks.SEED)
-    bar = Progress(rounds * len(data.profiles) + texts, err) if err.isatty() else None
-
-    def advance(step: int) -> None:
-        if bar:
-            bar.advance(step)
-
-    def show(line: str) -> None:  # a row, with the bar wiped first so no line holds both
-        if bar:
-            bar.clear()
-        print(coloured(line, out), file=out)
-
+    bar = Progress(rounds * len(data.profiles) + texts, err)
     print(f"{path}: {len(data.profiles)} profile(s), {rounds:,} rounds each; a check fails below "
           f"p = {checks.P_MIN:g} or above its TV bound. 'detectable' is the TV error caught with "
           f"probability {checks.POWER:.0%}; 'unreached': the rule never reaches that position.\n", file=out)
@@ -137,15 +136,14 @@ def run_checks(path: str, rounds: int, texts: int, out: TextIO, err: TextIO, rul
     printed: list[checks.Check] = []  # every row printed: the exit status is the conjunction of all of them
     for profile in data.profiles:
         t, d, b = arrays(data, profile)
-        for c in checks.profile_checks(t, d, b, rounds, rng, rule, name=profile.id, progress=advance if bar else None):
-            show(row(c, len(b) if "position" in c.name else len(t) + 1))
+        for c in checks.profile_checks(t, d, b, rounds, rng, rule, name=profile.id, progress=bar.advance if bar.live else None):
+            bar.show(row(c, len(b) if "position" in c.name else len(t) + 1), out)
             printed.append(c)
     start = time.perf_counter()
     seq = checks.sequence_check(checks.TOY, texts, rng, rule)
-    advance(texts)
-    show(row(seq, len(checks.TOY.vocabulary) ** checks.SEQUENCE_LENGTH))
-    if bar:
-        bar.clear()
+    bar.advance(texts)
+    bar.show(row(seq, len(checks.TOY.vocabulary) ** checks.SEQUENCE_LENGTH), out)
+    bar.clear()
     printed.append(seq)
     print(f"\n(that row: the built-in context-dependent toy, a vocabulary of {len(checks.TOY.vocabulary)}, "
           f"{texts:,} texts in {time.perf_counter() - start:.1f} s)", file=out)

@@ -135,7 +135,8 @@ def test_check_of_a_bad_file_prints_its_problems_without_traceback(tmp_path):
 
 
 def test_progress_bar_reaches_the_whole_and_is_wiped_before_a_row():
-    stream = io.StringIO()
+    stream = Terminal()  # a terminal: on a file or a pipe the bar draws nothing
+    assert cli.Progress(4, io.StringIO()).live is False
     bar = cli.Progress(4, stream)
     bar.advance(1)
     assert stream.getvalue() == "\r[" + "#" * 7 + " " * 23 + "]  25%"
