@@ -693,7 +693,7 @@ def parse(text: str, source: str, reserved: frozenset[str] = frozenset(),
     text = text[1:] if text.startswith("\ufeff") else text
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_INPUT_BYTES:
-        raise InputError(source, [("$", f"found {size:,} bytes; expected at most {MAX_INPUT_BYTES:,} bytes "
+        raise InputError(source, [("", f"found {size:,} bytes; expected at most {MAX_INPUT_BYTES:,} bytes "
                                        "for an input file")])
     try:
         raw, duplicates = read_json(text)

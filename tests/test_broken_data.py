@@ -156,7 +156,7 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     ("50,000 tokens", edited(put("vocabulary", ["x"] * 50_000)),
      ["vocabulary: found 50000 tokens; expected at most 10, so the page's tables and charts fit a phone screen"]),
     ("25 million entries", b'{"vocabulary": [' + b"0," * 25_000_000 + b"0]}",
-     ["$: found 50,000,019 bytes; expected at most 1,000,000 bytes for an input file"]),
+     ["found 50,000,019 bytes; expected at most 1,000,000 bytes for an input file"]),  # the whole file: no JSON path
     # strict types
     ("version true", edited(put("version", True)), ["version: found true; expected 1 for profiles.v1.json"]),
     ("version 1.0", replaced('"version": 1', '"version": 1.0'), ["version: found 1.0; expected 1 for profiles.v1.json"]),

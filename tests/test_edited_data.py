@@ -66,8 +66,8 @@ def test_the_fast_test_command_passes_on_an_authors_valid_edit(tmp_path, edit):
     env = {**os.environ, "VENV": str(ROOT / ".venv"), "TEST_WORKERS": "1", "PYTHONDONTWRITEBYTECODE": "1"}
     env.pop("PYTEST_XDIST_WORKER", None)
     env.pop("PYTEST_CURRENT_TEST", None)
-    done = subprocess.run(["bash", "scripts/test.sh", "--fast", "-p", "no:cacheprovider", "-q"], cwd=project, env=env,
+    done = subprocess.run(["bash", "scripts/test.sh", "--fast", "-p", "no:cacheprovider", "-rs"], cwd=project, env=env,
                           capture_output=True, text=True, timeout=1500)
-    tail = "\n".join((done.stdout + done.stderr).splitlines()[-30:])
-    assert done.returncode == 0, tail
-    assert "skipped" in tail  # the shipped file's own figures, skipped for this one
+    said = done.stdout + done.stderr
+    assert done.returncode == 0, "\n".join(said.splitlines()[-30:])
+    assert NOT_SHIPPED[:40] in said  # the shipped file's own figures were skipped, each saying why

@@ -190,6 +190,7 @@ def test_the_live_figure_opens_on_the_same_seeded_run_the_page_shows_without_scr
     context.close()
 
 
+@pytest.mark.shipped  # the budget is the shipped page's: each more profile adds its tables
 def test_after_1000_tokens_the_lanes_stay_small_and_the_page_within_its_dom_budget(page: Page, page_url):
     open_figure(page, page_url, "window.__generateSeed = 3;")
     gen(page).get_by_label("Tokens drafted per round").fill("8")

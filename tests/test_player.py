@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 from tracekit import caption_of, frame_dict, frame_token, positions
 
-from .conftest import FIGURES, axe_violations, edited_data
+from .conftest import FIGURES, axe_violations, data_is_shipped, edited_data
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -368,7 +368,8 @@ def test_without_javascript_the_static_walkthrough_shows_every_frame(browser, pa
     page = context.new_page()
     page.goto(page_url)
     total = sum(len(frames(p)) for p in trace["profiles"])
-    assert total == sum(f["frames"] for f in FIGURES.values())
+    if data_is_shipped():  # the hand-worked frame counts (docs/figures.md)
+        assert total == sum(f["frames"] for f in FIGURES.values())
     items = page.locator("li.frame")
     expect(items).to_have_count(total)
     for i in range(total):
