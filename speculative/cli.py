@@ -254,7 +254,7 @@ class NoCheckout(Exception):
 
 def build_module() -> Any:
     """Returns build.py, loaded from the checkout this package lives in."""
-    path = Path(__file__).resolve().parent.parent / "build.py"
+    path = CHECKOUT / "build.py"
     if not path.is_file():
         raise NoCheckout(f"{path}: found no such file; expected build.py beside the speculative/ folder, "
                          "as in a clone of the project (bash scripts/build.sh installs it from there)")
