@@ -52,8 +52,9 @@ GOALS = {"cold_vs_mkdocs": 0.7, "cold_vs_floor": 2.0, "warm_vs_mkdocs": 0.5, "co
 BUILD = """
 import pathlib, sys
 sys.path.insert(0, {root!r})
+from speculative import checkout
 import build
-build.CACHE = pathlib.Path(sys.argv[1])
+checkout.CACHE = pathlib.Path(sys.argv[1])
 sys.exit(build.main(["--out", sys.argv[2]]))
 """
 
@@ -61,19 +62,19 @@ sys.exit(build.main(["--out", sys.argv[2]]))
 CONTENT = """
 import pathlib, shutil, sys, time
 sys.path.insert(0, {root!r})
-import build
+from speculative import checkout
+from speculative.commands import build as build_command
 work = pathlib.Path(sys.argv[1])
-build.CACHE = work / ".cache"
-args = build.parse_args(["--data", str(work / "data/profiles.v1.json"), "--content", str(work / "content"),
-                         "--templates", str(work / "templates"), "--out", str(work / "site")])
-build.build_once(args)
+checkout.CACHE = work / ".cache"
+args = checkout.Paths(work / "data/profiles.v1.json", work / "content", work / "templates", work / "site")
+build_command.build_once(args)
 page = sorted((work / "content").glob("*.md"))[0]
 text = page.read_text()
 times = []
 for i in range({edits}):
     page.write_text(text + f"\\n\\nAn edit, number {{i}}.\\n")
     start = time.perf_counter()
-    build.build_once(args)
+    build_command.build_once(args)
     times.append(time.perf_counter() - start)
 print(sorted(times)[len(times) // 2])
 """

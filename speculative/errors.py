@@ -1,4 +1,5 @@
-"""The one error type for bad input files, and pure helpers that show what an author typed."""
+"""The error types for bad input (one file's problems, and every problem a build found), and pure helpers that
+show what an author typed."""
 
 from __future__ import annotations
 
@@ -24,6 +25,14 @@ _BOM = "\ufeff"
 # Invisible in a terminal or able to reorder the text around them, so an error message names them instead.
 _HIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"}
 _CONTROL_NAMES = {"\t": "tab", "\n": "line feed", "\r": "carriage return", "\x00": "null"}
+
+
+class Problems(Exception):
+    """Every input problem found before a command gave up, as printable lines."""
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        super().__init__("\n".join(lines))
 
 
 class InputError(Exception):

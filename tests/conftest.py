@@ -162,12 +162,12 @@ def edited_data(folder: Path, edit: Callable[[dict], None], name: str = "edited.
 @pytest.fixture(autouse=True)
 def own_build_cache(tmp_path_factory, monkeypatch):
     """Gives each test worker its own .cache/ for in-process builds, so two builds on two cores never wait on one
-    lock or share one analysis cache; a test that needs a particular .cache/ sets build.CACHE itself."""
+    lock or share one analysis cache; a test that needs a particular .cache/ sets checkout.CACHE itself."""
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker:
-        import build
+        from speculative import checkout
 
-        monkeypatch.setattr(build, "CACHE", tmp_path_factory.getbasetemp() / f"cache-{worker}")
+        monkeypatch.setattr(checkout, "CACHE", tmp_path_factory.getbasetemp() / f"cache-{worker}")
 
 
 @pytest.fixture
@@ -225,10 +225,10 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
     """Builds the shipped data into a fresh folder once per test session and returns that folder."""
-    import build
+    from speculative import pipeline, publish
 
     out = tmp_path_factory.mktemp("site") / "site"
-    build.write_atomic(out, build.build_files(DATA, ROOT / "content", ROOT / "templates"))
+    publish.write_atomic(out, pipeline.build_files(DATA, ROOT / "content", ROOT / "templates"))
     return out
 
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import build
+from speculative import checkout, pipeline
+from speculative.commands import build as build_command
 from speculative import analysis, cache, frames, lm_settings, profiles, stats, view
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,12 +141,12 @@ def test_equal_datasets_have_equal_bytes_and_other_data_other_bytes(shipped):
 @pytest.fixture
 def fresh_cache(tmp_path, monkeypatch) -> Path:
     """Points the build's .cache/ at an empty folder."""
-    monkeypatch.setattr(build, "CACHE", tmp_path / ".cache")
+    monkeypatch.setattr(checkout, "CACHE", tmp_path / ".cache")
     return tmp_path / ".cache" / "analysis.json"
 
 
 def files() -> dict[str, bytes]:
-    return build.build_files(DATA, ROOT / "content", ROOT / "templates")
+    return pipeline.build_files(DATA, ROOT / "content", ROOT / "templates")
 
 
 def test_a_hit_skips_the_analysis_and_writes_the_same_bytes(fresh_cache, monkeypatch):
@@ -154,7 +155,7 @@ def test_a_hit_skips_the_analysis_and_writes_the_same_bytes(fresh_cache, monkeyp
 
     def refuse(dataset, corpus):
         raise AssertionError("the analysis ran although the cache held it")
-    monkeypatch.setattr(build, "explain", refuse)
+    monkeypatch.setattr(pipeline, "explain", refuse)
     assert files() == computed
 
 
@@ -171,11 +172,11 @@ def test_a_damaged_or_foreign_cache_is_ignored_and_rebuilt(fresh_cache, damage, 
     computed = files()
     damage(fresh_cache)
     runs = []
-    real = build.explain
-    monkeypatch.setattr(build, "explain", lambda dataset, corpus: runs.append(1) or real(dataset, corpus))
+    real = pipeline.explain
+    monkeypatch.setattr(pipeline, "explain", lambda dataset, corpus: runs.append(1) or real(dataset, corpus))
     assert files() == computed and runs == [1]
     if fresh_cache.is_file():  # written again, whole: the next build hits it
-        monkeypatch.setattr(build, "explain", lambda dataset, corpus: pytest.fail("the rewritten cache was not used"))
+        monkeypatch.setattr(pipeline, "explain", lambda dataset, corpus: pytest.fail("the rewritten cache was not used"))
         assert files() == computed
 
 
@@ -188,7 +189,7 @@ def test_a_damaged_or_foreign_cache_is_ignored_and_rebuilt(fresh_cache, damage, 
 def test_a_damaged_minified_script_is_minified_again(fresh_cache, damage, monkeypatch, tmp_path):
     from speculative import render
 
-    monkeypatch.setattr(build, "ROOT", tmp_path / "checkout")  # no checkout's own script.js to fall back on
+    monkeypatch.setattr(checkout, "ROOT", tmp_path / "checkout")  # no checkout's own script.js to fall back on
     computed = files()
     script = fresh_cache.parent / "script.js"
     head, _, text = script.read_text(encoding="utf-8").partition("\n")
@@ -202,9 +203,9 @@ def test_a_damaged_minified_script_is_minified_again(fresh_cache, damage, monkey
 def test_a_build_with_another_cache_reads_the_checkouts_minified_script(fresh_cache, monkeypatch):
     from speculative import render
 
-    monkeypatch.setattr(build, "CACHE", ROOT / ".cache")
+    monkeypatch.setattr(checkout, "CACHE", ROOT / ".cache")
     computed = files()  # the checkout's own .cache/ now holds this source's script
-    monkeypatch.setattr(build, "CACHE", fresh_cache.parent)
+    monkeypatch.setattr(checkout, "CACHE", fresh_cache.parent)
     monkeypatch.setattr(render, "minified_script", lambda source: pytest.fail("minified again"))
     assert files() == computed
 
@@ -215,22 +216,24 @@ def test_other_data_misses_the_cache(fresh_cache, tmp_path, monkeypatch):
     raw["monte_carlo"]["seed"] += 1
     (tmp_path / "other.json").write_text(json.dumps(raw))
     runs = []
-    real = build.explain
-    monkeypatch.setattr(build, "explain", lambda dataset, corpus: runs.append(1) or real(dataset, corpus))
-    build.build_files(tmp_path / "other.json", ROOT / "content", ROOT / "templates")
+    real = pipeline.explain
+    monkeypatch.setattr(pipeline, "explain", lambda dataset, corpus: runs.append(1) or real(dataset, corpus))
+    pipeline.build_files(tmp_path / "other.json", ROOT / "content", ROOT / "templates")
     assert runs == [1]
 
 
 PROBE = """
 import os, pathlib, sys
 sys.path.insert(0, sys.argv[1])
+from speculative import checkout, pipeline
+from speculative.commands import build as build_command
 import build
-build.CACHE = pathlib.Path(sys.argv[2])
+checkout.CACHE = pathlib.Path(sys.argv[2])
 if sys.argv[4] == "no fork":
     del os.fork
 ran = pathlib.Path(sys.argv[2]).parent / "analysed"
 ran.parent.mkdir(parents=True, exist_ok=True)  # before the build: a forked child may touch it first
-real, parent = build.explain, os.getpid()
+real, parent = pipeline.explain, os.getpid()
 
 
 def explain(dataset, corpus):
@@ -240,7 +243,7 @@ def explain(dataset, corpus):
     return real(dataset, corpus)
 
 
-build.explain = explain
+pipeline.explain = explain
 code = build.main(["--out", sys.argv[3]])
 print(code, "numpy" in sys.modules, ran.exists())
 ran.unlink(missing_ok=True)
@@ -275,10 +278,10 @@ def test_only_a_one_shot_build_forks_its_analysis(monkeypatch, tmp_path):
     """A watcher keeps numpy imported between rebuilds; a child forked for each data edit would import it anew
     (the bench's save-to-page time went from 76 to 224 ms when --watch forked)."""
     asked = []
-    monkeypatch.setattr(build, "build_files", lambda *paths, ahead=False: asked.append(ahead) or {})
-    monkeypatch.setattr(build, "publish", lambda args, files: None)
-    for flags in ([], ["--watch"]):
-        args = build.parse_args(["--out", str(tmp_path / "site"), *flags])
+    monkeypatch.setattr(build_command, "build_files", lambda *paths, ahead=False: asked.append(ahead) or {})
+    monkeypatch.setattr(build_command, "publish", lambda out, files, inputs: None)
+    paths = replace(checkout.Paths.default(), out=tmp_path / "site")
+    for watching in (False, True):
         with contextlib.suppress(KeyError):  # the stand-in wrote no page to summarise
-            build.build_once(args)
+            build_command.build_once(paths, watching)
     assert asked == [True, False]

@@ -271,7 +271,7 @@ def test_the_scripts_tie_break_and_cut_points_are_pythons(page: Page, page_url):
 def test_a_page_template_without_the_sections_tokens_hides_the_live_figure_without_an_error(page: Page, tmp_path):
     import shutil
 
-    import build
+    from speculative import pipeline, publish
 
     from .conftest import ROOT
 
@@ -280,7 +280,7 @@ def test_a_page_template_without_the_sections_tokens_hides_the_live_figure_witho
     shell = tmp_path / "templates" / "page.html.j2"
     shell.write_text(shell.read_text(encoding="utf-8").replace(' data-corpus="{{ s.corpus }}"', ""), encoding="utf-8")
     out = tmp_path / "site"
-    build.write_atomic(out, build.build_files(tmp_path / "data" / "profiles.v1.json", tmp_path / "content",
+    publish.write_atomic(out, pipeline.build_files(tmp_path / "data" / "profiles.v1.json", tmp_path / "content",
                                               tmp_path / "templates"))
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -10,7 +10,7 @@ from html import unescape
 
 import pytest
 
-import build
+from speculative import pipeline
 from speculative import generate, prose
 from speculative.figures.generator import joined
 from speculative.profiles import parse
@@ -65,11 +65,11 @@ def test_each_section_carries_its_own_tokens_for_the_script(built_site, corpus):
 
 
 def test_an_edit_to_the_prose_changes_the_models(project):
-    before = json.loads(build.build_files(project / "data" / "profiles.v1.json", project / "content",
+    before = json.loads(pipeline.build_files(project / "data" / "profiles.v1.json", project / "content",
                                           project / "templates")["trace.json"])["gen"]["types"]
     why = project / "content" / "12-limits.md"
     why.write_text(why.read_text(encoding="utf-8") + "\nZyzzyva quokka axolotl.\n", encoding="utf-8")
-    files = build.build_files(project / "data" / "profiles.v1.json", project / "content", project / "templates")
+    files = pipeline.build_files(project / "data" / "profiles.v1.json", project / "content", project / "templates")
     assert json.loads(files["trace.json"])["gen"]["types"] == before + 3
     assert "Zyzzyva quokka axolotl ." in files["index.html"].decode("utf-8")
 
@@ -79,11 +79,11 @@ def test_without_language_model_the_defaults_apply_and_with_it_the_page_follows(
     raw = json.loads(data.read_text(encoding="utf-8"))
     del raw["language_model"]
     data.write_text(json.dumps(raw), encoding="utf-8")
-    files = build.build_files(data, project / "content", project / "templates")
+    files = pipeline.build_files(data, project / "content", project / "templates")
     assert json.loads(files["trace.json"])["gen"]["k"] == 4
     raw["language_model"] = {"k": 6, "default_draft": 1, "temperatures": ["0", "1"], "default_temperature": "0"}
     data.write_text(json.dumps(raw), encoding="utf-8")
-    files = build.build_files(data, project / "content", project / "templates")
+    files = pipeline.build_files(data, project / "content", project / "templates")
     g = json.loads(files["trace.json"])["gen"]
     assert (g["k"], g["draft"], g["temps"], g["temp"]) == (6, 0, [0, 1], 0)
     page = files["index.html"].decode("utf-8")
@@ -190,7 +190,7 @@ def test_a_default_temperature_below_one_tempers_both_models_in_the_seeded_run(p
     raw = json.loads(data.read_text(encoding="utf-8"))
     raw["language_model"]["default_temperature"] = "1/2"
     data.write_text(json.dumps(raw), encoding="utf-8")
-    files = build.build_files(data, project / "content", project / "templates")
+    files = pipeline.build_files(data, project / "content", project / "templates")
     from speculative import language
 
     tokens = tuple(" ".join(re.findall(r'data-corpus="([^"]*)"', files["index.html"].decode("utf-8"))).split())

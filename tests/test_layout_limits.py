@@ -45,12 +45,12 @@ def limits_data() -> dict:
 
 @pytest.fixture(scope="session")  # built once per worker, however the tests of this module are spread
 def limits_url(tmp_path_factory) -> str:
-    import build
+    from speculative import checkout, pipeline, publish
 
     folder = tmp_path_factory.mktemp("limits")
     data = folder / "limits.json"
     data.write_text(json.dumps(limits_data(), ensure_ascii=False), encoding="utf-8")
-    build.write_atomic(folder / "site", build.build_files(data, build.ROOT / "content", build.ROOT / "templates"))
+    publish.write_atomic(folder / "site", pipeline.build_files(data, checkout.ROOT / "content", checkout.ROOT / "templates"))
     return (folder / "site" / "index.html").as_uri()
 
 

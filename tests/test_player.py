@@ -125,14 +125,14 @@ def test_profile_radios_come_from_the_data(page: Page, page_url, trace):
 
 
 def test_a_third_profile_in_the_data_gets_its_own_radio(page: Page, tmp_path):
-    import build
+    from speculative import pipeline, publish
 
     def edit(raw):
         raw["profiles"].append({"id": "same", "name": "a draft equal to the target",
                                 "proposals": raw["profiles"][0]["proposals"], "draft": raw["target"]})
         raw["monte_carlo"]["rounds"] = 2000
     data = edited_data(tmp_path, edit, "three.json")
-    build.write_atomic(tmp_path / "site", build.build_files(data, ROOT / "content", ROOT / "templates"))
+    publish.write_atomic(tmp_path / "site", pipeline.build_files(data, ROOT / "content", ROOT / "templates"))
     third = json.loads((tmp_path / "site" / "trace.json").read_text(encoding="utf-8"))["profiles"][2]
     page.goto((tmp_path / "site" / "index.html").as_uri())
     expect(page.get_by_role("group", name="Draft profile").get_by_role("radio")).to_have_count(3)

@@ -56,11 +56,11 @@ def no_js_text(html: str) -> str:
 def edited(request, tmp_path_factory):
     """The page built from the known data file (conftest.FIXTURE) with one of EDITS applied: the edits name its
     profile ids, proposals and rows, so they work whatever data/profiles.v1.json holds."""
-    import build
+    from speculative import checkout, pipeline
 
     folder = tmp_path_factory.mktemp(request.param)
     data = edited_data(folder, EDITS[request.param])
-    files = build.build_files(data, build.ROOT / "content", build.ROOT / "templates")
+    files = pipeline.build_files(data, checkout.ROOT / "content", checkout.ROOT / "templates")
     return request.param, json.loads(files["trace.json"]), no_js_text(files["index.html"].decode("utf-8"))
 
 
@@ -132,12 +132,12 @@ def test_exact_match_is_called_slower_only_when_it_is(edited):
 @pytest.mark.shipped
 def test_the_edits_reach_what_they_are_meant_to(tmp_path):
     """The edits do what the module says: so the sentences above are tested in both of their forms."""
-    import build
+    from speculative import checkout, pipeline
 
     found = {}
     for name in ("chance_at_divergent_2", "aligned_rejected_first"):
-        files = build.build_files(edited_data(tmp_path, EDITS[name], f"{name}.json"), build.ROOT / "content",
-                                  build.ROOT / "templates")
+        files = pipeline.build_files(edited_data(tmp_path, EDITS[name], f"{name}.json"), checkout.ROOT / "content",
+                                  checkout.ROOT / "templates")
         trace = json.loads(files["trace.json"])
         found[name] = [any(f["chance"] for f in walk_frames(p)) for p in trace["profiles"]], \
             [any("r" in f["slots"] for f in walk_frames(p)) for p in trace["profiles"]]
@@ -148,11 +148,11 @@ def test_the_edits_reach_what_they_are_meant_to(tmp_path):
 # --- the cost model's words follow its numbers ----------------------------------------------------------------
 
 def cost_page(tmp_path, **cost) -> str:
-    import build
+    from speculative import checkout, pipeline
 
     def edit(raw):
         raw["cost_model"].update(cost)
-    files = build.build_files(edited_data(tmp_path, edit), build.ROOT / "content", build.ROOT / "templates")
+    files = pipeline.build_files(edited_data(tmp_path, edit), checkout.ROOT / "content", checkout.ROOT / "templates")
     return no_js_text(files["index.html"].decode("utf-8"))
 
 
@@ -183,10 +183,10 @@ def test_a_cheap_verification_makes_the_worst_round_faster_and_the_page_says_so(
 
 
 def test_one_draft_is_not_called_both(tmp_path):
-    import build
+    from speculative import checkout, pipeline
 
-    files = build.build_files(edited_data(tmp_path, lambda raw: raw["profiles"].pop()), build.ROOT / "content",
-                              build.ROOT / "templates")
+    files = pipeline.build_files(edited_data(tmp_path, lambda raw: raw["profiles"].pop()), checkout.ROOT / "content",
+                              checkout.ROOT / "templates")
     text = no_js_text(files["index.html"].decode("utf-8"))
     assert "exact fractions, on the draft and on" in text and "both drafts" not in text
 
@@ -194,12 +194,12 @@ def test_one_draft_is_not_called_both(tmp_path):
 def test_positions_no_round_reached_show_no_tv_and_no_verdict(tmp_path):
     """A draft that never passes position 1 (q only where p = 0): positions 2 to 6 are never reached, so the TV table
     has nothing to compare there; it once printed TV 0.0000 under a bound of 2.9979, "within"."""
-    import build
+    from speculative import checkout, pipeline
 
     def disjoint(raw):
         raw["profiles"][1]["draft"][0] = ["0", "0", "4/8", "4/8", "0", "0"]  # target[0] is 0 at "sat" and "on"
         raw["profiles"][1]["proposals"][0] = "sat"
-    files = build.build_files(edited_data(tmp_path, disjoint), build.ROOT / "content", build.ROOT / "templates")
+    files = pipeline.build_files(edited_data(tmp_path, disjoint), checkout.ROOT / "content", checkout.ROOT / "templates")
     html = files["index.html"].decode("utf-8")
     table = re.search(r'<table class="tv-table">(?:(?!</table>).)*?tvt-divergent.*?</table>', html, re.S).group(0)
     rows = [[unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)(?=<t[hd]|</tr>|$)", r, re.S)]
@@ -236,14 +236,14 @@ def test_the_peak_is_said_at_a_draft_cost_the_explorer_does_not_compare(tmp_path
 
 def test_a_point_no_authored_round_shows_links_to_a_drawn_round_that_does(tmp_path):
     """With no authored rejection, "Show me" once said no frame shows a rejection, while drawn rounds showed many."""
-    import build
+    from speculative import checkout, pipeline
 
     from .tracekit import frame_dict as row
 
     def no_authored_rejection(raw):
         raw["profiles"][1]["proposals"] = ["the", "cat", "sat", "on", "a"]  # each with p >= q: accepted outright
-    files = build.build_files(edited_data(tmp_path, no_authored_rejection), build.ROOT / "content",
-                              build.ROOT / "templates")
+    files = pipeline.build_files(edited_data(tmp_path, no_authored_rejection), checkout.ROOT / "content",
+                              checkout.ROOT / "templates")
     text, trace = no_js_text(files["index.html"].decode("utf-8")), json.loads(files["trace.json"])
     assert "No frame in the current data shows this" not in text and "). That holds" not in text
     for point in ("zero", "drop", "residual"):
@@ -261,13 +261,13 @@ def test_a_point_no_authored_round_shows_links_to_a_drawn_round_that_does(tmp_pa
 
 def test_a_draft_equal_to_the_target_shows_the_capped_point(tmp_path):
     """p = q gives the ratio 1: accepted outright, as the point says for p(x) >= q(x)."""
-    import build
+    from speculative import checkout, pipeline
 
     def equal(raw):
         for p in raw["profiles"]:
             p["draft"] = [row[:] for row in raw["target"]]
             p["proposals"] = ["the", "cat", "sat", "on", "a"]
-    files = build.build_files(edited_data(tmp_path, equal), build.ROOT / "content", build.ROOT / "templates")
+    files = pipeline.build_files(edited_data(tmp_path, equal), checkout.ROOT / "content", checkout.ROOT / "templates")
     text = no_js_text(files["index.html"].decode("utf-8"))
     assert "passes whatever u is. Show me: a closely aligned draft, frame 2 of 8" in text
 
@@ -279,14 +279,14 @@ def chart_descriptions(html: str) -> list[str]:
 def test_the_tv_charts_description_follows_the_run(tmp_path):
     """Ten rounds, one checkpoint: the bound has nowhere to fall (it once 'fell from 1.0000 to 1.0000'), and a position no round
     reached has no TV (it read 0.0000). A draft equal to the target: every round reaches every position."""
-    import build
+    from speculative import checkout, pipeline
 
     def tiny(raw):
         raw["monte_carlo"]["rounds"] = 10
         raw["profiles"][1]["draft"][0] = ["0", "0", "4/8", "4/8", "0", "0"]  # never passes position 1
         raw["profiles"][1]["proposals"][0] = "sat"
         raw["profiles"][0]["draft"] = [row[:] for row in raw["target"]]
-    files = build.build_files(edited_data(tmp_path, tiny), build.ROOT / "content", build.ROOT / "templates")
+    files = pipeline.build_files(edited_data(tmp_path, tiny), checkout.ROOT / "content", checkout.ROOT / "templates")
     aligned, divergent = chart_descriptions(files["index.html"].decode("utf-8"))
     for d in (aligned, divergent):
         assert re.search(r"it is \d\.\d{4} after 10 rounds \(in proportion", d) and "falls from" not in d
@@ -308,36 +308,36 @@ def test_the_colophon_claims_the_checks_power_only_for_drafts_the_checks_reach(t
     """The power holds where the check command's 6,400,000 rounds reach every position often enough: the shipped
     divergent draft reaches its bonus position in 45/512 of rounds, 562,500, just enough for 0.005. A draft that
     never passes position 1 reaches nothing after it."""
-    import build
+    from speculative import checkout, pipeline
 
-    shipped = build.build_files(build.ROOT / "data" / "profiles.v1.json", build.ROOT / "content", build.ROOT / "templates")
+    shipped = pipeline.build_files(checkout.ROOT / "data" / "profiles.v1.json", checkout.ROOT / "content", checkout.ROOT / "templates")
     assert "at every position of these drafts;" in no_js_text(shipped["index.html"].decode("utf-8"))
 
     def disjoint(raw):
         raw["profiles"][1]["draft"][0] = ["0", "0", "4/8", "4/8", "0", "0"]
         raw["profiles"][1]["proposals"][0] = "sat"
-    files = build.build_files(edited_data(tmp_path, disjoint), build.ROOT / "content", build.ROOT / "templates")
+    files = pipeline.build_files(edited_data(tmp_path, disjoint), checkout.ROOT / "content", checkout.ROOT / "templates")
     assert ("at every position of the drafts this project ships (these drafts reach some position too rarely for "
             "that);") in no_js_text(files["index.html"].decode("utf-8"))
 
 
 def test_chance_in_both_authored_rounds_says_rounds(tmp_path):
-    import build
+    from speculative import checkout, pipeline
 
     def both(raw):  # the aligned draft's "on" at position 4 given q = 6/8 (p = 5/8): accepted with probability 5/6
         raw["profiles"][0]["draft"][3] = ["1/8", "0", "0", "6/8", "0", "1/8"]
         raw["profiles"][1]["draft"][1] = ["1/8", "1/8", "0", "2/8", "0", "4/8"]  # "mat" at 2: 1/2
-    files = build.build_files(edited_data(tmp_path, both), build.ROOT / "content", build.ROOT / "templates")
+    files = pipeline.build_files(edited_data(tmp_path, both), checkout.ROOT / "content", checkout.ROOT / "templates")
     text = no_js_text(files["index.html"].decode("utf-8"))
     assert "In the authored rounds of a closely aligned draft and a divergent draft, chance decides" in text
 
 
 def test_one_drawn_round_is_called_the_one_not_the_first_1(tmp_path):
-    import build
+    from speculative import checkout, pipeline
 
     def one(raw):
         raw["drawn_rounds"] = 1
-    files = build.build_files(edited_data(tmp_path, one), build.ROOT / "content", build.ROOT / "templates")
+    files = pipeline.build_files(edited_data(tmp_path, one), checkout.ROOT / "content", checkout.ROOT / "templates")
     text = no_js_text(files["index.html"].decode("utf-8"))
     aligned = json.loads(files["trace.json"])["profiles"][0]
     chance = any(frame_dict(row)["chance"] for row in aligned["drawn"][0]["frames"])
@@ -350,10 +350,10 @@ def test_one_drawn_round_is_called_the_one_not_the_first_1(tmp_path):
 def test_a_run_too_short_to_settle_is_not_said_to_settle(rounds, tmp_path):
     """With one or two checkpoints there is nothing to slide through and no line to draw; a bound of 1 or more
     checks nothing, so the table says so rather than "within"."""
-    import build
+    from speculative import checkout, pipeline
 
-    files = build.build_files(edited_data(tmp_path, lambda raw: raw["monte_carlo"].update(rounds=rounds)),
-                              build.ROOT / "content", build.ROOT / "templates")
+    files = pipeline.build_files(edited_data(tmp_path, lambda raw: raw["monte_carlo"].update(rounds=rounds)),
+                              checkout.ROOT / "content", checkout.ROOT / "templates")
     text = no_js_text(files["index.html"].decode("utf-8"))
     assert "Slide Rounds" not in text and "on log–log axes it is a straight line" not in text
     assert "In these runs every position" not in text and "The bound shrinks as 1/√n for n rounds." in text

@@ -20,7 +20,7 @@ from typing import Callable
 
 import pytest
 
-import build
+from speculative import checkout, pipeline, publish, serve
 from speculative import figures
 from speculative.errors import InputError, decode
 from speculative.profiles import parse
@@ -55,11 +55,17 @@ def project(project, built_site, monkeypatch) -> Path:
     """Returns conftest's copy of the inputs with a built site/ beside them, and makes it the cwd."""
     shutil.copytree(built_site, project / "site")
     monkeypatch.chdir(project)
-    monkeypatch.setattr(build, "CACHE", project / ".cache")
+    monkeypatch.setattr(checkout, "CACHE", project / ".cache")
     return project
 
 
 ARGS = ["--data", SRC, "--out", "site", "--content", "content", "--templates", "templates"]
+
+
+def cli_paths(argv: list[str]) -> checkout.Paths:
+    """Returns the paths a build given `argv` reads and writes, relative to the current folder."""
+    values = dict(zip(argv[::2], argv[1::2], strict=True))
+    return checkout.Paths(*(Path(values[f"--{f}"]) for f in ("data", "content", "templates", "out")))
 
 
 def refused(run_build, project: Path, *extra: str) -> list[str]:
@@ -278,7 +284,7 @@ FOLDER_CASES = [
     ("a link out of a built site", site_plus("link", lambda p: p.symlink_to(Path.cwd() / "data")), "link"),
     ("a user's .tmp file", site_plus(".notes.tmp", lambda p: p.write_text("draft")), ".notes.tmp"),
     ("an older build's index.html edited by hand", lambda www: (shutil.copytree(Path.cwd() / "site", www),
-     (www / build.MANIFEST).unlink(), (www / "index.html").write_text("<p>rewritten</p>")), "index.html"),
+     (www / publish.MANIFEST).unlink(), (www / "index.html").write_text("<p>rewritten</p>")), "index.html"),
     ("seven files", lambda www: (www.mkdir(), [(www / f"{i}.txt").write_text("x") for i in range(7)]),
      "0.txt, 1.txt, 2.txt, 3.txt, 4.txt and 2 more"),
 ]
@@ -294,18 +300,18 @@ def test_a_folder_holding_files_this_build_did_not_write_is_refused_and_left_alo
 @pytest.mark.parametrize("text", ['{"files": ["index.html"]}', "not json", '{"written_by": "speculative build.py", '
                                   '"files": ["../data/profiles.v1.json"]}'], ids=["not ours", "not JSON", "a path"])
 def test_a_manifest_this_build_did_not_write_is_refused(text, project, run_build):
-    (project / "site" / build.MANIFEST).write_text(text)
+    (project / "site" / publish.MANIFEST).write_text(text)
     assert refused(run_build, project) == [
-        f"site/{build.MANIFEST}: found a file that is not this build's record of what it wrote; expected the manifest "
+        f"site/{publish.MANIFEST}: found a file that is not this build's record of what it wrote; expected the manifest "
         "an earlier build wrote (choose another --out, or empty site/ yourself)"] + hint([1])
 
 
 def test_a_site_from_a_build_before_manifests_still_rebuilds(project, run_build):
-    (project / "site" / build.MANIFEST).unlink()
+    (project / "site" / publish.MANIFEST).unlink()
     (project / "site" / ".index.html.999.deadbeef.tmp").write_text("left by a killed build")
     assert run_build(*ARGS)[0] == 0
-    assert sorted(p.name for p in (project / "site").iterdir()) == [build.MANIFEST, "index.html", "trace.json"]
-    assert json.loads((project / "site" / build.MANIFEST).read_text())["files"] == ["index.html", "trace.json"]
+    assert sorted(p.name for p in (project / "site").iterdir()) == [publish.MANIFEST, "index.html", "trace.json"]
+    assert json.loads((project / "site" / publish.MANIFEST).read_text())["files"] == ["index.html", "trace.json"]
 
 
 # --- an unexpected error is one line, with the details in .cache/last-error.log ------------------------------
@@ -313,7 +319,7 @@ def test_a_site_from_a_build_before_manifests_still_rebuilds(project, run_build)
 def test_an_unexpected_error_is_one_line_and_a_log(project, run_build, monkeypatch):
     def broken(dataset, corpus):
         raise TypeError("unhashable type: 'list'")
-    monkeypatch.setattr(build, "explain", broken)
+    monkeypatch.setattr(pipeline, "explain", broken)
     before = snapshot(project / "site")
     code, out, err = run_build(*ARGS)
     assert (code, out) == (1, "")
@@ -328,16 +334,16 @@ def test_an_unexpected_error_is_one_line_and_a_log(project, run_build, monkeypat
 
 def test_publishing_replaces_its_files_in_place_and_removes_only_files_it_wrote(project, run_build):
     site = project / "site"
-    manifest = json.loads((site / build.MANIFEST).read_text())
+    manifest = json.loads((site / publish.MANIFEST).read_text())
     manifest["files"] += ["old-chart.svg", "old-folder"]
-    (site / build.MANIFEST).write_text(json.dumps(manifest))
+    (site / publish.MANIFEST).write_text(json.dumps(manifest))
     (site / "old-chart.svg").write_text("from an earlier build")
     (site / "old-folder").mkdir()  # a folder is never removed, even one on the record
     (site / ".index.html.999.deadbeef.tmp").write_text("left by a killed build")
     inode = (site / "index.html").stat().st_ino
     assert run_build(*ARGS, "--data", str(edited_data(project, lambda raw: raw.update(walkthrough_seed=7))))[0] == 0
-    assert sorted(p.name for p in site.iterdir()) == [build.MANIFEST, "index.html", "old-folder", "trace.json"]
-    assert json.loads((site / build.MANIFEST).read_text())["files"] == ["index.html", "trace.json"]
+    assert sorted(p.name for p in site.iterdir()) == [publish.MANIFEST, "index.html", "old-folder", "trace.json"]
+    assert json.loads((site / publish.MANIFEST).read_text())["files"] == ["index.html", "trace.json"]
     assert (site / "index.html").stat().st_ino != inode, "replaced by a new file, not rewritten in place"
 
 
@@ -346,16 +352,16 @@ def test_a_killed_swap_leaves_every_new_file_on_the_record(project, monkeypatch)
 
     def replace_then_killed(src, dst):
         real_replace(src, dst)
-        seen.append(json.loads((project / "site" / build.MANIFEST).read_text())["files"])
+        seen.append(json.loads((project / "site" / publish.MANIFEST).read_text())["files"])
         if Path(dst).name == "extra.txt":
             raise KeyboardInterrupt
-    monkeypatch.setattr(build.os, "replace", replace_then_killed)
-    files = {**build.build_files(Path(SRC), Path("content"), Path("templates")), "extra.txt": b"new"}
+    monkeypatch.setattr(publish.os, "replace", replace_then_killed)
+    files = {**pipeline.build_files(Path(SRC), Path("content"), Path("templates")), "extra.txt": b"new"}
     with pytest.raises(KeyboardInterrupt):
-        build.write_atomic(project / "site", files)
+        publish.write_atomic(project / "site", files)
     assert "extra.txt" in seen[-1], "a name the old manifest lacked is recorded before the file appears"
     monkeypatch.undo()
-    assert build.claim(project / "site", []) >= {"extra.txt", "index.html"}
+    assert publish.claim(project / "site", []) >= {"extra.txt", "index.html"}
 
 
 @pytest.mark.parametrize("name", ["trace.json", "index.html"])
@@ -380,7 +386,7 @@ def test_a_file_that_cannot_be_replaced_puts_back_the_ones_replaced_before_it(pr
             raise PermissionError(1, "Operation not permitted", str(src), None, str(dst))
         real_replace(src, dst)
     data = edited_data(project, lambda raw: raw.update(walkthrough_seed=7))
-    monkeypatch.setattr(build.os, "replace", refuse_the_trace)
+    monkeypatch.setattr(publish.os, "replace", refuse_the_trace)
     assert refused(run_build, project, "--data", str(data)) == [
         "site/trace.json: found a file the build could not replace (Operation not permitted); expected a file the "
         "build may replace (make it writable, or choose another --out)", *hint([""])]
@@ -390,7 +396,7 @@ def test_a_file_that_cannot_be_replaced_puts_back_the_ones_replaced_before_it(pr
 def test_an_interrupt_before_any_page_was_built_does_not_claim_one(project, run_build, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
-    monkeypatch.setattr(build, "build_files", interrupted)
+    monkeypatch.setattr(pipeline, "build_files", interrupted)
     assert run_build(*ARGS, "--out", "fresh") == (130, "", "interrupted; fresh/ holds no page: no build finished\n")
     assert run_build(*ARGS)[2] == "interrupted; site/ holds the last complete build\n"
 
@@ -404,7 +410,7 @@ def test_the_folder_is_kept_so_a_server_never_loses_it(project, run_build):
 def test_a_second_build_waits_for_the_lock_then_publishes(project):
     cache = ROOT / ".cache"  # a build.py process keeps its lock beside itself, in the checkout's .cache/
     cache.mkdir(exist_ok=True)
-    holder = os.open(cache / "build.lock", os.O_RDWR | os.O_CREAT)
+    holder = os.open(cache / "publish.lock", os.O_RDWR | os.O_CREAT)
     fcntl.flock(holder, fcntl.LOCK_EX)
     waiter = subprocess.Popen([sys.executable, str(ROOT / "build.py"), *ARGS, "--out", "fresh"], cwd=project,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -436,7 +442,7 @@ def test_an_interrupt_during_the_swap_finishes_the_swap_first(project, run_build
         os.kill(os.getpid(), signal.SIGINT)  # arrives between the two files' swaps
         real_replace(src, dst)
     data = edited_data(project, lambda raw: raw.update(walkthrough_seed=7))
-    monkeypatch.setattr(build.os, "replace", replace_then_interrupted)
+    monkeypatch.setattr(publish.os, "replace", replace_then_interrupted)
     code, out, err = run_build(*ARGS, "--data", str(data))
     monkeypatch.undo()
     assert code == 130 and err == "interrupted; site/ holds the last complete build\n"
@@ -450,14 +456,15 @@ def test_an_interrupt_during_the_swap_finishes_the_swap_first(project, run_build
 SLOW_WRITER = textwrap.dedent("""
     import signal, sys
     sys.path.insert(0, sys.argv[1])
+    from speculative import pipeline, publish, serve
     import build
-    real = build.write_all
+    real = publish.write_all
     def slow(fd, blob):
         real(fd, blob[:len(blob) // 2])
         print("writing", flush=True)
         signal.pause()  # half a file is written: wait here for the test's signal
         real(fd, blob[len(blob) // 2:])
-    build.write_all = slow
+    publish.write_all = slow
     sys.exit(build.main(sys.argv[2:]))
 """)
 
@@ -484,12 +491,12 @@ def test_stopping_a_build_while_it_writes_leaves_the_site_and_nothing_else(sig, 
 # --- --serve while the site is rebuilt ----------------------------------------------------------------------
 
 def test_serve_answers_every_request_with_a_complete_page_during_50_rebuilds(project, capsys):
-    args = build.parse_args(ARGS)
-    pages = [build.build_files(args.data, args.content, args.templates),
-             build.build_files(edited_data(project, lambda raw: raw.update(walkthrough_seed=7)), args.content,
+    args = cli_paths(ARGS)
+    pages = [pipeline.build_files(args.data, args.content, args.templates),
+             pipeline.build_files(edited_data(project, lambda raw: raw.update(walkthrough_seed=7)), args.content,
                                args.templates)]
-    server = build.make_server(args.out, 0)
-    build.start_serving(server, args.out)
+    server = serve.make_server(args.out, 0)
+    serve.start_serving(server, args.out)
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     answers, stop = [], threading.Event()
 
@@ -507,7 +514,7 @@ def test_serve_answers_every_request_with_a_complete_page_during_50_rebuilds(pro
     try:
         published = 0
         while published < 50 or len(answers) < 300:  # at least 50 rebuilds, with requests throughout
-            build.publish(args, pages[published % 2])
+            publish.publish(args, pages[published % 2])
             published += 1
             assert published < 5000, "the clients got no answers"
     finally:

@@ -54,11 +54,11 @@ def test_counts_agree_in_number_at_one_position(edited):
 def test_in_one_process_a_prose_edit_shows_at_once_and_undoing_it_gives_the_first_page_again(project):
     """--watch rebuilds in one process, where parsed sections and rendered prose are cached by their text: an edit
     must never be served stale, a broken edit must still be refused, and undoing it must give the same bytes."""
-    import build
+    from speculative import pipeline
     from build import Problems
 
     def page() -> bytes:
-        return build.build_files(project / "data" / "profiles.v1.json", project / "content", project / "templates")["index.html"]
+        return pipeline.build_files(project / "data" / "profiles.v1.json", project / "content", project / "templates")["index.html"]
 
     first = page()
     section = sorted((project / "content").glob("*.md"))[1]

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-import build
+from speculative import checkout, pipeline
 from speculative import figures
 from jsonschema import Draft202012Validator
 
@@ -134,10 +134,10 @@ def test_schema_states_the_loaders_limits():
     assert top["target"]["maxItems"] == profile["draft"]["maxItems"] == profile["proposals"]["maxItems"] == MAX_POSITIONS
     assert top["profiles"]["maxItems"] == MAX_PROFILES
     assert (profile["name"]["maxLength"], profile["id"]["maxLength"]) == (MAX_NAME, MAX_ID)
-    _, sections, _ = build.parse_inputs(build.ROOT / "data" / "profiles.v1.json", build.ROOT / "content",
-                                        build.ROOT / "templates")
-    assert set(profile["id"]["not"]["enum"]) == build.reserved_ids(sections)  # the figures', the shell's, the sections'
-    assert figures.page_ids() <= build.reserved_ids(sections)
+    _, sections, _ = pipeline.parse_inputs(checkout.ROOT / "data" / "profiles.v1.json", checkout.ROOT / "content",
+                                        checkout.ROOT / "templates")
+    assert set(profile["id"]["not"]["enum"]) == pipeline.reserved_ids(sections)  # the figures', the shell's, the sections'
+    assert figures.page_ids() <= pipeline.reserved_ids(sections)
     assert top["cost_model"]["properties"]["compare_draft_steps"]["maxItems"] == MAX_COSTS
 
 

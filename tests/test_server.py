@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from speculative import errors, serve
 import build
 
 from .conftest import ROOT
@@ -25,7 +26,7 @@ def served(tmp_path, built_site):
     """Returns (site folder, base URL) of a preview server over a copy of the built site, stopped afterwards."""
     site = tmp_path / "site"
     shutil.copytree(built_site, site)
-    server = build.make_server(site, 0)
+    server = serve.make_server(site, 0)
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()  # a quick shutdown
     yield site, f"http://127.0.0.1:{server.server_address[1]}/"
     server.shutdown()
@@ -53,7 +54,7 @@ def test_before_any_build_succeeds_the_page_says_so_instead_of_not_found(served)
     for path in ("", "index.html"):
         with pytest.raises(urllib.error.HTTPError) as caught:
             urllib.request.urlopen(url + path, timeout=30)
-        assert caught.value.code == 503 and build.NOT_BUILT in caught.value.read().decode("utf-8")
+        assert caught.value.code == 503 and serve.NOT_BUILT in caught.value.read().decode("utf-8")
     assert status(url + "nope.html") == status(url + "sub/index.html") == 404 and status(url + "trace.json") == 200
 
 
@@ -79,8 +80,8 @@ def test_a_busy_port_is_refused_with_a_free_one_suggested(tmp_path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        with pytest.raises(build.Problems) as err:
-            build.make_server(tmp_path, port)
+        with pytest.raises(errors.Problems) as err:
+            serve.make_server(tmp_path, port)
     (line,) = err.value.lines
     assert line.startswith(f"127.0.0.1:{port}: found the port could not be used (")
     assert line.endswith("); expected a free port: choose another with --serve PORT (speculative serve --port PORT), "
@@ -115,7 +116,7 @@ def test_folders_are_never_listed(served):
 
 
 def test_the_server_has_a_real_backlog_and_drops_silent_clients():
-    handler, server = build.preview_classes()
+    handler, server = serve.preview_classes()
     assert server.request_queue_size >= 128
     assert 0 < handler.timeout <= 30
     assert server.daemon_threads

@@ -41,12 +41,12 @@ def only_free_verification(raw):
 
 
 def test_a_file_without_verification_costs_builds_the_page_of_free_verification(tmp_path):
-    import build
+    from speculative import pipeline
 
     older = edited_data(tmp_path, without_verify_costs)
     free = edited_data(tmp_path, only_free_verification, "free.json")
-    page = build.build_files(older, ROOT / "content", ROOT / "templates")
-    assert page == build.build_files(free, ROOT / "content", ROOT / "templates")
+    page = pipeline.build_files(older, ROOT / "content", ROOT / "templates")
+    assert page == pipeline.build_files(free, ROOT / "content", ROOT / "templates")
     html = page["index.html"].decode()
     assert html.count('<option value="0" selected>free (0)<') == 1  # the explorer's one verification choice
 

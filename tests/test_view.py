@@ -39,11 +39,11 @@ def test_page_ids_hold_every_figures_ids_and_prefixes():
 
 
 def test_every_id_on_the_page_is_reserved_so_no_profile_id_can_collide(built_site):
-    import build
+    from speculative import checkout, pipeline
 
-    _, sections, _ = build.parse_inputs(build.ROOT / "data" / "profiles.v1.json", build.ROOT / "content",
-                                        build.ROOT / "templates")
-    reserved = build.reserved_ids(sections)
+    _, sections, _ = pipeline.parse_inputs(checkout.ROOT / "data" / "profiles.v1.json", checkout.ROOT / "content",
+                                        checkout.ROOT / "templates")
+    reserved = pipeline.reserved_ids(sections)
     html = (built_site / "index.html").read_text(encoding="utf-8")
     profile_ids = set(re.findall(r'data-lab-open="([a-z0-9-]+)/', html))
     assert profile_ids == {p["id"] for p in json.loads(DATA.read_text(encoding="utf-8"))["profiles"]}

@@ -112,13 +112,13 @@ BUGGY = """
 import sys
 sys.path.insert(0, sys.argv[1])
 import pathlib, build
-real = build.explain
+real = pipeline.explain
 def explain(dataset, corpus):
     if dataset.walkthrough_seed == 4242:
         raise RuntimeError("a bug in the analysis")
     return real(dataset, corpus)
-build.explain = explain
-build.CACHE = pathlib.Path.cwd() / ".cache"
+pipeline.explain = explain
+checkout.CACHE = pathlib.Path.cwd() / ".cache"
 sys.exit(build.main(sys.argv[2:]))
 """
 
@@ -164,7 +164,7 @@ def test_watch_survives_every_failure_and_rebuilds_when_the_file_is_good(project
 def test_watch_with_serve_builds_once_then_serves(project):
     run = Running(*args_for(project), "--watch", "--serve", "0", cwd=project)
     try:
-        # another test's build publishing at the same moment shares the checkout's .cache/build.lock: this build then
+        # another test's build publishing at the same moment shares the checkout's .cache/publish.lock: this build then
         # says it is waiting for it, which is right, and no part of what is checked here
         started = [line for line in run.wait_for("watching ") if not line.startswith("waiting for another build")]
         assert [line.split(" ")[0] for line in started] == ["built", "serving", "watching"]
@@ -214,13 +214,13 @@ def test_watch_survives_a_folder_deleted_and_created_again(folder, broken, proje
 def test_a_data_file_outside_the_project_is_watched_alone(project, tmp_path_factory):
     import argparse
 
-    import build
+    from speculative import watch
 
     outside = tmp_path_factory.mktemp("outside")
     args = argparse.Namespace(data=outside / "p.json", content=project / "content", templates=project / "templates",
                               out=project / "site")
-    folders, data = build.watched(args)
-    passes = build.input_filter(args, data)
+    folders, data = watch.watched(args)
+    passes = watch.input_filter(args, data)
     from watchfiles import Change
     assert passes(Change.modified, str(data))
     assert not passes(Change.modified, str(outside.resolve() / "build.log")), "a file beside the data is no input"
@@ -273,14 +273,14 @@ def test_an_output_folder_whose_name_begins_another_inputs_path_hides_no_input(p
     """`--out da` once hid data/ from the watcher: watchfiles' ignore_paths compares strings, not path parts."""
     import argparse
 
-    import build
+    from speculative import watch
     from watchfiles import Change
 
     for out in ("da", "data/profiles", "cont", "templates-old"):
         args = argparse.Namespace(data=project / "data" / "profiles.v1.json", content=project / "content",
                                   templates=project / "templates", out=project / out)
-        folders, data = build.watched(args)
-        passes = build.input_filter(args, data)
+        folders, data = watch.watched(args)
+        passes = watch.input_filter(args, data)
         assert passes(Change.modified, str(data)), out
         assert passes(Change.modified, str((project / "content" / "01-what.md").resolve())), out
         assert passes(Change.modified, str((project / "templates" / "page.html.j2").resolve())), out

@@ -1,0 +1,1 @@
+"""The commands behind the command line (cli.py): build (once, watching, serving) and check (check, stats)."""

@@ -1,0 +1,132 @@
+"""The build command: build once, on every save (--watch), or while serving the page (--serve), printing one line
+per build, the problems found, or one line for a bug; Ctrl-C and SIGTERM stop it with the shell's codes and never
+leave a half-written page."""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import signal
+import sys
+import threading
+import time
+import traceback
+from pathlib import Path
+from typing import Iterator
+
+from .. import checkout
+from ..checkout import Paths, shown
+from ..errors import Problems
+from ..pipeline import build_files
+from ..publish import publish
+from ..serve import PreviewServer, make_server, start_serving
+from ..watch import watch
+
+FIX_HINT = "Fix the problem{s} above and build again; {out}/ was left as it was."
+WATCH_HINT = "Fix the problem{s} above and save again; {out}/ was left as it was."  # --watch rebuilds on the save
+INTERRUPTED, TERMINATED = 130, 143  # the shell's codes for SIGINT and SIGTERM
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C is: clean up, then exit with 143."""
+
+
+def build_once(paths: Paths, watching: bool = False, changed: list[str] | None = None) -> int:
+    """Builds once; returns the exit code, printing one summary line, the problems found, or one line for a bug.
+    Under --watch, `changed` names the files whose change started this build, and the summary says so."""
+    start = time.perf_counter()
+    try:
+        # a watcher keeps numpy imported between its rebuilds: a child would import it anew for each data edit
+        files = build_files(paths.data, paths.content, paths.templates, ahead=not watching)
+        publish(paths.out, files, paths.inputs())
+    except Problems as err:
+        return report_problems(err.lines, paths.out, WATCH_HINT if watching else FIX_HINT)
+    except Exception as err:  # a bug, not the author's input: one line here, the traceback in the log
+        return report_unexpected(err, paths.out)
+    page = files["index.html"]
+    took = time.perf_counter() - start
+    print(f"built {shown(paths.out)}/index.html ({len(page) / 1024:.1f} KB, "
+          f"{len(gzip.compress(page, mtime=0)) / 1024:.1f} KB gzipped) and trace.json in {took:.2f} s"
+          + (f", after a change to {', '.join(changed)}" if changed else ""), flush=True)
+    return 0
+
+
+def report_problems(lines: list[str], out: Path, hint: str = FIX_HINT) -> int:
+    print("\n".join(lines), file=sys.stderr)
+    print("\n" + hint.format(s="s" if len(lines) > 1 else "", out=shown(out)), file=sys.stderr, flush=True)
+    return 1
+
+
+def report_unexpected(err: Exception, out: Path) -> int:
+    """Saves the traceback to .cache/last-error.log and prints one line naming the error and the log."""
+    details = "".join(traceback.format_exception(err))
+    log = checkout.CACHE / "last-error.log"
+    try:
+        checkout.CACHE.mkdir(parents=True, exist_ok=True)
+        log.write_text(details, encoding="utf-8")
+        where = f"details in {shown(log)}"
+    except OSError:
+        print(details, file=sys.stderr, end="")  # nowhere to save them: the details are worth more than tidiness
+        where = "details above"
+    summary = f"{type(err).__name__}: {err}".splitlines()[0] if str(err) else type(err).__name__
+    summary = summary if len(summary) <= 200 else summary[:199] + "…"
+    print(f"build failed unexpectedly: {summary}; {where}; {shown(out)}/ was left as it was", file=sys.stderr, flush=True)
+    return 1
+
+
+def run(paths: Paths, watching: bool, port: int | None) -> int:
+    """Returns the exit code of one build, a watch, or a preview server (on `port`), as the options ask."""
+    def rebuild(changed: list[str] | None) -> int:
+        return build_once(paths, watching, changed)
+
+    if port is None:
+        return watch(paths, rebuild, lambda: None) if watching else build_once(paths)
+    try:
+        server = make_server(paths.out, port)
+    except Problems as err:
+        print("\n".join(err.lines), file=sys.stderr, flush=True)
+        return 1
+    try:
+        if watching:
+            return watch(paths, rebuild, lambda: start_serving(server, paths.out))
+        return serve_last(paths, server)
+    finally:
+        server.server_close()
+
+
+def serve_last(paths: Paths, server: PreviewServer) -> int:
+    """Builds once, then serves the output folder until stopped, if it holds a page (this build's or the last)."""
+    if build_once(paths) != 0 and not (paths.out / "index.html").is_file():
+        return 1
+    start_serving(server, paths.out)
+    threading.Event().wait()
+    return 0
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Makes SIGTERM unwind like Ctrl-C, so a stopped build removes its temporary files too."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise Terminated()
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+def main(paths: Paths, watching: bool = False, port: int | None = None) -> int:
+    """Runs the build command until it ends or is stopped; returns its exit code (130 after Ctrl-C, 143 after
+    SIGTERM, each with one line saying what the output folder holds)."""
+    try:
+        with sigterm_as_interrupt():
+            return run(paths, watching, port)
+    except KeyboardInterrupt as err:
+        left = "holds the last complete build" if (paths.out / "index.html").is_file() else "holds no page: no build finished"
+        print(f"{'stopped' if isinstance(err, Terminated) else 'interrupted'}; {shown(paths.out)}/ {left}",
+              file=sys.stderr, flush=True)
+        return TERMINATED if isinstance(err, Terminated) else INTERRUPTED

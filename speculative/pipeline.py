@@ -1,0 +1,293 @@
+"""Builds the page's files in memory: read every input through one reader, parse, analyse (cached, and forked
+ahead while the templates compile), view and render. Nothing is written here but the caches in .cache/, which only
+ever save work; publish.py writes the output folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import os
+import re
+import secrets
+import signal
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import cache, checkout, figures, prose
+from .checkout import shown
+from .errors import InputError, Problems, decode
+from .profiles import parse
+from .publish import TEMP_SUFFIX
+from .reading import read_bytes
+from .sections import ContentError, parse_sections
+
+if TYPE_CHECKING:
+    import jinja2
+
+SANDBOX_CODE = "bounded2"  # change it when page_checks.Sandbox compiles templates differently
+
+
+# --- reading: every input file through one reader, with one message shape ----------------------------------
+
+def read_text(path: Path) -> str:
+    """Returns a file's UTF-8 text (a byte-order mark is dropped), or raises Problems with one line: the file,
+    what was found and what was expected (a problem of the whole file has no JSON path or line to name)."""
+    try:
+        raw = read_bytes(path)
+    except ValueError as err:
+        raise Problems([f"{shown(path)}: {err}"]) from None
+    try:
+        return decode(raw, shown(path))
+    except InputError as err:
+        raise Problems(err.lines()) from None
+
+
+def read_all(paths: list[Path], data: Path) -> tuple[dict[str, str], list[str]]:
+    """Returns the texts that could be read, keyed by shown name, and a line for each that could not."""
+    texts, lines = {}, []
+    for path in paths:
+        try:
+            texts[shown(path)] = read_text(path)
+        except Problems as err:
+            lines += err.lines
+    return texts, lines
+
+
+def listed(folder: Path, suffix: str = "") -> list[Path]:
+    """Returns the folder's entries that end with suffix, sorted, skipping hidden names (editors' lock and swap
+    files) and subfolders, unless a subfolder is named as an input would be (x.md, x.j2): an entry that is not a
+    regular file is kept, so the reader can refuse it."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    return sorted(folder / e.name for e in entries if e.name.endswith(suffix) and not e.name.startswith(".")
+                  and (e.name.endswith(INPUT_SUFFIXES) or not is_folder(e)))
+
+
+def is_folder(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:  # a loop of links: not a folder, so the reader names it
+        return False
+
+
+def reserved_ids(sections: list) -> frozenset[str]:
+    """Returns the ids the page uses: the figures', the sections' and those written into the sections' HTML."""
+    return figures.page_ids() | frozenset(id_owners(sections))
+
+
+def id_owners(sections: list) -> dict[str, str]:
+    """Returns each id a section gives an element (its own, or one written into its HTML) -> that section's file."""
+    written = {m: s.source for s in sections for m in re.findall(r'\bid="([^"{}]+)"', s.body)}
+    return {**written, **{s.id: s.source for s in sections}}
+
+
+TEMPLATE_SUFFIXES = (".j2", ".css", ".js")  # the files in templates/ that are read; an image there is ignored
+INPUT_SUFFIXES = (".md", *TEMPLATE_SUFFIXES)
+NEAR_MD = (".markdown", ".mdown", ".mkd", ".mkdn", ".md.txt")  # a section under a name the build would not read
+
+
+def layout_problems(content: Path, templates: Path, names: set[str]) -> list[str]:
+    """Returns a line for each file the page needs that templates/ lacks (or holds as a folder), and for each file
+    in content/ that looks like a section but would not be read as one."""
+    lines = []
+    if not content.is_dir():
+        lines.append(f"{shown(content)}: found {'a file' if content.exists() else 'no such folder'}; expected the "
+                     "folder of the page's prose sections (*.md)")
+    if not templates.is_dir():
+        lines.append(f"{shown(templates)}: found {'a file' if templates.exists() else 'no such folder'}; expected the "
+                     "folder of the page's templates")
+    else:
+        for name in figures.needed_templates():
+            if name not in names:
+                found = "a folder" if (templates / name).is_dir() else "no such file"
+                lines.append(f"{shown(templates / name)}: found {found}; expected the template file {name}, "
+                             "which the page needs")
+    for path in listed(content):
+        lower = path.name.lower()
+        if not path.name.endswith(".md") and (lower.endswith(".md") or lower.endswith(NEAR_MD)):
+            lines.append(f"{shown(path)}: found a section file whose name does not end in .md; expected the "
+                         f"suffix .md in lower case, such as {path.name[:path.name.index('.')] or 'section'}.md")
+    return lines
+
+
+def parse_inputs(data: Path, content: Path, templates: Path):
+    """Returns (dataset, sections, template texts), or raises Problems listing every input problem at once."""
+    files = [p for p in listed(templates) + listed(templates / "js") if p.name.endswith(TEMPLATE_SUFFIXES)]
+    texts, lines = read_all([data, *listed(content, ".md"), *files], data)
+    lines += layout_problems(content, templates, {p.relative_to(templates).as_posix() for p in files})
+    dataset = sections = None
+    content_lines: list[str] = []  # listed after the data's problems
+    try:
+        if content.is_dir():  # else layout_problems has said so
+            sections = parse_sections({n: t for n, t in texts.items() if n.endswith(".md") and n != shown(data)},
+                                      shown(content))
+    except ContentError as err:
+        content_lines = err.lines()
+    if shown(data) in texts:
+        try:
+            dataset = parse(texts[shown(data)], shown(data), reserved_ids(sections or []), id_owners(sections or []))
+        except InputError as err:
+            lines += err.lines()
+    lines += content_lines
+    if lines:
+        raise Problems(lines)
+    return dataset, sections, {p.relative_to(templates).as_posix(): texts[shown(p)] for p in files}
+
+
+@functools.lru_cache(maxsize=1)
+def jinja_cache() -> jinja2.BytecodeCache | None:
+    """Returns a store for compiled templates in .cache/jinja, or None when it cannot be made (builds work without)."""
+    import jinja2
+    folder = checkout.CACHE / "jinja"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    # the pattern names the sandbox's code generation (page_checks.Sandbox): templates compiled by an earlier one,
+    # without its bounds on joined text, are never read back
+    pattern = f"__jinja2_{SANDBOX_CODE}_%s.cache"
+    return jinja2.FileSystemBytecodeCache(str(folder), pattern) if os.access(folder, os.W_OK) else None
+
+
+class ScriptFile:
+    """The last minified page script in .cache/script.js, its source's digest on the first line (render's store)."""
+
+    @property
+    def path(self) -> Path:
+        return checkout.CACHE / "script.js"  # read when used, so a build pointed at another .cache/ uses that one's
+
+    def get(self, key: str) -> str | None:
+        """Returns the script minified from the source with digest `key`, from this .cache/ or else the checkout's
+        own (the script depends on the templates' source alone, and both digests are checked), or None."""
+        for path in dict.fromkeys((self.path, checkout.ROOT / ".cache" / "script.js")):
+            try:
+                head, _, text = read_bytes(path, limit=4 << 20).decode("utf-8").partition("\n")
+            except (OSError, ValueError, InputError):
+                continue
+            if head == self.head(key, text):  # an edited or cut-off script is minified again
+                return text
+        return None
+
+    def put(self, key: str, text: str) -> None:
+        with contextlib.suppress(OSError):
+            save_cache(self.path, f"{self.head(key, text)}\n{text}".encode("utf-8"))
+
+    @staticmethod
+    def head(key: str, text: str) -> str:
+        """Returns the first line: the source's digest, then the minified text's own."""
+        return f"{key} {hashlib.sha256(text.encode('utf-8')).hexdigest()}"
+
+
+def build_files(data: Path, content: Path, templates: Path, ahead: bool = False) -> dict[str, bytes]:
+    """Returns every output file's bytes: read, parse, analyse, view, render; nothing is written here but the
+    analysis cache in .cache/, which only ever saves work. ahead: analyse in a forked child while this process
+    compiles the templates (a one-shot build from the command line, not --watch, which keeps numpy imported between
+    rebuilds; a test's monkeypatched sampler stays in its own process)."""
+    dataset, sections, template_texts = parse_inputs(data, content, templates)
+    corpus = prose.corpus(s.body for s in sections)
+    problem = prose.corpus_problem(corpus)
+    if problem:
+        raise Problems([f"{shown(content)}: {problem}"])
+    key = analysis_key(dataset, corpus)
+    found = cached_view(key)
+    # a missed cache is filled by a child on the other core while this process compiles every template
+    child = forked(lambda: computed_view(dataset, key, corpus)) if ahead and found is None else 0
+    from .render import prepare, render_page, script_json  # Jinja2 and markdown-it: the child needs neither
+    templates_cache = jinja_cache()
+    prepare(sections, template_texts, templates_cache, shown(templates))  # meanwhile, compile every template
+    if child:
+        os.waitpid(child, 0)
+        found = cached_view(key)  # the child's cache file; None if it failed or could not write one
+    trace_text, ctx = found or computed_view(dataset, key, corpus)
+    try:
+        html = render_page(sections, template_texts, ctx, script_json(trace_text), templates_cache, shown(templates),
+                           ScriptFile())
+    except ContentError as err:
+        raise Problems(err.lines()) from None
+    return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}
+
+
+def forked(call) -> int:
+    """Runs call() in a forked child, which leaves by os._exit and prints nothing; returns the child's pid, or 0 (and
+    runs nothing) where this process cannot fork or has other threads (--watch and --serve run some)."""
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        return 0
+    try:
+        pid = os.fork()
+    except OSError:
+        return 0
+    if pid == 0:
+        code = 1
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)  # a Ctrl-C ends the child at once; the parent reports it
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            call()
+            code = 0
+        finally:
+            os._exit(code)  # never the parent's clean-up, and never its unflushed output
+    return pid
+
+
+def explain(dataset, corpus: tuple[str, ...]):
+    """Returns the analysis of the dataset and the prose's tokens; numpy and the sampler are imported only when it runs."""
+    from .analysis import explain as analyse
+    return analyse(dataset, corpus)
+
+
+def analysis_key(dataset, corpus: tuple[str, ...] = ()) -> str:
+    """Returns the analysis cache's key: the data, every module of the package (a view edit must not serve a stale
+    page) and the versions the analysis depends on."""
+    source = Path(cache.__file__).parent
+    return cache.key(cache.canonical([dataset, list(corpus)]), {str(p.relative_to(source)): p.read_bytes() for p in source.rglob("*.py")},
+                     cache.versions(numpy_version()))
+
+
+def numpy_version() -> str:
+    """Returns numpy's version file as text, found without importing numpy (which takes a tenth of a second)."""
+    import importlib.util
+    spec = importlib.util.find_spec("numpy")
+    try:
+        return (Path(spec.origin).parent / "version.py").read_text() if spec and spec.origin else "absent"
+    except OSError:
+        return f"at {spec.origin}"
+
+
+def cached_view(key: str) -> tuple[str, dict] | None:
+    """Returns the (trace JSON, context) .cache/analysis.json holds for this key, or None if it holds anything else."""
+    try:
+        value = cache.unpack(read_bytes(checkout.CACHE / "analysis.json", limit=64 << 20), key)
+    except (ValueError, OSError):  # missing, not a regular file, too big, or cache.Stale
+        return None
+    ok = isinstance(value, dict) and isinstance(value.get("trace"), str) and isinstance(value.get("context"), dict)
+    return (value["trace"], value["context"]) if ok and len(value) == 2 else None
+
+
+def computed_view(dataset, key: str, corpus: tuple[str, ...]) -> tuple[str, dict]:
+    """Returns the (trace JSON, context) of a fresh analysis, saved to .cache/analysis.json when the folder allows."""
+    from . import view
+    explained = explain(dataset, corpus)
+    figs = view.figures(explained)
+    found = (cache.compact_json(view.trace(explained, figs)), view.context(explained, figs))
+    try:
+        save_cache(checkout.CACHE / "analysis.json", cache.pack(key, {"trace": found[0], "context": found[1]}))
+    except (OSError, TypeError, ValueError):  # a read-only checkout, or a value JSON cannot hold: build uncached
+        pass
+    return found
+
+
+def save_cache(path: Path, blob: bytes) -> None:
+    """Writes blob beside path, then renames it over path (atomic on POSIX); no temporary file outlives a stop."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+    try:
+        temp.write_bytes(blob)
+        os.rename(temp, path)  # not the publishing swap: a stop here leaves the previous cache, which is checked anyway
+    finally:
+        temp.unlink(missing_ok=True)
+
+
