@@ -16,6 +16,7 @@ CONTENT = "content"
 TEMPLATES = "templates"
 SITE = "site"
 NEEDED = (DATA, CONTENT, TEMPLATES)  # what makes a folder a clone of the project
+FROM_CLONE = "run the command from inside your clone"
 
 
 def is_clone(folder: Path) -> bool:
@@ -36,7 +37,7 @@ def no_clone(start: Path | None = None) -> str:
     """Returns the one line a command prints when it finds no clone to read."""
     here = (start or Path.cwd()).absolute()
     return (f"{here}: found no clone of the project here or in a folder above it; expected a folder that holds "
-            f"{', '.join(NEEDED)} (run the command from inside your clone)")
+            f"{', '.join(NEEDED)} ({FROM_CLONE})")
 
 
 ROOT = find_root() or PACKAGE.parent  # the clone; without one, only commands given every path can run

@@ -80,7 +80,7 @@ def in_checkout(given: str | None, relative: str, what: str, option: str) -> str
     path = checkout.ROOT / relative
     if not path.exists():
         raise Problems([f"{path}: found no such {what}; expected the clone of the project, which holds {relative} "
-                        f"beside speculative/ (run the command from inside your clone, or give one with {option})"])
+                        f"beside speculative/ ({checkout.FROM_CLONE}, or give one with {option})"])
     try:
         return str(path.relative_to(Path.cwd()))
     except ValueError:
@@ -128,7 +128,7 @@ def build_options(p: argparse.ArgumentParser, serving: bool) -> None:
     p.add_argument("--content", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--templates", type=Path, help=argparse.SUPPRESS)
     if serving:
-        p.add_argument("--port", dest="serve", type=port_number, default=SERVE_PORT, metavar="PORT",
+        p.add_argument("--port", dest="serve", type=count(0, 65535), default=SERVE_PORT, metavar="PORT",
                        help=f"the port (default: {SERVE_PORT}; 0 picks a free one)")
         p.set_defaults(watch=True)
         return

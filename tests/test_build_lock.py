@@ -36,7 +36,7 @@ def test_a_free_lock_is_taken_without_waiting(no_fcntl, tmp_path, capsys):
         pass
     assert calls == [(2, 1)]  # one non-blocking try on one byte
     assert capsys.readouterr().out == ""
-    assert (tmp_path / ".cache" / "publish.lock").is_file()
+    assert (tmp_path / ".cache" / "build.lock").is_file()
 
 
 def test_a_held_lock_says_it_waits_then_takes_it(no_fcntl, tmp_path, capsys, monkeypatch):
@@ -51,6 +51,6 @@ def test_a_held_lock_says_it_waits_then_takes_it(no_fcntl, tmp_path, capsys, mon
 
 @pytest.mark.slow  # starts fresh Python processes: the full run only
 def test_build_py_starts_where_fcntl_is_missing():
-    code = "import sys; sys.modules['fcntl'] = None; sys.path.insert(0, '.'); import build; print(publish.lock.__name__)"
+    code = "import sys; sys.modules['fcntl'] = None; sys.path.insert(0, '.'); from speculative import publish; print(publish.lock.__name__)"
     out = subprocess.run([sys.executable, "-c", code], cwd=checkout.ROOT, capture_output=True, text=True)
     assert (out.returncode, out.stdout) == (0, "lock\n"), out.stderr

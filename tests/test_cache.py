@@ -226,7 +226,6 @@ PROBE = """
 import os, pathlib, sys
 sys.path.insert(0, sys.argv[1])
 from speculative import checkout, pipeline
-from speculative.commands import build as build_command
 import build
 checkout.CACHE = pathlib.Path(sys.argv[2])
 if sys.argv[4] == "no fork":

@@ -11,7 +11,8 @@ import sys
 import numpy as np
 import pytest
 
-from speculative import checks, cli, lm_checks, sampler, variants
+from speculative import checkout, checks, cli, lm_checks, sampler, variants
+from speculative.commands import check as check_command
 from speculative.analysis import arrays
 from speculative.profiles import load
 
@@ -81,15 +82,15 @@ def test_check_exits_one_and_names_the_failure_when_a_p_value_is_too_small(monke
 
 
 def test_an_unreached_position_is_a_failed_row():
-    row = cli.row(checks.Check("p 2", 0, float("nan"), float("nan"), float("nan"), "p 2: no round reached it"), 6)
+    row = check_command.row(checks.Check("p 2", 0, float("nan"), float("nan"), float("nan"), "p 2: no round reached it"), 6)
     assert row.endswith("FAIL unreached")
     assert failed_rows(row) == ["p 2"]
 
 
 def test_a_one_token_row_says_no_error_is_detectable_rather_than_nan():
-    row = cli.row(checks.Check("p 1", 5_000, 1.0, 0.0, 0.01, None), 1)
+    row = check_command.row(checks.Check("p 1", 5_000, 1.0, 0.0, 0.01, None), 1)
     assert "nan" not in row and row.split()[-2:] == ["-", "ok"]
-    assert cli.row(checks.Check("p 1", 5_000, 1.0, 0.0, 0.01, None), 2).split()[-2] != "-"
+    assert check_command.row(checks.Check("p 1", 5_000, 1.0, 0.0, 0.01, None), 2).split()[-2] != "-"
 
 
 @pytest.mark.parametrize("args, message", [
@@ -136,8 +137,8 @@ def test_check_of_a_bad_file_prints_its_problems_without_traceback(tmp_path):
 
 def test_progress_bar_reaches_the_whole_and_is_wiped_before_a_row():
     stream = Terminal()  # a terminal: on a file or a pipe the bar draws nothing
-    assert cli.Progress(4, io.StringIO()).live is False
-    bar = cli.Progress(4, stream)
+    assert check_command.Progress(4, io.StringIO()).live is False
+    bar = check_command.Progress(4, stream)
     bar.advance(1)
     assert stream.getvalue() == "\r[" + "#" * 7 + " " * 23 + "]  25%"
     bar.clear()
@@ -155,7 +156,7 @@ class Terminal(io.StringIO):
 
 def test_the_check_commands_progress_bar_counts_every_round_and_text_once():
     out, err = io.StringIO(), Terminal()
-    assert cli.run_checks(str(DATA), 2000, 3000, out, err)
+    assert check_command.run_checks(str(DATA), 2000, 3000, out, err)
     shown = err.getvalue()
     percents = [int(p) for p in re.findall(r"(\d+)%", shown)]
     assert shown.endswith("] 100%\r\x1b[K") and "\n" not in shown, "the bar is wiped at the end and leaves no line"
@@ -169,7 +170,7 @@ def test_the_check_command_runs_the_rounds_asked_and_reproduces_the_suites_seede
     first = checks.profile_checks(t, d, b, 2000, np.random.default_rng(checks.SEED), sampler.RULE,
                                   name=data.profiles[0].id)[0]
     _, out, _ = run("check", "--rounds", "2000", "--texts", "3000", "--generations", "0", "--data", str(DATA))
-    assert first.n == 2000 and cli.row(first, len(b)) in out.splitlines()
+    assert first.n == 2000 and check_command.row(first, len(b)) in out.splitlines()
     toy = next(line for line in out.splitlines() if line.startswith("first "))  # "first 4 tokens of 3,000 texts"
     assert toy.split()[6] == "3,000"  # its n: one text per draw of the toy
 
@@ -207,19 +208,29 @@ def test_stats_of_a_bad_file_prints_its_problems_without_traceback(tmp_path):
 
 # --- build and serve ----------------------------------------------------------------------------------------
 
-def test_build_runs_build_py_with_the_options_given(tmp_path, capsys):
+def test_build_runs_the_build_command_with_the_options_given(tmp_path, capsys):
     out = tmp_path / "site"
     assert cli.main(["build", "--data", str(DATA), "--out", str(out)]) == 0
     assert sorted(p.name for p in out.iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
     assert capsys.readouterr().out.startswith(f"built {out}/index.html (")
 
 
-def test_serve_asks_build_py_to_watch_and_serve_on_the_port(monkeypatch):
+def test_serve_watches_and_serves_on_the_port_and_build_py_means_speculative_build(monkeypatch):
+    from pathlib import Path
+
+    from speculative.commands import build as command
+
     seen = []
-    monkeypatch.setattr(cli.build_module(), "main", lambda argv: seen.append(argv) or 0)
+    monkeypatch.setattr(command, "main", lambda paths, watching, port: seen.append((paths, watching, port)) or 0)
     assert cli.main(["serve", "--port", "8123", "--out", "x"]) == 0
     assert cli.main(["build", "--watch"]) == 0
-    assert seen == [["--out", "x", "--watch", "--serve", "8123"], ["--watch"]]
+    assert cli.build_py(["--watch", "--serve", "--data", "d.json"]) == 0
+    assert cli.build_py(["--serve", "0"]) == 0
+    default = checkout.Paths.default()
+    assert seen == [(checkout.Paths(default.data, default.content, default.templates, Path("x")), True, 8123),
+                    (default, True, None), (checkout.Paths(Path("d.json"), *[default.content, default.templates,
+                                                                             default.out]), True, 8000),
+                    (default, False, 0)]
 
 
 # --- help, version, and running without the set-up --------------------------------------------------------
@@ -289,7 +300,7 @@ def columns(line: str) -> dict[str, str]:
 
 
 def test_a_rows_tv_and_bound_stand_in_their_own_columns():
-    cells = columns(cli.row(checks.Check("p 1", 5_000, 0.5, 0.01234, 0.05678, None), 6))
+    cells = columns(check_command.row(checks.Check("p 1", 5_000, 0.5, 0.01234, 0.05678, None), 6))
     assert (cells["tv"], cells["bound"], cells["p"]) == ("0.01234", "0.05678", "5.00e-01")
     assert cells["detectable"] == f"{checks.detectable_tv(5_000, 6):.5f}"
 
@@ -319,15 +330,14 @@ def test_stats_prints_each_profiles_own_figures_and_the_second_computation_of_e(
     from dataclasses import replace
     from fractions import Fraction
 
-    from speculative import analysis
-
+    from speculative.commands import check as command
     from speculative.profiles import load
 
-    ex = analysis.explain(load(str(DATA)))
+    ex = command.explain(load(str(DATA)))
     # a second computation that disagreed would show: the report prints the one it was given, not E again
     odd = replace(ex.results[0].stats, expected_from_distribution=Fraction(1, 3))
     fake = replace(ex, results=(replace(ex.results[0], stats=odd), *ex.results[1:]))
-    monkeypatch.setattr(analysis, "explain", lambda data: fake)
+    monkeypatch.setattr(command, "explain", lambda data: fake)
     status, out, err = run("stats", "--data", str(DATA))
     aligned = out.split("\n\n")[1].splitlines()
     assert aligned == [
@@ -448,11 +458,17 @@ def test_a_missing_data_file_is_named_without_a_json_path(tmp_path):
 
 
 def test_outside_a_clone_the_commands_say_which_folder_they_expected(tmp_path, monkeypatch):
-    monkeypatch.setattr(cli, "CHECKOUT", tmp_path)  # as an installed wheel would be: no data/ beside the package
+    monkeypatch.setattr(checkout, "ROOT", tmp_path)  # as an installed wheel run outside a clone: no data/ to find
     code, _, err = run("stats")
     assert code == 1
     assert err.startswith(f"{tmp_path / 'data' / 'profiles.v1.json'}: found no such file; expected the clone")
     assert "--data" in err
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run("build")
+    assert (code, err) == (1, f"{tmp_path}: found no clone of the project here or in a folder above it; expected a "
+                              "folder that holds data/profiles.v1.json, content, templates (run the command from "
+                              "inside your clone)\n")
+    assert not (tmp_path / "site").exists()
 
 
 # --- check in a terminal ------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from typing import Callable
 import pytest
 
 from speculative import checkout, pipeline, publish, serve
+from speculative.commands import build as build_command
 from speculative import figures
 from speculative.errors import InputError, decode
 from speculative.profiles import parse
@@ -396,7 +397,7 @@ def test_a_file_that_cannot_be_replaced_puts_back_the_ones_replaced_before_it(pr
 def test_an_interrupt_before_any_page_was_built_does_not_claim_one(project, run_build, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
-    monkeypatch.setattr(pipeline, "build_files", interrupted)
+    monkeypatch.setattr(build_command, "build_files", interrupted)
     assert run_build(*ARGS, "--out", "fresh") == (130, "", "interrupted; fresh/ holds no page: no build finished\n")
     assert run_build(*ARGS)[2] == "interrupted; site/ holds the last complete build\n"
 
@@ -410,7 +411,7 @@ def test_the_folder_is_kept_so_a_server_never_loses_it(project, run_build):
 def test_a_second_build_waits_for_the_lock_then_publishes(project):
     cache = ROOT / ".cache"  # a build.py process keeps its lock beside itself, in the checkout's .cache/
     cache.mkdir(exist_ok=True)
-    holder = os.open(cache / "publish.lock", os.O_RDWR | os.O_CREAT)
+    holder = os.open(cache / "build.lock", os.O_RDWR | os.O_CREAT)
     fcntl.flock(holder, fcntl.LOCK_EX)
     waiter = subprocess.Popen([sys.executable, str(ROOT / "build.py"), *ARGS, "--out", "fresh"], cwd=project,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

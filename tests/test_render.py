@@ -55,7 +55,7 @@ def test_in_one_process_a_prose_edit_shows_at_once_and_undoing_it_gives_the_firs
     """--watch rebuilds in one process, where parsed sections and rendered prose are cached by their text: an edit
     must never be served stale, a broken edit must still be refused, and undoing it must give the same bytes."""
     from speculative import pipeline
-    from build import Problems
+    from speculative.errors import Problems
 
     def page() -> bytes:
         return pipeline.build_files(project / "data" / "profiles.v1.json", project / "content", project / "templates")["index.html"]

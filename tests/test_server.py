@@ -116,7 +116,7 @@ def test_folders_are_never_listed(served):
 
 
 def test_the_server_has_a_real_backlog_and_drops_silent_clients():
-    handler, server = serve.preview_classes()
+    handler, server = serve.PreviewHandler, serve.PreviewServer
     assert server.request_queue_size >= 128
     assert 0 < handler.timeout <= 30
     assert server.daemon_threads
