@@ -12,7 +12,7 @@ import numpy as np
 from . import language, sampler, sequence
 from .language import LanguageRun
 from .frames import Frame, Round, round_frames
-from .profiles import CostModel, Dataset, Dist, MonteCarlo, Profile
+from .dataset import CostModel, Dataset, Dist, MonteCarlo, Profile
 from .stats import ProfileStats, best_k, expected_tokens, profile_stats, round_cost
 
 POINTS = ("capped", "zero", "drop", "residual")

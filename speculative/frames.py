@@ -59,7 +59,7 @@ def draw_of(r: float | None, cuts: Sequence[Fraction], y: int | None) -> Draw | 
 
 @dataclass(frozen=True)
 class Slot:
-    state: str  # a key of text.STATE_NAMES
+    state: str  # a key of strings.STATE_NAMES
     token: int | None
     replacement: int | None = None
 
@@ -69,7 +69,7 @@ class Frame:
     index: int  # 1-based
     slots: tuple[Slot, ...]  # [k+1] every position as this frame leaves it, bonus last
     committed: tuple[int, ...]
-    caption: tuple[str, ...]  # keys of text.CAPTIONS, filled by the view from the frame, its round and position
+    caption: tuple[str, ...]  # keys of strings.CAPTIONS, filled by the view from the frame, its round and position
     shows: tuple[str, ...] = ()  # the points worth noticing this frame demonstrates
     kind: ClassVar[str] = ""
     position: ClassVar[int | None] = None

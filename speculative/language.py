@@ -13,7 +13,7 @@ import numpy as np
 from . import generate, ngram, sampler
 from .generate import GenRound
 from .lm_settings import LanguageModel
-from .profiles import CostModel
+from .dataset import CostModel
 from .prose import corpus_problem
 from .stats import round_cost
 

@@ -13,7 +13,7 @@ from typing import Any, Mapping
 import yaml
 
 from .errors import IN_ORDER, OWN_ID, PLAIN, char_name, describe, own_end
-from .profiles import _forbidden as forbidden_char  # the data file's rule for labels and names, shared
+from .checker import forbidden as forbidden_char  # the data file's rule for labels and names, shared
 
 MAX_SECTION_CHARS = 30_000  # a section's Markdown; ten times the longest shipped section, and it builds in < 2 s
 MAX_TITLE = 80  # characters in a section title, so it fits a heading on a phone

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Sequence
 
-from .profiles import CostModel, Dataset, Dist, Profile
+from .dataset import CostModel, Dataset, Dist, Profile
 
 
 def overlap(p: Dist, q: Dist) -> Fraction:

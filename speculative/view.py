@@ -13,6 +13,7 @@ from . import checks, text, variants
 from .analysis import Explained, ProfileResult
 from .figures import FIGURES, common, identity, positions, walkthrough
 from .text import decimal_str, percent_str, prob_str
+from . import strings
 
 
 @dataclass(frozen=True)
@@ -91,11 +92,11 @@ BUILD_ONLY_DRAWS = {"chance_one", "chance_many", "chance_none_data", "chance_non
 
 def text_table() -> dict[str, Any]:
     """Returns every pattern and word the script shows: it has none of its own."""
-    return {"captions": text.CAPTIONS, "player": browser_words(text.PLAYER), "kinds": text.KIND_NAMES,
-            "states": text.STATE_NAMES, "lab": browser_words(text.LAB), "conv": browser_words(text.CONV),
-            "explore": browser_words(text.EXPLORE), "own": browser_words(text.OWN),
-            "draws": {k: v for k, v in text.DRAWS.items() if k not in BUILD_ONLY_DRAWS},
-            "gen": {k: v for k, v in text.GEN.items() if k not in ("drafts", "short")}}  # the template names the drafts
+    return {"captions": strings.CAPTIONS, "player": browser_words(strings.PLAYER), "kinds": strings.KIND_NAMES,
+            "states": strings.STATE_NAMES, "lab": browser_words(strings.LAB), "conv": browser_words(strings.CONV),
+            "explore": browser_words(strings.EXPLORE), "own": browser_words(strings.OWN),
+            "draws": {k: v for k, v in strings.DRAWS.items() if k not in BUILD_ONLY_DRAWS},
+            "gen": {k: v for k, v in strings.GEN.items() if k not in ("drafts", "short")}}  # the template names the drafts
 
 
 def whole_numbers(value: Any) -> Any:
@@ -147,7 +148,7 @@ def point_view(ex: Explained, where: tuple[int, int, int] | None) -> dict[str, A
     if where is None:
         return {"href": None, "label": None}
     r, frame, round_ = ex.results[where[0]], where[1], where[2]
-    label = text.fill(text.PLAYER["point_drawn" if round_ else "point"],
+    label = text.fill(strings.PLAYER["point_drawn" if round_ else "point"],
                       {"name": r.profile.name, "i": frame, "n": len(r.frames_of(round_)), "r": round_})
     return {"href": f"#{point_href(ex, where)}", "label": label}
 
@@ -161,7 +162,7 @@ def peak_view(ex: Explained, r: ProfileResult) -> dict[str, Any]:
 
 
 def pace(speedup: Fraction) -> str:
-    """Returns how a speedup compares with plain decoding: a key of text.WORST and text.PACE."""
+    """Returns how a speedup compares with plain decoding: a key of strings.WORST and strings.PACE."""
     return "slower" if speedup < 1 else "same" if speedup == 1 else "faster"
 
 
@@ -176,7 +177,7 @@ def profile_view(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
         "expected": decimal_str(s.expected),
         "expected_exact": str(s.expected),
         "speedup": decimal_str(s.speedup),
-        "pace": text.PACE[pace(s.speedup)],
+        "pace": strings.PACE[pace(s.speedup)],
         "drawn_chance": text.some_of(r.drawn_with_chance, ex.data.drawn_rounds, "drawn round", "contain"),
         "has_chance": r.has_chance,
         "drawn_mean": decimal_str(r.drawn_mean),
@@ -222,9 +223,9 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         "mc_rounds": f"{data.monte_carlo.rounds:,}",
         "bonus_target": [prob_str(x, ex.denom) for x in data.bonus_target],
         "residual_example": residual_example(ex),
-        "state_names": text.STATE_NAMES,
+        "state_names": strings.STATE_NAMES,
         "n": counts(ex),
-        "player_counter": text.fill(text.PLAYER["counter"], {"i": 1, "n": len(ex.results[0].frames)}),
+        "player_counter": text.fill(strings.PLAYER["counter"], {"i": 1, "n": len(ex.results[0].frames)}),
         "authored_chance": text.and_list([r.profile.name for r in ex.results if r.walk_by_chance]),
         "authored_rounds": "round" if sum(r.walk_by_chance for r in ex.results) == 1 else "rounds",
         "seeds": {"walk": data.walkthrough_seed, "mc": data.monte_carlo.seed, "drawn": data.drawn_rounds},
@@ -238,7 +239,7 @@ def worst_view(speedup: Fraction, round_cost: Fraction) -> dict[str, str]:
     """Returns what the prose says of a round whose first proposal is rejected: its cost, its speedup, and how that
     compares with plain decoding in words (slower unless a draft step is free or verifying costs under a step)."""
     return {"round_cost": str(round_cost), "speedup": decimal_str(speedup), "slower": speedup < 1,
-            "ties": speedup == 1, **text.WORST[pace(speedup)]}
+            "ties": speedup == 1, **strings.WORST[pace(speedup)]}
 
 
 def counts(ex: Explained) -> dict[str, str]:

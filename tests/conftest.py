@@ -14,7 +14,8 @@ import pytest
 
 from speculative.analysis import Explained, explain
 from speculative import prose
-from speculative.profiles import Dataset, parse
+from speculative.dataset import Dataset
+from speculative.profiles import parse
 from speculative.sections import parse_sections
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from speculative import figures
 from speculative.errors import MAX_PROBLEMS, InputError, decode, describe, visible
-from speculative.profiles import Dataset, parse
+from speculative.dataset import Dataset
+from speculative.profiles import parse
 
 from .conftest import FIXTURE
 
@@ -493,7 +494,7 @@ def test_any_byte_edit_of_the_shipped_file_gives_a_dataset_or_our_error(data):
 
 def plain(value):
     """Returns value with the reader's Numbers as floats, as Python's json module reads them."""
-    from speculative.profiles import Number
+    from speculative.strict_json import Number
     if isinstance(value, Number):
         return float(value.text)
     if isinstance(value, list):
@@ -505,7 +506,7 @@ def plain(value):
 @settings(max_examples=300, deadline=None)
 @given(json_values, st.sampled_from([None, 1, "\t"]))
 def test_reads_every_json_text_as_pythons_json_does(value, indent):
-    from speculative.profiles import read_json
+    from speculative.strict_json import read_json
     text = json.dumps(value, indent=indent, ensure_ascii=indent is None)
     read, duplicates = read_json(text)
     assert (plain(read), duplicates) == (json.loads(text), [])

@@ -23,7 +23,7 @@ from playwright.sync_api import Page, expect
 
 from speculative import generate, ngram, sampler, variants
 from speculative.figures.lab import Broken
-from speculative.text import LAB
+from speculative.strings import LAB
 
 from .conftest import script_source
 from .labkit import chi_square_p, draw, lab, seeded, tally_counts

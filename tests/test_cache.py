@@ -18,11 +18,11 @@ import pytest
 
 from speculative import checkout, pipeline
 from speculative.commands import build as build_command
-from speculative import analysis, cache, frames, lm_settings, profiles, stats, view
+from speculative import analysis, cache, dataset, frames, lm_settings, profiles, stats, view
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "profiles.v1.json"
-TYPES = cache.dataclass_types([analysis, frames, profiles, stats, lm_settings])
+TYPES = cache.dataclass_types([analysis, frames, dataset, stats, lm_settings])
 
 
 # --- values: every type the analysis and the view hold reads back equal ---------------------------------------
@@ -92,8 +92,8 @@ GOOD = cache.pack("k", {"a": (1, Fraction(1, 2))})
     (body('{"$fraction": "1/0"}'), "found the fraction '1/0'"),
     (body('{"$dict": [[[1], 2]]}'), "found a dict key that cannot be a key"),
     (body('{"$dataclass": ["os:system", {}]}'), "found the type 'os:system'"),
-    (body('{"$dataclass": ["speculative.profiles:MonteCarlo", {"rounds": 1}]}'),
-     "found the fields ['rounds'] for speculative.profiles:MonteCarlo; expected ['rounds', 'seed']"),
+    (body('{"$dataclass": ["speculative.dataset:MonteCarlo", {"rounds": 1}]}'),
+     "found the fields ['rounds'] for speculative.dataset:MonteCarlo; expected ['rounds', 'seed']"),
     (body("[" * 100_000 + "]" * 100_000), "found JSON that does not parse"),
 ])
 def test_a_foreign_or_damaged_file_is_stale(blob, message):
@@ -102,8 +102,8 @@ def test_a_foreign_or_damaged_file_is_stale(blob, message):
 
 
 def test_a_known_dataclass_reads_back_from_its_own_fields():
-    blob = body('{"$dataclass": ["speculative.profiles:MonteCarlo", {"rounds": 1, "seed": {"$tuple": []}}]}')
-    assert cache.unpack(blob, "k", TYPES) == profiles.MonteCarlo(rounds=1, seed=())
+    blob = body('{"$dataclass": ["speculative.dataset:MonteCarlo", {"rounds": 1, "seed": {"$tuple": []}}]}')
+    assert cache.unpack(blob, "k", TYPES) == dataset.MonteCarlo(rounds=1, seed=())
 
 
 # --- the key ----------------------------------------------------------------------------------------------------

@@ -277,8 +277,8 @@ def test_python_dash_m_runs_the_same_main():
     assert "from speculative.cli import main" in shim and len(shim.splitlines()) <= 3
 
 
-def test_readme_states_the_default_rounds():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_commands_reference_states_the_default_rounds():
+    readme = (ROOT / "docs" / "commands.md").read_text(encoding="utf-8")
     assert f"every profile, {checks.ROUNDS:,} rounds each" in readme
     assert f"{checks.POWER:.0%} of the time" in readme
 

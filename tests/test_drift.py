@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from speculative import checks, profiles
+from speculative import checks, limits
 from speculative.text import power_of_ten
 
 from . import test_checks, test_cli, test_sampler
@@ -54,8 +54,8 @@ def test_every_sampler_the_page_names_is_run_by_the_tests(test, table):
     assert list(parametrized_over(test)) == list(table) != []
 
 
-def test_the_readme_names_every_key_the_loader_accepts():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    keys = (profiles._TOP_KEYS - {"$schema", "about", "version"}) | profiles._PROFILE_KEYS | profiles._MC_KEYS
+def test_the_data_reference_names_every_key_the_loader_accepts():
+    readme = (ROOT / "docs" / "data.md").read_text(encoding="utf-8")
+    keys = (limits.TOP_KEYS - {"$schema", "about", "version"}) | limits.PROFILE_KEYS | limits.MC_KEYS
     for key in sorted(keys):
         assert f"`{key}`" in readme, key

@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
-from speculative.text import LAB
+from speculative.strings import LAB
 from labkit import chi_square_p, draw, lab, route_shares, seeded, tally_counts
 from tracekit import frame_dict, positions
 

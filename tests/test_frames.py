@@ -8,13 +8,14 @@ from fractions import Fraction
 import pytest
 
 import tracekit
-from speculative import text, view
+from speculative import view
 from speculative.figures import common, walkthrough
 from speculative.frames import BonusFrame, DoneFrame, ProposeFrame, Round, VerifyFrame, round_frames
 from speculative.stats import position_record
 from speculative.text import uniform_str
 
 from .conftest import FIGURES, closed_form, data_is_shipped
+from speculative import strings
 
 
 def test_frame_count_equals_its_closed_form(shipped, explained):
@@ -88,7 +89,7 @@ def test_no_caption_sentence_is_stored_in_the_trace(explained):
     tr = view.trace(explained)
     for pt in tr["profiles"]:
         for rnd in rounds_of(pt):
-            assert all(key in text.CAPTIONS for f in rnd["frames"] for key in tracekit.frame_dict(f)["caption"])
+            assert all(key in strings.CAPTIONS for f in rnd["frames"] for key in tracekit.frame_dict(f)["caption"])
             assert all(len(str(v)) < 80 for v in rnd["fields"].values())
 
 
@@ -160,5 +161,5 @@ def test_the_opening_caption_speaks_of_positions_only_when_there_are_several(pro
 
     frame = propose_frame(Round(proposals, (), (), None, None))
     assert frame.caption == (key,)
-    words = text.CAPTIONS[key]
+    words = strings.CAPTIONS[key]
     assert ("one per position" in words and "every position" in words) == (len(proposals) > 1)

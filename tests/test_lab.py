@@ -18,8 +18,9 @@ from labkit import accepted_rate, chi_square_p, draw, lab, route_shares, seeded,
 from tracekit import positions
 
 from .conftest import axe_violations, script_source
+from speculative import strings
 
-RULES = list(text.RULE_NAMES.values())
+RULES = list(strings.RULE_NAMES.values())
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +45,7 @@ def record(p: list[int], q: list[int]) -> stats.PositionRecord:
 
 
 def test_the_rules_are_named_in_the_analysis_order():
-    assert list(text.RULE_NAMES) == list(stats.ACCEPTANCE)
+    assert list(strings.RULE_NAMES) == list(stats.ACCEPTANCE)
 
 
 def test_every_position_carries_each_rules_acceptance_as_the_analysis_computes_it(explained, trace):
@@ -158,10 +159,10 @@ def test_the_comparison_catches_a_wrong_fraction(page: Page, trace):
 def rate_text(pos: dict, rule: int, vocab: list[str]) -> str:
     """Returns the rule readout the lab should show for a position's facts, filled in Python."""
     labels = [text.isolated(t) for t in vocab]
-    items = [text.fill(text.OWN["item"], {"tok": labels[y], "accept": none_mark(a)}) for y, a in enumerate(pos["accept"])]
+    items = [text.fill(strings.OWN["item"], {"tok": labels[y], "accept": none_mark(a)}) for y, a in enumerate(pos["accept"])]
     # under another rule than the accept test, a note says the bars' legend is the accept test's split of p
-    return text.fill(text.OWN[f"rate_{rule}"], {"rate": pos["rates"][rule], "list": text.OWN["sep"].join(items),
-                                                "tok": labels[pos["greedy"]]}) + (text.OWN["key_other"] if rule else "")
+    return text.fill(strings.OWN[f"rate_{rule}"], {"rate": pos["rates"][rule], "list": strings.OWN["sep"].join(items),
+                                                "tok": labels[pos["greedy"]]}) + (strings.OWN["key_other"] if rule else "")
 
 
 def own_inputs(page: Page, d: str, vocab: list[str]):

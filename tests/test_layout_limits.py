@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
-from speculative.profiles import MAX_LABEL, MAX_NAME, MAX_POSITIONS, MAX_PROFILES, MAX_TOKENS
+from speculative.limits import MAX_LABEL, MAX_NAME, MAX_POSITIONS, MAX_PROFILES, MAX_TOKENS
 
 from .conftest import DATA
 

@@ -10,8 +10,8 @@ from speculative import checkout, pipeline
 from speculative import figures
 from jsonschema import Draft202012Validator
 
-from speculative.profiles import (_COST_KEYS, _COST_REQUIRED, _FRACTION, _MC_KEYS, _PROFILE_ID, _PROFILE_KEYS,
-                                  _TOP_KEYS, _TOP_REQUIRED, parse)
+from speculative.limits import COST_KEYS, COST_REQUIRED, FRACTION, MC_KEYS, PROFILE_ID, PROFILE_KEYS, TOP_KEYS, TOP_REQUIRED
+from speculative.profiles import parse
 
 from .conftest import DATA
 from .test_profiles import RAW, _delete, _set, broken
@@ -86,15 +86,15 @@ def test_rejects_structural_error_at_its_json_path(edit, path, keyword):
 
 def test_fraction_pattern_is_the_loaders_regex():
     (as_string, _) = SCHEMA["$defs"]["fraction"]["anyOf"]
-    assert as_string["pattern"] == _FRACTION.pattern
-    assert SCHEMA["$defs"]["profile"]["properties"]["id"]["pattern"] == _PROFILE_ID.pattern
+    assert as_string["pattern"] == FRACTION.pattern
+    assert SCHEMA["$defs"]["profile"]["properties"]["id"]["pattern"] == PROFILE_ID.pattern
 
 
 @pytest.mark.parametrize("where, keys, required", [
-    ((), _TOP_KEYS, _TOP_REQUIRED),
-    (("$defs", "profile"), _PROFILE_KEYS, _PROFILE_KEYS),
-    (("properties", "cost_model"), _COST_KEYS, _COST_REQUIRED),
-    (("properties", "monte_carlo"), _MC_KEYS, _MC_KEYS),
+    ((), TOP_KEYS, TOP_REQUIRED),
+    (("$defs", "profile"), PROFILE_KEYS, PROFILE_KEYS),
+    (("properties", "cost_model"), COST_KEYS, COST_REQUIRED),
+    (("properties", "monte_carlo"), MC_KEYS, MC_KEYS),
 ], ids=["top level", "profile", "cost_model", "monte_carlo"])
 def test_schema_declares_exactly_the_loaders_keys(where, keys, required):
     node = SCHEMA
@@ -120,13 +120,12 @@ def _described(node, path="$"):
 def test_every_property_and_definition_has_a_description_for_editor_hover_text():
     found = dict(_described(SCHEMA))
     found.update((f"$defs.{name}", "description" in sub) for name, sub in SCHEMA["$defs"].items())
-    assert len(found) >= len(_TOP_KEYS | _PROFILE_KEYS | _COST_KEYS | _MC_KEYS)
+    assert len(found) >= len(TOP_KEYS | PROFILE_KEYS | COST_KEYS | MC_KEYS)
     assert [path for path, ok in found.items() if not ok] == []
 
 
 def test_schema_states_the_loaders_limits():
-    from speculative.profiles import (MAX_COSTS, MAX_ID, MAX_LABEL, MAX_NAME, MAX_POSITIONS, MAX_PROFILES,
-                                      MAX_TOKENS)
+    from speculative.limits import MAX_COSTS, MAX_ID, MAX_LABEL, MAX_NAME, MAX_POSITIONS, MAX_PROFILES, MAX_TOKENS
     top, defs = SCHEMA["properties"], SCHEMA["$defs"]
     profile = defs["profile"]["properties"]
     assert top["vocabulary"]["maxItems"] == defs["distribution"]["maxItems"] == MAX_TOKENS

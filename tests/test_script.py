@@ -13,9 +13,10 @@ import re
 
 import pytest
 
-from speculative import render, text
+from speculative import render
 
 from .conftest import ROOT
+from speculative import strings
 
 TEMPLATES = ROOT / "templates"
 LIMIT = 40
@@ -95,7 +96,7 @@ def page_names() -> frozenset[str]:
         names.update(re.findall(r'\bid="([a-z][\w-]*)"', source))
         names.update(re.findall(r"(--[a-z][\w-]*)", source) if path.suffix == ".css" else ())
         names.update(re.findall(r'\bdata-[\w-]+="([a-z][\w-]*)"', source))
-    return frozenset(names | set(text.KIND_NAMES) | set(text.STATE_NAMES) | DOM_NAMES)
+    return frozenset(names | set(strings.KIND_NAMES) | set(strings.STATE_NAMES) | DOM_NAMES)
 
 
 def allowed_piece(piece: str, names: frozenset[str], spaced: bool) -> bool:

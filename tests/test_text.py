@@ -7,6 +7,7 @@ from fractions import Fraction as F
 import pytest
 
 from speculative import text
+from speculative import strings
 
 
 @pytest.mark.parametrize("x, denom, shown", [
@@ -119,5 +120,5 @@ def test_fill_replaces_each_field_and_refuses_a_missing_one():
 
 
 def test_every_caption_field_is_a_plain_name():
-    for key, pattern in text.CAPTIONS.items():
+    for key, pattern in strings.CAPTIONS.items():
         assert text.fill(pattern, {name: f"<{name}>" for name in text._FIELD.findall(pattern)}).count("{") == 0, key

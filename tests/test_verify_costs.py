@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 
 from speculative import stats
 from speculative.errors import InputError
-from speculative.profiles import MAX_COSTS, _COST_REQUIRED
+from speculative.limits import MAX_COSTS, COST_REQUIRED
 
 from .conftest import DATA, ROOT, edited_data
 from .test_broken_data import RAW, SRC, edited, load_bytes, put
@@ -32,7 +32,7 @@ def test_shipped_file_offers_four_verification_costs(shipped):
 
 
 def test_a_file_without_verification_costs_gets_free_verification_only():
-    assert "verify_costs" not in _COST_REQUIRED
+    assert "verify_costs" not in COST_REQUIRED
     assert load_bytes(edited(without_verify_costs)).cost.verify_costs == (Fraction(0),)
 
 
@@ -97,8 +97,8 @@ def test_schema_states_the_same_limits():
     assert not list(validator.iter_errors(RAW))
 
 
-def test_readme_states_the_limit_and_the_default():
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+def test_the_data_reference_states_the_limit_and_the_default():
+    readme = " ".join((ROOT / "docs" / "data.md").read_text(encoding="utf-8").split())
     assert f"at most {MAX_COSTS} `verify_costs`, each a different non-negative fraction" in readme
     assert 'Left out, it is `["0"]`' in readme
 

@@ -11,6 +11,7 @@ from speculative import figures, text, view
 from speculative.figures import walkthrough
 
 from .conftest import DATA
+from speculative import strings
 
 ROOT_TEMPLATES = "templates"
 
@@ -69,7 +70,7 @@ def test_peak_view_is_the_analysis_best_k_at_the_page_cost(explained):
 def test_frame_rows_follow_the_declared_fields(explained):
     tr = view.trace(explained)
     assert tr["frame_fields"] == list(walkthrough.FRAME_FIELDS)
-    assert tr["caption_keys"] == list(text.CAPTIONS)
+    assert tr["caption_keys"] == list(strings.CAPTIONS)
     for p in tr["profiles"]:
         for rnd in [p["walk"], *p["drawn"]]:
             sep = tr["frame_separator"]

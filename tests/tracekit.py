@@ -9,6 +9,7 @@ from typing import Any, Sequence
 from speculative import text
 from speculative.view import SPACED
 from speculative.figures.walkthrough import CAPTION_KEYS, FRAME_FIELDS, KINDS_BY_CODE, ROW_SEPARATOR, common_fields
+from speculative import strings
 
 
 def positions(pt: dict[str, Any], spaced: Sequence[str] = SPACED) -> list[dict[str, Any]]:
@@ -70,7 +71,7 @@ def round_tokens(rnd: dict[str, Any], vocab: Sequence[str]) -> dict[str, str]:
     lost = [rnd["proposals"][i] for i, code in enumerate(slots) if code == "d" and i < k]
     made = {"proposals": text.quoted([vocab[t] for t in rnd["proposals"]]),
             "committed": text.quoted([vocab[t] for t in committed]), "lost": text.quoted([vocab[t] for t in lost]),
-            "committed_count": text.fill(text.PLAYER["token_one" if len(committed) == 1 else "tokens"], {"n": len(committed)})}
+            "committed_count": text.fill(strings.PLAYER["token_one" if len(committed) == 1 else "tokens"], {"n": len(committed)})}
     return made | ({} if rnd["replacement"] is None else {"rep": text.isolated(vocab[rnd["replacement"]])})
 
 
@@ -88,4 +89,4 @@ def caption_of(pt: dict[str, Any], vocab: Sequence[str], rnd: dict[str, Any], fr
     if x is not None:
         ctx["tok"] = text.isolated(vocab[x])
     ctx = {**ctx, **common_fields(len(rnd["proposals"])), **round_tokens(rnd, vocab), **rnd["fields"], **({"u": frame["u"]} if frame["u"] else {})}
-    return " ".join(text.fill(text.CAPTIONS[key], ctx) for key in frame["caption"])
+    return " ".join(text.fill(strings.CAPTIONS[key], ctx) for key in frame["caption"])

@@ -11,6 +11,7 @@ from typing import Any, Sequence
 from .. import text
 from ..stats import ACCEPTANCE, PositionRecord, top_token
 from ..text import prob_str
+from .. import strings
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
@@ -128,4 +129,4 @@ def all_facts(ex: Explained) -> tuple[tuple[PositionFacts, ...], ...]:
 
 def none_mark(value: str | None) -> str:
     """Returns the value, or the dash the page prints where there is none."""
-    return text.PLAYER["no_token"] if value is None else value
+    return strings.PLAYER["no_token"] if value is None else value

@@ -11,6 +11,7 @@ from .. import charts, text
 from ..text import decimal_str
 
 from .common import Facts
+from .. import strings
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
@@ -24,7 +25,7 @@ PREFIXES = frozenset({"cw", "cr", "cp", "tv", "tvt"})  # each "<prefix>-<profile
 def tv_text(x: float, n: int = 1) -> str:
     """Returns a total-variation distance or bound as the page prints it: 4 decimals, a bound capped at 1; the dash
     for "none" where no round reached the position (n = 0), so there is nothing to compare with the target."""
-    return decimal_str(min(x, 1.0), 4) if n else text.PLAYER["no_token"]
+    return decimal_str(min(x, 1.0), 4) if n else strings.PLAYER["no_token"]
 
 
 def shares_text(shares: Any) -> str:
@@ -47,20 +48,20 @@ def profile_trace(r: ProfileResult) -> dict[str, Any]:
             "bound_text": [" ".join(tv_text(x.tv_bound, x.n) for x in c.checks) for c in cps],
             "freq": [[shares_text(x.freq) for x in c.checks] for c in cps],
             "lengths_freq": [shares_text(c.length_freq) for c in cps],
-            "reached": [[x.n for x in c.checks] for c in cps]}  # the script groups the digits (text.LAB's group)
+            "reached": [[x.n for x in c.checks] for c in cps]}  # the script groups the digits (strings.LAB's group)
 
 
 def profile_view(r: ProfileResult, k: int) -> dict[str, Any]:
     """Returns one profile's figure at its default state (the whole run, position 1), and its TV table."""
     cps = r.checkpoints
-    positions = [{"value": i, "label": text.fill(text.CONV["position" if i <= k else "bonus"], {"pos": i})}
+    positions = [{"value": i, "label": text.fill(strings.CONV["position" if i <= k else "bonus"], {"pos": i})}
                  for i in range(1, k + 2)]
     rows = [{"position": c.position, "label": positions[c.position - 1]["label"], "n": f"{c.n:,}",
              "tv": tv_text(c.tv, c.n), "bound": tv_text(c.tv_bound, c.n),
-             "ok": tv_text(0, c.n) if not c.n else text.CONV["few" if c.tv_bound >= 1 else "within" if c.tv <= c.tv_bound
+             "ok": tv_text(0, c.n) if not c.n else strings.CONV["few" if c.tv_bound >= 1 else "within" if c.tv <= c.tv_bound
                                                             else "above"]}
             for c in r.checks]
-    labels = [p["label"] if p["value"] <= k else text.fill(text.CONV["short"], {"pos": p["value"]}) for p in positions]
+    labels = [p["label"] if p["value"] <= k else text.fill(strings.CONV["short"], {"pos": p["value"]}) for p in positions]
     return {"id": r.profile.id, "name": r.profile.name, "last": len(cps) - 1, "positions": positions, "rows": rows,
             "chart": charts.tv_chart([c.rounds for c in cps], [[x.tv for x in c.checks] for c in cps],
                                      [[x.tv_bound for x in c.checks] for c in cps], labels, f"tv-{r.profile.id}",
@@ -77,7 +78,7 @@ class Convergence:
 
     def context(self) -> dict[str, Any]:
         """Returns every profile's figure and the figure's words."""
-        return {"convergence": [profile_view(r, self.ex.data.k) for r in self.ex.results], "conv_words": text.CONV,
+        return {"convergence": [profile_view(r, self.ex.data.k) for r in self.ex.results], "conv_words": strings.CONV,
                 "conv_run": run_facts(self.ex.results)}
 
 

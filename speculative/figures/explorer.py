@@ -14,6 +14,7 @@ from ..stats import best_k as best_of, round_cost
 from ..text import decimal_str
 
 from .common import Facts
+from .. import strings
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
@@ -71,7 +72,7 @@ def profile_trace(r: ProfileResult, top: Fraction) -> dict[str, Any]:
 
 def verify_phrase(v: Fraction) -> str:
     """Returns a verification cost per position in words: "free", or "1/20 of a target step"."""
-    return text.EXPLORE["free"] if v == 0 else text.cost_phrase(v)
+    return strings.EXPLORE["free"] if v == 0 else text.cost_phrase(v)
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class Explorer:
         return {"costs": [str(c) for c in cost.compare_draft_steps],
                 "cost_text": [text.cost_phrase(c) for c in cost.compare_draft_steps],
                 "verify": [str(v) for v in cost.verify_costs], "verify_text": [verify_phrase(v) for v in cost.verify_costs],
-                "rules": [text.RULE_NAMES[r.rule] for r in rules]}
+                "rules": [strings.RULE_NAMES[r.rule] for r in rules]}
 
     def trace(self) -> dict[str, Any]:
         """Returns the script's part: the choices, and the round cost k·c + verify_round + k·v at every [v][c], the k

@@ -1,7 +1,7 @@
 """Watch it generate: a small real model pair writes text, speculative decoding against plain decoding on one clock.
 
 The script counts the models from the prose's token ids (the trace carries them, not the tables), runs the rounds
-live and fills text.GEN's patterns; this module gives it those ids and settings, and the no-JS page one seeded run."""
+live and fills strings.GEN's patterns; this module gives it those ids and settings, and the no-JS page one seeded run."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import Any, Sequence
 from .. import prose, text, variants
 from ..stats import round_cost
 from ..text import decimal_str
+from .. import strings
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained
@@ -40,20 +41,20 @@ def joined(tokens: Sequence[str]) -> list[tuple[str, str]]:
     """Returns (space before, token) pairs: a space unless punctuation joins the token to its neighbour."""
     out, previous = [], None
     for t in tokens:
-        tight = previous is None or t[0] in text.SPACE_BEFORE_NOT or previous[-1] in text.SPACE_AFTER_NOT
+        tight = previous is None or t[0] in strings.SPACE_BEFORE_NOT or previous[-1] in strings.SPACE_AFTER_NOT
         out.append(("" if tight else " ", t))
         previous = t
     return out
 
 
 def counted(n: int, one: str, many: str) -> str:
-    """Returns n with its noun from a pair of text.GEN's patterns, such as "1 token" or "{n} tokens"."""
-    return text.GEN[one] if n == 1 else text.fill(text.GEN[many], {"n": f"{n:,}"})
+    """Returns n with its noun from a pair of strings.GEN's patterns, such as "1 token" or "{n} tokens"."""
+    return strings.GEN[one] if n == 1 else text.fill(strings.GEN[many], {"n": f"{n:,}"})
 
 
 def draft_names(run: LanguageRun) -> list[str]:
     """Returns the drafts' names, in the order the figure offers them (the target itself last)."""
-    return [text.GEN["drafts"][m] for m in run.settings.draft_orders] + [text.GEN["drafts"][0]]
+    return [strings.GEN["drafts"][m] for m in run.settings.draft_orders] + [strings.GEN["drafts"][0]]
 
 
 def temp_label(t: Any) -> str:
@@ -80,7 +81,7 @@ class Generator:
                 "profile_rounds": f"{PROFILE_ROUNDS:,}", "profile_k": PROFILE_K,
                 "cost": {"c": float(cost.draft_step), "v": float(cost.verify_round), "c_text": str(cost.draft_step),
                          "v_text": str(cost.verify_round)},
-                "clock": CLOCK_STEPS, "join": {"before": text.SPACE_BEFORE_NOT, "after": text.SPACE_AFTER_NOT},
+                "clock": CLOCK_STEPS, "join": {"before": strings.SPACE_BEFORE_NOT, "after": strings.SPACE_AFTER_NOT},
                 "kinds": list(KINDS.values()), "keys": list(CHOOSE_KEYS),
                 "context": list(r.top_contexts[0]),  # the prose's most frequent context: a broken sampler's next token
                 "cost_words": [text.cost_phrase(round_cost(k, cost)) for k in range(1, 9)]}
@@ -95,13 +96,13 @@ class Generator:
                         "regex": prose.TOKEN.pattern,
                         "context_words": text.count(s.target_order - 1, "token"),
                         "check_contexts": lm_checks_contexts(), "check_ks": text.and_list([str(k) for k in KS]),
-                        "alphas": [{"name": text.GEN["short"][m], "alpha": decimal_str(row[t1], 2)}
+                        "alphas": [{"name": strings.GEN["short"][m], "alpha": decimal_str(row[t1], 2)}
                                    for m, row in zip(s.draft_orders, r.alphas)],
                         "temps": [temp_label(t) for t in s.temperatures],
-                        "temp": s.temperatures.index(s.default_temperature), "spec_name": text.GEN["spec"],
-                        "plain_name": text.GEN["plain"], "dropped": text.GEN["dropped"], "pick": text.GEN["pick"],
-                        "clock": text.fill(text.GEN["clock"], {"window": CLOCK_STEPS}), "how": text.GEN["how"],
-                        "prompt_key": text.GEN["prompt"], "samplers": [v.name for v in variants.VARIANTS],
+                        "temp": s.temperatures.index(s.default_temperature), "spec_name": strings.GEN["spec"],
+                        "plain_name": strings.GEN["plain"], "dropped": strings.GEN["dropped"], "pick": strings.GEN["pick"],
+                        "clock": text.fill(strings.GEN["clock"], {"window": CLOCK_STEPS}), "how": strings.GEN["how"],
+                        "prompt_key": strings.GEN["prompt"], "samplers": [v.name for v in variants.VARIANTS],
                         **self.seeded(), **self.facts()}}
 
     def seeded(self) -> dict[str, Any]:
@@ -114,11 +115,11 @@ class Generator:
         return {"prompt": "".join(a + b for a, b in spaced[:n]),
                 "spec": [{"space": a, "token": b, "kind": KINDS[kind]} for (a, b), (_, kind) in zip(spaced[n:], spec)],
                 "plain": "".join(a + b for a, b in plain[n:]),
-                "legend": [{"kind": name, "text": text.GEN[name]} for name in ("accepted", "replaced", "bonus")]}
+                "legend": [{"kind": name, "text": strings.GEN[name]} for name in ("accepted", "replaced", "bonus")]}
 
     def facts(self) -> dict[str, Any]:
         """Returns the seeded run's figures and the expected ones, as finished sentences."""
-        r, s, cost, g = self.run, self.run.settings, self.ex.data.cost, text.GEN
+        r, s, cost, g = self.run, self.run.settings, self.ex.data.cost, strings.GEN
         rounds, tokens = len(r.run), sum(len(x.committed) for x in r.run)
         time = float(r.round_cost) * rounds
         per = tokens / rounds

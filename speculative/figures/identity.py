@@ -11,6 +11,7 @@ from .. import text
 from ..text import prob_str
 
 from .common import Facts
+from .. import strings
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained
@@ -23,7 +24,7 @@ PREFIXES: frozenset[str] = frozenset()
 
 def drafts_phrase(n: int) -> str:
     """Returns "the draft", "both drafts" or "all n drafts"."""
-    return text.fill(text.IDENTITY[f"drafts_{n}" if n <= 2 else "drafts_many"], {"n": n})
+    return text.fill(strings.IDENTITY[f"drafts_{n}" if n <= 2 else "drafts_many"], {"n": n})
 
 
 @dataclass(frozen=True)
@@ -40,11 +41,11 @@ class Identity:
         rows = [{"token": token, "min": prob_str(t.overlap, d), "fix": prob_str(t.replaced, d),
                  "total": prob_str(t.commit, d), "p": prob_str(t.p, d)} for token, t in zip(ex.data.vocabulary, rec.tokens)]
         n = text.count(ex.identity_total, "position")
-        scope = text.fill(text.IDENTITY["all" if ex.identity_equal == ex.identity_total else "only"],
+        scope = text.fill(strings.IDENTITY["all" if ex.identity_equal == ex.identity_total else "only"],
                           {"n": n, "equal": ex.identity_equal})
-        summary = text.fill(text.IDENTITY["summary"], {"drafts": drafts_phrase(len(ex.results)), "scope": scope})
+        summary = text.fill(strings.IDENTITY["summary"], {"drafts": drafts_phrase(len(ex.results)), "scope": scope})
         return {"identity": {"profile": r.profile.name, "position": i + 1, "rows": rows, "summary": summary,
-                             "where": text.IDENTITY["where"] if where and not where[2] else ""}}  # authored only
+                             "where": strings.IDENTITY["where"] if where and not where[2] else ""}}  # authored only
 
 
 def model(ex: Explained, facts: Facts) -> Identity:

@@ -11,6 +11,7 @@ from typing import Any
 from .. import text, variants
 from ..text import decimal_str, prob_str
 from .common import Facts, PositionFacts, none_mark
+from .. import strings
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained
@@ -101,21 +102,21 @@ class Lab:
         rows += [{"name": v.name, "cells": [prob_str(c, self.ex.denom) + marks[s] for c, s in zip(b.committed, b.signs())],
                   "tv": f"{b.tv} ≈ {decimal_str(b.tv, 3)}", "why": v.why}
                  for v, b in zip(variants.BROKEN, self.broken()[where])]
-        caption = text.fill(text.LAB["broken_caption"], {"name": r.profile.name, "pos": rec.position})
+        caption = text.fill(strings.LAB["broken_caption"], {"name": r.profile.name, "pos": rec.position})
         return {"caption": caption, "rows": rows}
 
     def context(self) -> dict[str, Any]:
         """Returns the position choices, the opening state and the no-JS accept tables."""
         ex = self.ex
-        options = [{"value": f"{r.profile.id}/{rec.position}", "label": text.fill(text.LAB["option"], {
+        options = [{"value": f"{r.profile.id}/{rec.position}", "label": text.fill(strings.LAB["option"], {
             "name": r.profile.name, "pos": rec.position})} for r in ex.results for rec in r.stats.records]
         tables = [{"id": r.profile.id, "name": r.profile.name,
                    "rows": [{"position": j + 1, "cells": [none_mark(a) for a in f.accept]} for j, f in enumerate(facts)]}
                   for r, facts in zip(ex.results, self.facts)]
-        return {"lab": {"options": options, "tables": tables, "none": ex.chance is None, "none_text": text.LAB["none"],
-                        "default": self.default(), "own": text.OWN["option"], "rules": list(text.RULE_NAMES.values()),
-                        "back": text.LAB["back"], "samplers": [v.name for v in variants.VARIANTS],
-                        "broken": self.broken_table(), "broken_why": text.LAB["broken_why"]}}
+        return {"lab": {"options": options, "tables": tables, "none": ex.chance is None, "none_text": strings.LAB["none"],
+                        "default": self.default(), "own": strings.OWN["option"], "rules": list(strings.RULE_NAMES.values()),
+                        "back": strings.LAB["back"], "samplers": [v.name for v in variants.VARIANTS],
+                        "broken": self.broken_table(), "broken_why": strings.LAB["broken_why"]}}
 
 
 def model(ex: Explained, facts: Facts) -> Lab:

@@ -14,6 +14,7 @@ from ..stats import ACCEPTANCE
 from ..text import decimal_str, prob_str
 
 from .common import Facts
+from .. import strings
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
@@ -45,26 +46,26 @@ def rule_totals(r: ProfileResult) -> dict[str, Any]:
 def stops_text(v: Fraction | None) -> str:
     """Returns the verification cost per position at which a rule stops paying, as a table cell."""
     if v is None:
-        return text.SERVERS["never"]
+        return strings.SERVERS["never"]
     if v == 0:
-        return text.SERVERS["stops_now"]
+        return strings.SERVERS["stops_now"]
     shown = decimal_str(v, 3)
-    return text.fill(text.SERVERS["stops" if Fraction(shown) != v else "stops_even"], {"cost": shown})
+    return text.fill(strings.SERVERS["stops" if Fraction(shown) != v else "stops_even"], {"cost": shown})
 
 
 def stops_line(rules: Any) -> str:
     """Returns the sentence under a rule table that gives, as fractions, every cost the table rounds; "" when it
     rounds none. It is printed, not a hover title, so a touch screen shows it too."""
-    items = [text.fill(text.SERVERS["stops_item"], {"rule": text.RULE_PHRASES[rs.rule], "exact": str(rs.stops_paying)})
+    items = [text.fill(strings.SERVERS["stops_item"], {"rule": strings.RULE_PHRASES[rs.rule], "exact": str(rs.stops_paying)})
              for rs in rules if rs.stops_paying and Fraction(decimal_str(rs.stops_paying, 3)) != rs.stops_paying]
-    return text.fill(text.SERVERS["stops_line"], {"list": text.and_list(items)}) if items else ""
+    return text.fill(strings.SERVERS["stops_line"], {"list": text.and_list(items)}) if items else ""
 
 
 def temperature_rows(ex: Explained, r: ProfileResult) -> list[dict[str, Any]]:
     """Returns each position at temperature 0: the target's and the draft's top tokens, and whether they agree."""
     vocab = ex.data.vocabulary
     return [{"position": t.position, "target": vocab[t.target], "draft": vocab[t.draft], "agree": t.agree,
-             "text": text.fill(text.SERVERS["yes" if t.agree else "no"], {"pos": t.position,
+             "text": text.fill(strings.SERVERS["yes" if t.agree else "no"], {"pos": t.position,
                                "target": text.quoted([vocab[t.target]]), "draft": text.quoted([vocab[t.draft]])})}
             for t in r.stats.temperature_zero.positions]
 
@@ -75,7 +76,7 @@ def profile_view(ex: Explained, r: ProfileResult) -> dict[str, Any]:
     by_rule = {rs.rule: rs for rs in r.stats.rules}
     return {"id": r.profile.id, "name": r.profile.name, "rows": rule_rows(r, ex.denom), **rule_totals(r),
             "t0": temperature_rows(ex, r), "t0_expected": str(t0.expected),
-            "t0_line": text.fill(text.SERVERS["t0"], {"e": str(t0.expected),
+            "t0_line": text.fill(strings.SERVERS["t0"], {"e": str(t0.expected),
                                                       "list": "; ".join(t["text"] for t in temperature_rows(ex, r))}),
             "t0_agree": sum(t.agree for t in t0.positions),
             "stops_line": stops_line(r.stats.rules),
@@ -86,7 +87,7 @@ def profile_view(ex: Explained, r: ProfileResult) -> dict[str, Any]:
 def slower_rules(rules: Any) -> dict[str, str]:
     """Returns the rules slower than plain decoding at the file's costs, in words with their speedups
     ("exact match (0.95×)"), and the verb that agrees with them; empty words when none is."""
-    slow = [text.fill(text.SERVERS["slow_rule"], {"rule": text.RULE_PHRASES[rs.rule], "x": decimal_str(rs.speedup)})
+    slow = [text.fill(strings.SERVERS["slow_rule"], {"rule": strings.RULE_PHRASES[rs.rule], "x": decimal_str(rs.speedup)})
             for rs in rules if rs.speedup < 1]
     return {"slower": text.and_list(slow), "slower_verb": "is" if len(slow) == 1 else "are"}
 
@@ -102,7 +103,7 @@ class Servers:
 
     def context(self) -> dict[str, Any]:
         """Returns the rules' names and every draft's tables."""
-        return {"rules": {"names": [text.RULE_NAMES[rule] for rule in ACCEPTANCE], "ties": ties(self.ex),
+        return {"rules": {"names": [strings.RULE_NAMES[rule] for rule in ACCEPTANCE], "ties": ties(self.ex),
                             "profiles": [profile_view(self.ex, r) for r in self.ex.results]}}
 
 

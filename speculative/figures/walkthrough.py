@@ -12,6 +12,7 @@ from typing import Any, Sequence
 from .. import text
 from ..frames import Draw, Frame, Round, cut_points
 from .common import Facts, PositionFacts
+from .. import strings
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
@@ -26,7 +27,7 @@ STATES_BY_CODE = {code: state for state, code in SLOT_CODES.items()}
 KIND_CODES = {"propose": "p", "verify": "v", "bonus": "b", "done": "d"}  # a frame row's kind, one letter
 KINDS_BY_CODE = {code: kind for kind, code in KIND_CODES.items()}
 FRAME_FIELDS = ("kind", "pos", "slots", "caption", "u", "chance")  # what a frame shows is in the trace's points
-CAPTION_KEYS = tuple(text.CAPTIONS)  # a frame row names its caption patterns by their index here, one base-36 digit each
+CAPTION_KEYS = tuple(strings.CAPTIONS)  # a frame row names its caption patterns by their index here, one base-36 digit each
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 assert len(CAPTION_KEYS) <= len(DIGITS), "a caption key's index must fit in one base-36 digit"
 
@@ -103,7 +104,7 @@ def round_json(rnd: Round, frames: Sequence[Frame], vocab: Sequence[str]) -> dic
 
 
 def caption(frame: Frame, frames: Sequence[Frame], facts: Sequence[PositionFacts], vocab: Sequence[str]) -> str:
-    """Returns a frame's caption, filled from its one home in text.CAPTIONS (the script's caption does the same)."""
+    """Returns a frame's caption, filled from its one home in strings.CAPTIONS (the script's caption does the same)."""
     ctx: dict[str, Any] = {}
     if frame.kind == "verify":
         f, x = facts[frame.position - 1], frame.token
@@ -115,19 +116,19 @@ def caption(frame: Frame, frames: Sequence[Frame], facts: Sequence[PositionFacts
         ctx["tok"] = text.isolated(vocab[frame.token])
     u = u_text(frame)
     ctx = {**ctx, **common_fields(len(frame.slots) - 1), **round_fields(frames, vocab), **({"u": u} if u else {})}
-    return " ".join(text.fill(text.CAPTIONS[key], ctx) for key in frame.caption)
+    return " ".join(text.fill(strings.CAPTIONS[key], ctx) for key in frame.caption)
 
 
 def slot_views(frame: Frame, rnd: Round, vocab: Sequence[str]) -> list[dict[str, Any]]:
     """Returns each slot of a frame as the strip prints it (the script's strip does the same)."""
     out, k = [], len(rnd.proposals)
     for pos, slot in enumerate(frame.slots, start=1):
-        words = text.STATE_NAMES[slot.state]
+        words = strings.STATE_NAMES[slot.state]
         if slot.state == "rejected":
-            words += text.fill(text.PLAYER["slot_instead"], {"rep": text.isolated(vocab[slot.replacement])})
+            words += text.fill(strings.PLAYER["slot_instead"], {"rep": text.isolated(vocab[slot.replacement])})
         out.append({"state": slot.state, "current": pos == frame.position,
-                    "pos": text.fill(text.PLAYER["slot_bonus"], {"pos": pos}) if pos > k else str(pos),
-                    "token": text.PLAYER["no_token"] if slot.token is None else vocab[slot.token], "text": words})
+                    "pos": text.fill(strings.PLAYER["slot_bonus"], {"pos": pos}) if pos > k else str(pos),
+                    "token": strings.PLAYER["no_token"] if slot.token is None else vocab[slot.token], "text": words})
     return out
 
 
@@ -136,8 +137,8 @@ def frame_views(profile_id: str, rnd: Round, frames: Sequence[Frame], facts: Seq
     """Returns the no-JS list's frames: head, strip and caption, all finished strings."""
     out, n = [], len(frames)
     for f in frames:
-        head = text.fill(text.PLAYER["head_verify" if f.kind == "verify" else "head"],
-                         {"i": f.index, "n": n, "kind": text.KIND_NAMES[f.kind], "pos": f.position or 0})
+        head = text.fill(strings.PLAYER["head_verify" if f.kind == "verify" else "head"],
+                         {"i": f.index, "n": n, "kind": strings.KIND_NAMES[f.kind], "pos": f.position or 0})
         out.append({"id": f"{profile_id}/{f.index}", "head": head, "slots": slot_views(f, rnd, vocab),
                     "caption": caption(f, frames, facts, vocab)})
     return out
@@ -152,10 +153,10 @@ def chance_note(r: ProfileResult) -> str:
     """Returns which drawn rounds chance decides a check in, or why none: the data, or the draws."""
     rounds = r.chance_rounds
     if rounds:
-        return text.fill(text.DRAWS["chance_one" if len(rounds) == 1 else "chance_many"], {"rounds": text.and_list(rounds)})
+        return text.fill(strings.DRAWS["chance_one" if len(rounds) == 1 else "chance_many"], {"rounds": text.and_list(rounds)})
     if not r.has_chance:
-        return text.DRAWS["chance_none_data"]
-    return text.fill(text.DRAWS["chance_none_drawn"], {"n": text.count(len(r.drawn), "drawn round")})
+        return strings.DRAWS["chance_none_data"]
+    return text.fill(strings.DRAWS["chance_none_drawn"], {"n": text.count(len(r.drawn), "drawn round")})
 
 
 @dataclass(frozen=True)
