@@ -5,11 +5,15 @@ fast="${FAST:-}"
 if [ "${1:-}" = "--fast" ]; then fast=1; shift; fi
 . "$(dirname "$0")/setup.sh" "test"
 
-# The linter first, on every tier: ruff's rules are in pyproject.toml.
+# The linter and the type checker first, on every tier: their settings are in pyproject.toml.
 if ! "$VENV/bin/ruff" check --quiet .; then
   echo "error: ruff found the problems above (configured in pyproject.toml)." >&2
   echo "" >&2
   echo "Fix them, or let '$VENV/bin/ruff check --fix .' fix the ones it can, then run this again." >&2
+  exit 1
+fi
+if ! "$VENV/bin/mypy" --no-error-summary; then
+  echo "error: mypy found the type errors above in speculative/ (configured in pyproject.toml)." >&2
   exit 1
 fi
 

@@ -87,3 +87,12 @@ def test_importing_every_module_loads_nothing_from_the_checkout_outside_the_pack
     assert set(names) <= set(loaded) and "build" not in loaded
     ours = {n: f for n, f in loaded.items() if f and f.startswith(f"{ROOT}/") and not f.startswith(f"{ROOT}/.venv/")}
     assert {n for n, f in ours.items() if not f.startswith(f"{PACKAGE}/")} == set()
+
+
+def test_build_py_is_a_shim_for_the_one_command_line():
+    import build
+    from speculative import cli
+
+    lines = [line for line in (ROOT / "build.py").read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.lstrip().startswith("#")]
+    assert build.main is cli.build_py and len(lines) <= 15
