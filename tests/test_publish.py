@@ -457,7 +457,7 @@ def test_an_interrupt_during_the_swap_finishes_the_swap_first(project, run_build
 SLOW_WRITER = textwrap.dedent("""
     import signal, sys
     sys.path.insert(0, sys.argv[1])
-    from speculative import pipeline, publish, serve
+    from speculative import publish
     import build
     real = publish.write_all
     def slow(fd, blob):
@@ -515,7 +515,7 @@ def test_serve_answers_every_request_with_a_complete_page_during_50_rebuilds(pro
     try:
         published = 0
         while published < 50 or len(answers) < 300:  # at least 50 rebuilds, with requests throughout
-            publish.publish(args, pages[published % 2])
+            publish.publish(args.out, pages[published % 2], args.inputs())
             published += 1
             assert published < 5000, "the clients got no answers"
     finally:

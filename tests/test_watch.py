@@ -112,6 +112,7 @@ BUGGY = """
 import sys
 sys.path.insert(0, sys.argv[1])
 import pathlib, build
+from speculative import checkout, pipeline
 real = pipeline.explain
 def explain(dataset, corpus):
     if dataset.walkthrough_seed == 4242:
