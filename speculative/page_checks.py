@@ -63,7 +63,7 @@ class _BoundedJoins(CodeGenerator):
 
 class Sandbox(SandboxedEnvironment):
     """Jinja's sandbox (no access to Python internals, so no os.popen), with output, loop steps and the text that
-    ~, + and * make bounded. (build.py's SANDBOX_CODE names the compiled code's generation.)"""
+    ~, + and * make bounded. (pipeline.py's SANDBOX_CODE names the compiled code's generation.)"""
 
     intercepted_binops = frozenset({"*", "**", "+"})
     code_generator_class = _BoundedJoins
@@ -71,6 +71,7 @@ class Sandbox(SandboxedEnvironment):
     def __init__(self, **options: Any):
         super().__init__(**options)
         self.steps = 0
+        self.files: set[str] = set()  # the template files, as messages name them
         self.globals["range"] = self.bounded_range
         self.filters = {name: self._bounded_filter(f) for name, f in self.filters.items()}
 

@@ -154,7 +154,7 @@ needed_templates = figures.needed_templates
 
 
 def environment(templates: Mapping[str, str], cache: jinja2.BytecodeCache | None = None,
-                folder: str = "templates") -> jinja2.Environment:
+                folder: str = "templates") -> page_checks.Sandbox:
     """Returns a sandboxed Jinja2 environment over the given template texts, autoescaping, failing on undefined names.
 
     A template's file name in errors is folder/name; a name with a "/" (a section's file) is shown as it is.
@@ -181,7 +181,7 @@ def _finalize(ctx: jinja2.runtime.Context, value: Any) -> Any:
 
 @functools.lru_cache(maxsize=4)  # the author's --watch loop rebuilds with the same templates most of the time
 def _environment(templates: tuple[tuple[str, str], ...], cache: jinja2.BytecodeCache | None,
-                 folder: str) -> jinja2.Environment:
+                 folder: str) -> page_checks.Sandbox:
     texts = dict(templates)
 
     def load(name: str):  # the file name makes tracebacks, so messages, name the template's own file and line
@@ -215,7 +215,7 @@ def _markdown() -> MarkdownIt:
     md.core.ruler.at("smartquotes", bounded_smartquotes)
     # every link becomes a link, so markdown_problems refuses a javascript: or file: one by name; markdown-it's own
     # check would leave it on the page as plain text, unnoticed
-    md.validateLink = lambda url: True
+    md.validateLink = lambda url: True  # type: ignore[method-assign]  # markdown-it's documented way to set it
     return md
 
 
@@ -253,7 +253,7 @@ def render_section(env: jinja2.Environment, md: MarkdownIt, section: Section, ct
     return _place(section_html(env, md, section, ctx), components)
 
 
-def _render(env: jinja2.Environment, name: str, problems: list[tuple[str, str]], call: Callable[[], Any],
+def _render(env: page_checks.Sandbox, name: str, problems: list[tuple[str, str]], call: Callable[[], Any],
             names: tuple[str, ...] = ()) -> Any:
     """Returns call(), or records its error against the file and line it names (`name` if none) and returns None."""
     try:
@@ -272,10 +272,11 @@ def _render(env: jinja2.Environment, name: str, problems: list[tuple[str, str]],
     return None
 
 
-def _components(env: jinja2.Environment, ctx: Mapping[str, Any], folder: str,
+def _components(env: page_checks.Sandbox, ctx: Mapping[str, Any], folder: str,
                 problems: list[tuple[str, str]]) -> dict[str, str]:
-    return {name: _render(env, f"{folder}/{name}.html.j2", problems, lambda name=name: page_checks.generate(
-        env.get_template(f"{name}.html.j2"), ctx), tuple(ctx)) for name in COMPONENTS}
+    return {name: _render(env, f"{folder}/{name}.html.j2", problems, functools.partial(
+        lambda name: page_checks.generate(env.get_template(f"{name}.html.j2"), ctx), name), tuple(ctx))
+        for name in COMPONENTS}
 
 
 _TWICE = "more than once"
@@ -379,7 +380,7 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
     _refuse_before_rendering(sections, templates, texts, folder)
     env = environment(texts, cache, folder)
     env.steps = 0
-    md, problems = _markdown(), []
+    md, problems = _markdown(), list[tuple[str, str]]()
     components = _components(env, ctx, folder, problems)
     problems += [(f"{folder}/{n}.html.j2", p) for n, html in components.items()
                  if html is not None and (p := page_checks.markup_problem(templates[f"{n}.html.j2"], html))]
@@ -389,7 +390,7 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
         problems.append(raw_end_problem(templates, STYLES, folder, "style"))
     missing = [n for n in SCRIPTS if n not in templates]
     js = _render(env, f"{folder}/{missing[0] if missing else 'js/'}", problems, lambda: joined_script(templates, scripts, folder))
-    bodies = {s.source: _render(env, s.source, problems, lambda s=s: section_html(env, md, s, ctx),
+    bodies = {s.source: _render(env, s.source, problems, functools.partial(section_html, env, md, s, ctx),
                                 (*ctx, *COMPONENTS)) for s in sections}
     if problems:
         raise ContentError(problems)

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import functools
 import http.server
+import io
 import os
 import threading
 import urllib.parse
 from pathlib import Path
+from typing import BinaryIO
 
 from .checkout import shown
 from .errors import Problems
@@ -42,7 +44,7 @@ class PreviewHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
         pass
 
-    def send_head(self):  # type: ignore[no-untyped-def]  # the standard library's own is untyped
+    def send_head(self) -> io.BytesIO | BinaryIO | None:  # the standard library's own, as typeshed gives it
         if not nameable(self.path):  # os.path would raise on it, and the client would get nothing
             self.send_error(404, "File not found")
             return None

@@ -36,7 +36,8 @@ class _Container:
     def __init__(self, value: list | dict, path: str):
         self.value, self.path = value, path
         self.close = "]" if isinstance(value, list) else "}"
-        self.key, self.key_at, self.seen = "", 0, {}
+        self.key, self.key_at = "", 0
+        self.seen: dict[str, int] = {}
 
     def child(self) -> str:
         return f"{self.path}[{len(self.value)}]" if self.close == "]" else _join(self.path, self.key)
@@ -51,6 +52,13 @@ _KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
 _OPENED = object()
 
 
+def _always(match: re.Match[str] | None) -> re.Match[str]:
+    """A match from a pattern that matches here by construction (it can match the empty string, or the text was
+    already seen to start with what it matches)."""
+    assert match is not None
+    return match
+
+
 def _join(path: str, key: str) -> str:
     if not _KEY.match(key):
         return f"{path}[{describe(key)}]"
@@ -61,7 +69,9 @@ class _Reader:
     """Reads one JSON value iteratively, noting each duplicate key; raises JSONSyntax at the first mistake."""
 
     def __init__(self, text: str):
-        self.text, self.stack, self.duplicates = text, [], []
+        self.text = text
+        self.stack: list[_Container] = []
+        self.duplicates: list[tuple[str, str, int, int]] = []  # (path, key, first offset, second offset)
 
     def read(self) -> Any:
         pos = self._skip(0)
@@ -87,7 +97,7 @@ class _Reader:
                 return self._end(value, pos)
 
     def _skip(self, pos: int) -> int:
-        return _WS.match(self.text, pos).end()
+        return _always(_WS.match(self.text, pos)).end()
 
     def _value(self, pos: int) -> tuple[Any, int]:
         text = self.text
@@ -100,7 +110,7 @@ class _Reader:
         if number and text[number.end():number.end() + 1] not in tuple("0123456789.eE"):
             return _number(number), number.end()
         if number:
-            raise JSONSyntax(pos, f"found {_WORD.match(text, pos).group()}; expected a number such as 0, 12, 0.5 or 1e3 "
+            raise JSONSyntax(pos, f"found {_always(_WORD.match(text, pos)).group()}; expected a number such as 0, 12, 0.5 or 1e3 "
                                "(no leading zeros, and digits after any \".\" or \"e\")")
         for word, value in (("true", True), ("false", False), ("null", None)):
             if text.startswith(word, pos):
@@ -129,7 +139,7 @@ class _Reader:
         return self._skip(after + 1)
 
     def _add(self, frame: _Container, value: Any) -> None:
-        if frame.close == "]":
+        if isinstance(frame.value, list):  # the same test as frame.close == "]"
             frame.value.append(value)
         elif frame.key in frame.seen:
             self.duplicates.append((frame.child(), frame.key, frame.seen[frame.key], frame.key_at))
@@ -142,11 +152,11 @@ class _Reader:
         if match:
             token = match.group()
             return (json.loads(token) if "\\" in token else token[1:-1]), match.end()
-        end = _STRING_OPEN.match(self.text, pos).end()
+        end = _always(_STRING_OPEN.match(self.text, pos)).end()
         if end == len(self.text):
             raise JSONSyntax(pos, "found a string that never ends; expected a closing double quote")
         if self.text[end] == "\\":
-            escape = visible(re.match(r"\\(u[0-9a-fA-F]{0,3}|.?)", self.text[end:end + 6], re.S).group())
+            escape = visible(_always(re.match(r"\\(u[0-9a-fA-F]{0,3}|.?)", self.text[end:end + 6], re.S)).group())
             raise JSONSyntax(end, f"found the escape {escape}; expected one of "
                                r'\" \\ \/ \b \f \n \r \t or \u and four hex digits')
         raise JSONSyntax(end, f"found {char_name(self.text[end])} inside a string; expected it written as an escape "

@@ -6,6 +6,8 @@ and the script fills them in the browser, so each sentence has exactly one sourc
 
 from __future__ import annotations
 
+from typing import Any
+
 KIND_NAMES = {"propose": "the draft proposes", "verify": "check", "bonus": "bonus draw", "done": "round done"}
 
 STATE_NAMES = {"proposed": "proposed", "accepted": "accepted", "rejected": "rejected",
@@ -291,7 +293,7 @@ DRAWS = {
 }
 
 # "Watch it generate": the generator figure's words (templates/js/generator.js fills the same patterns).
-GEN = {
+GEN: dict[str, Any] = {
     "drafts": {1: "a unigram model (word frequencies alone)", 2: "a bigram model (the previous word)",
                3: "a trigram model (the previous two words)", 0: "the target itself (a perfect draft)"},
     "short": {1: "the unigram draft", 2: "the bigram draft", 3: "the trigram draft"},

@@ -84,12 +84,12 @@ def quoted(labels: Sequence[str]) -> str:
     return " ".join(fill(PLAYER["quoted"], {"tok": isolated(t)}) for t in labels)
 
 
-def and_list(items: Sequence[str]) -> str:
+def and_list(items: Sequence[object]) -> str:
     """Returns "1", "1 and 2" or "1, 2 and 3"."""
-    items = [str(i) for i in items]
-    if not items:
+    words = [str(i) for i in items]
+    if not words:
         return ""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def count(n: int, one: str, many: str | None = None) -> str:

@@ -235,7 +235,7 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
     }
 
 
-def worst_view(speedup: Fraction, round_cost: Fraction) -> dict[str, str]:
+def worst_view(speedup: Fraction, round_cost: Fraction) -> dict[str, str | bool]:
     """Returns what the prose says of a round whose first proposal is rejected: its cost, its speedup, and how that
     compares with plain decoding in words (slower unless a draft step is free or verifying costs under a step)."""
     return {"round_cost": str(round_cost), "speedup": decimal_str(speedup), "slower": speedup < 1,

@@ -67,7 +67,7 @@ def position_facts_of(rec: PositionRecord, proposal: int, vocab: Sequence[str], 
         alpha=prob_str(rec.alpha, d),
         accept=[None if t.accept is None else str(t.accept) for t in rec.tokens],
         ratio=[None if t.ratio is None else str(t.ratio) for t in rec.tokens],
-        worked=[None if t.accept is None else text.ratio_text(prob_str(t.p, d), prob_str(t.q, d), t.ratio, t.accept)
+        worked=[None if t.accept is None or t.ratio is None else text.ratio_text(prob_str(t.p, d), prob_str(t.q, d), t.ratio, t.accept)
                 for t in rec.tokens],
         residual_raw=[prob_str(t.residual_raw, d) for t in rec.tokens],
         residual=[None if t.residual is None else str(t.residual) for t in rec.tokens],

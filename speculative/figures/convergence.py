@@ -54,8 +54,9 @@ def profile_trace(r: ProfileResult) -> dict[str, Any]:
 def profile_view(r: ProfileResult, k: int) -> dict[str, Any]:
     """Returns one profile's figure at its default state (the whole run, position 1), and its TV table."""
     cps = r.checkpoints
-    positions = [{"value": i, "label": text.fill(strings.CONV["position" if i <= k else "bonus"], {"pos": i})}
-                 for i in range(1, k + 2)]
+    positions: list[dict[str, Any]] = [
+        {"value": i, "label": text.fill(strings.CONV["position" if i <= k else "bonus"], {"pos": i})}
+        for i in range(1, k + 2)]
     rows = [{"position": c.position, "label": positions[c.position - 1]["label"], "n": f"{c.n:,}",
              "tv": tv_text(c.tv, c.n), "bound": tv_text(c.tv_bound, c.n),
              "ok": tv_text(0, c.n) if not c.n else strings.CONV["few" if c.tv_bound >= 1 else "within" if c.tv <= c.tv_bound

@@ -40,10 +40,11 @@ def column_texts(column: Sequence[Fraction]) -> list[str]:
     """Returns one column's speedups [k] to 2 decimals, or to as many more (up to 4) as it takes for the best k to
     read differently from every other k, so a reader never sees the best tie with another at 1.81×."""
     k = max(range(len(column)), key=lambda i: (column[i], -i))
-    for places in (2, 3, 4):
+    for places in (2, 3):
         texts = [decimal_str(x, places) for x in column]
-        if texts.count(texts[k]) == 1 or places == 4:
+        if texts.count(texts[k]) == 1:
             return texts
+    return [decimal_str(x, 4) for x in column]
 
 
 def best_k(column: Sequence[Fraction]) -> int:
@@ -108,7 +109,7 @@ class Explorer:
         free verification when the file offers it)."""
         verify = list(self.ex.data.cost.verify_costs)
         return {"explore": {**self.costs(), "default_cost": self.ex.cost_index or 0, "k": self.ex.data.k,
-                            "default_verify": verify.index(0) if 0 in verify else 0}}
+                            "default_verify": verify.index(Fraction(0)) if 0 in verify else 0}}
 
 
 def model(ex: Explained, facts: Facts) -> Explorer:

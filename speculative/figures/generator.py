@@ -68,7 +68,10 @@ class Generator:
 
     @property
     def run(self) -> LanguageRun:
-        return self.ex.language
+        run = self.ex.language
+        if run is None:  # the analysis leaves it out only when no section places the generator
+            raise ValueError("the generator's figure needs the analysis of the prose's model pair")
+        return run
 
     def trace(self) -> dict[str, Any]:
         """Returns the script's part: the prose's ids, the settings and each draft's mean accept rate."""

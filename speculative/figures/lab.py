@@ -77,6 +77,7 @@ class Lab:
         if ex.chance:
             i, pos, token = ex.chance
             accept = ex.results[i].stats.records[pos - 1].tokens[token].accept
+            assert accept is not None  # chance decides its check: 0 < accept < 1
             u = decimal_str((accept + 1) / 2, 3)  # halfway between the threshold and 1: a rejection
         else:
             i, pos = 0, 1

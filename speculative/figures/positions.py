@@ -32,8 +32,11 @@ def lab_u(accept: Fraction) -> str:
     return f"{float(u):.3f}" if accept <= u else "0.500"
 
 
-def lab_link(profile_id: str, position: int, token: int, accept: Fraction) -> str:
-    """Returns a link's lab state, "profile/position/token/u", the form data-lab-open holds."""
+def lab_link(profile_id: str, position: int, token: int, accept: Fraction | None) -> str:
+    """Returns a link's lab state, "profile/position/token/u", the form data-lab-open holds; the token is one the
+    draft proposes (q > 0), so it has an accept probability."""
+    if accept is None:
+        raise ValueError(f"{profile_id}/{position}/{token}: the draft never proposes this token; expected one it does")
     return f"{profile_id}/{position}/{token}/{lab_u(accept)}"
 
 
