@@ -174,8 +174,14 @@ def round_of(rounds: sampler.Rounds, j: int) -> Round:
                  uniforms=tuple(float(u) for u in rounds.uniforms[j, :checked]),
                  passed=tuple(bool(ok) for ok in rounds.passed[j, :checked]),
                  replacement=rep, bonus=bonus if bonus >= 0 else None,
-                 rep_u=None if rep is None else float(rounds.rep_uniforms[j]),
-                 bonus_u=float(rounds.bonus_uniforms[j]) if bonus >= 0 else None)
+                 rep_u=None if rep is None else float(recorded(rounds.rep_uniforms)[j]),
+                 bonus_u=float(recorded(rounds.bonus_uniforms)[j]) if bonus >= 0 else None)
+
+
+def recorded(draws: np.ndarray | None) -> np.ndarray:
+    """Returns a batch's draws r [n], which sample_rounds records (only round_chunks leaves them out)."""
+    assert draws is not None
+    return draws
 
 
 def checkpoint_sizes(total: int) -> tuple[int, ...]:

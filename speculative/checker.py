@@ -5,11 +5,25 @@ from __future__ import annotations
 
 import unicodedata
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeVar
 
 from .dataset import Dist
 from .errors import PLAIN, char_name, describe
 from .limits import ALLOWED_FORMAT, BIDI, DECIMAL, FRACTION, MAX_DENOMINATOR, MAX_DIGITS, MAX_POSITIONS, MAX_TOKENS, NEAR_FRACTION
+
+T = TypeVar("T")
+
+
+def present(items: list[T | None]) -> list[T] | None:
+    """Returns the items when none is None (none of their checks failed), else None."""
+    kept = [item for item in items if item is not None]
+    return kept if len(kept) == len(items) else None
+
+
+def known(value: T | None) -> T:
+    """Returns a checked value once the checker has reported no problems: every check then returned its value."""
+    assert value is not None
+    return value
 
 
 def fraction_expected(value: Any) -> str:
@@ -110,8 +124,8 @@ class Checker:
             self.fail(path, f"found {describe(value)}; expected a list of 1 to {MAX_TOKENS} probabilities, "
                             "one per vocabulary token")
             return None
-        entries = [self.fraction(item, f"{path}[{i}]") for i, item in enumerate(value)]
-        if any(e is None for e in entries):
+        entries = present([self.fraction(item, f"{path}[{i}]") for i, item in enumerate(value)])
+        if entries is None:
             return None
         total = sum(entries, Fraction(0))
         if total != 1:
@@ -122,8 +136,8 @@ class Checker:
     def distributions(self, value: Any, path: str, size: int | None, k: int | None) -> tuple[Dist, ...] | None:
         if not self.positions(value, path, k, "row", "a list of distributions, one per position"):
             return None
-        rows = [self.distribution(row, f"{path}[{i}]", size) for i, row in enumerate(value)]
-        return None if any(r is None for r in rows) else tuple(rows)
+        rows = present([self.distribution(row, f"{path}[{i}]", size) for i, row in enumerate(value)])
+        return None if rows is None else tuple(rows)
 
     def positions(self, value: Any, path: str, k: int | None, noun: str, want: str) -> bool:
         """Returns whether value is a list with one entry per position, saying what is wrong if not."""

@@ -153,12 +153,14 @@ def count_rounds(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, round
                  ) -> tuple[np.ndarray, np.ndarray]:
     """Returns committed-token counts [k+1, V] and tokens-per-round counts [k+1] of drawn rounds, chunk by chunk
     (the rounds sample_rounds would draw, in the same order, in buffers reused from chunk to chunk)."""
-    positions, lengths = 0, 0
+    positions: np.ndarray | int = 0  # the sums so far, arrays from the first chunk on
+    lengths: np.ndarray | int = 0
     for part in sampler.round_chunks(target, draft, bonus, rounds, rng, rule=rule):
         positions = positions + sampler.position_counts(part, target.shape[-1])
         lengths = lengths + sampler.length_counts(part)
         if progress:
             progress(part.proposals_pm.shape[1])
+    assert isinstance(positions, np.ndarray) and isinstance(lengths, np.ndarray)  # rounds >= 1 draws a chunk at least
     return positions, lengths
 
 
@@ -179,7 +181,7 @@ def profile_checks(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, rou
     return out + [check(f"{name} tokens per round".strip(), lengths, np.array([float(x) for x in dist]))]
 
 
-def tokens_dist(target: np.ndarray, draft: np.ndarray, rule: sampler.Rule = sampler.RULE) -> list[Fraction]:
+def tokens_dist(target: np.ndarray, draft: np.ndarray, rule: sampler.Rule = sampler.RULE) -> tuple[Fraction, ...]:
     """Returns [k+1] P(N = n), tokens per round, under rule, from the exact value of each float acceptance."""
     return tokens_distribution([Fraction(float(a)) for a in rule.acceptance(target, draft)])
 

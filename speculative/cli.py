@@ -13,7 +13,7 @@ import importlib.util
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, Callable, NoReturn, TextIO
 
 from . import checkout  # the standard library only, like this module
 from .checkout import CONTENT, DATA
@@ -42,7 +42,7 @@ def version() -> str:
 class Parser(argparse.ArgumentParser):
     """argparse, with a usage error printed as one line: the command, the argument, what was found and expected."""
 
-    def error(self, message: str) -> None:
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message}\n")
 
 

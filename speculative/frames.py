@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import ClassVar, Sequence
+from typing import Any, ClassVar, Sequence
 
 from .stats import PositionRecord
 
@@ -136,7 +136,8 @@ def verify_frame(rnd: Round, rec: PositionRecord, index: int) -> VerifyFrame:
     i = rec.position - 1
     x, ok, facts = rnd.proposals[i], rnd.passed[i], rec.tokens[rnd.proposals[i]]
     upto = rec.position
-    base = dict(index=index, slots=slots(rnd, upto, False), committed=rnd.committed[:upto], position=upto, token=x,
+    assert facts.accept is not None  # x was proposed, so the draft gives it q > 0
+    base: dict[str, Any] = dict(index=index, slots=slots(rnd, upto, False), committed=rnd.committed[:upto], position=upto, token=x,
                 u=rnd.uniforms[i], accept=facts.accept, chance=facts.by_chance)
     if ok:
         key = "chance_pass" if facts.accept < 1 else ("capped" if facts.p > facts.q else "equal")
@@ -154,6 +155,7 @@ def verify_frame(rnd: Round, rec: PositionRecord, index: int) -> VerifyFrame:
 def bonus_frame(rnd: Round, index: int, bonus_target: Sequence[Fraction] = ()) -> BonusFrame:
     """Returns the frame that draws the bonus token after every proposal passed."""
     k = len(rnd.proposals)
+    assert rnd.bonus is not None  # called only for a round whose every proposal passed
     draw = draw_of(rnd.bonus_u, cut_points(bonus_target), rnd.bonus) if bonus_target else None
     return BonusFrame(index=index, slots=slots(rnd, k, True), committed=rnd.committed,
                       caption=("bonus_one" if k == 1 else "bonus_many",) + (("bonus_draw",) if draw else ()),

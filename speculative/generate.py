@@ -74,9 +74,11 @@ def one_round(p: Rows, q: Rows, context: tuple[int, ...], k: int, u: Iterator[fl
     for x in proposals:
         after = (*ctx[1:], x)  # the context the next position is scored in
         a, ui = float(rule.accept_prob(p(ctx), rule.verify_dist(q(ctx)))[x]), next(u)
-        accept.append(a), us.append(ui)
+        accept.append(a)
+        us.append(ui)
         y, drawn = checked(p, q, rule, rule.residual_given(ctx, after), x, a, ui, u)
-        committed.append(y), kinds.append(ACCEPTED if drawn is None else REPLACED)
+        committed.append(y)
+        kinds.append(ACCEPTED if drawn is None else REPLACED)
         r = drawn if drawn is not None else r
         if drawn is not None and rule.drop_after_reject:
             break
@@ -84,7 +86,8 @@ def one_round(p: Rows, q: Rows, context: tuple[int, ...], k: int, u: Iterator[fl
     if r is None:  # every check passed: the bonus
         r, where = next(u), rule.bonus_given(before, ctx)
         bonus = p(where) if rule.bonus_dist is sampler.bonus_dist else rule.bonus_dist(p(where), q(before)[None])
-        committed.append(inverse_cdf(bonus, r)), kinds.append(BONUS)
+        committed.append(inverse_cdf(bonus, r))
+        kinds.append(BONUS)
     return GenRound(context, tuple(proposals), tuple(accept), tuple(us), tuple(committed), tuple(kinds), r)
 
 

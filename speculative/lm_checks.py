@@ -93,7 +93,8 @@ def language_checks(run: LanguageRun, repeats: int = REPEATS, seed: int = checks
                     rules: dict[str, sampler.Rule] | None = None,
                     progress: Callable[[int], None] | None = None) -> list[checks.Check]:
     """Returns one check per draft, rule and k: every draft (the target itself last) under each verification rule."""
-    out, exact = [], targets(run)
+    out: list[checks.Check] = []
+    exact = targets(run)
     names = [f"{m}-gram" for m in run.settings.draft_orders] + ["target"]
     for i, draft in enumerate(names):
         for rule_name, rule in (rules or sampler.RULES).items():

@@ -251,10 +251,11 @@ def numpy_version() -> str:
     """Returns numpy's version file as text, found without importing numpy (which takes a tenth of a second)."""
     import importlib.util
     spec = importlib.util.find_spec("numpy")
+    origin = spec.origin if spec else None
     try:
-        return (Path(spec.origin).parent / "version.py").read_text() if spec and spec.origin else "absent"
+        return (Path(origin).parent / "version.py").read_text() if origin else "absent"
     except OSError:
-        return f"at {spec.origin}"
+        return f"at {origin}"
 
 
 def cached_view(key: str) -> tuple[str, dict] | None:

@@ -7,7 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Mapping
 
-from .checker import Checker, plural, sized
+from .checker import Checker, known, plural, present, sized
 from .dataset import CostModel, Dataset, Dist, MonteCarlo, Profile
 from .errors import MAX_INPUT_BYTES, InputError, decode, describe, visible
 from .limits import (
@@ -101,7 +101,8 @@ def _profiles(check: Checker, value: Any, vocab: tuple[str, ...] | None, size: i
     names = [(i, p.get("name")) for i, p in enumerate(value) if isinstance(p, dict)]
     check.unique([(i, n) for i, n in names if isinstance(n, str)], "profiles[{}].name", "profile name")
     _ids(check, [(i, p.get("id")) for i, p in enumerate(value) if isinstance(p, dict)])
-    return None if any(p is None for p in parsed) else tuple(parsed)
+    kept = present(parsed)
+    return None if kept is None else tuple(kept)
 
 
 def _ids(check: Checker, ids: list[tuple[int, Any]]) -> None:
@@ -231,7 +232,8 @@ def _distinct_costs(check: Checker, value: list, costs: list[Fraction | None], p
             costs[i] = None
         elif cost is not None:
             first[cost] = i
-    return None if any(c is None for c in costs) else tuple(costs)
+    kept = present(costs)
+    return None if kept is None else tuple(kept)
 
 
 def _monte_carlo(check: Checker, raw: Any) -> MonteCarlo | None:
@@ -268,8 +270,9 @@ def _dataset(check: Checker, raw: Any) -> Dataset | None:
     lm = lm_settings(check, raw["language_model"]) if "language_model" in raw else LM_DEFAULT
     if check.problems:
         return None
-    return Dataset(vocabulary=vocab, target=target, bonus_target=bonus, profiles=profiles,
-                   walkthrough_seed=seed, drawn_rounds=drawn, cost=cost, monte_carlo=mc, language_model=lm)
+    return Dataset(vocabulary=known(vocab), target=known(target), bonus_target=known(bonus), profiles=known(profiles),
+                   walkthrough_seed=known(seed), drawn_rounds=known(drawn), cost=known(cost), monte_carlo=known(mc),
+                   language_model=known(lm))
 
 
 def parse(text: str, source: str, reserved: frozenset[str] = frozenset(),

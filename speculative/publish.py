@@ -310,7 +310,7 @@ def lock(fd: int, wait: bool) -> None:
         os.lseek(fd, 0, os.SEEK_SET)
         while True:
             try:
-                return msvcrt.locking(fd, msvcrt.LK_LOCK if wait else msvcrt.LK_NBLCK, 1)
+                return msvcrt.locking(fd, msvcrt.LK_LOCK if wait else msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined]  # Windows-only API
             except OSError:  # LK_LOCK gives up after 10 s: keep waiting
                 if not wait:
                     raise BlockingIOError("another build holds the lock") from None

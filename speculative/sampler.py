@@ -16,9 +16,12 @@ before the axis existed, draw for draw.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator, Protocol, TypeVar
 
 import numpy as np
+from numpy.typing import ArrayLike
+
+T = TypeVar("T")
 
 CHUNK = 32768  # rounds drawn at once: small enough to stay in cache; the draws' order depends on it
 
@@ -46,12 +49,19 @@ def draft_dist(draft: np.ndarray) -> np.ndarray:
     return draft  # [k, V] or [k, V, V]
 
 
-def before(previous: np.ndarray, proposal: np.ndarray) -> np.ndarray:
+class Context(Protocol):
+    """Picks a context from (what came before a proposal, the proposal): token arrays [m] here, and in generate.py
+    the context tuples a round's positions are scored in."""
+
+    def __call__(self, previous: T, proposal: T, /) -> T: ...
+
+
+def before(previous: T, proposal: T) -> T:
     """Returns the token before the proposal: the context the proposal itself was drafted in."""
     return previous  # [m]
 
 
-def at(previous: np.ndarray, proposal: np.ndarray) -> np.ndarray:
+def at(previous: T, proposal: T) -> T:
     """Returns the proposal itself: the context for whatever comes after it."""
     return proposal  # [m]
 
@@ -122,6 +132,7 @@ class Rounds:
         positions = np.arange(len(self.accept_table))[:, None]  # [k, 1]
         if self.accept_table.ndim == 2:
             return self.accept_table[positions, self.proposals_pm].T
+        assert self.starts is not None  # a table with a previous-token axis is only sampled with starts (prepare)
         previous = np.vstack([self.starts[None], self.proposals_pm[:-1]])  # [k, n]
         return self.accept_table[positions, previous, self.proposals_pm].T
 
@@ -148,7 +159,7 @@ def edges(probs: np.ndarray) -> list[float]:
 
 def categorical(thresholds: list[float], u: np.ndarray, dtype: type = np.int8) -> np.ndarray:
     """Returns tokens drawn by inverse CDF: thresholds from edges(), u [n] -> [n]."""
-    x = np.zeros(u.shape, dtype)  # [n]
+    x: np.ndarray = np.zeros(u.shape, dtype)  # [n]
     for edge in thresholds:  # V is small: V-1 flat comparisons beat a search
         x += u >= edge
     return x
@@ -167,7 +178,7 @@ def draw(table: np.ndarray, given: np.ndarray | None, u: np.ndarray, dtype: type
     """Returns tokens drawn by inverse CDF from row `given` [m] of an edge table [V-1, R]: u [m] -> [m]."""
     if table.shape[1] == 1:  # one row for every context: flat thresholds, the fast path
         return categorical(table[np.isfinite(table[:, 0]), 0].tolist(), u, dtype)
-    x = np.zeros(u.shape, dtype)  # [m]
+    x: np.ndarray = np.zeros(u.shape, dtype)  # [m]
     for column in table:  # [R] one threshold of every row
         x += u >= column[given]
     return x
@@ -205,7 +216,7 @@ def accept_test(t: Tables, i: int, given: np.ndarray | None, x: np.ndarray, u: n
     else draw the replacement from the residual by inverse CDF with a fresh uniform r."""
     ok = rule.accepts(u, lookup(t.accept[i], given, x))  # [m]
     failed = alive & ~ok  # [m] the rounds whose first rejection is here
-    y = np.full(len(x), -1, dtype)  # [m]
+    y: np.ndarray = np.full(len(x), -1, dtype)  # [m]
     fix_given = None if given is None else rule.residual_given(given, x)[failed]
     r = rng.random(np.count_nonzero(failed))  # [failed]
     y[failed] = draw(t.fix[i], fix_given, r, dtype)
@@ -219,7 +230,7 @@ def exact_match(t: Tables, i: int, given: np.ndarray | None, x: np.ndarray, u: n
     y_drawn = draw(t.target[i], given, u, dtype)  # [m] y ~ p, given the token before x
     ok = y_drawn == x  # [m]
     failed = alive & ~ok  # [m]
-    y = np.full(len(x), -1, dtype)  # [m]
+    y: np.ndarray = np.full(len(x), -1, dtype)  # [m]
     y[failed] = rule.on_mismatch(x, y_drawn)[failed]
     return ok, y, u[failed]
 
@@ -233,9 +244,9 @@ class Rule:
     bonus_dist: Callable[[np.ndarray, np.ndarray], np.ndarray] = bonus_dist
     drop_after_reject: bool = True
     draft_dist: Callable[[np.ndarray], np.ndarray] = draft_dist  # what proposals are drawn from
-    accepts: Callable[[np.ndarray, np.ndarray], np.ndarray] = np.less  # (u, accept probability) -> accepted
-    residual_given: Callable[[np.ndarray, np.ndarray], np.ndarray] = before  # the residual's context
-    bonus_given: Callable[[np.ndarray, np.ndarray], np.ndarray] = at  # the bonus's context, from the last proposal
+    accepts: Callable[[ArrayLike, ArrayLike], Any] = np.less  # (u, accept probability) -> accepted: arrays, or floats (generate.py)
+    residual_given: Context = before  # the residual's context
+    bonus_given: Context = at  # the bonus's context, from the last proposal
     next_context: Callable[[Rounds], np.ndarray] = last_committed  # where the next round of a text starts
     verify_dist: Callable[[np.ndarray], np.ndarray] = draft_dist  # the draft q the accept test and residual read
     verify: Callable[..., tuple[np.ndarray, ...]] = accept_test  # one position's check, replacements and their draws
@@ -304,7 +315,7 @@ def prepare(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray, n: 
     if start is None and (target.ndim == 3 or draft.ndim == 3 or bonus_target.ndim == 2):
         raise ValueError("tables with a previous-token axis need start: the token each round continues from")
     dtype = token_dtype(target.shape[-1])
-    starts = None if start is None else np.broadcast_to(np.asarray(start, dtype), (n,))
+    starts: np.ndarray | None = None if start is None else np.broadcast_to(np.asarray(start, dtype), (n,))
     return tables(target, draft, bonus_target, rule), dtype, starts
 
 
@@ -320,9 +331,12 @@ def window(rounds: Rounds, m: int, starts: np.ndarray | None) -> Rounds:
     """Returns the first m rounds of a buffer, as views that write through to it ([k, m] each)."""
     if m == rounds.proposals_pm.shape[1] and starts is None:
         return rounds
+    draws: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
+    if rounds.rep_uniforms is not None:
+        assert rounds.bonus_uniforms is not None  # empty_rounds makes room for both draws r or for neither
+        draws = (rounds.rep_uniforms[:m], rounds.bonus_uniforms[:m])
     return Rounds(rounds.uniforms_pm[:, :m], rounds.accept_table, rounds.proposals_pm[:, :m], rounds.checked_pm[:, :m],
-                  rounds.passed_pm[:, :m], rounds.replacements_pm[:, :m], rounds.committed_pm[:, :m], starts,
-                  *((None, None) if rounds.rep_uniforms is None else (rounds.rep_uniforms[:m], rounds.bonus_uniforms[:m])))
+                  rounds.passed_pm[:, :m], rounds.replacements_pm[:, :m], rounds.committed_pm[:, :m], starts, *draws)
 
 
 def propose(t: Tables, out: Rounds, lo: int, hi: int, given: np.ndarray | None, proposals: np.ndarray | None,
@@ -339,35 +353,39 @@ def verify(t: Tables, out: Rounds, lo: int, hi: int, given: np.ndarray | None, r
     """Checks positions in order by the rule's check; the first rejection commits a replacement; if none, the bonus."""
     alive = np.ones(hi - lo, bool)  # [m] rounds with no rejection so far
     all_pass = np.ones(hi - lo, bool)  # [m]
-    keep = out.rep_uniforms is not None  # the draws r, for the rounds a reader steps through
-    if keep:
-        out.rep_uniforms[lo:hi] = np.nan
+    rep_draws, bonus_draws = out.rep_uniforms, out.bonus_uniforms  # the draws r, for the rounds a reader steps through
+    if rep_draws is not None:
+        rep_draws[lo:hi] = np.nan
     for i in range(len(t.accept)):
         x = out.proposals_pm[i, lo:hi]  # [m]
         u = rng.random(out=out.uniforms_pm[i, lo:hi])  # [m]
         ok, y, r = rule.verify(t, i, given, x, u, alive, rule, rng, dtype)  # [m], [m] replacement or -1, [replaced]
-        if keep:
-            out.rep_uniforms[lo:hi][alive & ~ok] = r  # where the rule drew a replacement: the rounds failing here
+        if rep_draws is not None:
+            rep_draws[lo:hi][alive & ~ok] = r  # where the rule drew a replacement: the rounds failing here
         out.checked_pm[i, lo:hi], out.passed_pm[i, lo:hi], out.replacements_pm[i, lo:hi] = alive, alive & ok, y
         out.committed_pm[i, lo:hi] = np.where(alive & ok, x, y)
         all_pass &= ok
         if rule.drop_after_reject:
             alive &= ok
         given, last_given = (None if given is None else x), given
-    bonus = np.full(hi - lo, -1, dtype)  # [m]
-    bonus_given = None if given is None else rule.bonus_given(last_given, given)[all_pass]
+    bonus: np.ndarray = np.full(hi - lo, -1, dtype)  # [m]
+    bonus_given = None
+    if given is not None:
+        assert last_given is not None  # given was not None from the start, so neither was the one before the last
+        bonus_given = rule.bonus_given(last_given, given)[all_pass]
     r = rng.random(np.count_nonzero(all_pass))  # [passed] the bonus's draw
     bonus[all_pass] = draw(t.bonus, bonus_given, r, dtype)
-    if keep:
-        out.bonus_uniforms[lo:hi] = np.nan
-        out.bonus_uniforms[lo:hi][all_pass] = r
+    if rep_draws is not None:
+        assert bonus_draws is not None  # empty_rounds makes room for both draws r or for neither
+        bonus_draws[lo:hi] = np.nan
+        bonus_draws[lo:hi][all_pass] = r
     out.committed_pm[len(t.accept), lo:hi] = bonus
 
 
 def sample_texts(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray, n: int, length: int,
                  rng: np.random.Generator, start: int, rule: Rule = RULE) -> np.ndarray:
     """Returns [n, length] the first tokens of n independent texts, each grown by rounds from its last token."""
-    texts = np.full((n, length), -1, token_dtype(target.shape[-1]))  # [n, L]
+    texts: np.ndarray = np.full((n, length), -1, token_dtype(target.shape[-1]))  # [n, L]
     filled = np.zeros(n, np.int64)  # [n] tokens written so far
     context = np.full(n, start, texts.dtype)  # [n]
     while (todo := np.flatnonzero(filled < length)).size:

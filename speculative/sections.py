@@ -98,7 +98,8 @@ def _front_values(text: str) -> tuple[dict[str, tuple[Any, int]], list[tuple[int
     if not isinstance(root, yaml.MappingNode):
         found = "nothing" if root is None else "a list" if isinstance(root, yaml.SequenceNode) else "one value"
         return {}, [(2, f"found {found}; expected title, order and id, one per line")]
-    values, problems = {}, []
+    values: dict[str, tuple[Any, int]] = {}
+    problems: list[tuple[int, str]] = []
     for key_node, value_node in root.value:
         key, line = str(key_node.value), key_node.start_mark.line + 2
         if key in values:
@@ -247,7 +248,7 @@ def parse_sections(texts: Mapping[str, str], folder: str) -> list[Section]:
 class Tags(HTMLParser):
     """Collects the tags in a fragment of raw HTML, in order."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(convert_charrefs=False)
         self.events: list[tuple[str, str, list]] = []
 
@@ -325,7 +326,8 @@ def html_problems(fragments: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 
 def _events_problems(events: list, line: int, stack: list[tuple[str, int]]) -> list[tuple[int, str]]:
-    problems, refused = [], []  # refused: the disallowed elements refused at their start, whose end is no problem
+    problems: list[tuple[int, str]] = []
+    refused: list[str] = []  # the disallowed elements refused at their start, whose end is no problem
     for kind, tag, attrs in events:
         if kind == "end" and tag in refused:
             refused.remove(tag)

@@ -156,7 +156,7 @@ class Variant:
         """Returns the sampler.Rule that makes this mistake, for the suite's Monte Carlo runs."""
         return rule_of(self.spec)
 
-    def json(self) -> dict[str, str]:
+    def json(self) -> dict[str, str | int]:
         """Returns the trace's copy: the names, and each switch as its index in PROPOSE, RATIO, TEST and FIX, which
         templates/js/variants.js computes from."""
         s = self.spec

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .. import text
-from ..frames import Draw, Frame, Round, cut_points
+from ..frames import BonusFrame, DoneFrame, Draw, Frame, ProposeFrame, Round, VerifyFrame, cut_points
 from .common import Facts, PositionFacts
 from .. import strings
 
@@ -39,7 +39,13 @@ def common_fields(k: int) -> dict[str, Any]:
 
 def u_text(frame: Frame) -> str:
     """Returns a verify frame's draw with enough digits to keep its verdict; "" for other frames."""
-    return text.uniform_str(frame.u, frame.accept) if frame.kind == "verify" else ""
+    return text.uniform_str(frame.u, frame.accept) if isinstance(frame, VerifyFrame) else ""
+
+
+def held(token: int | None) -> int:
+    """Returns the token of a slot that holds one: a proposal, or the replacement a rejection drew."""
+    assert token is not None
+    return token
 
 
 def draw_texts(d: Draw, name: str) -> dict[str, str]:
@@ -55,17 +61,18 @@ def draw_texts(d: Draw, name: str) -> dict[str, str]:
 
 def frame_fields(frame: Frame, vocab: Sequence[str]) -> dict[str, Any]:
     """Returns the caption fields one frame adds, as finished strings."""
-    if frame.kind == "propose":
+    if isinstance(frame, ProposeFrame):  # the kinds by their classes: frame.kind is each class's own
         return {"tokens_count": text.token_count(len(frame.slots) - 1),
-                "proposals": text.quoted([vocab[s.token] for s in frame.slots[:-1]])}
-    if frame.kind == "verify":
+                "proposals": text.quoted([vocab[held(s.token)] for s in frame.slots[:-1]])}
+    if isinstance(frame, VerifyFrame):
         if frame.verdict == "accepted":
             return {"u": u_text(frame)}
-        return {"u": u_text(frame), "rep": text.isolated(vocab[frame.replacement]),
+        return {"u": u_text(frame), "rep": text.isolated(vocab[held(frame.replacement)]),
                 "dropped": text.and_list(frame.dropped) if frame.dropped else "",
                 **(draw_texts(frame.draw, "rep") if frame.draw else {})}
-    if frame.kind == "bonus":
+    if isinstance(frame, BonusFrame):
         return {"k": frame.position - 1, **(draw_texts(frame.draw, "bonus") if frame.draw else {})}
+    assert isinstance(frame, DoneFrame)  # the one kind left
     return {"committed_count": text.token_count(len(frame.committed)),
             "committed": text.quoted([vocab[t] for t in frame.committed]),
             "lost": text.quoted([vocab[t] for t in frame.lost]), "sure": text.position_words(frame.sure)}
@@ -106,7 +113,7 @@ def round_json(rnd: Round, frames: Sequence[Frame], vocab: Sequence[str]) -> dic
 def caption(frame: Frame, frames: Sequence[Frame], facts: Sequence[PositionFacts], vocab: Sequence[str]) -> str:
     """Returns a frame's caption, filled from its one home in strings.CAPTIONS (the script's caption does the same)."""
     ctx: dict[str, Any] = {}
-    if frame.kind == "verify":
+    if isinstance(frame, VerifyFrame):
         f, x = facts[frame.position - 1], frame.token
         ctx = {"p": f.target[x], "q": f.draft[x], "accept": f.accept[x], "worked": f.worked[x],
                "res_raw": f.res_raw, "res_total": f.res_total, "res_norm": f.res_norm}
@@ -125,7 +132,7 @@ def slot_views(frame: Frame, rnd: Round, vocab: Sequence[str]) -> list[dict[str,
     for pos, slot in enumerate(frame.slots, start=1):
         words = strings.STATE_NAMES[slot.state]
         if slot.state == "rejected":
-            words += text.fill(strings.PLAYER["slot_instead"], {"rep": text.isolated(vocab[slot.replacement])})
+            words += text.fill(strings.PLAYER["slot_instead"], {"rep": text.isolated(vocab[held(slot.replacement)])})
         out.append({"state": slot.state, "current": pos == frame.position,
                     "pos": text.fill(strings.PLAYER["slot_bonus"], {"pos": pos}) if pos > k else str(pos),
                     "token": strings.PLAYER["no_token"] if slot.token is None else vocab[slot.token], "text": words})
