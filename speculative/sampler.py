@@ -328,15 +328,11 @@ def empty_rounds(t: Tables, n: int, dtype: type, starts: np.ndarray | None, reco
 
 
 def window(rounds: Rounds, m: int, starts: np.ndarray | None) -> Rounds:
-    """Returns the first m rounds of a buffer, as views that write through to it ([k, m] each)."""
+    """Returns the first m rounds of a counting buffer (one without draws r), as views that write through to it."""
     if m == rounds.proposals_pm.shape[1] and starts is None:
         return rounds
-    draws: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
-    if rounds.rep_uniforms is not None:
-        assert rounds.bonus_uniforms is not None  # empty_rounds makes room for both draws r or for neither
-        draws = (rounds.rep_uniforms[:m], rounds.bonus_uniforms[:m])
     return Rounds(rounds.uniforms_pm[:, :m], rounds.accept_table, rounds.proposals_pm[:, :m], rounds.checked_pm[:, :m],
-                  rounds.passed_pm[:, :m], rounds.replacements_pm[:, :m], rounds.committed_pm[:, :m], starts, *draws)
+                  rounds.passed_pm[:, :m], rounds.replacements_pm[:, :m], rounds.committed_pm[:, :m], starts)  # [k, m]
 
 
 def propose(t: Tables, out: Rounds, lo: int, hi: int, given: np.ndarray | None, proposals: np.ndarray | None,
