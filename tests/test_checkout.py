@@ -78,8 +78,9 @@ def test_a_copy_of_the_package_builds_the_clone_it_runs_in_and_refuses_elsewhere
     assert inside.returncode == 0, inside.stderr
     assert inside.stdout.startswith(f"built {clone}/site/index.html (")
     assert sorted(p.name for p in (clone / "site").iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
-    outside = subprocess.run([sys.executable, "-m", "speculative", "build"], cwd=tmp_path / "elsewhere", env=env,
-                             capture_output=True, text=True)
-    assert (outside.returncode, outside.stdout) == (1, "")
-    assert outside.stderr == checkout.no_clone(tmp_path / "elsewhere") + "\n"
+    for command in ("build", "stats", "check"):  # every command that reads the clone says which folder it expected
+        outside = subprocess.run([sys.executable, "-m", "speculative", command], cwd=tmp_path / "elsewhere", env=env,
+                                 capture_output=True, text=True)
+        assert (outside.returncode, outside.stdout) == (1, ""), command
+        assert outside.stderr == checkout.no_clone(tmp_path / "elsewhere") + "\n", command
     assert list((tmp_path / "elsewhere").iterdir()) == []

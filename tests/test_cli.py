@@ -459,16 +459,22 @@ def test_a_missing_data_file_is_named_without_a_json_path(tmp_path):
 
 def test_outside_a_clone_the_commands_say_which_folder_they_expected(tmp_path, monkeypatch):
     monkeypatch.setattr(checkout, "ROOT", tmp_path)  # as an installed wheel run outside a clone: no data/ to find
+    monkeypatch.chdir(tmp_path)
+    for command in ("build", "stats", "check"):
+        code, _, err = run(command)
+        assert (code, err) == (1, f"{tmp_path}: found no clone of the project here or in a folder above it; expected "
+                                  "a folder that holds data/profiles.v1.json, content, templates (run the command "
+                                  "from inside your clone)\n"), command
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_clone_without_its_data_file_names_the_file_it_expected(tmp_path, monkeypatch):
+    (tmp_path / "build.py").write_text("", encoding="utf-8")  # a clone, as the editable install finds it beside itself
+    monkeypatch.setattr(checkout, "ROOT", tmp_path)
     code, _, err = run("stats")
     assert code == 1
     assert err.startswith(f"{tmp_path / 'data' / 'profiles.v1.json'}: found no such file; expected the clone")
     assert "--data" in err
-    monkeypatch.chdir(tmp_path)
-    code, _, err = run("build")
-    assert (code, err) == (1, f"{tmp_path}: found no clone of the project here or in a folder above it; expected a "
-                              "folder that holds data/profiles.v1.json, content, templates (run the command from "
-                              "inside your clone)\n")
-    assert not (tmp_path / "site").exists()
 
 
 # --- check in a terminal ------------------------------------------------------------------------------------
