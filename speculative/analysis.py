@@ -13,7 +13,7 @@ from . import language, sampler, sequence
 from .language import LanguageRun
 from .frames import Frame, Round, round_frames
 from .dataset import CostModel, Dataset, Dist, MonteCarlo, Profile
-from .stats import ProfileStats, best_k, expected_tokens, profile_stats, round_cost
+from .stats import ProfileStats, best_k, profile_stats, round_cost, speedup_curve
 
 POINTS = ("capped", "zero", "drop", "residual")
 
@@ -90,8 +90,7 @@ class ProfileResult:
     def own_peak(self, cost: CostModel) -> tuple[int, Fraction, Fraction | None]:
         """Returns, at the file's own costs (its draft step need not be a compared one), the best k (the smallest on a
         tie), its speedup, and the speedup at k + 1 (None past the end)."""
-        alphas = self.stats.alphas
-        values = [expected_tokens(alphas[:k]) / round_cost(k, cost) for k in range(1, len(alphas) + 1)]  # [k]
+        values = speedup_curve(self.stats.alphas, cost)  # [k]
         k = best_k(values)
         return k, values[k - 1], values[k] if k < len(values) else None
 
@@ -99,12 +98,6 @@ class ProfileResult:
     def drawn_mean(self) -> Fraction:
         """Returns the mean number of tokens the drawn rounds committed, bonus included."""
         return Fraction(sum(len(r.committed) for r in self.drawn_rounds), len(self.drawn_rounds))
-
-    @property
-    def best_k(self) -> tuple[int, ...]:
-        """Returns, per compared draft-step cost, the k (1-based) with the highest speedup; the smallest on a tie."""
-        table = self.stats.speedup_table  # [k][cost]
-        return tuple(best_k([row[c] for row in table]) for c in range(len(table[0])))
 
     @property
     def checks(self) -> tuple[PositionCheck, ...]:
@@ -198,38 +191,21 @@ def monte_carlo_counts(target: tuple[Dist, ...], bonus: Dist, draft: tuple[Dist,
                        index: int) -> tuple[tuple[int, np.ndarray, np.ndarray], ...]:
     """Returns, at each checkpoint, (rounds, committed-token counts [k+1, V], tokens-per-round counts [k+1]).
 
-    Every checkpoint counts a prefix of the same run of drawn rounds (arrays are read-only). The run is
-    counted chunk by chunk as it is drawn, so memory stays flat however many rounds it has.
+    Every checkpoint counts a prefix of the same run of drawn rounds (arrays are read-only), counted by the one
+    counting path `speculative check` uses too, so memory stays flat however many rounds the run has.
     """
     sizes = checkpoint_sizes(mc.rounds)
-    k1, v = len(target) + 1, len(bonus)
-    positions = np.zeros((len(sizes), k1, v), np.int64)  # [S, k+1, V] per segment between checkpoints
-    lengths = np.zeros((len(sizes), k1), np.int64)  # [S, k+1]
-    done = 0
-    for part in sampler.round_chunks(floats(target), floats(draft), floats([bonus])[0], mc.rounds,
-                                     np.random.default_rng([mc.seed, index])):
-        c = part.committed_pm  # [k+1, m]
-        segment = np.searchsorted(np.asarray(sizes), np.arange(done, done + c.shape[1]), side="right")  # [m]
-        for j, row in enumerate(c):
-            positions[:, j] += segment_counts(row, segment, len(sizes), v)
-        lengths += segment_counts((c >= 0).sum(0) - 1, segment, len(sizes), k1)  # rounds committing n = 1..k+1
-        done += c.shape[1]
-    positions, lengths = np.cumsum(positions, axis=0), np.cumsum(lengths, axis=0)  # segments -> prefixes
-    positions.flags.writeable = lengths.flags.writeable = False
-    return tuple((n, positions[i], lengths[i]) for i, n in enumerate(sizes))
-
-
-def segment_counts(values: np.ndarray, segment: np.ndarray, segments: int, categories: int) -> np.ndarray:
-    """Returns [S, categories]: how often each value occurs in each segment (values [m], -1 skipped; segment [m])."""
-    keep = values >= 0  # [m]
-    flat = np.bincount(segment[keep] * categories + values[keep], minlength=segments * categories)
-    return flat.reshape(segments, categories)  # [S, categories]
+    counts = sampler.prefix_counts(floats(target), floats(draft), floats([bonus])[0], sizes,
+                                   np.random.default_rng([mc.seed, index]))
+    for positions, lengths in counts:
+        positions.flags.writeable = lengths.flags.writeable = False
+    return tuple((n, positions, lengths) for n, (positions, lengths) in zip(sizes, counts, strict=True))
 
 
 def position_checks(data: Dataset, counts: np.ndarray) -> tuple[PositionCheck, ...]:
     """Returns the Monte Carlo check of every position of one profile, bonus last."""
     out = []
-    for i, (row, target) in enumerate(zip(counts, list(data.target) + [data.bonus_target]), start=1):
+    for i, (row, target) in enumerate(zip(counts, list(data.target) + [data.bonus_target], strict=True), start=1):
         n = int(row.sum())
         probs = np.array([float(x) for x in target])  # [V]
         out.append(PositionCheck(position=i, target=target, counts=tuple(int(c) for c in row),

@@ -17,6 +17,7 @@ from . import sampler, variants
 from .sequence import TOY, Chain, chain_probs, text_counts  # noqa: F401  (the toy the sequence checks use)
 # SEED: the suite's seed, shared with the page's sequence run; the correct sampler must also pass at SEED + 1 ...
 from .sequence import LENGTH as SEQUENCE_LENGTH, PAGE_TEXTS as PAGE_SEQUENCE_TEXTS, SEED  # noqa: F401
+from .rules import BY_ID
 from .stats import tokens_distribution
 
 P_MIN = 1e-6  # a check fails when its chi-square p-value is below this
@@ -63,7 +64,7 @@ class ShuffledTexts(sampler.Rule):
 
 
 R = sampler.RULE
-GREEDY, EXACT = sampler.RULES["greedy-draft"], sampler.RULES["exact-match"]
+GREEDY, EXACT = BY_ID["greedy-draft"].sampling, BY_ID["exact-match"].sampling
 # The greedy-draft and exact-match rules, each broken; each must fail both the per-position and the sequence checks.
 # Kept out of BROKEN and SEQUENCE_BROKEN while the page's colophon, which lists those, does not explain the rules.
 RULE_BROKEN: dict[str, sampler.Rule] = {
@@ -148,22 +149,6 @@ def judged(name: str, n: int, pv: float, tv: float, bound: float) -> Check:
     return Check(name, n, pv, tv, bound, problem)
 
 
-def count_rounds(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, rounds: int, rng: np.random.Generator,
-                 rule: sampler.Rule = sampler.RULE, progress: Callable[[int], None] | None = None
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """Returns committed-token counts [k+1, V] and tokens-per-round counts [k+1] of drawn rounds, chunk by chunk
-    (the rounds sample_rounds would draw, in the same order, in buffers reused from chunk to chunk)."""
-    positions: np.ndarray | int = 0  # the sums so far, arrays from the first chunk on
-    lengths: np.ndarray | int = 0
-    for part in sampler.round_chunks(target, draft, bonus, rounds, rng, rule=rule):
-        positions = positions + sampler.position_counts(part, target.shape[-1])
-        lengths = lengths + sampler.length_counts(part)
-        if progress:
-            progress(part.proposals_pm.shape[1])
-    assert isinstance(positions, np.ndarray) and isinstance(lengths, np.ndarray)  # rounds >= 1 draws a chunk at least
-    return positions, lengths
-
-
 def profile_checks(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, rounds: int, rng: np.random.Generator,
                    rule: sampler.Rule = sampler.RULE, name: str = "",
                    progress: Callable[[int], None] | None = None) -> list[Check]:
@@ -172,12 +157,12 @@ def profile_checks(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, rou
     A position the rule reaches with chance exactly 0 (an acceptance of 0 before it) has nothing to compare: it
     passes while no round reaches it, and the histogram fails should one ever get there.
     """
-    positions, lengths = count_rounds(target, draft, bonus, rounds, rng, rule, progress=progress)
+    [(positions, lengths)] = sampler.prefix_counts(target, draft, bonus, (rounds,), rng, rule, progress)
     targets = np.vstack([target, bonus[None]])  # [k+1, V]
     dist = tokens_dist(target, draft, rule)  # [k+1] P(N = n)
     reach = [1 - sum(dist[:i]) for i in range(len(dist))]  # [k+1] the chance a round gets to each position
     names = [f"{name} position {i + 1}".strip() for i in range(len(targets))]
-    out = [check(n, c, p) if r or c.any() else unreachable(n) for n, c, p, r in zip(names, positions, targets, reach)]
+    out = [check(n, c, p) if r or c.any() else unreachable(n) for n, c, p, r in zip(names, positions, targets, reach, strict=True)]
     return out + [check(f"{name} tokens per round".strip(), lengths, np.array([float(x) for x in dist]))]
 
 
@@ -239,7 +224,7 @@ def random_profiles(seed: int = SEED) -> Iterator[tuple[str, np.ndarray, np.ndar
     (v0, v1), (k0, k1) = RANDOM_TOKENS, RANDOM_POSITIONS
     sizes = [v0, v1, 200] + [int(x) for x in np.exp(rng.uniform(np.log(v0), np.log(v1), RANDOM_PROFILES - 3)).round()]
     positions = [k1, k0, 3] + [int(x) for x in rng.integers(k0, k1 + 1, RANDOM_PROFILES - 3)]
-    for j, (size, k) in enumerate(zip(sizes, positions)):
+    for j, (size, k) in enumerate(zip(sizes, positions, strict=True)):
         yield (f"random-{j} ({size} tokens, {k} positions)", *random_profile(rng, size, k))
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar, Sequence
 
-from .stats import PositionRecord
+from .stats import PositionRecord, cumulative
 
 
 @dataclass(frozen=True)
@@ -39,15 +39,6 @@ class Draw:
     r: float
     lo: Fraction
     hi: Fraction
-
-
-def cut_points(probs: Sequence[Fraction]) -> tuple[Fraction, ...]:
-    """Returns a distribution's cumulative sums [V]: token y owns [cuts[y-1], cuts[y])."""
-    run, out = Fraction(0), []
-    for x in probs:
-        run += x
-        out.append(run)
-    return tuple(out)
 
 
 def draw_of(r: float | None, cuts: Sequence[Fraction], y: int | None) -> Draw | None:
@@ -156,7 +147,7 @@ def bonus_frame(rnd: Round, index: int, bonus_target: Sequence[Fraction] = ()) -
     """Returns the frame that draws the bonus token after every proposal passed."""
     k = len(rnd.proposals)
     assert rnd.bonus is not None  # called only for a round whose every proposal passed
-    draw = draw_of(rnd.bonus_u, cut_points(bonus_target), rnd.bonus) if bonus_target else None
+    draw = draw_of(rnd.bonus_u, cumulative(bonus_target), rnd.bonus) if bonus_target else None
     return BonusFrame(index=index, slots=slots(rnd, k, True), committed=rnd.committed,
                       caption=("bonus_one" if k == 1 else "bonus_many",) + (("bonus_draw",) if draw else ()),
                       position=k + 1, token=rnd.bonus, draw=draw)
@@ -177,7 +168,7 @@ def done_frame(rnd: Round, records: Sequence[PositionRecord], index: int) -> Don
     checked = len(rnd.passed)
     dropped = tuple(range(checked + 1, len(rnd.proposals) + 1)) if not all(rnd.passed) else ()
     lost = tuple(rnd.proposals[p - 1] for p in dropped)
-    sure = [p for p, x in zip(dropped, lost) if records[p - 1].tokens[x].accept == 1]  # positions, not tokens
+    sure = [p for p, x in zip(dropped, lost, strict=True) if records[p - 1].tokens[x].accept == 1]  # positions, not tokens
     return DoneFrame(index=index, slots=slots(rnd, checked, rnd.bonus is not None), committed=rnd.committed,
                      caption=("done",) + lost_keys(dropped, sure), shows=("drop",) if dropped else (),
                      dropped=dropped, lost=lost, sure=tuple(sure))

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import checks, generate, sampler
 from .language import LanguageRun
+from .rules import sampling_rules
 
 CONTEXTS = 20  # the most frequent contexts of the prose
 REPEATS = 400  # generations from each context, per check, in the check command
@@ -97,7 +98,7 @@ def language_checks(run: LanguageRun, repeats: int = REPEATS, seed: int = checks
     exact = targets(run)
     names = [f"{m}-gram" for m in run.settings.draft_orders] + ["target"]
     for i, draft in enumerate(names):
-        for rule_name, rule in (rules or sampler.RULES).items():
+        for rule_name, rule in (rules or sampling_rules()).items():
             for k in KS:
                 out.append(language_check(run, i, k, rule, repeats, seed + len(out), exact,
                                           name=f"lm {draft} {rule_name} k={k}"))

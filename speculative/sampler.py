@@ -3,7 +3,7 @@
 One implementation serves every use: the walkthrough passes the authored proposals, the Monte Carlo
 check lets the sampler draw them from the draft, and whole texts are grown round after round.
 
-Three verification rules share it (RULES), each lossless: the accept test with a sampled draft (Leviathan et al.
+Three verification rules share it (made in rules.py), each lossless: the accept test with a sampled draft (Leviathan et al.
 2023), the accept test with a greedy draft, which proposes its most likely token and is verified as q = one-hot
 at it, and exact match, which samples the target's own token y and keeps the proposal x only when x = y.
 
@@ -15,8 +15,8 @@ before the axis existed, draw for draw.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Protocol, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterator, Protocol, Sequence, TypeVar
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -254,12 +254,7 @@ class Rule:
     acceptance: Callable[[np.ndarray, np.ndarray], np.ndarray] = overlap  # (p, q) -> the chance a check passes
 
 
-RULE = Rule()  # the accept test with a sampled draft
-RULES: dict[str, Rule] = {  # the verification rules the page compares, by id
-    "accept-test": RULE,
-    "greedy-draft": Rule(draft_dist=greedy, verify_dist=greedy, acceptance=greedy_overlap),
-    "exact-match": Rule(accept_prob=target_prob, verify=exact_match, acceptance=match_overlap),
-}
+RULE = Rule()  # the accept test with a sampled draft; rules.py makes the other rules from the pieces above
 
 
 def tables(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray, rule: Rule) -> Tables:
@@ -400,14 +395,40 @@ def position_counts(rounds: Rounds, vocab_size: int) -> np.ndarray:
     c = rounds.committed_pm  # [k+1, n], negative where a round did not reach the position (as n_committed reads it)
     if c.size and c.max() >= vocab_size:
         raise ValueError(f"a committed token {int(c.max())} is outside the vocabulary 0..{vocab_size - 1}")
-    cells = np.maximum(c, -1) + np.arange(1, len(c) * (vocab_size + 1), vocab_size + 1)[:, None]  # [k+1, n] unreached: column 0
-    return np.bincount(cells.ravel(), minlength=len(c) * (vocab_size + 1)).reshape(len(c), -1)[:, 1:]  # [k+1, V]
+    counts = np.zeros((len(c), vocab_size), np.int64)  # [k+1, V]
+    for i, row in enumerate(c):  # a row at a time: a chunk's copies stay one row long
+        counts[i] = np.bincount(row[row >= 0], minlength=vocab_size)  # [n] -> [V]
+    return counts
 
 
 def length_counts(rounds: Rounds) -> np.ndarray:
     """Returns [k+1] how many rounds committed n = 1..k+1 tokens."""
     k1 = rounds.committed_pm.shape[0]
     return np.bincount(rounds.n_committed, minlength=k1 + 1)[1:]
+
+
+def prefix_counts(target: np.ndarray, draft: np.ndarray, bonus_target: np.ndarray, sizes: Sequence[int],
+                  rng: np.random.Generator, rule: Rule = RULE, progress: Callable[[int], None] | None = None
+                  ) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Returns, after the first sizes[i] rounds of one run (sizes rising, the whole run last), committed-token counts
+    [k+1, V] and tokens-per-round counts [k+1]: the rounds sample_rounds would draw, in the same order, counted chunk
+    by chunk as round_chunks draws them, so memory stays flat however many rounds there are."""
+    positions = np.zeros((len(target) + 1, target.shape[-1]), np.int64)  # [k+1, V] counted so far
+    lengths = np.zeros(len(target) + 1, np.int64)  # [k+1]
+    out, done = [], 0
+    for part in round_chunks(target, draft, bonus_target, sizes[-1], rng, rule=rule):
+        m, lo = part.committed_pm.shape[1], 0
+        for hi in sorted({s - done for s in sizes if done < s < done + m} | {m}):  # pieces end at checkpoints
+            piece = replace(part, committed_pm=part.committed_pm[:, lo:hi])  # [k+1, hi - lo]
+            positions += position_counts(piece, target.shape[-1])
+            lengths += length_counts(piece)
+            if done + hi in sizes:
+                out.append((positions.copy(), lengths.copy()))
+            lo = hi
+        done += m
+        if progress:
+            progress(m)
+    return out
 
 
 def total_variation(counts: np.ndarray, probs: np.ndarray) -> float:

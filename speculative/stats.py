@@ -1,22 +1,18 @@
 """Exact statistics of a profile, in fractions.Fraction from the file to the page.
 
-Three verification rules are compared (ids as in sampler.RULES): the accept test with a sampled draft, the same
-test with a greedy draft (q one-hot at its most likely token), and exact match (keep x only when the target's own
-draw y equals it). All three commit exactly p; they differ in how often a position's check passes.
+Each of the verification rules (rules.RULES) is compared by its acceptance: all commit exactly p, and differ in how
+often a position's check passes.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Sequence
+from typing import Sequence
 
 from .dataset import CostModel, Dataset, Dist, Profile
-
-
-def overlap(p: Dist, q: Dist) -> Fraction:
-    """Returns alpha = sum_y min(p(y), q(y)): the chance a proposal drawn from q is accepted."""
-    return sum((min(a, b) for a, b in zip(p, q)), Fraction(0))
+from .rules import BY_ID, RULES, accept_residual, overlap, top_token
 
 
 def accept_prob(p_x: Fraction, q_x: Fraction) -> Fraction:
@@ -70,12 +66,19 @@ def best_k(speedups: Sequence[Fraction]) -> int:
     return max(range(len(speedups)), key=lambda i: (speedups[i], -i)) + 1
 
 
-def speedup_table(alphas: Sequence[Fraction], cost: CostModel,
+def speedup_curve(acceptance: Sequence[Fraction], cost: CostModel, draft_step: Fraction | None = None,
+                  verify_cost: Fraction = Fraction(0)) -> tuple[Fraction, ...]:
+    """Returns the speedup E_k / round_cost(k) at every k = 1..K [K]: the one speedup, at one draft-step cost (the
+    file's own when None) and one verification cost per position."""
+    return tuple(expected_tokens(acceptance[:k]) / round_cost(k, cost, draft_step, verify_cost)
+                 for k in range(1, len(acceptance) + 1))
+
+
+def speedup_table(acceptance: Sequence[Fraction], cost: CostModel,
                   verify_cost: Fraction = Fraction(0)) -> tuple[tuple[Fraction, ...], ...]:
-    """Returns rows k = 1..K of E_k / round_cost, one column per compared draft-step cost."""
-    expected = [expected_tokens(alphas[:k]) for k in range(1, len(alphas) + 1)]  # once per k, not per column
-    return tuple(tuple(e / round_cost(k, cost, c, verify_cost) for c in cost.compare_draft_steps)
-                 for k, e in enumerate(expected, start=1))
+    """Returns rows k = 1..K of the speedup curve, one column per compared draft-step cost."""
+    columns = [speedup_curve(acceptance, cost, c, verify_cost) for c in cost.compare_draft_steps]  # [c][k]
+    return tuple(zip(*columns, strict=True))
 
 
 def stops_paying(expected: Fraction, k: int, cost: CostModel) -> Fraction | None:
@@ -85,35 +88,11 @@ def stops_paying(expected: Fraction, k: int, cost: CostModel) -> Fraction | None
     return v if v >= 0 else None
 
 
-# --- the three verification rules ------------------------------------------------------------------------------
-
-def top_token(dist: Dist) -> int:
-    """Returns the index of the most likely token, the first in vocabulary order on a tie."""
-    return dist.index(max(dist))
-
-
-def greedy_acceptance(p: Dist, q: Dist) -> Fraction:
-    """Returns p at the draft's top token: the chance the accept test passes a greedy draft (q one-hot there)."""
-    return p[top_token(q)]
-
-
-def match_acceptance(p: Dist, q: Dist) -> Fraction:
-    """Returns sum_y p(y) q(y): the chance the target's own draw equals a proposal drawn from q."""
-    return sum((a * b for a, b in zip(p, q)), Fraction(0))
-
-
-ACCEPTANCE: dict[str, Callable[[Dist, Dist], Fraction]] = {  # the chance a reached position's check passes
-    "accept-test": overlap,
-    "greedy-draft": greedy_acceptance,
-    "exact-match": match_acceptance,
-}
-
-
 @dataclass(frozen=True)
 class RuleStats:
     """One verification rule on one profile: its acceptance at every position, E and speedups, exact."""
 
-    rule: str  # an id of ACCEPTANCE (and of sampler.RULES)
+    rule: str  # an id of rules.RULES
     acceptance: tuple[Fraction, ...]  # [k] the chance each position's check passes, once reached
     expected: Fraction  # E = 1 + a1 + a1*a2 + ... + a1*...*ak, bonus included
     speedup: Fraction  # E / round cost at k, the file's draft step, and free verification per position
@@ -124,11 +103,11 @@ class RuleStats:
 
 def rule_stats(rule: str, target: Sequence[Dist], draft: Sequence[Dist], cost: CostModel) -> RuleStats:
     """Returns the exact figures of one verification rule for a draft [k][V] against the target [k][V]."""
-    acceptance = tuple(ACCEPTANCE[rule](p, q) for p, q in zip(target, draft))
+    acceptance = tuple(BY_ID[rule].acceptance(p, q) for p, q in zip(target, draft, strict=True))
     expected, k = expected_tokens(acceptance), len(acceptance)
     return RuleStats(rule=rule, acceptance=acceptance, expected=expected,
-                     speedup=expected / round_cost(k, cost),
-                     speedups=tuple(expected / round_cost(k, cost, verify_cost=v) for v in cost.verify_costs),
+                     speedup=speedup_curve(acceptance, cost)[-1],
+                     speedups=tuple(speedup_curve(acceptance, cost, verify_cost=v)[-1] for v in cost.verify_costs),
                      speedup_tables=tuple(speedup_table(acceptance, cost, v) for v in cost.verify_costs),
                      stops_paying=stops_paying(expected, k, cost))
 
@@ -157,7 +136,7 @@ class TemperatureZero:
 
 def temperature_zero(target: Sequence[Dist], draft: Sequence[Dist]) -> TemperatureZero:
     """Returns each position's top tokens at temperature 0, and E there."""
-    positions = tuple(TopTokens(i, top_token(p), top_token(q)) for i, (p, q) in enumerate(zip(target, draft), start=1))
+    positions = tuple(TopTokens(i, top_token(p), top_token(q)) for i, (p, q) in enumerate(zip(target, draft, strict=True), start=1))
     return TemperatureZero(positions=positions, expected=expected_tokens([Fraction(t.agree) for t in positions]))
 
 
@@ -197,17 +176,18 @@ class PositionRecord:
     @property
     def residual_cuts(self) -> tuple[Fraction, ...]:
         """Returns the normalised residual's cumulative sums [V]: token y owns [cuts[y-1], cuts[y])."""
-        run, out = Fraction(0), []
-        for t in self.tokens:
-            run += t.residual or 0
-            out.append(run)
-        return tuple(out)
+        return cumulative([t.residual or Fraction(0) for t in self.tokens])
 
 
-def token_facts(a: Fraction, b: Fraction, alpha: Fraction, total: Fraction) -> TokenFacts:
-    """Returns one token's facts from target p = a, draft q = b, the position's alpha and residual total."""
+def cumulative(dist: Sequence[Fraction]) -> tuple[Fraction, ...]:
+    """Returns a distribution's cumulative sums [V]: token y owns [cuts[y-1], cuts[y])."""
+    return tuple(itertools.accumulate(dist, initial=Fraction(0)))[1:]
+
+
+def token_facts(a: Fraction, b: Fraction, alpha: Fraction, res: Fraction | None) -> TokenFacts:
+    """Returns one token's facts from target p = a, draft q = b, the position's alpha and the token's normalised
+    residual (None when no rejection can happen)."""
     raw = max(Fraction(0), a - b)
-    res = raw / total if total else None
     return TokenFacts(p=a, q=b, overlap=min(a, b), ratio=a / b if b else None,
                       accept=accept_prob(a, b) if b else None, residual_raw=raw, residual=res,
                       commit=min(a, b) + (1 - alpha) * (res or 0))
@@ -215,10 +195,11 @@ def token_facts(a: Fraction, b: Fraction, alpha: Fraction, total: Fraction) -> T
 
 def position_record(p: Dist, q: Dist, position: int) -> PositionRecord:
     """Returns the record of one position: target p [V] against draft q [V]."""
-    alpha = overlap(p, q)
-    total = sum((max(Fraction(0), a - b) for a, b in zip(p, q)), Fraction(0))  # equals 1 - alpha: a test checks it
+    alpha, residual = overlap(p, q), accept_residual(p, q)
+    total = sum((max(Fraction(0), a - b) for a, b in zip(p, q, strict=True)), Fraction(0))  # 1 - alpha: a test checks it
     return PositionRecord(position=position, alpha=alpha, residual_total=total,
-                          tokens=tuple(token_facts(a, b, alpha, total) for a, b in zip(p, q)))
+                          tokens=tuple(token_facts(a, b, alpha, None if residual is None else residual[y])
+                                       for y, (a, b) in enumerate(zip(p, q, strict=True))))
 
 
 @dataclass(frozen=True)
@@ -230,7 +211,7 @@ class ProfileStats:
     round_cost: Fraction
     speedup: Fraction
     speedup_table: tuple[tuple[Fraction, ...], ...]  # [k][len(compare_draft_steps)]
-    rules: tuple[RuleStats, ...]  # one per verification rule, in ACCEPTANCE's order
+    rules: tuple[RuleStats, ...]  # one per verification rule, in rules.RULES's order
     temperature_zero: TemperatureZero
 
     @property
@@ -246,7 +227,7 @@ class ProfileStats:
 
 def profile_stats(data: Dataset, profile: Profile) -> ProfileStats:
     """Returns every exact statistic of one profile."""
-    records = tuple(position_record(p, q, i) for i, (p, q) in enumerate(zip(data.target, profile.draft), start=1))
+    records = tuple(position_record(p, q, i) for i, (p, q) in enumerate(zip(data.target, profile.draft, strict=True), start=1))
     alphas = tuple(r.alpha for r in records)
     dist = tokens_distribution(alphas)
     expected = expected_tokens(alphas)
@@ -257,8 +238,8 @@ def profile_stats(data: Dataset, profile: Profile) -> ProfileStats:
         expected_from_distribution=mean_tokens(dist),
         distribution=dist,
         round_cost=cost,
-        speedup=expected / cost,
+        speedup=speedup_curve(alphas, data.cost)[-1],
         speedup_table=speedup_table(alphas, data.cost),
-        rules=tuple(rule_stats(rule, data.target, profile.draft, data.cost) for rule in ACCEPTANCE),
+        rules=tuple(rule_stats(rule.id, data.target, profile.draft, data.cost) for rule in RULES),
         temperature_zero=temperature_zero(data.target, profile.draft),
     )

@@ -120,8 +120,6 @@ IDENTITY = {
     "where": ", where the walkthrough below meets a rejection",
 }
 
-# The verification rules, as the page and the lab name them (ids as in stats.ACCEPTANCE).
-RULE_NAMES = {"accept-test": "Accept test", "greedy-draft": "Greedy draft", "exact-match": "Exact match"}
 RULE_PHRASES = {"accept-test": "the accept test", "greedy-draft": "a greedy draft", "exact-match": "exact match"}
 SERVERS = {
     "slow_rule": "{rule} ({x}×)",
@@ -243,7 +241,7 @@ EXPLORE = {
 }
 
 # "Your own position" and the verification rule in the accept-test lab (templates/js/eighths.js fills the
-# worked ratio as ratio_text does). Rule patterns are numbered in stats.ACCEPTANCE's order.
+# worked ratio as ratio_text does). Rule patterns are numbered in rules.RULES's order.
 OWN = {
     "col_p": "p, eighths",
     "col_q": "q, eighths",

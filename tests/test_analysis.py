@@ -15,6 +15,7 @@ from speculative import sampler, view
 from speculative.analysis import explain
 from speculative.figures import walkthrough
 from speculative.analysis import arrays, checkpoint_sizes
+from speculative.stats import expected_tokens
 
 
 
@@ -109,11 +110,14 @@ def test_the_first_chance_decided_proposal_is_found_in_data_order(shipped, expla
             assert all(tok.accept is None or tok.accept in (0, 1) for tok in rec.tokens)
 
 
-def test_best_k_maximises_the_exact_speedup(explained):
+def test_own_peak_is_the_highest_exact_speedup_at_the_files_own_costs(explained):
+    cost = explained.data.cost
     for r in explained.results:
-        table = r.stats.speedup_table
-        for c, k in enumerate(r.best_k):
-            assert table[k - 1][c] == max(row[c] for row in table)
+        k, value, after = r.own_peak(cost)
+        curve = [expected_tokens(r.stats.alphas[:j]) / (j * cost.draft_step + cost.verify_round)
+                 for j in range(1, explained.data.k + 1)]
+        assert value == curve[k - 1] == max(curve) and max(curve[: k - 1], default=0) < value
+        assert after == (curve[k] if k < len(curve) else None)
 
 
 def test_drawn_rounds_mean_length_is_reported_exactly(explained):

@@ -229,13 +229,6 @@ def test_pooling_two_cells_folds_the_small_one_into_the_other():
     assert counts.tolist() == [13] and expected.tolist() == [13.0]
 
 
-def test_best_k_takes_the_smallest_k_on_a_tie():
-    from types import SimpleNamespace
-
-    from speculative.analysis import ProfileResult
-
-    tied = SimpleNamespace(stats=SimpleNamespace(speedup_table=((Fraction(3, 2), 1), (Fraction(3, 2), 2), (1, 2))))
-    assert ProfileResult.best_k.fget(tied) == (1, 2)
 
 
 @pytest.mark.parametrize("categories", range(2, 11))

@@ -9,8 +9,9 @@ from fractions import Fraction
 import pytest
 from playwright.sync_api import Page, expect
 
-from speculative.figures.explorer import Explorer, best_k, column_texts, profile_trace
-from speculative.stats import ACCEPTANCE, expected_tokens, round_cost
+from speculative.figures.explorer import Explorer, best_paying_k, column_texts, profile_trace
+from speculative.rules import BY_ID
+from speculative.stats import best_k, expected_tokens, round_cost
 from speculative.text import cost_phrase, decimal_str
 
 from .conftest import script_source
@@ -26,7 +27,7 @@ def trace(built_site) -> dict:
 def exact_speedup(explained, i: int, rule: str, v: Fraction, c: Fraction, k: int) -> Fraction:
     """E_k over k·c + verify_round + k·v, from the rule's own acceptance function, not from the tables."""
     data, prof = explained.data, explained.data.profiles[i]
-    acc = [ACCEPTANCE[rule](p, q) for p, q in zip(data.target, prof.draft)]
+    acc = [BY_ID[rule].acceptance(p, q) for p, q in zip(data.target, prof.draft)]
     return expected_tokens(acc[:k]) / (k * c + data.cost.verify_round + k * v)
 
 
@@ -35,7 +36,7 @@ def test_the_trace_holds_every_rule_verify_cost_and_draft_cost_exactly(explained
     assert len(cost.verify_costs) > 1 and Fraction(0) in cost.verify_costs
     for i, r in enumerate(explained.results):
         sp = profile_trace(r, Fraction(1))
-        for ri, rule in enumerate(ACCEPTANCE):
+        for ri, rule in enumerate(BY_ID):
             for vi, v in enumerate(cost.verify_costs):
                 for ci, c in enumerate(cost.compare_draft_steps):
                     col = [exact_speedup(explained, i, rule, v, c, k) for k in range(1, K + 1)]
@@ -53,13 +54,14 @@ def test_the_default_state_is_the_accept_test_with_free_checks_as_before(explain
             assert sp["values"][0][0][c].split() == column_texts([row[c] for row in table])  # the no-JS table's own texts
             assert [Fraction(t) for t in sp["values"][0][0][c].split()] == [  # each the exact value, rounded
                 Fraction(decimal_str(row[c], len(t.split(".")[1]))) for row, t in zip(table, sp["values"][0][0][c].split())]
-            assert sp["best"][0][0][c] == (r.best_k[c] if table[r.best_k[c] - 1][c] > 1 else 0)
+            best = best_k([row[c] for row in table])
+            assert sp["best"][0][0][c] == (best if table[best - 1][c] > 1 else 0)
 
 
 def test_every_profiles_chart_is_drawn_to_one_scale_the_highest_speedup_any_can_show(explained):
     """Two drafts' charts side by side compare by height only if both use one scale (and one 1× line)."""
     cost, K = explained.data.cost, explained.data.k
-    highest = max(exact_speedup(explained, i, rule, v, c, k) for i in range(len(explained.results)) for rule in ACCEPTANCE
+    highest = max(exact_speedup(explained, i, rule, v, c, k) for i in range(len(explained.results)) for rule in BY_ID
                   for v in cost.verify_costs for c in cost.compare_draft_steps for k in range(1, K + 1))
     tops = {Explorer(explained).profile_trace(i)["speedup"]["top"] for i in range(len(explained.results))}
     assert tops == {round(float(max(highest, 1)), 4)}
@@ -67,8 +69,8 @@ def test_every_profiles_chart_is_drawn_to_one_scale_the_highest_speedup_any_can_
 
 @pytest.mark.parametrize("column, best", [((Fraction(1, 2), Fraction(1)), 0), ((Fraction(2), Fraction(2)), 1),
                                           ((Fraction(1), Fraction(3, 2), Fraction(5, 4)), 2)])
-def test_best_k_is_the_first_highest_and_none_at_or_below_one(column, best):
-    assert best_k(column) == best
+def test_the_best_paying_k_is_the_first_highest_and_none_at_or_below_one(column, best):
+    assert best_paying_k(column) == best
 
 
 def explorer(page: Page):
@@ -104,9 +106,9 @@ def test_rule_and_verification_cost_change_the_figures_to_the_exact_values(page:
     else:
         expect(readout).to_contain_text(f"a round costs {cost_phrase(total)}.")
     for i, p in enumerate(trace["profiles"]):
-        col = [exact_speedup(explained, i, list(ACCEPTANCE)[rule], v, c, j) for j in range(1, data.k + 1)]
+        col = [exact_speedup(explained, i, list(BY_ID)[rule], v, c, j) for j in range(1, data.k + 1)]
         expect(readout).to_contain_text(f"For {p['name']}, drafting k = {k} gives {decimal_str(col[k - 1])}×")
-        best = best_k(col)
+        best = best_paying_k(col)
         expect(readout).to_contain_text(f"the best k is {best} ({decimal_str(col[best - 1])}×)" if best else NO_K)
         row = fig.locator(".ex-row").nth(i)
         expect(row.locator(".ex-val")).to_have_text([f"{decimal_str(x)}×" for x in col])

@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from speculative import checks, generate, language, lm_checks, ngram, sampler
+from speculative import checks, generate, language, lm_checks, ngram, rules
 
 
 @pytest.fixture(scope="module")
@@ -114,10 +114,10 @@ def exact(run):
 
 
 @pytest.mark.slow  # about 10 s
-@pytest.mark.parametrize("rule", list(sampler.RULES))
+@pytest.mark.parametrize("rule", list(rules.BY_ID))
 def test_every_rule_commits_the_targets_next_two_tokens_with_each_draft(run, exact, rule):
     for draft, k in itertools.product(range(len(run.drafts)), lm_checks.KS):
-        c = lm_checks.language_check(run, draft, k, sampler.RULES[rule], 150, checks.SEED + draft, exact)
+        c = lm_checks.language_check(run, draft, k, rules.BY_ID[rule].sampling, 150, checks.SEED + draft, exact)
         assert c.ok, (rule, draft, k, c)
 
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from speculative import checks, sampler, stats
+from speculative import checks, rules, sampler, stats
 from speculative.analysis import arrays
 
 RULES = ("accept-test", "greedy-draft", "exact-match")
@@ -191,8 +191,21 @@ def test_temperature_zero_is_every_rule_on_one_hot_distributions(shipped):
             assert expected_by_patterns(accepts) == zero.expected
 
 
-def test_stats_and_sampler_name_the_same_rules_in_the_same_order():
-    assert tuple(stats.ACCEPTANCE) == tuple(sampler.RULES) == RULES
+@pytest.mark.parametrize("rule", RULES)
+def test_each_rules_residual_is_what_a_failed_check_commits_by_enumeration(shipped, rule):
+    cases = [(t, d) for _, t, d in shipped_pairs(shipped)] + list(random_eighths(100))
+    for target, draft in cases:
+        for p, q in zip(target, draft):
+            failed = [Fraction(0)] * len(p)
+            for c, kept, y in outcomes(rule, p, q):
+                failed[y] += 0 if kept else c
+            total = sum(failed, Fraction(0))
+            assert rules.BY_ID[rule].residual(p, q) == (None if total == 0 else tuple(f / total for f in failed))
+
+
+def test_the_rules_are_listed_once_in_the_pages_order():
+    assert tuple(r.id for r in rules.RULES) == RULES
+    assert list(rules.NAMES.values()) == ["Accept test", "Greedy draft", "Exact match"]
 
 
 @pytest.mark.parametrize("rule", RULES)
@@ -200,21 +213,21 @@ def test_the_samplers_acceptance_is_the_exact_one_in_floats(shipped, rule):
     for target, draft in [(t, d) for _, t, d in shipped_pairs(shipped)] + list(random_eighths(100)):
         t, d = (np.array([[float(x) for x in row] for row in rows]) for rows in (target, draft))
         exact = [float(a) for a in stats.rule_stats(rule, target, draft, shipped.cost).acceptance]
-        assert sampler.RULES[rule].acceptance(t, d) == pytest.approx(exact, abs=1e-12)
+        assert rules.BY_ID[rule].sampling.acceptance(t, d) == pytest.approx(exact, abs=1e-12)
 
 
 # --- the sampler under each rule ------------------------------------------------------------------------------
 
 def test_a_greedy_draft_proposes_its_first_most_likely_token(shipped):
     t, d, b = arrays(shipped, shipped.profiles[1])  # the divergent draft ties at positions 1, 2, 3 and 5
-    r = sampler.sample_rounds(t, d, b, 1000, np.random.default_rng(3), rule=sampler.RULES["greedy-draft"])
+    r = sampler.sample_rounds(t, d, b, 1000, np.random.default_rng(3), rule=rules.BY_ID["greedy-draft"].sampling)
     assert (r.proposals_pm == np.array([0, 0, 1, 3, 0])[:, None]).all()
     assert r.accept_table[np.arange(5), [0, 0, 1, 3, 0]].tolist() == [0.5, 0.0, 0.0, 0.625, 0.25]  # p at x
 
 
 def test_exact_match_keeps_x_only_when_the_targets_own_draw_equals_it(shipped):
     t, d, b = arrays(shipped, shipped.profiles[0])
-    r = sampler.sample_rounds(t, d, b, 20_000, np.random.default_rng(4), rule=sampler.RULES["exact-match"])
+    r = sampler.sample_rounds(t, d, b, 20_000, np.random.default_rng(4), rule=rules.BY_ID["exact-match"].sampling)
     for i in range(len(t)):
         checked = r.checked_pm[i]  # [n]
         y = np.searchsorted(np.cumsum(t[i]), r.uniforms_pm[i], side="right")  # [n] the target's draw from u
@@ -225,7 +238,7 @@ def test_exact_match_keeps_x_only_when_the_targets_own_draw_equals_it(shipped):
 def test_the_default_rule_is_the_accept_test_and_samples_as_before(shipped):
     t, d, b = arrays(shipped, shipped.profiles[1])
     before = sampler.sample_rounds(t, d, b, 5000, np.random.default_rng(9))
-    named = sampler.sample_rounds(t, d, b, 5000, np.random.default_rng(9), rule=sampler.RULES["accept-test"])
+    named = sampler.sample_rounds(t, d, b, 5000, np.random.default_rng(9), rule=rules.BY_ID["accept-test"].sampling)
     assert (before.committed_pm == named.committed_pm).all() and (before.uniforms_pm == named.uniforms_pm).all()
 
 
@@ -234,15 +247,15 @@ def test_each_rule_passes_a_quick_check_on_the_shipped_drafts(shipped, rule):
     rng = np.random.default_rng(checks.SEED)
     found = [problem for profile in shipped.profiles
              for problem in checks.problems(checks.profile_checks(*arrays(shipped, profile), 200_000, rng,
-                                                                  sampler.RULES[rule], profile.id))]
+                                                                  rules.BY_ID[rule].sampling, profile.id))]
     assert found == []
 
 
 def test_the_broken_rules_are_three_different_ways_to_be_wrong(shipped):
     t, d, b = arrays(shipped, shipped.profiles[0])
     outputs = {name: sampler.sample_rounds(t, d, b, 20_000, np.random.default_rng(5), rule=rule).committed_pm.tobytes()
-               for name, rule in {**sampler.RULES, **checks.RULE_BROKEN}.items()}
-    assert len(set(outputs.values())) == len(sampler.RULES) + len(checks.RULE_BROKEN) == 6
+               for name, rule in {**rules.sampling_rules(), **checks.RULE_BROKEN}.items()}
+    assert len(set(outputs.values())) == len(rules.RULES) + len(checks.RULE_BROKEN) == 6
 
 
 def shipped_failures(shipped, rule):
@@ -255,8 +268,8 @@ def shipped_failures(shipped, rule):
 @pytest.mark.slow
 @pytest.mark.parametrize("rule", RULES)
 def test_each_rule_passes_the_per_position_and_sequence_checks(shipped, rule):
-    assert list(shipped_failures(shipped, sampler.RULES[rule])) == []
-    c = checks.sequence_check(checks.TOY, checks.SEQUENCE_TEXTS, np.random.default_rng(checks.SEED), sampler.RULES[rule])
+    assert list(shipped_failures(shipped, rules.BY_ID[rule].sampling)) == []
+    c = checks.sequence_check(checks.TOY, checks.SEQUENCE_TEXTS, np.random.default_rng(checks.SEED), rules.BY_ID[rule].sampling)
     assert c.ok, c.problem
 
 

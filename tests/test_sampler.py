@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from typing import Iterator
 
@@ -235,15 +236,19 @@ def test_counts_refuse_a_committed_token_past_the_vocabulary(shipped, where):
         sampler.position_counts(r, len(b))
 
 
-def test_checks_count_the_rounds_sample_rounds_draws_in_the_same_order(shipped):
-    """count_rounds streams chunks through reused buffers; it must count exactly the rounds one sample_rounds call
-    draws from the same seed, so the check command, the tests and the page's run agree round for round."""
+def test_prefix_counts_count_the_rounds_sample_rounds_draws_in_the_same_order(shipped):
+    """prefix_counts, which the check command and the page's run both count by, streams chunks through reused
+    buffers; each prefix must count exactly the first rounds one sample_rounds call draws from the same seed."""
     t, d, b = arrays(shipped, shipped.profiles[1])
     n = 3 * sampler.CHUNK + 123  # a last, partial chunk too
-    positions, lengths = checks.count_rounds(t, d, b, n, np.random.default_rng(9))
+    sizes = (10, sampler.CHUNK, sampler.CHUNK + 7, n)  # a prefix inside a chunk, at a chunk's end, and just past it
+    counted = sampler.prefix_counts(t, d, b, sizes, np.random.default_rng(9))
     r = sampler.sample_rounds(t, d, b, n, np.random.default_rng(9))
-    assert (positions == sampler.position_counts(r, len(b))).all() and (lengths == sampler.length_counts(r)).all()
-    assert positions[0].sum() == n
+    assert len(counted) == len(sizes)
+    for m, (positions, lengths) in zip(sizes, counted, strict=True):
+        first = dataclasses.replace(r, committed_pm=r.committed_pm[:, :m])
+        assert (positions == sampler.position_counts(first, len(b))).all()
+        assert (lengths == sampler.length_counts(first)).all() and positions[0].sum() == m
 
 
 def test_the_broken_samplers_are_seven_different_ways_to_be_wrong(shipped):

@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 from jsonschema import Draft202012Validator
 
-from speculative import stats
+from speculative import rules, stats
 from speculative.errors import InputError
 from speculative.limits import MAX_COSTS, COST_REQUIRED
 
@@ -113,7 +113,7 @@ def prefix_expected(accepts) -> Fraction:
     return total
 
 
-@pytest.mark.parametrize("rule", stats.ACCEPTANCE)
+@pytest.mark.parametrize("rule", rules.BY_ID)
 def test_speedup_tables_divide_by_k_draft_steps_one_verification_and_k_verified_positions(shipped, rule):
     cost = shipped.cost
     for profile in shipped.profiles:
@@ -136,7 +136,7 @@ def test_with_free_verification_the_accept_test_keeps_the_old_speedups(explained
 def test_a_draft_stops_paying_where_its_speedup_at_k_is_exactly_one(shipped):
     cost = shipped.cost
     for profile in shipped.profiles:
-        for rule in stats.ACCEPTANCE:
+        for rule in rules.BY_ID:
             figures = stats.rule_stats(rule, shipped.target, profile.draft, cost)
             v = figures.stops_paying
             at = lambda cost_v: figures.expected / (shipped.k * cost.draft_step + cost.verify_round + shipped.k * cost_v)  # noqa: E731

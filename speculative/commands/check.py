@@ -17,6 +17,7 @@ from ..analysis import arrays, explain
 from ..errors import Problems, decode
 from ..profiles import load
 from ..reading import read_bytes
+from ..rules import sampling_rules
 from ..sections import ContentError, parse_sections
 from ..text import decimal_str
 
@@ -121,7 +122,7 @@ def model_pair_rows(data: Any, content: str, generations: int, out: TextIO, rule
         raise Problems([f"{content}: {problem}"])
     run = language.explain(tokens, data.language_model, data.cost)
     start = time.perf_counter()
-    rows = lm_checks.language_checks(run, generations, rules={"accept-test": rule} if rule else sampler.RULES)
+    rows = lm_checks.language_checks(run, generations, rules={"accept-test": rule} if rule else sampling_rules())
     print("", file=out)
     for c in rows:
         print(coloured(row(c, 1), out), file=out)

@@ -9,7 +9,8 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from .. import text
-from ..stats import ACCEPTANCE, PositionRecord, top_token
+from ..rules import BY_ID, RULES, top_token
+from ..stats import PositionRecord, cumulative
 from ..text import prob_str
 from .. import strings
 
@@ -39,8 +40,8 @@ class PositionFacts:
     cuts: list[float]  # [V] the normalised residual's cumulative sums: token y owns [cuts[y-1], cuts[y])
     q_cuts: list[float]  # [V] the draft's cumulative q: a draw u proposes token y when q_cuts[y-1] <= u < q_cuts[y]
     bars: list[list[float]]  # [V] [min(p, q), |p − q|, p > q] as shares of the largest p or q
-    # the other verification rules (stats.ACCEPTANCE): what the lab's check, draws and tally compare with
-    rates: list[str]  # [rules] the chance a proposal passes under each rule, in stats.ACCEPTANCE's order
+    # the other verification rules (rules.RULES): what the lab's check, draws and tally compare with
+    rates: list[str]  # [rules] the chance a proposal passes under each rule, in rules.RULES's order
     p_cuts: list[float]  # [V] the target's cumulative p: exact match's draw y
     greedy: int  # the greedy draft's proposal: the draft's top token, the first in vocabulary order on a tie
     greedy_f: float  # p at that proposal: the greedy draft's accept threshold
@@ -85,30 +86,14 @@ def position_facts_of(rec: PositionRecord, proposal: int, vocab: Sequence[str], 
 def rule_facts(rec: PositionRecord, d: int = 1) -> dict[str, Any]:
     """Returns the fields the greedy-draft and exact-match rules add to a position's facts."""
     p, q = tuple(t.p for t in rec.tokens), tuple(t.q for t in rec.tokens)
-    x, rest = top_token(q), greedy_residual(p, q)
-    return {"rates": [prob_str(f(p, q), d) for f in ACCEPTANCE.values()],
+    x, rest = top_token(q), BY_ID["greedy-draft"].residual(p, q)
+    return {"rates": [prob_str(rule.acceptance(p, q), d) for rule in RULES],
             "p_cuts": [round(float(c), 6) for c in cumulative(p)], "greedy": x, "greedy_f": float(p[x]),
             "greedy_cuts": [round(float(c), 6) for c in cumulative(rest or [Fraction(0)] * len(p))],
             "greedy_res": [None if rest is None else str(r) for r in rest or p]}
 
 
-def greedy_residual(p: Sequence[Fraction], q: Sequence[Fraction]) -> tuple[Fraction, ...] | None:
-    """Returns p without the draft's top token, renormalised [V]; None when p gives that token 1 (no rejection)."""
-    x = top_token(tuple(q))
-    rest = 1 - p[x]
-    return None if rest == 0 else tuple(Fraction(0) if y == x else a / rest for y, a in enumerate(p))
-
-
-def cumulative(dist: Sequence[Fraction]) -> list[Fraction]:
-    """Returns the cumulative sums [V] of a distribution: token y owns [cuts[y-1], cuts[y])."""
-    run, out = Fraction(0), []
-    for a in dist:
-        run += a
-        out.append(run)
-    return out
-
-
-def draft_cuts(rec: PositionRecord) -> list[Fraction]:
+def draft_cuts(rec: PositionRecord) -> tuple[Fraction, ...]:
     """Returns the draft's cumulative sums [V]: the cut points a uniform draw is compared with to propose a token."""
     return cumulative([t.q for t in rec.tokens])
 

@@ -10,7 +10,8 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from .. import text
-from ..stats import best_k as best_of, round_cost
+from ..rules import NAMES
+from ..stats import best_k, round_cost
 from ..text import decimal_str
 
 from .common import Facts
@@ -29,17 +30,17 @@ PREFIXES = frozenset({"spt"})  # "spt-<profile id>"
 def cells(r: ProfileResult) -> list[list[dict[str, Any]]]:
     """Returns the speedup table [cost][k] as cells: the value, ★ on each cost's best k, and whether it is below 1×;
     one row per cost, so that its five k fit a phone's width."""
-    best, table = r.best_k, r.stats.speedup_table
+    table = r.stats.speedup_table
     columns = [[row[c] for row in table] for c in range(len(table[0]))]  # [cost][k]
-    return [[{"text": text + "×" + (" ★" if best[c] == k and v > 1 else ""), "slow": v < 1}
-             for k, (v, text) in enumerate(zip(column, column_texts(column)), start=1)]
-            for c, column in enumerate(columns)]
+    return [[{"text": text + "×" + (" ★" if best_paying_k(column) == k else ""), "slow": v < 1}
+             for k, (v, text) in enumerate(zip(column, column_texts(column), strict=True), start=1)]
+            for column in columns]
 
 
 def column_texts(column: Sequence[Fraction]) -> list[str]:
     """Returns one column's speedups [k] to 2 decimals, or to as many more (up to 4) as it takes for the best k to
     read differently from every other k, so a reader never sees the best tie with another at 1.81×."""
-    k = max(range(len(column)), key=lambda i: (column[i], -i))
+    k = best_k(column) - 1
     for places in (2, 3):
         texts = [decimal_str(x, places) for x in column]
         if texts.count(texts[k]) == 1:
@@ -47,9 +48,9 @@ def column_texts(column: Sequence[Fraction]) -> list[str]:
     return [decimal_str(x, 4) for x in column]
 
 
-def best_k(column: Sequence[Fraction]) -> int:
+def best_paying_k(column: Sequence[Fraction]) -> int:
     """Returns the k (1-based) with the highest speedup in one column [k], the smallest on a tie; 0 if none beats 1×."""
-    k = best_of(column)
+    k = best_k(column)
     return k if column[k - 1] > 1 else 0
 
 
@@ -68,7 +69,7 @@ def profile_trace(r: ProfileResult, top: Fraction) -> dict[str, Any]:
     return {"top": round(float(top), 4),
             "values": [[[" ".join(column_texts(col)) for col in v] for v in rule] for rule in cols],
             "slow": [[["".join("1" if x < 1 else "0" for x in col) for col in v] for v in rule] for rule in cols],
-            "best": [[[best_k(col) for col in v] for v in rule] for rule in cols]}
+            "best": [[[best_paying_k(col) for col in v] for v in rule] for rule in cols]}
 
 
 def verify_phrase(v: Fraction) -> str:
@@ -86,7 +87,7 @@ class Explorer:
         return {"costs": [str(c) for c in cost.compare_draft_steps],
                 "cost_text": [text.cost_phrase(c) for c in cost.compare_draft_steps],
                 "verify": [str(v) for v in cost.verify_costs], "verify_text": [verify_phrase(v) for v in cost.verify_costs],
-                "rules": [strings.RULE_NAMES[r.rule] for r in rules]}
+                "rules": [NAMES[r.rule] for r in rules]}
 
     def trace(self) -> dict[str, Any]:
         """Returns the script's part: the choices, and the round cost k·c + verify_round + k·v at every [v][c], the k

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from .. import text, variants
+from ..rules import NAMES
 from ..text import decimal_str, prob_str
 from .common import Facts, PositionFacts, none_mark
 from .. import strings
@@ -115,7 +116,7 @@ class Lab:
                    "rows": [{"position": j + 1, "cells": [none_mark(a) for a in f.accept]} for j, f in enumerate(facts)]}
                   for r, facts in zip(ex.results, self.facts)]
         return {"lab": {"options": options, "tables": tables, "none": ex.chance is None, "none_text": strings.LAB["none"],
-                        "default": self.default(), "own": strings.OWN["option"], "rules": list(strings.RULE_NAMES.values()),
+                        "default": self.default(), "own": strings.OWN["option"], "rules": list(NAMES.values()),
                         "back": strings.LAB["back"], "samplers": [v.name for v in variants.VARIANTS],
                         "broken": self.broken_table(), "broken_why": strings.LAB["broken_why"]}}
 

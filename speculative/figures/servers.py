@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from .. import text
-from ..stats import ACCEPTANCE
+from ..rules import NAMES
 from ..text import decimal_str, prob_str
 
 from .common import Facts
@@ -103,7 +103,7 @@ class Servers:
 
     def context(self) -> dict[str, Any]:
         """Returns the rules' names and every draft's tables."""
-        return {"rules": {"names": [strings.RULE_NAMES[rule] for rule in ACCEPTANCE], "ties": ties(self.ex),
+        return {"rules": {"names": list(NAMES.values()), "ties": ties(self.ex),
                             "profiles": [profile_view(self.ex, r) for r in self.ex.results]}}
 
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .. import text
-from ..frames import BonusFrame, DoneFrame, Draw, Frame, ProposeFrame, Round, VerifyFrame, cut_points
+from ..frames import BonusFrame, DoneFrame, Draw, Frame, ProposeFrame, Round, VerifyFrame
+from ..stats import cumulative
 from .common import Facts, PositionFacts
 from .. import strings
 
@@ -178,7 +179,7 @@ class Walkthrough:
         r, vocab = self.ex.results[i], self.ex.data.vocabulary
         return {"walk": round_json(r.walk, r.frames, vocab),
                 "drawn": [round_json(rnd, frames, vocab) for rnd, frames in zip(r.drawn_rounds, r.drawn)],
-                "bonus_cuts": [round(float(c), 6) for c in cut_points(self.ex.data.bonus_target)],
+                "bonus_cuts": [round(float(c), 6) for c in cumulative(self.ex.data.bonus_target)],
                 "chance": [[j, chance_frame(r.drawn[j - 1])] for j in r.chance_rounds], "chance_note": chance_note(r)}
 
     def profile_context(self, i: int) -> dict[str, Any]:
