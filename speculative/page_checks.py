@@ -18,7 +18,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import missing
 
 from .errors import GONE, IN_ORDER, OWN_ID, own_end
-from .sections import VOID_TAGS, Tags
+from .sections import VOID_TAGS, Balance, Tags
 
 MAX_OUTPUT_CHARS = 4_000_000  # one template's output; the shipped page is about 180,000
 MAX_LOOP_STEPS = 1_000_000  # range() items in one build, across every template
@@ -139,20 +139,14 @@ def markup_problem(source: str, html: str) -> str | None:
         return "found an empty file; expected the figure's markup"
     parser = Tags()
     parser.feed(html)
-    open_: list[str] = []
+    balance = Balance(VOID_TAGS | _OPTIONAL_END)
     for kind, tag, _ in parser.events:
-        if kind == "void" or tag in VOID_TAGS or tag in _OPTIONAL_END:
-            continue
-        if kind == "start":
-            open_.append(tag)
-        elif not open_:
-            return own_end(tag, "the template opens")
-        elif open_[-1] != tag:
-            return f"found </{tag}>, but <{open_[-1]}> is open; {IN_ORDER}"
-        else:
-            open_.pop()
-    return f"found <{open_[-1]}> with no </{open_[-1]}>; expected every element the template opens to be closed in it" \
-        if open_ else None
+        if not balance.feed(kind, tag):
+            return f"found </{tag}>, but <{balance.open[-1][0]}> is open; {IN_ORDER}" if balance.open else \
+                own_end(tag, "the template opens")
+    last = balance.open[-1][0] if balance.open else None
+    return f"found <{last}> with no </{last}>; expected every element the template opens to be closed in it" \
+        if last else None
 
 
 # --- template errors: the file, the line, what was found and what was expected ---------------------------------

@@ -266,6 +266,29 @@ class Tags(HTMLParser):
         return self.rawdata[self.rawdata.find("<"):] if "<" in self.rawdata else ""
 
 
+class Balance:
+    """The elements open so far in some markup, innermost last as (tag, line): the one balance check, of a section's
+    raw HTML and of a figure's template's markup. Tags in `skip` (void elements, and any whose end tag may be
+    implied) neither open nor close anything."""
+
+    def __init__(self, skip: frozenset[str] = VOID_TAGS) -> None:
+        self.open: list[tuple[str, int]] = []
+        self.skip = skip
+
+    def feed(self, kind: str, tag: str, line: int = 0) -> bool:
+        """Opens or closes tag (kind "start", "end" or "void", as Tags records it); returns False for an end tag that
+        does not close the innermost open element, which it then leaves open."""
+        if kind == "void" or tag in self.skip:
+            return True
+        if kind == "start":
+            self.open.append((tag, line))
+        elif self.open and self.open[-1][0] == tag:
+            self.open.pop()
+        else:
+            return False
+        return True
+
+
 def _tag_problem(tag: str, attrs: list) -> str | None:
     if tag not in ALLOWED_TAGS:
         return f"found <{tag}>; expected only the HTML tags docs/authoring.md lists, such as <span> or <em>"
@@ -309,23 +332,23 @@ def _end_problem(tag: str) -> str | None:
 
 def html_problems(fragments: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """Returns (line, message) for raw HTML that is not allowed or not balanced, given each fragment and its line."""
-    stack: list[tuple[str, int]] = []
+    balance = Balance()
     problems = []
     for line, text in fragments:
         parser = Tags()
         parser.feed(text)
-        problems += _events_problems(parser.events, line, stack)
+        problems += _events_problems(parser.events, line, balance)
         rest = parser.unfinished()
         if rest.startswith("<!--"):
             problems.append((line, "found <!-- with no --> after it; expected every HTML comment to be closed"))
         elif rest:
             problems.append((line, f"found {describe(rest, 30)}, an unfinished tag; expected it to end with >"))
     problems += [(at, f"found <{tag}> with no </{tag}>; expected every element opened in a section to be closed "
-                      "in it") for tag, at in stack]
+                      "in it") for tag, at in balance.open]
     return problems
 
 
-def _events_problems(events: list, line: int, stack: list[tuple[str, int]]) -> list[tuple[int, str]]:
+def _events_problems(events: list, line: int, balance: Balance) -> list[tuple[int, str]]:
     problems: list[tuple[int, str]] = []
     refused: list[str] = []  # the disallowed elements refused at their start, whose end is no problem
     for kind, tag, attrs in events:
@@ -339,12 +362,8 @@ def _events_problems(events: list, line: int, stack: list[tuple[str, int]]) -> l
             if kind == "start":
                 refused.append(tag)
             continue
-        if kind == "start" and tag not in VOID_TAGS:
-            stack.append((tag, line))
-        elif kind == "end" and tag not in VOID_TAGS:
-            if stack and stack[-1][0] == tag:
-                stack.pop()
-            else:
-                open_one = f"<{stack[-1][0]}> from line {stack[-1][1]} is open" if stack else "no element is open"
-                problems.append((line, f"found </{tag}>, but {open_one}; {IN_ORDER}"))
+        if not balance.feed(kind, tag, line):
+            inner = balance.open[-1] if balance.open else None
+            open_one = f"<{inner[0]}> from line {inner[1]} is open" if inner else "no element is open"
+            problems.append((line, f"found </{tag}>, but {open_one}; {IN_ORDER}"))
     return problems
