@@ -1,5 +1,5 @@
 """The data file's limits and keys, in one place: the loader enforces them, the JSON Schema and docs/data.md state
-them (tests/test_schema.py and tests/test_profiles.py hold those to these)."""
+them (tests/test_schema.py holds the schema to IN_SCHEMA, and tests/test_profiles.py holds docs/data.md to these)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,27 @@ MAX_DRAWN = 100  # drawn rounds per profile that the page carries
 MAX_DENOMINATOR = 1000  # of a probability or cost once reduced, so the page can print it
 MAX_DEPTH = 64  # nested lists and objects, far below Python's recursion limit
 MAX_DIGITS = 30  # in a JSON number or either side of a fraction, far below Python's int-conversion limit
+MAX_ROUNDS = 10_000_000  # monte_carlo.rounds, so a build's Monte Carlo run takes seconds, not hours
+MAX_SEED = 2**32 - 1  # walkthrough_seed, monte_carlo.seed and language_model.seed
+
+# Every upper limit the JSON Schema states, by its "/"-joined path in data/profiles.v1.schema.json (language_model's
+# are lm_settings.py's, held to the schema beside them).
+IN_SCHEMA = {
+    "properties/vocabulary/maxItems": MAX_TOKENS,
+    "$defs/distribution/maxItems": MAX_TOKENS,
+    "properties/vocabulary/items/maxLength": MAX_LABEL,
+    "properties/target/maxItems": MAX_POSITIONS,
+    "$defs/profile/properties/draft/maxItems": MAX_POSITIONS,
+    "$defs/profile/properties/proposals/maxItems": MAX_POSITIONS,
+    "properties/profiles/maxItems": MAX_PROFILES,
+    "$defs/profile/properties/name/maxLength": MAX_NAME,
+    "$defs/profile/properties/id/maxLength": MAX_ID,
+    "properties/cost_model/properties/compare_draft_steps/maxItems": MAX_COSTS,
+    "properties/cost_model/properties/verify_costs/maxItems": MAX_COSTS,
+    "properties/drawn_rounds/maximum": MAX_DRAWN,
+    "properties/monte_carlo/properties/rounds/maximum": MAX_ROUNDS,
+    "$defs/seed/maximum": MAX_SEED,
+}
 
 FRACTION = re.compile(r"^(0|[1-9][0-9]*)(/([1-9][0-9]*))?$")
 NEAR_FRACTION = re.compile(r"(-?)([0-9]+)(?:/(-?[0-9]+))?")  # what an author may have meant as a fraction

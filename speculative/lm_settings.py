@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from .errors import describe
+from .limits import MAX_SEED
 
 MAX_ORDER = 4  # of the target: a 4-gram model of a few thousand tokens is already mostly unseen contexts
 MAX_K = 8  # tokens drafted per round that the figure offers
@@ -54,7 +55,7 @@ def settings(check: Any, raw: Any) -> LanguageModel | None:
     if "temperatures" in raw:
         values["temperatures"] = _temperatures(check, raw["temperatures"], f"{path}.temperatures")
     if "seed" in raw:
-        values["seed"] = check.integer(raw["seed"], f"{path}.seed", 0, 2**32 - 1)
+        values["seed"] = check.integer(raw["seed"], f"{path}.seed", 0, MAX_SEED)
     if len(check.problems) > found or any(v is None for v in values.values()):
         return None
     out = LanguageModel(**values)

@@ -20,6 +20,8 @@ from .limits import (
     MAX_NAME,
     MAX_POSITIONS,
     MAX_PROFILES,
+    MAX_ROUNDS,
+    MAX_SEED,
     MAX_TOKENS,
     MC_KEYS,
     PROFILE_ID,
@@ -239,8 +241,8 @@ def _distinct_costs(check: Checker, value: list, costs: list[Fraction | None], p
 def _monte_carlo(check: Checker, raw: Any) -> MonteCarlo | None:
     if not check.keys(raw, "monte_carlo", MC_KEYS, MC_KEYS):
         return None
-    rounds = check.integer(raw["rounds"], "monte_carlo.rounds", 1, 10_000_000) if "rounds" in raw else None
-    seed = check.integer(raw["seed"], "monte_carlo.seed", 0, 2**32 - 1) if "seed" in raw else None
+    rounds = check.integer(raw["rounds"], "monte_carlo.rounds", 1, MAX_ROUNDS) if "rounds" in raw else None
+    seed = check.integer(raw["seed"], "monte_carlo.seed", 0, MAX_SEED) if "seed" in raw else None
     return None if rounds is None or seed is None else MonteCarlo(rounds=rounds, seed=seed)
 
 
@@ -263,7 +265,7 @@ def _dataset(check: Checker, raw: Any) -> Dataset | None:
     target = check.distributions(raw["target"], "target", size, None) if "target" in raw else None
     bonus = check.distribution(raw["bonus_target"], "bonus_target", size) if "bonus_target" in raw else None
     profiles = _profiles(check, raw["profiles"], vocab, size, k) if "profiles" in raw else None
-    seed = check.integer(raw["walkthrough_seed"], "walkthrough_seed", 0, 2**32 - 1) if "walkthrough_seed" in raw else None
+    seed = check.integer(raw["walkthrough_seed"], "walkthrough_seed", 0, MAX_SEED) if "walkthrough_seed" in raw else None
     drawn = check.integer(raw["drawn_rounds"], "drawn_rounds", 1, MAX_DRAWN) if "drawn_rounds" in raw else None
     cost = _cost(check, raw["cost_model"]) if "cost_model" in raw else None
     mc = _monte_carlo(check, raw["monte_carlo"]) if "monte_carlo" in raw else None

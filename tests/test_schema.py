@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from speculative import checkout, pipeline
+from speculative import checkout, limits, pipeline
 from speculative import figures
 from jsonschema import Draft202012Validator
 
@@ -124,20 +124,26 @@ def test_every_property_and_definition_has_a_description_for_editor_hover_text()
     assert [path for path, ok in found.items() if not ok] == []
 
 
-def test_schema_states_the_loaders_limits():
-    from speculative.limits import MAX_COSTS, MAX_ID, MAX_LABEL, MAX_NAME, MAX_POSITIONS, MAX_PROFILES, MAX_TOKENS
-    top, defs = SCHEMA["properties"], SCHEMA["$defs"]
-    profile = defs["profile"]["properties"]
-    assert top["vocabulary"]["maxItems"] == defs["distribution"]["maxItems"] == MAX_TOKENS
-    assert top["vocabulary"]["items"]["maxLength"] == MAX_LABEL
-    assert top["target"]["maxItems"] == profile["draft"]["maxItems"] == profile["proposals"]["maxItems"] == MAX_POSITIONS
-    assert top["profiles"]["maxItems"] == MAX_PROFILES
-    assert (profile["name"]["maxLength"], profile["id"]["maxLength"]) == (MAX_NAME, MAX_ID)
+def upper_limits(node, path: str = ""):
+    """Yields ("/"-joined path, value) of every maxItems, maxLength and maximum in a schema, language_model's aside."""
+    if isinstance(node, dict) and path != "properties/language_model":
+        for key, value in node.items():
+            here = f"{path}/{key}" if path else key
+            if key in ("maxItems", "maxLength", "maximum"):
+                yield here, value
+            yield from upper_limits(value, here)
+
+
+def test_schema_states_exactly_the_loaders_limits():
+    assert dict(upper_limits(SCHEMA)) == limits.IN_SCHEMA
+
+
+def test_schema_refuses_what_the_page_uses_as_an_id():
+    profile = SCHEMA["$defs"]["profile"]["properties"]
     _, sections, _ = pipeline.parse_inputs(checkout.ROOT / "data" / "profiles.v1.json", checkout.ROOT / "content",
                                         checkout.ROOT / "templates")
     assert set(profile["id"]["not"]["enum"]) == pipeline.reserved_ids(sections)  # the figures', the shell's, the sections'
     assert figures.page_ids() <= pipeline.reserved_ids(sections)
-    assert top["cost_model"]["properties"]["compare_draft_steps"]["maxItems"] == MAX_COSTS
 
 
 @pytest.mark.parametrize("label", ["ca\u202et", "ca\nt", "ca\tt", " cat", "cat ", "cat\n", "a\u2066b"])
