@@ -102,9 +102,11 @@ def check(args: argparse.Namespace, out: TextIO, err: TextIO, rule: Any = None) 
 def stats(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Prints each profile's exact statistics; returns 0."""
     path = in_checkout(args.data, DATA, "file", "--data")
+    given = args.content is not None or (checkout.ROOT / CONTENT).is_dir()  # outside a clone: the figures' ids only
+    content = in_checkout(args.content, CONTENT, "folder", "--content") if given else None
     from .commands.check import report
 
-    print(report(path), file=out)
+    print(report(path, content), file=out)
     return 0
 
 
@@ -155,7 +157,7 @@ def parser() -> argparse.ArgumentParser:
     top = Parser(prog=PROG, description="Build, preview and check the speculative decoding explainer. "
                  "With no command, runs stats.")
     top.add_argument("--version", action="version", version=f"{PROG} {version()}")
-    top.set_defaults(run=stats, data=None)
+    top.set_defaults(run=stats, data=None, content=None)
     sub = top.add_subparsers(title="commands", metavar="{build,serve,check,stats}", parser_class=Parser)
     build_options(command(sub, "build", build, "build site/index.html and site/trace.json from the inputs"), False)
     build_options(command(sub, "serve", build, "build, serve the page on 127.0.0.1 and rebuild on every save"), True)
@@ -171,6 +173,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--data", help=f"the profiles file (default: the clone's {DATA})")
     p = command(sub, "stats", stats, "print each profile's α, E, P(N = n), speedup and frame count, exactly")
     p.add_argument("--data", help=f"the profiles file (default: the clone's {DATA})")
+    p.add_argument("--content", help=f"the prose, whose ids no profile may take (default: the clone's {CONTENT}/)")
     return top
 
 

@@ -322,14 +322,16 @@ def glossed(path: str, raw: Any) -> str:
     return f"{path} ({named}, position {position})" if named else path
 
 
-def load(path: str, source: str | None = None) -> Dataset:
+def load(path: str, source: str | None = None, reserved: frozenset[str] = frozenset(),
+         owners: Mapping[str, str] | None = None) -> Dataset:
     """Returns the Dataset read from `path` by the build's own reader; raises InputError (named `source`) on any problem.
 
-    For the package's commands and the tests; build.py reads every input through the same reader."""
+    reserved and owners as for parse. For the package's commands (commands/check.py's page_data gives them the page's
+    ids, as the build does) and the tests; build.py reads every input through the same reader."""
     name = source or str(path)
     try:
         raw = read_bytes(Path(path))
     except ValueError as err:
         raise InputError(name, [("", str(err))]) from None
-    return parse(decode(raw, name), name)
+    return parse(decode(raw, name), name, reserved, owners)
 

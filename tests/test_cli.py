@@ -11,7 +11,8 @@ import sys
 import numpy as np
 import pytest
 
-from speculative import checkout, checks, cli, lm_checks, sampler, variants
+from speculative import checkout, checks, cli, lm_checks, pipeline, sampler, variants
+from speculative.errors import Problems
 from speculative.commands import check as check_command
 from speculative.analysis import arrays
 from speculative.profiles import load
@@ -204,6 +205,18 @@ def test_stats_of_a_bad_file_prints_its_problems_without_traceback(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(FIXTURE.read_text().replace(*BAD_TARGET))
     assert run("stats", "--data", str(bad)) == (1, "", f"{bad}: target[0] (the target, position 1): sums to 9/8; each distribution must sum to 1\n")
+
+
+@pytest.mark.parametrize("pid", ["main", "rule"])  # one of a figure's ids, and a section's (content/04-rule.md)
+def test_stats_and_check_refuse_a_profile_id_the_page_uses_as_the_build_does(tmp_path, pid):
+    bad = tmp_path / "bad.json"
+    bad.write_text(FIXTURE.read_text().replace('"id": "aligned"', f'"id": "{pid}"'))
+    with pytest.raises(Problems) as built:
+        pipeline.parse_inputs(bad, ROOT / "content", ROOT / "templates")
+    assert len(built.value.lines) == 1 and f'found "{pid}"' in built.value.lines[0]
+    for command in (["stats"], ["check", *SMALL[:-2]]):
+        status, out, err = run(*command, "--data", str(bad), "--content", str(ROOT / "content"))
+        assert (status, out, err) == (1, "", built.value.lines[0] + "\n"), command
 
 
 # --- build and serve ----------------------------------------------------------------------------------------

@@ -14,11 +14,14 @@ import numpy as np
 
 from .. import checks, language, lm_checks, prose, sampler, text
 from ..analysis import arrays, explain
-from ..errors import Problems, decode
+from ..checkout import shown
+from ..dataset import Dataset
+from ..errors import InputError, Problems, decode
+from ..pipeline import id_owners, reserved_ids
 from ..profiles import load
 from ..reading import read_bytes
 from ..rules import sampling_rules
-from ..sections import ContentError, parse_sections
+from ..sections import ContentError, Section, parse_sections
 from ..text import decimal_str
 
 HEADER = f"{'check':<34} {'n':>11} {'p-value':>9} {'TV':>8} {'bound':>8} {'detectable':>10}  result"
@@ -79,7 +82,7 @@ def run_checks(path: str, rounds: int, texts: int, out: TextIO, err: TextIO, rul
     """Prints one row per check of every profile in `path`, of the toy's sequences and, with `generations`, of the
     n-gram pair counted from the prose in `content`; returns whether every row passed."""
     swapped, rule = rule, rule or sampler.RULE
-    data = load(path)
+    data, sections = page_data(path, content)
     rng = np.random.default_rng(checks.SEED)
     bar = Progress(rounds * len(data.profiles) + texts, err)
     print(f"{path}: {len(data.profiles)} profile(s), {rounds:,} rounds each; a check fails below "
@@ -101,22 +104,37 @@ def run_checks(path: str, rounds: int, texts: int, out: TextIO, err: TextIO, rul
     print(f"\n(that row: the built-in context-dependent toy, a vocabulary of {len(checks.TOY.vocabulary)}, "
           f"{texts:,} texts in {time.perf_counter() - start:.1f} s)", file=out)
     if generations:
-        printed += model_pair_rows(data, content, generations, out, swapped)
+        printed += model_pair_rows(data, content, sections, generations, out, swapped)
     for problem in checks.problems(printed):
         print(f"failed: {problem}", file=out)
     return all(c.ok for c in printed)
 
 
-def model_pair_rows(data: Any, content: str, generations: int, out: TextIO, rule: Any = None) -> list[Any]:
-    """Prints and returns the model pair's rows: every draft, verification rule and k, from the prose's top contexts."""
-    folder = Path(content)
-    texts = {}
-    for p in sorted(folder.glob("*.md")) if folder.is_dir() else []:
-        texts[str(p)] = read_text(p)
+def page_data(path: str, content: str | None) -> tuple[Dataset, list[Section]]:
+    """Returns the data file and the sections in `content` (none when it is not given or not a folder), validated as
+    the build validates them: no profile id may take an id the page uses (the figures', the sections'). Raises
+    Problems listing the data file's problems, then the sections'."""
+    folder = Path(content) if content else None
+    texts = {shown(p): read_text(p) for p in sorted(folder.glob("*.md"))} if folder and folder.is_dir() else {}
+    sections: list[Section] = []
+    lines: list[str] = []
     try:
-        tokens = prose.corpus(s.body for s in parse_sections(texts, content))
+        sections = parse_sections(texts, shown(folder)) if folder and folder.is_dir() else []
     except ContentError as error:
-        raise Problems(error.lines()) from None
+        lines = error.lines()
+    try:
+        data = load(path, reserved=reserved_ids(sections), owners=id_owners(sections))
+    except InputError as error:
+        raise Problems(error.lines() + lines) from None
+    if lines:
+        raise Problems(lines)
+    return data, sections
+
+
+def model_pair_rows(data: Any, content: str, sections: list[Section], generations: int, out: TextIO,
+                    rule: Any = None) -> list[Any]:
+    """Prints and returns the model pair's rows: every draft, verification rule and k, from the prose's top contexts."""
+    tokens = prose.corpus(s.body for s in sections)
     problem = prose.corpus_problem(tokens)
     if problem:
         raise Problems([f"{content}: {problem}"])
@@ -139,9 +157,10 @@ def read_text(path: Path) -> str:
 
 
 
-def report(path: str) -> str:
-    """Returns the statistics of every profile in `path` as plain text."""
-    ex = explain(load(path))
+def report(path: str, content: str | None = None) -> str:
+    """Returns the statistics of every profile in `path` (validated against the page's ids, with the sections in
+    `content`) as plain text."""
+    ex = explain(page_data(path, content)[0])
     cost = ex.data.cost
     lines = [f"{path}: {len(ex.data.vocabulary)} tokens, k = {ex.data.k} positions; "
              f"assumed cost: draft step {cost.draft_step}, verification {cost.verify_round} target step(s)"]
