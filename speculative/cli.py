@@ -17,7 +17,7 @@ from typing import Any, Callable, NoReturn, TextIO
 
 from . import checkout  # the standard library only, like this module
 from .checkout import CONTENT, DATA
-from .errors import SETUP, InputError, Problems
+from .errors import SETUP, Problems
 
 PROG = "speculative"
 ROUNDS_RANGE = (1_000, 100_000_000)  # rounds per profile: fewer reach no later position; more take hours
@@ -212,7 +212,4 @@ def answered(prog: str, then: str, out: TextIO, err: TextIO, run: Callable[[], i
         return 1
     except Problems as error:
         print("\n".join(error.lines), file=err, flush=True)
-        return 1
-    except InputError as error:
-        print("\n".join(error.lines()), file=err, flush=True)
         return 1

@@ -1,5 +1,5 @@
-"""The error types for bad input (one file's problems, and every problem a build found), and pure helpers that
-show what an author typed."""
+"""The one error type for bad input (Problems: every problem a command found, one printable line each), and pure
+helpers that show what an author typed."""
 
 from __future__ import annotations
 
@@ -28,30 +28,35 @@ _CONTROL_NAMES = {"\t": "tab", "\n": "line feed", "\r": "carriage return", "\x00
 
 
 class Problems(Exception):
-    """Every input problem found before a command gave up, as printable lines."""
+    """Every input problem found before a command gave up, one printable line each: the file, the place in it when
+    there is one (a JSON path, a line), then what was found and what was expected. The one error type for bad input:
+    the data file, content/, templates/, the output folder and the port all report through it."""
 
-    def __init__(self, lines: list[str]):
+    def __init__(self, lines: list[str], count: int | None = None):
         self.lines = lines
+        self.count = len(lines) if count is None else count  # problems found; one file's lines stop at MAX_PROBLEMS
         super().__init__("\n".join(lines))
 
-
-class InputError(Exception):
-    """Every problem found in one input file, each as a (location, message) pair."""
-
-    def __init__(self, source: str, problems: list[tuple[str, str]]):
-        self.source = source
-        self.problems = problems
-        super().__init__("\n".join(self.lines()))
-
-    def lines(self) -> list[str]:
-        """Returns one printable line per problem (file, location, message), at most MAX_PROBLEMS and a count."""
-        # a problem of the whole file (no such file, a folder) has no place in it: no JSON path, no line
-        shown = [f"{self.source}: {path}: {message}" if path else f"{self.source}: {message}"
-                 for path, message in self.problems[:MAX_PROBLEMS]]
-        rest = len(self.problems) - MAX_PROBLEMS
+    @classmethod
+    def in_file(cls, source: str, problems: list[tuple[str, str]]) -> Problems:
+        """Returns the problems of one file, each (place, message), at most MAX_PROBLEMS lines and then a count; a
+        problem of the whole file (no such file, a folder) has no place in it: ""."""
+        shown = [f"{source}: {place}: {message}" if place else f"{source}: {message}"
+                 for place, message in problems[:MAX_PROBLEMS]]
+        rest = len(problems) - MAX_PROBLEMS
         if rest > 0:
-            shown.append(f"{self.source}: … and {rest} more problem{'s' if rest > 1 else ''}")
-        return shown
+            shown.append(f"{source}: … and {rest} more problem{'s' if rest > 1 else ''}")
+        return cls(shown, len(problems))
+
+    @classmethod
+    def in_files(cls, problems: list[tuple[str, str]]) -> Problems:
+        """Returns problems across files, each (file, message)."""
+        return cls(lines_of(problems))
+
+
+def lines_of(problems: list[tuple[str, str]]) -> list[str]:
+    """Returns one printable line per (file, message) problem."""
+    return [f"{source}: {message}" for source, message in problems]
 
 
 def char_name(ch: str) -> str:
@@ -90,14 +95,14 @@ def describe(value: Any, most: int = 40) -> str:
 
 
 def decode(raw: bytes, source: str) -> str:
-    """Returns the UTF-8 text of a file's bytes, without a leading byte-order mark; raises InputError if not UTF-8."""
+    """Returns the UTF-8 text of a file's bytes, without a leading byte-order mark; raises Problems if not UTF-8."""
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        raise InputError(source, [("line 1, column 1 (byte offset 0)", "found a UTF-16 byte-order mark; expected UTF-8 text "
+        raise Problems.in_file(source, [("line 1, column 1 (byte offset 0)", "found a UTF-16 byte-order mark; expected UTF-8 text "
                                    "(save the file as UTF-8)")])
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise InputError(source, [(_where(raw, err.start), f"found the byte 0x{raw[err.start]:02X}, "
+        raise Problems.in_file(source, [(_where(raw, err.start), f"found the byte 0x{raw[err.start]:02X}, "
                                    "which is not valid UTF-8 here; expected UTF-8 text (save the file as UTF-8)")]) from None
     return text[1:] if text.startswith(_BOM) else text
 

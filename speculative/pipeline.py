@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 
 from . import cache, checkout, figures, prose
 from .checkout import shown
-from .errors import InputError, Problems, decode
+from .errors import Problems, decode
 from .profiles import parse
 from .publish import TEMP_SUFFIX
 from .reading import read_bytes
-from .sections import ContentError, parse_sections
+from .sections import parse_sections
 
 if TYPE_CHECKING:
     import jinja2
@@ -39,10 +39,7 @@ def read_text(path: Path) -> str:
         raw = read_bytes(path)
     except ValueError as err:
         raise Problems([f"{shown(path)}: {err}"]) from None
-    try:
-        return decode(raw, shown(path))
-    except InputError as err:
-        raise Problems(err.lines()) from None
+    return decode(raw, shown(path))
 
 
 def read_all(paths: list[Path], data: Path) -> tuple[dict[str, str], list[str]]:
@@ -126,13 +123,13 @@ def parse_inputs(data: Path, content: Path, templates: Path):
         if content.is_dir():  # else layout_problems has said so
             sections = parse_sections({n: t for n, t in texts.items() if n.endswith(".md") and n != shown(data)},
                                       shown(content))
-    except ContentError as err:
-        content_lines = err.lines()
+    except Problems as err:
+        content_lines = err.lines
     if shown(data) in texts:
         try:
             dataset = parse(texts[shown(data)], shown(data), reserved_ids(sections or []), id_owners(sections or []))
-        except InputError as err:
-            lines += err.lines()
+        except Problems as err:
+            lines += err.lines
     lines += content_lines
     if lines:
         raise Problems(lines)
@@ -167,7 +164,7 @@ class ScriptFile:
         for path in dict.fromkeys((self.path, checkout.ROOT / ".cache" / "script.js")):
             try:
                 head, _, text = read_bytes(path, limit=4 << 20).decode("utf-8").partition("\n")
-            except (OSError, ValueError, InputError):
+            except (OSError, ValueError, Problems):
                 continue
             if head == self.head(key, text):  # an edited or cut-off script is minified again
                 return text
@@ -204,11 +201,8 @@ def build_files(data: Path, content: Path, templates: Path, ahead: bool = False)
         os.waitpid(child, 0)
         found = cached_view(key)  # the child's cache file; None if it failed or could not write one
     trace_text, ctx = found or computed_view(dataset, key, corpus)
-    try:
-        html = render_page(sections, template_texts, ctx, script_json(trace_text), templates_cache, shown(templates),
-                           ScriptFile())
-    except ContentError as err:
-        raise Problems(err.lines()) from None
+    html = render_page(sections, template_texts, ctx, script_json(trace_text), templates_cache, shown(templates),
+                       ScriptFile())
     return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}
 
 

@@ -9,7 +9,7 @@ from typing import Any, Mapping
 
 from .checker import Checker, known, plural, present, sized
 from .dataset import CostModel, Dataset, Dist, MonteCarlo, Profile
-from .errors import MAX_INPUT_BYTES, InputError, decode, describe, visible
+from .errors import MAX_INPUT_BYTES, Problems, decode, describe, visible
 from .limits import (
     COST_KEYS,
     COST_REQUIRED,
@@ -279,23 +279,23 @@ def _dataset(check: Checker, raw: Any) -> Dataset | None:
 
 def parse(text: str, source: str, reserved: frozenset[str] = frozenset(),
           owners: Mapping[str, str] | None = None) -> Dataset:
-    """Returns the Dataset in `text`, or raises InputError listing every problem found.
+    """Returns the Dataset in `text`, or raises Problems listing every problem found.
 
     reserved: the element ids and id prefixes the page uses, which no profile id may take; owners: those of them
     that a content file gives (id -> the file, named in the message)."""
     text = text[1:] if text.startswith("\ufeff") else text
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_INPUT_BYTES:
-        raise InputError(source, [("", f"found {size:,} bytes; expected at most {MAX_INPUT_BYTES:,} bytes "
+        raise Problems.in_file(source, [("", f"found {size:,} bytes; expected at most {MAX_INPUT_BYTES:,} bytes "
                                        "for an input file")])
     try:
         raw, duplicates = read_json(text)
     except JSONSyntax as err:
-        raise InputError(source, [(line_col(text, err.pos), err.message)]) from None
+        raise Problems.in_file(source, [(line_col(text, err.pos), err.message)]) from None
     check = Checker(duplicates, reserved, owners)
     dataset = _dataset(check, raw)
     if dataset is None:
-        raise InputError(source, [(glossed(path, raw), message) for path, message in check.problems])
+        raise Problems.in_file(source, [(glossed(path, raw), message) for path, message in check.problems])
     return dataset
 
 
@@ -324,7 +324,7 @@ def glossed(path: str, raw: Any) -> str:
 
 def load(path: str, source: str | None = None, reserved: frozenset[str] = frozenset(),
          owners: Mapping[str, str] | None = None) -> Dataset:
-    """Returns the Dataset read from `path` by the build's own reader; raises InputError (named `source`) on any problem.
+    """Returns the Dataset read from `path` by the build's own reader; raises Problems (named `source`) on any problem.
 
     reserved and owners as for parse. For the package's commands (commands/check.py's page_data gives them the page's
     ids, as the build does) and the tests; build.py reads every input through the same reader."""
@@ -332,6 +332,6 @@ def load(path: str, source: str | None = None, reserved: frozenset[str] = frozen
     try:
         raw = read_bytes(Path(path))
     except ValueError as err:
-        raise InputError(name, [("", str(err))]) from None
+        raise Problems.in_file(name, [("", str(err))]) from None
     return parse(decode(raw, name), name, reserved, owners)
 

@@ -21,7 +21,8 @@ from markupsafe import Markup
 from . import figures, page_checks, prose
 from .cache import compact_json
 from .errors import GONE
-from .sections import ContentError, Section, control_problems, html_problems, markdown_problems
+from .errors import Problems, lines_of
+from .sections import Section, control_problems, html_problems, markdown_problems
 from .text import subscript
 
 def script_json(obj: Any) -> str:
@@ -67,7 +68,7 @@ _SCRIPT_HEAD = "(function () {\n'use strict';\n"
 
 def joined_script(templates: Mapping[str, str], store: ScriptStore | None = None, folder: str = "templates") -> str:
     """Returns the SCRIPTS fragments joined into one minified classic script that exposes nothing; store, when
-    given, keeps it between builds, since minifying takes most of a second. Raises ContentError naming the file and
+    given, keeps it between builds, since minifying takes most of a second. Raises Problems naming the file and
     line of a syntax error."""
     source = _SCRIPT_HEAD + "\n".join(templates[n] for n in SCRIPTS) + "\n})();\n"
     key = hashlib.sha256(f"{MINIFIER}\0{source}".encode("utf-8")).hexdigest()
@@ -77,11 +78,11 @@ def joined_script(templates: Mapping[str, str], store: ScriptStore | None = None
             found = minified_script(source)
         except ScriptSyntaxError as err:
             file, line = script_place(templates, err.line, folder)
-            raise ContentError([(file, f"{line}: {err.message}")]) from None
+            raise Problems.in_files([(file, f"{line}: {err.message}")]) from None
         if store:
             store.put(key, found)
     if _RAW_END.search(found):
-        raise ContentError([raw_end_problem(templates, SCRIPTS, folder, "script")])
+        raise Problems.in_files([raw_end_problem(templates, SCRIPTS, folder, "script")])
     return found
 
 
@@ -221,7 +222,7 @@ def _markdown() -> MarkdownIt:
 
 def section_html(env: jinja2.Environment, md: MarkdownIt, section: Section, ctx: Mapping[str, Any]) -> str:
     """Returns one section's HTML with a marker where each component goes: Jinja fills in the figures, then
-    markdown-it renders the prose; raises ContentError for raw HTML that is not allowed or not balanced."""
+    markdown-it renders the prose; raises Problems for raw HTML that is not allowed or not balanced."""
     filled = page_checks.generate(env.get_template(section.source), ctx,
                                   **{name: _placeholder(name) for name in COMPONENTS})
     return _prose_html(md, filled, section.source)
@@ -229,7 +230,7 @@ def section_html(env: jinja2.Environment, md: MarkdownIt, section: Section, ctx:
 
 @functools.lru_cache(maxsize=64)  # --watch: a prose edit re-renders only the section whose Markdown changed
 def _prose_html(md: MarkdownIt, filled: str, source: str) -> str:
-    """Returns the HTML of a section's filled Markdown, or raises ContentError (never cached) naming `source`."""
+    """Returns the HTML of a section's filled Markdown, or raises Problems (never cached) naming `source`."""
     tokens = md.parse(filled)
     fragments = [(t.map[0] + 1 if t.map else 0, t.content) for t in tokens if t.type == "html_block"]
     fragments += [(t.map[0] + 1 if t.map else 0, c.content) for t in tokens if t.type == "inline"
@@ -237,7 +238,7 @@ def _prose_html(md: MarkdownIt, filled: str, source: str) -> str:
     problems = sorted(html_problems(sorted(fragments, key=lambda f: f[0])) + markdown_problems(tokens),
                       key=lambda p: p[0])
     if problems:
-        raise ContentError([(source, f"line {line}: {message}") for line, message in problems])
+        raise Problems.in_files([(source, f"line {line}: {message}") for line, message in problems])
     return md.renderer.render(tokens, md.options, {})
 
 
@@ -253,27 +254,27 @@ def render_section(env: jinja2.Environment, md: MarkdownIt, section: Section, ct
     return _place(section_html(env, md, section, ctx), components)
 
 
-def _render(env: page_checks.Sandbox, name: str, problems: list[tuple[str, str]], call: Callable[[], Any],
+def _render(env: page_checks.Sandbox, name: str, problems: list[str], call: Callable[[], Any],
             names: tuple[str, ...] = ()) -> Any:
     """Returns call(), or records its error against the file and line it names (`name` if none) and returns None."""
     try:
         return call()
     except jinja2.TemplateError as err:
-        problems.append(page_checks.template_problem(err, name, env.files, names))
-    except ContentError as err:
-        problems += err.problems
+        problems += lines_of([page_checks.template_problem(err, name, env.files, names)])
+    except Problems as err:
+        problems += err.lines
     except KeyError as err:
-        problems.append((name, f"missing template {err}; expected it in templates/"))
+        problems.append(f"{name}: missing template {err}; expected it in templates/")
     except (ArithmeticError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as err:
         problem = page_checks.runtime_problem(err, env.files)
         if problem is None:
             raise
-        problems.append(problem)
+        problems += lines_of([problem])
     return None
 
 
 def _components(env: page_checks.Sandbox, ctx: Mapping[str, Any], folder: str,
-                problems: list[tuple[str, str]]) -> dict[str, str]:
+                problems: list[str]) -> dict[str, str]:
     return {name: _render(env, f"{folder}/{name}.html.j2", problems, functools.partial(
         lambda name: page_checks.generate(env.get_template(f"{name}.html.j2"), ctx), name), tuple(ctx))
         for name in COMPONENTS}
@@ -352,16 +353,16 @@ def prepare(sections: list[Section], templates: Mapping[str, str], cache: jinja2
 
 def _refuse_before_rendering(sections: list[Section], templates: Mapping[str, str], texts: Mapping[str, str],
                              folder: str) -> None:
-    """Raises ContentError for what must not reach Jinja: control characters in a template file, includes that
+    """Raises Problems for what must not reach Jinja: control characters in a template file, includes that
     never end, and includes of a prose section."""
     controls = [(f"{folder}/{name}", f"line {line}: {message}") for name, text in sorted(templates.items())
                 for line, message in control_problems(text)]
     if controls:
-        raise ContentError(controls)
+        raise Problems.in_files(controls)
     shown = functools.partial(shown_name, folder=folder)
     wrong = page_checks.include_cycles(texts, shown) + page_checks.section_includes(texts, [s.source for s in sections], shown)
     if wrong:
-        raise ContentError(wrong)
+        raise Problems.in_files(wrong)
 
 
 def _sections_view(sections: list[Section], bodies: Mapping[str, str], components: Mapping[str, str]) -> list[dict]:
@@ -375,38 +376,38 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
                 cache: jinja2.BytecodeCache | None = None, folder: str = "templates",
                 scripts: ScriptStore | None = None) -> str:
     """Returns the page's HTML from sections in order, template texts, the view's context and the trace's JSON;
-    raises ContentError naming the file and line of every problem, the page's broken links included."""
+    raises Problems naming the file and line of every problem, the page's broken links included."""
     texts = _texts(sections, templates)
     _refuse_before_rendering(sections, templates, texts, folder)
     env = environment(texts, cache, folder)
     env.steps = 0
-    md, problems = _markdown(), list[tuple[str, str]]()
+    md, problems = _markdown(), list[str]()  # one printable line each
     components = _components(env, ctx, folder, problems)
-    problems += [(f"{folder}/{n}.html.j2", p) for n, html in components.items()
+    problems += [f"{folder}/{n}.html.j2: {p}" for n, html in components.items()
                  if html is not None and (p := page_checks.markup_problem(templates[f"{n}.html.j2"], html))]
-    problems += [(f"{folder}/{n}", p) for n in STYLES if n in templates and (p := page_checks.css_problem(templates[n]))]
+    problems += [f"{folder}/{n}: {p}" for n in STYLES if n in templates and (p := page_checks.css_problem(templates[n]))]
     css = _render(env, f"{folder}/", problems, lambda: rcssmin.cssmin("\n".join(templates[n] for n in STYLES)))
     if css and _RAW_END.search(css):
-        problems.append(raw_end_problem(templates, STYLES, folder, "style"))
+        problems += lines_of([raw_end_problem(templates, STYLES, folder, "style")])
     missing = [n for n in SCRIPTS if n not in templates]
     js = _render(env, f"{folder}/{missing[0] if missing else 'js/'}", problems, lambda: joined_script(templates, scripts, folder))
     bodies = {s.source: _render(env, s.source, problems, functools.partial(section_html, env, md, s, ctx),
                                 (*ctx, *COMPONENTS)) for s in sections}
     if problems:
-        raise ContentError(problems)
+        raise Problems(problems)
     rendered = _sections_view(sections, bodies, components)
     page = _render(env, f"{folder}/page.html.j2", problems, lambda: page_checks.generate(
         env.get_template("page.html.j2"), ctx, sections=rendered, css=Markup(css), js=Markup(js),
         trace_json=Markup(trace_text), csp=content_security_policy([js], [css])),
         (*ctx, "sections", "css", "js", "trace_json", "csp"))
     placed = placement_problems(bodies, folder)
-    problems += placed
+    problems += lines_of(placed)
     if page is not None and (unbalanced := page_checks.markup_problem(templates["page.html.j2"], page)):
-        problems.append((f"{folder}/page.html.j2", unbalanced))  # sections and figures are balanced: the page is not
+        problems.append(f"{folder}/page.html.j2: {unbalanced}")  # sections and figures are balanced: the page is not
     if page is not None and not any(_TWICE in message for _, message in placed):  # else its ids are all doubled
         parts = {**{s.source: (s.template_text(), bodies[s.source]) for s in sections},
                  **{f"{folder}/{n}.html.j2": (templates[f"{n}.html.j2"], components[n]) for n in COMPONENTS}}
-        problems += page_checks.link_problems(page, parts, {s.id: (s.source, s.id_line) for s in sections})
+        problems += lines_of(page_checks.link_problems(page, parts, {s.id: (s.source, s.id_line) for s in sections}))
     if problems:
-        raise ContentError(problems)
+        raise Problems(problems)
     return without_implied_ends(page)

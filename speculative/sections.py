@@ -12,7 +12,7 @@ from typing import Any, Mapping
 
 import yaml
 
-from .errors import IN_ORDER, OWN_ID, PLAIN, char_name, describe, own_end
+from .errors import IN_ORDER, OWN_ID, PLAIN, Problems, char_name, describe, lines_of, own_end
 from .checker import forbidden as forbidden_char  # the data file's rule for labels and names, shared
 
 MAX_SECTION_CHARS = 30_000  # a section's Markdown; ten times the longest shipped section, and it builds in < 2 s
@@ -33,18 +33,6 @@ VOID_TAGS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input
 _SAFE_HREF = re.compile(r"(#|https://|mailto:)", re.I)
 PAGE_FILES = ("index.html", "trace.json")  # what a build writes, side by side: a section may link to either
 LINK_RULE = f"a link starting with #, https:// or mailto:, or to {' or '.join(PAGE_FILES)}"  # raw HTML and Markdown alike
-
-
-class ContentError(Exception):
-    """Every problem found in content/ or templates/, each as a (file, message) pair."""
-
-    def __init__(self, problems: list[tuple[str, str]]):
-        self.problems = problems
-        super().__init__("\n".join(self.lines()))
-
-    def lines(self) -> list[str]:
-        """Returns one printable line per problem: file, then message."""
-        return [f"{source}: {message}" for source, message in self.problems]
 
 
 @dataclass(frozen=True)
@@ -198,16 +186,16 @@ def control_problems(text: str) -> list[tuple[int, str]]:
     return problems
 
 
-@functools.lru_cache(maxsize=128)  # --watch: an unchanged file is not parsed again (a ContentError is never cached)
+@functools.lru_cache(maxsize=128)  # --watch: an unchanged file is not parsed again (a refusal is never cached)
 def parse_section(name: str, text: str) -> Section:
-    """Returns the Section in one content file, or raises ContentError naming the file, line, found and expected."""
+    """Returns the Section in one content file, or raises Problems naming the file, line, found and expected."""
     text = text.replace("\r\n", "\n")
     controls = control_problems(text)
     if controls:
-        raise ContentError([(name, f"line {line}: {message}") for line, message in controls])
+        raise Problems.in_files([(name, f"line {line}: {message}") for line, message in controls])
     match = _FRONT.match(text)
     if not match:
-        raise ContentError([(name, "line 1: found no front matter; expected the file to start with ---, then title, "
+        raise Problems.in_files([(name, "line 1: found no front matter; expected the file to start with ---, then title, "
                                    "order and id, one per line, then ---")])
     front, body = match.group(1), match.group(2)
     values, problems = _front_values(front)
@@ -217,19 +205,19 @@ def parse_section(name: str, text: str) -> Section:
         problems.append((first_line, f"found a section of {len(body):,} characters; expected at most "
                                      f"{MAX_SECTION_CHARS:,} (split it into two sections)"))
     if problems:
-        raise ContentError([(name, f"line {line}: {message}") for line, message in problems])
+        raise Problems.in_files([(name, f"line {line}: {message}") for line, message in problems])
     return Section(id=values["id"][0], title=values["title"][0], order=values["order"][0], body=body, source=name,
                    first_line=first_line, id_line=values["id"][1])
 
 
 def parse_sections(texts: Mapping[str, str], folder: str) -> list[Section]:
-    """Returns every section in page order, or raises ContentError listing every file's problem."""
-    sections, problems = [], []
+    """Returns every section in page order, or raises Problems listing every file's problem."""
+    sections, lines, problems = [], [], []
     for name, body in texts.items():
         try:
             sections.append(parse_section(name, body))
-        except ContentError as err:
-            problems += err.problems
+        except Problems as err:
+            lines += err.lines
     if not texts:
         problems.append((folder, "found no *.md sections; expected at least one"))
     first: dict[str, Section] = {}
@@ -238,8 +226,8 @@ def parse_sections(texts: Mapping[str, str], folder: str) -> list[Section]:
             problems.append((s.source, f"line {s.id_line}: id: found {describe(s.id)}, which {first[s.id].source} "
                                        f"uses too; {OWN_ID}"))
         first.setdefault(s.id, s)
-    if problems:
-        raise ContentError(problems)
+    if lines or problems:
+        raise Problems(lines + lines_of(problems))
     return sorted(sections, key=lambda s: (s.order, s.source))
 
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from speculative import figures
-from speculative.errors import MAX_PROBLEMS, InputError, decode, describe, visible
+from speculative.errors import MAX_PROBLEMS, Problems, decode, describe, visible
 from speculative.dataset import Dataset
 from speculative.profiles import parse
 
@@ -380,9 +380,9 @@ def load_bytes(blob: bytes) -> Dataset:
 
 @pytest.mark.parametrize("blob, expected", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_refuses_broken_file_with_exact_message(blob, expected):
-    with pytest.raises(InputError) as caught:  # how fast each is refused: bench/refusal_speed.py
+    with pytest.raises(Problems) as caught:  # how fast each is refused: bench/refusal_speed.py
         load_bytes(blob)
-    assert caught.value.lines() == [f"{SRC}: {line}" for line in expected]
+    assert caught.value.lines == [f"{SRC}: {line}" for line in expected]
 
 
 def test_corpus_is_large_and_every_message_says_what_was_found_and_expected():
@@ -392,10 +392,10 @@ def test_corpus_is_large_and_every_message_says_what_was_found_and_expected():
 
 
 def test_lists_at_most_fifty_problems_then_a_count():
-    with pytest.raises(InputError) as caught:
+    with pytest.raises(Problems) as caught:
         load_bytes(CAPPED[1])
-    lines = caught.value.lines()
-    total = len(caught.value.problems)
+    lines = caught.value.lines
+    total = caught.value.count
     assert total > MAX_PROBLEMS and len(lines) == MAX_PROBLEMS + 1
     assert lines[0] == f'{SRC}: target[0][0] (the target, position 1): found true; expected an exact fraction as a string, such as "3/8"'
     assert lines[-1] == f"{SRC}: … and {total - MAX_PROBLEMS} more problems"
@@ -440,8 +440,8 @@ json_values = st.recursive(
 def outcome(text: str):
     try:
         return parse(text, SRC)
-    except InputError as err:
-        assert err.lines() and all(line.startswith(f"{SRC}: ") for line in err.lines())
+    except Problems as err:
+        assert err.lines and all(line.startswith(f"{SRC}: ") for line in err.lines)
         return err
 
 
@@ -488,7 +488,7 @@ def test_any_byte_edit_of_the_shipped_file_gives_a_dataset_or_our_error(data):
         blob[at:at + data.draw(st.integers(0, 3))] = data.draw(st.binary(max_size=4))
     try:
         load_bytes(bytes(blob))
-    except InputError:
+    except Problems:
         pass
 
 

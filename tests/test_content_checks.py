@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from speculative import render
-from speculative.sections import (ALLOWED_TAGS, MAX_SECTION_CHARS, ContentError, html_problems, parse_section,
+from speculative.errors import Problems
+from speculative.sections import (ALLOWED_TAGS, MAX_SECTION_CHARS, html_problems, parse_section,
                                  parse_sections)
 
 from .conftest import ROOT
@@ -74,17 +75,17 @@ FRONT_MATTER_CASES = [
 
 @pytest.mark.parametrize("text, message", [c[1:] for c in FRONT_MATTER_CASES], ids=[c[0] for c in FRONT_MATTER_CASES])
 def test_front_matter_problems_name_the_line_what_was_found_and_expected(text, message):
-    with pytest.raises(ContentError) as caught:
+    with pytest.raises(Problems) as caught:
         parse_section("content/x.md", text)
-    assert caught.value.lines() == [f"content/x.md: {message}"]
+    assert caught.value.lines == [f"content/x.md: {message}"]
 
 
 def test_an_alias_never_expands():
     bomb = front('a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', "b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]",
                  "title: *b", "order: 1", "id: a")
-    with pytest.raises(ContentError) as caught:
+    with pytest.raises(Problems) as caught:
         parse_section("content/x.md", bomb)
-    assert caught.value.lines() == ["content/x.md: line 3: found an alias (*name); expected plain values, without "
+    assert caught.value.lines == ["content/x.md: line 3: found an alias (*name); expected plain values, without "
                                     "YAML anchors and aliases"]
 
 
@@ -97,9 +98,9 @@ def test_a_section_at_the_size_limit_is_accepted_and_its_lines_are_the_files():
 def test_every_bad_section_is_listed_and_ids_must_be_unique():
     texts = {"a.md": "nothing", "b.md": front("title: B", "order: 1", "id: same"),
              "c.md": front("title: C", "order: 2", "id: same")}
-    with pytest.raises(ContentError) as caught:
+    with pytest.raises(Problems) as caught:
         parse_sections(texts, "content")
-    assert caught.value.lines() == [
+    assert caught.value.lines == [
         "a.md: line 1: found no front matter; expected the file to start with ---, then title, order and id, one "
         "per line, then ---",
         'c.md: line 4: id: found "same", which b.md uses too; expected an id of its own',

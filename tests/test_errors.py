@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from speculative.errors import MAX_PROBLEMS, InputError, char_name, decode, describe, visible
+from speculative.errors import MAX_PROBLEMS, Problems, char_name, decode, describe, visible
 
 
 def test_lines_name_the_file_then_the_place_then_the_message():
-    err = InputError("data/p.json", [("target[0]", "sums to 9/8; each distribution must sum to 1"), ("$", "x")])
-    assert err.lines() == ["data/p.json: target[0]: sums to 9/8; each distribution must sum to 1", "data/p.json: $: x"]
-    assert str(err) == "\n".join(err.lines())
+    err = Problems.in_file("data/p.json", [("target[0]", "sums to 9/8; each distribution must sum to 1"), ("$", "x")])
+    assert err.lines == ["data/p.json: target[0]: sums to 9/8; each distribution must sum to 1", "data/p.json: $: x"]
+    assert str(err) == "\n".join(err.lines)
 
 
 @pytest.mark.parametrize("count, last", [(MAX_PROBLEMS, "data/p.json: p50: m"),
                                          (MAX_PROBLEMS + 1, "data/p.json: … and 1 more problem"),
                                          (MAX_PROBLEMS + 7, "data/p.json: … and 7 more problems")])
 def test_lists_at_most_the_limit_then_counts_the_rest(count, last):
-    lines = InputError("data/p.json", [(f"p{i}", "m") for i in range(1, count + 1)]).lines()
+    lines = Problems.in_file("data/p.json", [(f"p{i}", "m") for i in range(1, count + 1)]).lines
     assert len(lines) == min(count, MAX_PROBLEMS + 1) and lines[-1] == last
 
 
@@ -57,14 +57,14 @@ def test_decode_drops_a_byte_order_mark_and_keeps_the_rest():
     ("é".encode() + b"\xc3", "line 1, column 2 (byte offset 2)", "found the byte 0xC3, which is not valid UTF-8 here"),
 ])
 def test_decode_refuses_bytes_that_are_not_utf8_naming_the_place(raw, where, found):
-    with pytest.raises(InputError) as caught:
+    with pytest.raises(Problems) as caught:
         decode(raw, "f.json")
-    assert caught.value.lines() == [f"f.json: {where}: {found}; expected UTF-8 text (save the file as UTF-8)"]
+    assert caught.value.lines == [f"f.json: {where}: {found}; expected UTF-8 text (save the file as UTF-8)"]
 
 
 @pytest.mark.parametrize("bom", [b"\xff\xfe", b"\xfe\xff"])
 def test_decode_refuses_utf16_by_its_byte_order_mark(bom):
-    with pytest.raises(InputError) as caught:
+    with pytest.raises(Problems) as caught:
         decode(bom + "{}".encode("utf-16-le"), "f.json")
-    assert caught.value.lines() == ["f.json: line 1, column 1 (byte offset 0): found a UTF-16 byte-order mark; "
+    assert caught.value.lines == ["f.json: line 1, column 1 (byte offset 0): found a UTF-16 byte-order mark; "
                                     "expected UTF-8 text (save the file as UTF-8)"]

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from speculative.errors import InputError
+from speculative.errors import Problems
 from speculative.profiles import parse
 
 from .conftest import DATA, FIXTURE
@@ -24,9 +24,9 @@ def broken(edit) -> str:
 
 
 def problems(text: str) -> list[str]:
-    with pytest.raises(InputError) as caught:
+    with pytest.raises(Problems) as caught:
         parse(text, SRC)
-    return caught.value.lines()
+    return caught.value.lines
 
 
 def test_reads_shipped_file_as_exact_fractions(shipped):
@@ -133,10 +133,10 @@ def test_vocabulary_size_and_position_count_come_from_the_file():
         raw["bonus_target"] = ["1", "0"]
         raw["profiles"] = [{"id": "only", "name": "only", "proposals": ["x", "y"],
                             "draft": [["1/4", "3/4"], ["1", "0"]]}]
-    with pytest.raises(InputError) as caught:
+    with pytest.raises(Problems) as caught:
         parse(broken(edit), SRC)
     # position 2's draft gives "y" probability 0, so that proposal alone is refused
-    assert caught.value.lines() == [
+    assert caught.value.lines == [
         f'{SRC}: profiles[0].proposals[1] (only, position 2): found "y", which the draft gives probability 0 at position 2; '
         "expected a token the draft could propose"]
 

@@ -23,7 +23,7 @@ import pytest
 from speculative import checkout, pipeline, publish, serve
 from speculative.commands import build as build_command
 from speculative import figures
-from speculative.errors import InputError, decode
+from speculative.errors import Problems, decode
 from speculative.profiles import parse
 
 from .conftest import ROOT, edited_data
@@ -85,9 +85,9 @@ def refused(run_build, project: Path, *extra: str) -> list[str]:
 # --- every broken data file, through the real build ---------------------------------------------------------
 
 def loader_lines(blob: bytes) -> list[str]:
-    with pytest.raises(InputError) as caught:
+    with pytest.raises(Problems) as caught:
         parse(decode(blob, SRC), SRC, figures.page_ids())
-    return caught.value.lines()
+    return caught.value.lines
 
 
 LOCATION = re.compile(r"data/profiles\.v1\.json: (\$|line \d+, column \d+|[\w$]+(\[\d+\]|\.[\w$]+)*)[:( ,]")

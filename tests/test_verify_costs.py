@@ -13,7 +13,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from speculative import rules, stats
-from speculative.errors import InputError
+from speculative.errors import Problems
 from speculative.limits import MAX_COSTS, COST_REQUIRED
 
 from .conftest import DATA, ROOT, edited_data
@@ -74,9 +74,9 @@ CASES = [
 
 @pytest.mark.parametrize("edit, expected", [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_refuses_a_bad_verification_cost_with_exact_message(edit, expected):
-    with pytest.raises(InputError) as caught:
+    with pytest.raises(Problems) as caught:
         load_bytes(edited(edit))
-    assert caught.value.lines() == [f"{SRC}: {line}" for line in expected]
+    assert caught.value.lines == [f"{SRC}: {line}" for line in expected]
 
 
 def test_accepts_costs_above_one_target_step():

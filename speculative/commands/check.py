@@ -16,12 +16,12 @@ from .. import checks, language, lm_checks, prose, sampler, text
 from ..analysis import arrays, explain
 from ..checkout import shown
 from ..dataset import Dataset
-from ..errors import InputError, Problems, decode
+from ..errors import Problems, decode
 from ..pipeline import id_owners, reserved_ids
 from ..profiles import load
 from ..reading import read_bytes
 from ..rules import sampling_rules
-from ..sections import ContentError, Section, parse_sections
+from ..sections import Section, parse_sections
 from ..text import decimal_str
 
 HEADER = f"{'check':<34} {'n':>11} {'p-value':>9} {'TV':>8} {'bound':>8} {'detectable':>10}  result"
@@ -120,12 +120,12 @@ def page_data(path: str, content: str | None) -> tuple[Dataset, list[Section]]:
     lines: list[str] = []
     try:
         sections = parse_sections(texts, shown(folder)) if folder and folder.is_dir() else []
-    except ContentError as error:
-        lines = error.lines()
+    except Problems as error:
+        lines = error.lines
     try:
         data = load(path, reserved=reserved_ids(sections), owners=id_owners(sections))
-    except InputError as error:
-        raise Problems(error.lines() + lines) from None
+    except Problems as error:
+        raise Problems(error.lines + lines) from None
     if lines:
         raise Problems(lines)
     return data, sections
