@@ -16,10 +16,9 @@ from .. import checks, language, lm_checks, prose, sampler, text
 from ..analysis import arrays, explain
 from ..checkout import shown
 from ..dataset import Dataset
-from ..errors import Problems, decode
-from ..pipeline import id_owners, reserved_ids
+from ..errors import Problems
+from ..pipeline import id_owners, listed, read_all, reserved_ids
 from ..profiles import load
-from ..reading import read_bytes
 from ..rules import sampling_rules
 from ..sections import Section, parse_sections
 from ..text import decimal_str
@@ -115,13 +114,14 @@ def page_data(path: str, content: str | None) -> tuple[Dataset, list[Section]]:
     the build validates them: no profile id may take an id the page uses (the figures', the sections'). Raises
     Problems listing the data file's problems, then the sections'."""
     folder = Path(content) if content else None
-    texts = {shown(p): read_text(p) for p in sorted(folder.glob("*.md"))} if folder and folder.is_dir() else {}
     sections: list[Section] = []
     lines: list[str] = []
-    try:
-        sections = parse_sections(texts, shown(folder)) if folder and folder.is_dir() else []
-    except Problems as error:
-        lines = error.lines
+    if folder and folder.is_dir():  # read and listed as the build reads and lists it
+        texts, lines = read_all(listed(folder, ".md"), folder)
+        try:
+            sections = parse_sections(texts, shown(folder))
+        except Problems as error:
+            lines += error.lines
     try:
         data = load(path, reserved=reserved_ids(sections), owners=id_owners(sections))
     except Problems as error:
@@ -149,12 +149,6 @@ def model_pair_rows(data: Any, content: str, sections: list[Section], generation
           f"{text.count(len(run.top_contexts[:lm_checks.CONTEXTS]), 'most frequent context')}, against the target's "
           f"own, in {time.perf_counter() - start:.1f} s)", file=out)
     return rows
-
-
-def read_text(path: Path) -> str:
-    """Returns a section file's text by the build's reader."""
-    return decode(read_bytes(path), str(path))
-
 
 
 def report(path: str, content: str | None = None) -> str:
