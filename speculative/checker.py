@@ -1,23 +1,20 @@
 """The checks every object in the data file shares, each recording a problem with its JSON path rather than
-stopping at the first: keys, whole numbers, exact fractions, labels and names, ids."""
+stopping at the first: keys, whole numbers, exact fractions, labels and names, ids.
+
+A check that cannot return its value raises Refused once the problem is recorded; the caller that carries on with
+the rest (the next entry, the next key) catches it with Checker.attempt, so every problem is still gathered."""
 
 from __future__ import annotations
 
 import unicodedata
 from fractions import Fraction
-from typing import Any, Mapping, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 from .dataset import Dist
-from .errors import PLAIN, char_name, describe
+from .errors import PLAIN, Refused, char_name, describe
 from .limits import ALLOWED_FORMAT, BIDI, DECIMAL, FRACTION, MAX_DENOMINATOR, MAX_DIGITS, MAX_POSITIONS, MAX_TOKENS, NEAR_FRACTION
 
 T = TypeVar("T")
-
-
-def present(items: list[T | None]) -> list[T] | None:
-    """Returns the items when none is None (none of their checks failed), else None."""
-    kept = [item for item in items if item is not None]
-    return kept if len(kept) == len(items) else None
 
 
 def known(value: T | None) -> T:
@@ -81,6 +78,19 @@ class Checker:
     def fail(self, path: str, message: str) -> None:
         self.problems.append((path, message))
 
+    def refuse(self, path: str, message: str) -> Refused:
+        """Records the problem and returns Refused, for the caller to raise."""
+        self.fail(path, message)
+        return Refused(path)
+
+    def attempt(self, parse: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
+        """Returns parse(*args, **kwargs), or None when it was refused (its problems are recorded): where the caller
+        carries on with the rest, so that every problem is found before the file is refused."""
+        try:
+            return parse(*args, **kwargs)
+        except Refused:
+            return None
+
     def keys(self, obj: Any, path: str, allowed: set[str], required: set[str]) -> bool:
         if not isinstance(obj, dict):
             self.fail(path, f"found {describe(obj)}; expected an object")
@@ -91,53 +101,52 @@ class Checker:
             self.fail(path, f'found unknown key {describe(key)}; expected one of: {", ".join(sorted(allowed))}')
         return True
 
-    def fraction(self, value: Any, path: str, probability: bool = True) -> Fraction | None:
+    def fraction(self, value: Any, path: str, probability: bool = True) -> Fraction:
         if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
             return Fraction(value)
         match = FRACTION.fullmatch(value) if isinstance(value, str) else None
         if match is None:
             if isinstance(value, str) and FRACTION.fullmatch(value.strip()):
-                self.fail(path, f'found {describe(value)}; expected a fraction with no spaces or line breaks '
-                                'around it, such as "3/8"')
-            else:
-                self.fail(path, f"found {describe(value)}; {fraction_expected(value)}")
-            return None
+                raise self.refuse(path, f'found {describe(value)}; expected a fraction with no spaces or line breaks '
+                                        'around it, such as "3/8"')
+            raise self.refuse(path, f"found {describe(value)}; {fraction_expected(value)}")
         top, bottom = match.group(1), match.group(3) or "1"
         if max(len(top), len(bottom)) > MAX_DIGITS:
-            self.fail(path, f'found {describe(value)}; expected at most {MAX_DIGITS} digits on each side of the "/"')
-            return None
+            raise self.refuse(path, f'found {describe(value)}; expected at most {MAX_DIGITS} digits on each side of the "/"')
         frac = Fraction(int(top), int(bottom))
         if probability and frac > 1:
-            self.fail(path, f"found {value}; expected a probability between 0 and 1")
-            return None
+            raise self.refuse(path, f"found {value}; expected a probability between 0 and 1")
         if frac.denominator > MAX_DENOMINATOR:
-            self.fail(path, f"found {describe(value)}, which is {frac}; expected a denominator of at most "
-                            f"{MAX_DENOMINATOR}, so the page can print it")
-            return None
+            raise self.refuse(path, f"found {describe(value)}, which is {frac}; expected a denominator of at most "
+                                    f"{MAX_DENOMINATOR}, so the page can print it")
         return frac
 
-    def distribution(self, value: Any, path: str, size: int | None) -> Dist | None:
+    def distribution(self, value: Any, path: str, size: int | None) -> Dist:
         if size is not None and not (isinstance(value, list) and len(value) == size):
-            self.fail(path, f"found {describe(value)}; expected a list of {size} probabilities, one per vocabulary token")
-            return None
+            raise self.refuse(path, f"found {describe(value)}; expected a list of {size} probabilities, one per "
+                                    "vocabulary token")
         if not isinstance(value, list) or not 0 < len(value) <= MAX_TOKENS and len(value) != self.too_many_tokens:
-            self.fail(path, f"found {describe(value)}; expected a list of 1 to {MAX_TOKENS} probabilities, "
-                            "one per vocabulary token")
-            return None
-        entries = present([self.fraction(item, f"{path}[{i}]") for i, item in enumerate(value)])
-        if entries is None:
-            return None
+            raise self.refuse(path, f"found {describe(value)}; expected a list of 1 to {MAX_TOKENS} probabilities, "
+                                    "one per vocabulary token")
+        entries = self.each([self.attempt(self.fraction, item, f"{path}[{i}]") for i, item in enumerate(value)], path)
         total = sum(entries, Fraction(0))
         if total != 1:
-            self.fail(path, f"sums to {total}; each distribution must sum to 1")
-            return None
+            raise self.refuse(path, f"sums to {total}; each distribution must sum to 1")
         return tuple(entries)
 
-    def distributions(self, value: Any, path: str, size: int | None, k: int | None) -> tuple[Dist, ...] | None:
+    def distributions(self, value: Any, path: str, size: int | None, k: int | None) -> tuple[Dist, ...]:
         if not self.positions(value, path, k, "row", "a list of distributions, one per position"):
-            return None
-        rows = present([self.distribution(row, f"{path}[{i}]", size) for i, row in enumerate(value)])
-        return None if rows is None else tuple(rows)
+            raise Refused(path)
+        return tuple(self.each([self.attempt(self.distribution, row, f"{path}[{i}]", size)
+                                for i, row in enumerate(value)], path))
+
+    @staticmethod
+    def each(items: list[T | None], path: str) -> list[T]:
+        """Returns the items when none was refused (None), else raises Refused: their problems are recorded."""
+        kept = [item for item in items if item is not None]
+        if len(kept) != len(items):
+            raise Refused(path)
+        return kept
 
     def positions(self, value: Any, path: str, k: int | None, noun: str, want: str) -> bool:
         """Returns whether value is a list with one entry per position, saying what is wrong if not."""
@@ -153,10 +162,9 @@ class Checker:
             return True
         return False
 
-    def integer(self, value: Any, path: str, low: int, high: int) -> int | None:
+    def integer(self, value: Any, path: str, low: int, high: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            self.fail(path, f"found {describe(value)}; expected a whole number from {low} to {high}")
-            return None
+            raise self.refuse(path, f"found {describe(value)}; expected a whole number from {low} to {high}")
         return value
 
     def label(self, value: Any, path: str, most: int, what: str) -> bool:

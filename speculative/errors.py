@@ -54,6 +54,11 @@ class Problems(Exception):
         return cls(lines_of(problems))
 
 
+class Refused(Exception):
+    """A value of the data file whose problem the checker has recorded: parsing it stops there, and the caller
+    carries on with the rest (checker.Checker.attempt); parse then raises Problems listing every one."""
+
+
 def lines_of(problems: list[tuple[str, str]]) -> list[str]:
     """Returns one printable line per (file, message) problem."""
     return [f"{source}: {message}" for source, message in problems]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .errors import describe
+from .errors import Refused, describe
 from .limits import MAX_SEED
 
 MAX_ORDER = 4  # of the target: a 4-gram model of a few thousand tokens is already mostly unseen contexts
@@ -36,33 +36,34 @@ class LanguageModel:
 DEFAULT = LanguageModel()
 
 
-def settings(check: Any, raw: Any) -> LanguageModel | None:
-    """Returns the settings in `raw` (defaults for absent keys), or None after reporting each problem to `check`."""
+def settings(check: Any, raw: Any) -> LanguageModel:
+    """Returns the settings in `raw` (defaults for absent keys), or raises Refused after reporting each problem to
+    `check`."""
     path = "language_model"
     if not check.keys(raw, path, KEYS, set()):
-        return None
+        raise Refused(path)
     found = len(check.problems)
     values: dict[str, Any] = {}
     if "target_order" in raw:
-        values["target_order"] = check.integer(raw["target_order"], f"{path}.target_order", 2, MAX_ORDER)
+        values["target_order"] = check.attempt(check.integer, raw["target_order"], f"{path}.target_order", 2, MAX_ORDER)
     order = values.get("target_order") or DEFAULT.target_order  # a wrong order is reported above; check against 3
     if "draft_orders" in raw:
-        values["draft_orders"] = _orders(check, raw["draft_orders"], f"{path}.draft_orders", order)
+        values["draft_orders"] = check.attempt(_orders, check, raw["draft_orders"], f"{path}.draft_orders", order)
     if "discount" in raw:
-        values["discount"] = _discount(check, raw["discount"], f"{path}.discount")
+        values["discount"] = check.attempt(_discount, check, raw["discount"], f"{path}.discount")
     if "k" in raw:
-        values["k"] = check.integer(raw["k"], f"{path}.k", 1, MAX_K)
+        values["k"] = check.attempt(check.integer, raw["k"], f"{path}.k", 1, MAX_K)
     if "temperatures" in raw:
-        values["temperatures"] = _temperatures(check, raw["temperatures"], f"{path}.temperatures")
+        values["temperatures"] = check.attempt(_temperatures, check, raw["temperatures"], f"{path}.temperatures")
     if "seed" in raw:
-        values["seed"] = check.integer(raw["seed"], f"{path}.seed", 0, MAX_SEED)
+        values["seed"] = check.attempt(check.integer, raw["seed"], f"{path}.seed", 0, MAX_SEED)
     if len(check.problems) > found or any(v is None for v in values.values()):
-        return None
+        raise Refused(path)
     out = LanguageModel(**values)
     return _defaults(check, raw, out, path)
 
 
-def _defaults(check: Any, raw: dict, out: LanguageModel, path: str) -> LanguageModel | None:
+def _defaults(check: Any, raw: dict, out: LanguageModel, path: str) -> LanguageModel:
     """Returns the settings with their chosen draft and temperature, each checked against what is offered."""
     drafts = (*out.draft_orders, out.target_order)
     # left out: the bigram draft where one is offered, else the largest draft below the target, never the target itself
@@ -70,16 +71,13 @@ def _defaults(check: Any, raw: dict, out: LanguageModel, path: str) -> LanguageM
     if isinstance(draft, bool) or draft not in drafts:
         check.fail(f"{path}.default_draft", f"found {describe(draft)}; expected one of the draft orders "
                                             f"({', '.join(map(str, drafts))}; {out.target_order} is the target itself)")
-        return None
+        raise Refused(f"{path}.default_draft")
     temps = out.temperatures
     chosen = check.fraction(raw["default_temperature"], f"{path}.default_temperature", probability=False) \
         if "default_temperature" in raw else (out.default_temperature if out.default_temperature in temps else temps[0])
-    if chosen is None:
-        return None
     if chosen not in temps:
-        check.fail(f"{path}.default_temperature", f"found {describe(raw['default_temperature'])}; expected one of "
-                                                  f"the temperatures offered ({', '.join(map(str, temps))})")
-        return None
+        raise check.refuse(f"{path}.default_temperature", f"found {describe(raw['default_temperature'])}; expected "
+                                                          f"one of the temperatures offered ({', '.join(map(str, temps))})")
     return LanguageModel(out.target_order, out.draft_orders, out.discount, out.k, draft, temps, chosen, out.seed)
 
 
@@ -88,39 +86,33 @@ def shown(value: list) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _orders(check: Any, value: Any, path: str, order: int) -> tuple[int, ...] | None:
+def _orders(check: Any, value: Any, path: str, order: int) -> tuple[int, ...]:
     if not isinstance(value, list) or not value or len(value) >= order + 1:
-        check.fail(path, f"found {describe(value)}; expected at least one draft order in a list, each from 1 to {order - 1}")
-        return None
-    orders = [check.integer(v, f"{path}[{i}]", 1, order - 1) for i, v in enumerate(value)]
-    if any(o is None for o in orders):
-        return None
+        raise check.refuse(path, f"found {describe(value)}; expected at least one draft order in a list, each from 1 "
+                                 f"to {order - 1}")
+    orders = check.each([check.attempt(check.integer, v, f"{path}[{i}]", 1, order - 1) for i, v in enumerate(value)],
+                        path)
     if len(set(orders)) != len(orders) or orders != sorted(orders):
-        check.fail(path, f"found {shown(value)}; expected each order once, smallest first")
-        return None
+        raise check.refuse(path, f"found {shown(value)}; expected each order once, smallest first")
     return tuple(orders)
 
 
-def _discount(check: Any, value: Any, path: str) -> Fraction | None:
+def _discount(check: Any, value: Any, path: str) -> Fraction:
     d = check.fraction(value, path)
-    if d is not None and not 0 < d < 1:
-        check.fail(path, f"found {describe(value)}; expected a discount strictly between 0 and 1, such as \"3/4\"")
-        return None
+    if not 0 < d < 1:
+        raise check.refuse(path, f"found {describe(value)}; expected a discount strictly between 0 and 1, such as \"3/4\"")
     return d
 
 
-def _temperatures(check: Any, value: Any, path: str) -> tuple[Fraction, ...] | None:
+def _temperatures(check: Any, value: Any, path: str) -> tuple[Fraction, ...]:
     if not isinstance(value, list) or not value or len(value) > MAX_TEMPERATURES:
-        check.fail(path, f"found {describe(value)}; expected a list of 1 to {MAX_TEMPERATURES} temperatures")
-        return None
-    temps = [check.fraction(v, f"{path}[{i}]", probability=False) for i, v in enumerate(value)]
+        raise check.refuse(path, f"found {describe(value)}; expected a list of 1 to {MAX_TEMPERATURES} temperatures")
+    temps = [check.attempt(check.fraction, v, f"{path}[{i}]", probability=False) for i, v in enumerate(value)]
     for i, t in enumerate(temps):
         if t is not None and t > MAX_TEMPERATURE:
             check.fail(f"{path}[{i}]", f"found {describe(value[i])}; expected a temperature from 0 to {MAX_TEMPERATURE}")
             temps[i] = None
-    if any(t is None for t in temps):
-        return None
-    if temps != sorted(set(temps)):
-        check.fail(path, f"found {shown(value)}; expected each temperature once, lowest first")
-        return None
-    return tuple(temps)
+    kept = check.each(temps, path)
+    if kept != sorted(set(kept)):
+        raise check.refuse(path, f"found {shown(value)}; expected each temperature once, lowest first")
+    return tuple(kept)

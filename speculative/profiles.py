@@ -7,9 +7,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Mapping
 
-from .checker import Checker, known, plural, present, sized
+from .checker import Checker, known, plural, sized
 from .dataset import CostModel, Dataset, Dist, MonteCarlo, Profile
-from .errors import MAX_INPUT_BYTES, Problems, decode, describe, visible
+from .errors import MAX_INPUT_BYTES, Problems, Refused, decode, describe, visible
 from .limits import (
     COST_KEYS,
     COST_REQUIRED,
@@ -35,19 +35,19 @@ from .reading import read_bytes
 from .strict_json import JSONSyntax, line_col, read_json
 
 
-def _vocabulary(check: Checker, value: Any) -> tuple[str, ...] | None:
+def _vocabulary(check: Checker, value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not value:
-        check.fail("vocabulary", f"found {describe(value)}; expected a non-empty list of token strings")
-        return None
+        raise check.refuse("vocabulary", f"found {describe(value)}; expected a non-empty list of token strings")
     if len(value) > MAX_TOKENS:
         check.too_many_tokens = len(value)
-        check.fail("vocabulary", f"found {len(value)} tokens; expected at most {MAX_TOKENS}, "
-                                 "so the page's tables and charts fit a phone screen")
-        return None
+        raise check.refuse("vocabulary", f"found {len(value)} tokens; expected at most {MAX_TOKENS}, "
+                                         "so the page's tables and charts fit a phone screen")
     for i, token in enumerate(value):
         check.label(token, f"vocabulary[{i}]", MAX_LABEL, "a token")
     check.unique([(i, t) for i, t in enumerate(value) if isinstance(t, str)], "vocabulary[{}]", "token")
-    return tuple(value) if all(isinstance(t, str) for t in value) else None
+    if not all(isinstance(t, str) for t in value):
+        raise Refused("vocabulary")
+    return tuple(value)
 
 
 def _lists(value: Any, most: int) -> list:
@@ -91,20 +91,17 @@ def _vocabulary_size(check: Checker, raw: dict, vocab: tuple[str, ...] | None) -
 
 
 def _profiles(check: Checker, value: Any, vocab: tuple[str, ...] | None, size: int | None,
-              k: int | None) -> tuple[Profile, ...] | None:
+              k: int | None) -> tuple[Profile, ...]:
     if not isinstance(value, list) or not value:
-        check.fail("profiles", f"found {describe(value)}; expected a non-empty list of draft profiles")
-        return None
+        raise check.refuse("profiles", f"found {describe(value)}; expected a non-empty list of draft profiles")
     if len(value) > MAX_PROFILES:
-        check.fail("profiles", f"found {len(value)} profiles; expected at most {MAX_PROFILES}, "
-                               "so the page's profile switch fits a phone screen")
-        return None
-    parsed = [_profile(check, raw, f"profiles[{i}]", vocab, size, k) for i, raw in enumerate(value)]
+        raise check.refuse("profiles", f"found {len(value)} profiles; expected at most {MAX_PROFILES}, "
+                                       "so the page's profile switch fits a phone screen")
+    parsed = [check.attempt(_profile, check, raw, f"profiles[{i}]", vocab, size, k) for i, raw in enumerate(value)]
     names = [(i, p.get("name")) for i, p in enumerate(value) if isinstance(p, dict)]
     check.unique([(i, n) for i, n in names if isinstance(n, str)], "profiles[{}].name", "profile name")
     _ids(check, [(i, p.get("id")) for i, p in enumerate(value) if isinstance(p, dict)])
-    kept = present(parsed)
-    return None if kept is None else tuple(kept)
+    return tuple(check.each(parsed, "profiles"))
 
 
 def _ids(check: Checker, ids: list[tuple[int, Any]]) -> None:
@@ -131,16 +128,17 @@ def _ids(check: Checker, ids: list[tuple[int, Any]]) -> None:
 
 
 def _profile(check: Checker, raw: Any, path: str, vocab: tuple[str, ...] | None, size: int | None,
-             k: int | None) -> Profile | None:
+             k: int | None) -> Profile:
     if not check.keys(raw, path, PROFILE_KEYS, PROFILE_KEYS):
-        return None
+        raise Refused(path)
     pid, name = raw.get("id"), raw.get("name")
     ok = _profile_id(check, pid, f"{path}.id") if "id" in raw else False
     ok = (check.label(name, f"{path}.name", MAX_NAME, "a name") if "name" in raw else False) and ok
-    draft = check.distributions(raw["draft"], f"{path}.draft", size, k) if "draft" in raw else None
-    proposals = _proposals(check, raw["proposals"], f"{path}.proposals", vocab, k, draft) if "proposals" in raw else None
+    draft = check.attempt(check.distributions, raw["draft"], f"{path}.draft", size, k) if "draft" in raw else None
+    proposals = check.attempt(_proposals, check, raw["proposals"], f"{path}.proposals", vocab, k, draft) \
+        if "proposals" in raw else None
     if not ok or draft is None or proposals is None:
-        return None
+        raise Refused(path)
     return Profile(id=pid, name=name, proposals=proposals, draft=draft)
 
 
@@ -162,11 +160,9 @@ def _profile_id(check: Checker, pid: Any, path: str) -> bool:
 
 
 def _proposals(check: Checker, value: Any, path: str, vocab: tuple[str, ...] | None, k: int | None,
-               draft: tuple[Dist, ...] | None) -> tuple[int, ...] | None:
-    if not check.positions(value, path, k, "proposal", "a list of proposed tokens, one per position"):
-        return None
-    if vocab is None:
-        return None
+               draft: tuple[Dist, ...] | None) -> tuple[int, ...]:
+    if not check.positions(value, path, k, "proposal", "a list of proposed tokens, one per position") or vocab is None:
+        raise Refused(path)  # no vocabulary to look the tokens up in: its own problem is recorded
     indices: list[int] = []
     for i, token in enumerate(value):
         if not isinstance(token, str) or token not in vocab:
@@ -178,53 +174,56 @@ def _proposals(check: Checker, value: Any, path: str, vocab: tuple[str, ...] | N
                                        "expected a token the draft could propose")
             continue
         indices.append(idx)
-    return tuple(indices) if len(indices) == len(value) else None
+    if len(indices) != len(value):
+        raise Refused(path)
+    return tuple(indices)
 
 
-def _cost(check: Checker, raw: Any) -> CostModel | None:
+def _cost(check: Checker, raw: Any) -> CostModel:
     if not check.keys(raw, "cost_model", COST_KEYS, COST_REQUIRED):
-        return None
+        raise Refused("cost_model")
     # costs are in target steps, not probabilities, so they may exceed 1
-    step = check.fraction(raw["draft_step"], "cost_model.draft_step", probability=False) if "draft_step" in raw else None
-    verify = check.fraction(raw["verify_round"], "cost_model.verify_round", probability=False) if "verify_round" in raw else None
+    step = check.attempt(check.fraction, raw["draft_step"], "cost_model.draft_step", probability=False) \
+        if "draft_step" in raw else None
+    verify = check.attempt(check.fraction, raw["verify_round"], "cost_model.verify_round", probability=False) \
+        if "verify_round" in raw else None
     if verify == 0:
         check.fail("cost_model.verify_round", "found 0; expected a positive cost")
         verify = None
-    steps = _compare_steps(check, raw["compare_draft_steps"]) if "compare_draft_steps" in raw else None
-    per_position = _verify_costs(check, raw["verify_costs"]) if "verify_costs" in raw else (Fraction(0),)
+    steps = check.attempt(_compare_steps, check, raw["compare_draft_steps"]) if "compare_draft_steps" in raw else None
+    per_position = check.attempt(_verify_costs, check, raw["verify_costs"]) if "verify_costs" in raw else (Fraction(0),)
     if step is None or verify is None or steps is None or per_position is None:
-        return None
+        raise Refused("cost_model")
     return CostModel(draft_step=step, verify_round=verify, compare_draft_steps=steps, verify_costs=per_position)
 
 
-def _compare_steps(check: Checker, value: Any) -> tuple[Fraction, ...] | None:
+def _compare_steps(check: Checker, value: Any) -> tuple[Fraction, ...]:
     path = "cost_model.compare_draft_steps"
     if not isinstance(value, list) or not value:
-        check.fail(path, f"found {describe(value)}; expected a non-empty list of draft-step costs")
-        return None
+        raise check.refuse(path, f"found {describe(value)}; expected a non-empty list of draft-step costs")
     if len(value) > MAX_COSTS:
-        check.fail(path, f"found {len(value)} costs; expected at most {MAX_COSTS}, so the speedup table fits the page")
-        return None
-    steps = [check.fraction(c, f"{path}[{i}]", probability=False) for i, c in enumerate(value)]
+        raise check.refuse(path, f"found {len(value)} costs; expected at most {MAX_COSTS}, so the speedup table fits "
+                                 "the page")
+    steps = [check.attempt(check.fraction, c, f"{path}[{i}]", probability=False) for i, c in enumerate(value)]
     return _distinct_costs(check, value, steps, path, "draft-step cost")
 
 
-def _verify_costs(check: Checker, value: Any) -> tuple[Fraction, ...] | None:
+def _verify_costs(check: Checker, value: Any) -> tuple[Fraction, ...]:
     path = "cost_model.verify_costs"
     if not isinstance(value, list) or not value:
-        check.fail(path, f"found {describe(value)}; expected a non-empty list of verification costs per drafted position")
-        return None
+        raise check.refuse(path, f"found {describe(value)}; expected a non-empty list of verification costs per "
+                                 "drafted position")
     if len(value) > MAX_COSTS:
-        check.fail(path, f"found {len(value)} costs; expected at most {MAX_COSTS}, so the speedup explorer's choices "
-                         "fit the page")
-        return None
-    costs = [check.fraction(c, f"{path}[{i}]", probability=False) for i, c in enumerate(value)]
+        raise check.refuse(path, f"found {len(value)} costs; expected at most {MAX_COSTS}, so the speedup explorer's "
+                                 "choices fit the page")
+    costs = [check.attempt(check.fraction, c, f"{path}[{i}]", probability=False) for i, c in enumerate(value)]
     return _distinct_costs(check, value, costs, path, "verification cost")
 
 
 def _distinct_costs(check: Checker, value: list, costs: list[Fraction | None], path: str,
-                    what: str) -> tuple[Fraction, ...] | None:
-    """Returns the costs, or None after naming each one equal to an earlier one (a table row or a choice twice)."""
+                    what: str) -> tuple[Fraction, ...]:
+    """Returns the costs, or raises Refused after naming each one equal to an earlier one (a table row or a choice
+    twice); costs: each cost, None where it was refused."""
     first: dict[Fraction, int] = {}
     for i, cost in enumerate(costs):
         if cost is not None and cost in first:
@@ -234,16 +233,17 @@ def _distinct_costs(check: Checker, value: list, costs: list[Fraction | None], p
             costs[i] = None
         elif cost is not None:
             first[cost] = i
-    kept = present(costs)
-    return None if kept is None else tuple(kept)
+    return tuple(check.each(costs, path))
 
 
-def _monte_carlo(check: Checker, raw: Any) -> MonteCarlo | None:
+def _monte_carlo(check: Checker, raw: Any) -> MonteCarlo:
     if not check.keys(raw, "monte_carlo", MC_KEYS, MC_KEYS):
-        return None
-    rounds = check.integer(raw["rounds"], "monte_carlo.rounds", 1, MAX_ROUNDS) if "rounds" in raw else None
-    seed = check.integer(raw["seed"], "monte_carlo.seed", 0, MAX_SEED) if "seed" in raw else None
-    return None if rounds is None or seed is None else MonteCarlo(rounds=rounds, seed=seed)
+        raise Refused("monte_carlo")
+    rounds = check.attempt(check.integer, raw["rounds"], "monte_carlo.rounds", 1, MAX_ROUNDS) if "rounds" in raw else None
+    seed = check.attempt(check.integer, raw["seed"], "monte_carlo.seed", 0, MAX_SEED) if "seed" in raw else None
+    if rounds is None or seed is None:
+        raise Refused("monte_carlo")
+    return MonteCarlo(rounds=rounds, seed=seed)
 
 
 def _header(check: Checker, raw: dict) -> None:
@@ -255,23 +255,26 @@ def _header(check: Checker, raw: dict) -> None:
             check.fail(key, f"found {describe(raw[key])}; expected a string")
 
 
-def _dataset(check: Checker, raw: Any) -> Dataset | None:
+def _dataset(check: Checker, raw: Any) -> Dataset:
+    """Returns the Dataset in the parsed JSON, or raises Refused once every problem in it is recorded."""
     if not check.keys(raw, "$", TOP_KEYS, TOP_REQUIRED):
-        return None
+        raise Refused("$")
     _header(check, raw)
-    vocab = _vocabulary(check, raw["vocabulary"]) if "vocabulary" in raw else None
+    vocab = check.attempt(_vocabulary, check, raw["vocabulary"]) if "vocabulary" in raw else None
     size = _vocabulary_size(check, raw, vocab)
     k = _positions_count(check, raw)
-    target = check.distributions(raw["target"], "target", size, None) if "target" in raw else None
-    bonus = check.distribution(raw["bonus_target"], "bonus_target", size) if "bonus_target" in raw else None
-    profiles = _profiles(check, raw["profiles"], vocab, size, k) if "profiles" in raw else None
-    seed = check.integer(raw["walkthrough_seed"], "walkthrough_seed", 0, MAX_SEED) if "walkthrough_seed" in raw else None
-    drawn = check.integer(raw["drawn_rounds"], "drawn_rounds", 1, MAX_DRAWN) if "drawn_rounds" in raw else None
-    cost = _cost(check, raw["cost_model"]) if "cost_model" in raw else None
-    mc = _monte_carlo(check, raw["monte_carlo"]) if "monte_carlo" in raw else None
-    lm = lm_settings(check, raw["language_model"]) if "language_model" in raw else LM_DEFAULT
+    # every key is attempted, so each one's problems are recorded; a key left out is None (reported as missing)
+    target = check.attempt(check.distributions, raw["target"], "target", size, None) if "target" in raw else None
+    bonus = check.attempt(check.distribution, raw["bonus_target"], "bonus_target", size) if "bonus_target" in raw else None
+    profiles = check.attempt(_profiles, check, raw["profiles"], vocab, size, k) if "profiles" in raw else None
+    seed = check.attempt(check.integer, raw["walkthrough_seed"], "walkthrough_seed", 0, MAX_SEED) \
+        if "walkthrough_seed" in raw else None
+    drawn = check.attempt(check.integer, raw["drawn_rounds"], "drawn_rounds", 1, MAX_DRAWN) if "drawn_rounds" in raw else None
+    cost = check.attempt(_cost, check, raw["cost_model"]) if "cost_model" in raw else None
+    mc = check.attempt(_monte_carlo, check, raw["monte_carlo"]) if "monte_carlo" in raw else None
+    lm = check.attempt(lm_settings, check, raw["language_model"]) if "language_model" in raw else LM_DEFAULT
     if check.problems:
-        return None
+        raise Refused("$")
     return Dataset(vocabulary=known(vocab), target=known(target), bonus_target=known(bonus), profiles=known(profiles),
                    walkthrough_seed=known(seed), drawn_rounds=known(drawn), cost=known(cost), monte_carlo=known(mc),
                    language_model=known(lm))
@@ -293,10 +296,10 @@ def parse(text: str, source: str, reserved: frozenset[str] = frozenset(),
     except JSONSyntax as err:
         raise Problems.in_file(source, [(line_col(text, err.pos), err.message)]) from None
     check = Checker(duplicates, reserved, owners)
-    dataset = _dataset(check, raw)
-    if dataset is None:
-        raise Problems.in_file(source, [(glossed(path, raw), message) for path, message in check.problems])
-    return dataset
+    try:
+        return _dataset(check, raw)
+    except Refused:
+        raise Problems.in_file(source, [(glossed(path, raw), message) for path, message in check.problems]) from None
 
 
 _ROW = re.compile(r"(?:target|profiles\[(\d+)\]\.(?:draft|proposals))\[(\d+)\]")
