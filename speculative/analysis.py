@@ -11,7 +11,7 @@ import numpy as np
 
 from . import language, sampler, sequence
 from .language import LanguageRun
-from .frames import Frame, Round, round_frames
+from .frames import Frame, Round, VerifyFrame, round_frames
 from .dataset import CostModel, Dataset, Dist, MonteCarlo, Profile
 from .stats import ProfileStats, best_k, profile_stats, round_cost, speedup_curve
 
@@ -53,6 +53,11 @@ class Checkpoint:
         return tuple(Fraction(c, self.rounds) for c in self.length_counts)
 
 
+def by_chance(frame: Frame) -> bool:
+    """Returns True for a check whose accept probability is strictly between 0 and 1: chance decided it."""
+    return isinstance(frame, VerifyFrame) and frame.chance
+
+
 @dataclass(frozen=True)
 class ProfileResult:
     profile: Profile
@@ -75,12 +80,12 @@ class ProfileResult:
     @property
     def chance_rounds(self) -> tuple[int, ...]:
         """Returns the drawn rounds (1-based) that hold a check chance decides (accept probability in (0, 1))."""
-        return tuple(j for j, frames in enumerate(self.drawn, start=1) if any(getattr(f, "chance", False) for f in frames))
+        return tuple(j for j, frames in enumerate(self.drawn, start=1) if any(by_chance(f) for f in frames))
 
     @property
     def walk_by_chance(self) -> bool:
         """Returns True when the authored round holds a check chance decides."""
-        return any(getattr(f, "chance", False) for f in self.frames)
+        return any(by_chance(f) for f in self.frames)
 
     @property
     def has_chance(self) -> bool:
