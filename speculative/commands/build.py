@@ -36,8 +36,7 @@ def build_once(paths: Paths, watching: bool = False, changed: list[str] | None =
     Under --watch, `changed` names the files whose change started this build, and the summary says so."""
     start = time.perf_counter()
     try:
-        # a watcher keeps numpy imported between its rebuilds: a child would import it anew for each data edit
-        files = build_files(paths.data, paths.content, paths.templates, ahead=not watching)
+        files = build_files(paths.data, paths.content, paths.templates)
         publish(paths.out, files, paths.inputs())
     except Problems as err:
         return report_problems(err.lines, paths.out, WATCH_HINT if watching else FIX_HINT)
