@@ -12,15 +12,17 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from .. import checkout
 from ..checkout import Paths, shown
 from ..errors import Problems
 from ..pipeline import build_files
 from ..publish import publish
-from ..serve import PreviewServer, make_server, start_serving
 from ..watch import watch
+
+if TYPE_CHECKING:
+    from ..serve import PreviewServer
 
 FIX_HINT = "Fix the problem{s} above and build again; {out}/ was left as it was."
 WATCH_HINT = "Fix the problem{s} above and save again; {out}/ was left as it was."  # --watch rebuilds on the save
@@ -80,6 +82,7 @@ def run(paths: Paths, watching: bool, port: int | None) -> int:
 
     if port is None:
         return watch(paths, rebuild, lambda: None) if watching else build_once(paths)
+    from ..serve import make_server, start_serving  # http.server: a one-shot build needs none of it
     try:
         server = make_server(paths.out, port)
     except Problems as err:
@@ -97,6 +100,7 @@ def serve_last(paths: Paths, server: PreviewServer) -> int:
     """Builds once, then serves the output folder until stopped, if it holds a page (this build's or the last)."""
     if build_once(paths) != 0 and not (paths.out / "index.html").is_file():
         return 1
+    from ..serve import start_serving
     start_serving(server, paths.out)
     threading.Event().wait()
     return 0
