@@ -1,6 +1,7 @@
 """Gather every benchmark figure in one command and print them as a Markdown table.
 
-Usage: .venv/bin/python bench/run.py   (builds site/ first; needs a Chromium for the page and player figures)
+Usage: .venv/bin/python bench/run.py   (builds site/ first; needs a Chromium for the page and player figures, and
+installs MkDocs-Material into .cache/mkdocs-venv once, for the warm build's comparison)
 Exits 1, naming each figure that missed its target on standard error, when any did.
 """
 

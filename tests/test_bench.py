@@ -56,3 +56,9 @@ def test_exits_zero_when_every_figure_meets_its_target(bench, monkeypatch, capsy
 def test_the_sampler_rows_judge_their_own_targets(bench):
     rows = bench.sampler_rows({"vectorised": 50e6, "loop": 2e6})  # vectorised is only 25× the loop
     assert [(name, ok) for name, _, _, ok in rows] == [("sampler, vectorised", True), ("sampler, plain loop", False)]
+
+
+def test_the_warm_build_is_judged_against_mkdocs_materials(bench):
+    assert bench.warm_row({"warm": 0.19, "mk_warm": 0.40})[1:] == ("0.19 s / 0.40 s = 0.47×", "≤ 0.5×", True)
+    assert bench.warm_row({"warm": 0.26, "mk_warm": 0.40})[1:] == ("0.26 s / 0.40 s = 0.65×", "≤ 0.5×", False)
+    assert bench.warm_row({"warm": 0.19})[1:] == ("(failed: MkDocs-Material could not be installed)", "≤ 0.5×", False)
