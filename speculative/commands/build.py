@@ -5,6 +5,7 @@ leave a half-written page."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import gzip
 import signal
 import sys
@@ -12,7 +13,7 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import Callable, Iterator
 
 from .. import checkout
 from ..checkout import Paths, shown
@@ -20,9 +21,6 @@ from ..errors import Problems
 from ..pipeline import build_files
 from ..publish import publish
 from ..watch import watch
-
-if TYPE_CHECKING:
-    from ..serve import PreviewServer
 
 FIX_HINT = "Fix the problem{s} above and build again; {out}/ was left as it was."
 WATCH_HINT = "Fix the problem{s} above and save again; {out}/ was left as it was."  # --watch rebuilds on the save
@@ -89,19 +87,17 @@ def run(paths: Paths, watching: bool, port: int | None) -> int:
         print("\n".join(err.lines), file=sys.stderr, flush=True)
         return 1
     try:
-        if watching:
-            return watch(paths, rebuild, lambda: start_serving(server, paths.out))
-        return serve_last(paths, server)
+        start = functools.partial(start_serving, server, paths.out)
+        return watch(paths, rebuild, start) if watching else serve_last(paths, start)
     finally:
         server.server_close()
 
 
-def serve_last(paths: Paths, server: PreviewServer) -> int:
+def serve_last(paths: Paths, start_serving: Callable[[], None]) -> int:
     """Builds once, then serves the output folder until stopped, if it holds a page (this build's or the last)."""
     if build_once(paths) != 0 and not (paths.out / "index.html").is_file():
         return 1
-    from ..serve import start_serving
-    start_serving(server, paths.out)
+    start_serving()
     threading.Event().wait()
     return 0
 
