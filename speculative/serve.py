@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import mimetypes
 import os
 import stat
 import threading
@@ -22,7 +23,6 @@ NOT_BUILT = ("No build has made the page yet: the terminal running the build lis
              "Fix them, save, and reload.")
 SERVER_BACKLOG = 128  # connections the kernel holds while every thread is busy (the standard library's is 5)
 CLIENT_TIMEOUT = 10  # seconds a connection may stay silent before it is dropped, so slow clients starve no one
-TYPES = {"index.html": "text/html; charset=utf-8", "trace.json": "application/json"}
 
 
 def built_file(folder: Path, name: str) -> bytes | None:
@@ -32,6 +32,12 @@ def built_file(folder: Path, name: str) -> bytes | None:
         return (folder / name).read_bytes() if stat.S_ISREG(os.lstat(folder / name).st_mode) else None
     except OSError:
         return None
+
+
+def content_type(name: str) -> str:
+    """Returns the Content-Type of a page file by its suffix, text in UTF-8 as the build writes it."""
+    found = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    return f"{found}; charset=utf-8" if found.startswith("text/") else found
 
 
 class PreviewHandler(http.server.BaseHTTPRequestHandler):
@@ -62,7 +68,7 @@ class PreviewHandler(http.server.BaseHTTPRequestHandler):
             self.send_error(404, "File not found")
             return
         self.send_response(200)
-        self.send_header("Content-Type", TYPES[name])
+        self.send_header("Content-Type", content_type(name))
         self.send_header("Content-Length", str(len(blob)))
         self.send_header("Cache-Control", "no-store")  # a reload after a rebuild shows the new page
         self.end_headers()
