@@ -59,7 +59,6 @@ def count(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
-
 def port_number(text: str) -> int:
     """Returns the port a --serve or --port argument names, or raises the one line argparse shows."""
     try:
@@ -132,7 +131,7 @@ def build_options(p: argparse.ArgumentParser, serving: bool) -> None:
     p.add_argument("--content", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--templates", type=Path, help=argparse.SUPPRESS)
     if serving:
-        p.add_argument("--port", dest="serve", type=count(0, 65535), default=SERVE_PORT, metavar="PORT",
+        p.add_argument("--port", dest="serve", type=port_number, default=SERVE_PORT, metavar="PORT",
                        help=f"the port (default: {SERVE_PORT}; 0 picks a free one)")
         p.set_defaults(watch=True)
         return

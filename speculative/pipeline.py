@@ -1,6 +1,6 @@
-"""Builds the page's files in memory: read every input through one reader, parse, analyse (cached, and forked
-ahead while the templates compile), view and render. Nothing is written here but the caches in .cache/, which only
-ever save work; publish.py writes the output folder.
+"""Builds the page's files in memory: read every input through one reader, parse, analyse (cached), view and
+render. Nothing is written here but the caches in .cache/, which only ever save work; publish.py writes the output
+folder.
 """
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ import hashlib
 import os
 import re
 import secrets
-import signal
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -180,51 +178,21 @@ class ScriptFile:
         return f"{key} {hashlib.sha256(text.encode('utf-8')).hexdigest()}"
 
 
-def build_files(data: Path, content: Path, templates: Path, ahead: bool = False) -> dict[str, bytes]:
+def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     """Returns every output file's bytes: read, parse, analyse, view, render; nothing is written here but the
-    analysis cache in .cache/, which only ever saves work. ahead: analyse in a forked child while this process
-    compiles the templates (a one-shot build from the command line, not --watch, which keeps numpy imported between
-    rebuilds; a test's monkeypatched sampler stays in its own process)."""
+    caches in .cache/, which only ever save work."""
     dataset, sections, template_texts = parse_inputs(data, content, templates)
     corpus = prose.corpus(s.body for s in sections)
     problem = prose.corpus_problem(corpus)
     if problem:
         raise Problems([f"{shown(content)}: {problem}"])
     key = analysis_key(dataset, corpus)
-    found = cached_view(key)
-    # a missed cache is filled by a child on the other core while this process compiles every template
-    child = forked(lambda: computed_view(dataset, key, corpus)) if ahead and found is None else 0
-    from .render import prepare, render_page, script_json  # Jinja2 and markdown-it: the child needs neither
+    trace_text, ctx = cached_view(key) or computed_view(dataset, key, corpus)
+    from .render import render_page, script_json  # Jinja2 and markdown-it, imported once the inputs parse
     templates_cache = jinja_cache()
-    prepare(sections, template_texts, templates_cache, shown(templates))  # meanwhile, compile every template
-    if child:
-        os.waitpid(child, 0)
-        found = cached_view(key)  # the child's cache file; None if it failed or could not write one
-    trace_text, ctx = found or computed_view(dataset, key, corpus)
     html = render_page(sections, template_texts, ctx, script_json(trace_text), templates_cache, shown(templates),
                        ScriptFile())
     return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}
-
-
-def forked(call) -> int:
-    """Runs call() in a forked child, which leaves by os._exit and prints nothing; returns the child's pid, or 0 (and
-    runs nothing) where this process cannot fork or has other threads (--watch and --serve run some)."""
-    if not hasattr(os, "fork") or threading.active_count() > 1:
-        return 0
-    try:
-        pid = os.fork()
-    except OSError:
-        return 0
-    if pid == 0:
-        code = 1
-        try:
-            signal.signal(signal.SIGINT, signal.SIG_DFL)  # a Ctrl-C ends the child at once; the parent reports it
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            call()
-            code = 0
-        finally:
-            os._exit(code)  # never the parent's clean-up, and never its unflushed output
-    return pid
 
 
 def explain(dataset, corpus: tuple[str, ...]):

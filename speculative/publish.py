@@ -1,6 +1,11 @@
 """Owns the output folder: which files in it a build wrote (its manifest) and the refusals that keep every other
-file safe, the files written beside their old versions and swapped in at once (rolled back if one replace fails,
+file safe, the files written beside their old versions and swapped in one by one (rolled back if one replace fails,
 uninterrupted once the swap starts), and the lock that makes concurrent builds take turns.
+
+Not a staging folder swapped in whole: the standard library has no atomic exchange of two folders, so renaming the
+old one away and the new one in would leave a moment with no output folder; the new folder would also need a
+writable parent, would replace an --out that is a symbolic link, and would leave a server started inside the old
+folder serving a deleted one.
 """
 
 from __future__ import annotations

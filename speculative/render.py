@@ -5,7 +5,6 @@ It computes nothing: every figure arrives as a finished string in the context.""
 from __future__ import annotations
 
 import base64
-import bisect
 import functools
 import hashlib
 import re
@@ -296,59 +295,9 @@ def placement_problems(bodies: Mapping[str, str], folder: str) -> list[tuple[str
     return problems
 
 
-# An end tag the HTML standard lets a page leave out where the next tag follows it at once: the parser implies it
-# there, so the page's DOM is the same without it. Never inside a script, a style or a template's markup.
-_IMPLIED_END = re.compile(r"</t[dh]>(?=<t[dh][\s>]|</tr>)|</tr>(?=<tr[\s>]|</t(?:body|head|foot|able)>)"
-                          r"|</li>(?=<li[\s>]|</[ou]l>)|</option>(?=<option[\s>]|</select>)")
-_RAW_TEXT = re.compile(r"<!--.*?-->|<(script|style|template|textarea|title|xmp|iframe|noembed|noframes|pre)\b.*?</\1>"
-                       r"""|<[a-z](?:[^>"']|"[^"]*"|'[^']*')*>""", re.S | re.I)  # comments, text elements, and tags themselves
-
-
-# A line break between a tag and a block's or a table part's tag, where whitespace never shows on the page.
-_BLOCK_BREAK = re.compile(r"(?<=>)\n(?=</?(?:t[dhr]|t(?:body|head|foot)|table|caption|li|[ou]l|option|p|div|section"
-                          r"|figure|figcaption|h[1-6]|noscript)[\s>])")
-
-
-def without_implied_ends(html: str) -> str:
-    """Returns html without the end tags its parser implies from the tag right after them (</td>, </th>, </tr>,
-    </li> and </option>), and without the line breaks before a block's tag, outside comments, elements whose
-    content is text (scripts, styles, templates, textareas, titles, pre ...) and tags with quoted attribute values."""
-    return _outside_text(_outside_text(html, _BLOCK_BREAK), _IMPLIED_END)
-
-
-def _outside_text(html: str, pattern: re.Pattern[str]) -> str:
-    """Returns html without pattern's matches, except those inside what _RAW_TEXT keeps as written."""
-    kept = [m.span() for m in _RAW_TEXT.finditer(html)]  # left as written: what is text there, not markup
-    starts = [a for a, _ in kept]
-    out, at = [], 0
-    for end in pattern.finditer(html):
-        i = bisect.bisect_right(starts, end.start()) - 1
-        if i >= 0 and end.start() < kept[i][1]:
-            continue
-        out.append(html[at:end.start()])
-        at = end.end()
-    return "".join(out + [html[at:]])
-
-
 def _texts(sections: list[Section], templates: Mapping[str, str]) -> dict[str, str]:
     """Returns every text Jinja compiles, by the name its loader knows: each template file, then each section."""
     return {**templates, **{s.source: s.template_text() for s in sections}}
-
-
-def prepare(sections: list[Section], templates: Mapping[str, str], cache: jinja2.BytecodeCache | None = None,
-            folder: str = "templates") -> None:
-    """Compiles every template and section ahead of render_page, which needs the analysis; build.py calls it while
-    the sampler runs. Raises nothing: render_page meets again, and reports, whatever it would refuse or could not
-    compile."""
-    texts = _texts(sections, templates)
-    _markdown()
-    try:
-        _refuse_before_rendering(sections, templates, texts, folder)
-        env = environment(texts, cache, folder)
-        for name in texts:
-            env.get_template(name)
-    except Exception:  # noqa: BLE001  (render_page meets the same error and names its file and line)
-        pass
 
 
 def _refuse_before_rendering(sections: list[Section], templates: Mapping[str, str], texts: Mapping[str, str],
@@ -410,4 +359,4 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
         problems += lines_of(page_checks.link_problems(page, parts, {s.id: (s.source, s.id_line) for s in sections}))
     if problems:
         raise Problems(problems)
-    return without_implied_ends(page)
+    return page

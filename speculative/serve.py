@@ -1,21 +1,23 @@
-"""The preview server: the output folder on 127.0.0.1, answering 503 with a hint before any build has made the
-page, with no folder listings, no file outside the folder (even through a symbolic link) and a timeout for silent
-clients, in threads with a real backlog.
+"""The preview server: the build's own files in the output folder (index.html, also at /, and trace.json) on
+127.0.0.1, answering 503 with a hint before any build has made the page and 404 for any other path, with a
+timeout for silent clients, in threads with a real backlog.
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
-import io
+import mimetypes
 import os
+import stat
 import threading
 import urllib.parse
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any
 
 from .checkout import shown
 from .errors import Problems
+from .sections import PAGE_FILES
 
 NOT_BUILT = ("No build has made the page yet: the terminal running the build lists the problems. "
              "Fix them, save, and reload.")
@@ -23,47 +25,55 @@ SERVER_BACKLOG = 128  # connections the kernel holds while every thread is busy 
 CLIENT_TIMEOUT = 10  # seconds a connection may stay silent before it is dropped, so slow clients starve no one
 
 
-def nameable(url_path: str) -> bool:
-    """Returns whether a request's path can name a file here: no NUL byte and no lone surrogate (%ED%A0%80) once
-    decoded as the server decodes it, since the file system calls raise on either."""
-    decoded = urllib.parse.unquote(url_path, errors="surrogatepass")
-    return "\0" not in decoded and not any("\ud800" <= c <= "\udfff" for c in decoded)
+def built_file(folder: Path, name: str) -> bytes | None:
+    """Returns the bytes of the regular file folder/name, or None where there is none: a symbolic link or a folder,
+    which a build never writes there, counts as none. Each file is swapped in whole, so its bytes are one build's."""
+    try:
+        return (folder / name).read_bytes() if stat.S_ISREG(os.lstat(folder / name).st_mode) else None
+    except OSError:
+        return None
 
 
-def not_built(path: str, folder: str) -> bool:
-    """Returns whether a request asks for the page at the folder's top, which no build has written yet."""
-    return os.path.basename(path) == "index.html" and not os.path.exists(path) and \
-        os.path.dirname(os.path.realpath(path)) == os.path.realpath(folder)
+def content_type(name: str) -> str:
+    """Returns the Content-Type of a page file by its suffix, text in UTF-8 as the build writes it."""
+    found = mimetypes.guess_type(name)[0] or "application/octet-stream"
+    return f"{found}; charset=utf-8" if found.startswith("text/") else found
 
 
-class PreviewHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves the output folder's files, and nothing else."""
+class PreviewHandler(http.server.BaseHTTPRequestHandler):
+    """Answers GET and HEAD with the page's files from the output folder, and nothing else."""
 
     timeout = CLIENT_TIMEOUT
+
+    def __init__(self, request: Any, client_address: Any, server: Any, *, folder: Path) -> None:
+        self.folder = folder
+        super().__init__(request, client_address, server)
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
         pass
 
-    def send_head(self) -> io.BytesIO | BinaryIO | None:  # the standard library's own, as typeshed gives it
-        if not nameable(self.path):  # os.path would raise on it, and the client would get nothing
-            self.send_error(404, "File not found")
-            return None
-        path = self.translate_path(self.path)
-        if os.path.isdir(path) and urllib.parse.urlsplit(self.path).path.endswith("/"):
-            path = os.path.join(path, "index.html")
-        if not_built(path, self.directory):  # no build has succeeded: say where to look
-            self.send_error(503, "No page built yet", NOT_BUILT)
-            return None
-        root = os.path.realpath(self.directory)
-        real = os.path.realpath(path)
-        if real != root and not real.startswith(root + os.sep):  # a link out of the folder: as if missing
-            self.send_error(404, "File not found")
-            return None
-        return super().send_head()
+    def do_GET(self) -> None:
+        self.answer(with_body=True)
 
-    def list_directory(self, path: str | os.PathLike[str]) -> None:
-        self.send_error(404, "File not found")
-        return None
+    def do_HEAD(self) -> None:
+        self.answer(with_body=False)
+
+    def answer(self, with_body: bool) -> None:
+        name = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path).lstrip("/") or "index.html"
+        blob = built_file(self.folder, name) if name in PAGE_FILES else None
+        if blob is None and name == "index.html" and not os.path.lexists(self.folder / name):
+            self.send_error(503, "No page built yet", NOT_BUILT)  # no build has succeeded: say where to look
+            return
+        if blob is None:
+            self.send_error(404, "File not found")
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", content_type(name))
+        self.send_header("Content-Length", str(len(blob)))
+        self.send_header("Cache-Control", "no-store")  # a reload after a rebuild shows the new page
+        self.end_headers()
+        if with_body:
+            self.wfile.write(blob)
 
 
 class PreviewServer(http.server.ThreadingHTTPServer):
@@ -76,7 +86,7 @@ class PreviewServer(http.server.ThreadingHTTPServer):
 
 def make_server(out: Path, port: int) -> PreviewServer:
     """Returns a preview server bound to 127.0.0.1:port for `out`, not yet serving; raises Problems if the port is taken."""
-    handler = functools.partial(PreviewHandler, directory=str(out.resolve()))
+    handler = functools.partial(PreviewHandler, folder=out.resolve())
     try:
         return PreviewServer(("127.0.0.1", port), handler)
     except OSError as err:

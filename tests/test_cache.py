@@ -3,7 +3,6 @@ its key skips the analysis, never imports numpy, and writes the same bytes as on
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import replace
 import json
 import os
@@ -17,7 +16,6 @@ import numpy as np
 import pytest
 
 from speculative import checkout, pipeline
-from speculative.commands import build as build_command
 from speculative import analysis, cache, dataset, frames, lm_settings, profiles, stats, view
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -223,64 +221,28 @@ def test_other_data_misses_the_cache(fresh_cache, tmp_path, monkeypatch):
 
 
 PROBE = """
-import os, pathlib, sys
+import pathlib, sys
 sys.path.insert(0, sys.argv[1])
 from speculative import checkout, pipeline
 import build
 checkout.CACHE = pathlib.Path(sys.argv[2])
-if sys.argv[4] == "no fork":
-    del os.fork
-ran = pathlib.Path(sys.argv[2]).parent / "analysed"
-ran.parent.mkdir(parents=True, exist_ok=True)  # before the build: a forked child may touch it first
-real, parent = pipeline.explain, os.getpid()
-
-
-def explain(dataset, corpus):
-    if sys.argv[4] == "child fails" and os.getpid() != parent:
-        raise RuntimeError("a child that fails")
-    ran.touch()
-    return real(dataset, corpus)
-
-
-pipeline.explain = explain
+ran = []
+real = pipeline.explain
+pipeline.explain = lambda dataset, corpus: ran.append(1) or real(dataset, corpus)
 code = build.main(["--out", sys.argv[3]])
-print(code, "numpy" in sys.modules, ran.exists())
-ran.unlink(missing_ok=True)
+print(code, "numpy" in sys.modules, bool(ran))
 """
 
 
-def probe(tmp_path: Path, how: str = "fork") -> str:
+def probe(tmp_path: Path) -> str:
     """Runs one build in a new process and returns its exit code, whether it imported numpy, and whether the
-    analysis ran (in it, or in the child it forked)."""
-    out = subprocess.run([sys.executable, "-c", PROBE, str(ROOT), str(tmp_path / ".cache"), str(tmp_path / "site"),
-                          how], capture_output=True, text=True, check=True)
+    analysis ran."""
+    out = subprocess.run([sys.executable, "-c", PROBE, str(ROOT), str(tmp_path / ".cache"), str(tmp_path / "site")],
+                         capture_output=True, text=True, check=True)
     return out.stdout.strip().splitlines()[-1]
 
 
 @pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
 def test_a_build_that_hits_the_cache_never_imports_numpy(tmp_path):
-    assert probe(tmp_path) == "0 False True"  # the first build analyses in a forked child, which imports numpy
+    assert probe(tmp_path) == "0 True True"
     assert probe(tmp_path) == "0 False False"
-    (tmp_path / ".cache" / "analysis.json").unlink()
-    assert probe(tmp_path, "no fork") == "0 True True"  # where it cannot fork, it analyses in its own process
-    assert probe(tmp_path, "no fork") == "0 False False"
-
-
-@pytest.mark.slow
-def test_a_forked_analysis_that_fails_is_done_again_in_the_build_itself(tmp_path):
-    assert probe(tmp_path / "a", "child fails") == "0 True True"
-    assert probe(tmp_path / "b") == "0 False True"
-    assert (tmp_path / "a" / "site" / "index.html").read_bytes() == (tmp_path / "b" / "site" / "index.html").read_bytes()
-
-
-def test_only_a_one_shot_build_forks_its_analysis(monkeypatch, tmp_path):
-    """A watcher keeps numpy imported between rebuilds; a child forked for each data edit would import it anew
-    (the bench's save-to-page time went from 76 to 224 ms when --watch forked)."""
-    asked = []
-    monkeypatch.setattr(build_command, "build_files", lambda *paths, ahead=False: asked.append(ahead) or {})
-    monkeypatch.setattr(build_command, "publish", lambda out, files, inputs: None)
-    paths = replace(checkout.Paths.default(), out=tmp_path / "site")
-    for watching in (False, True):
-        with contextlib.suppress(KeyError):  # the stand-in wrote no page to summarise
-            build_command.build_once(paths, watching)
-    assert asked == [True, False]

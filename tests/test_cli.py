@@ -120,7 +120,8 @@ def test_serve_refuses_a_port_out_of_range(capsys):
     with pytest.raises(SystemExit) as stop:
         cli.main(["serve", "--port", "70000"])
     assert stop.value.code == 2
-    assert capsys.readouterr().err == "speculative serve: argument --port: found '70000'; expected a whole number from 0 to 65,535\n"
+    assert capsys.readouterr().err == ('speculative serve: argument --port: found "70000"; expected a port number from 0 '
+                                       'to 65535 (0 picks a free one)\n')
 
 
 def test_check_defaults_are_the_suites_own_counts():

@@ -72,28 +72,3 @@ def test_in_one_process_a_prose_edit_shows_at_once_and_undoing_it_gives_the_firs
         page()
     section.write_text(text, encoding="utf-8")
     assert page() == first
-
-
-def test_only_end_tags_the_parser_implies_from_the_next_tag_are_left_out():
-    from speculative.render import without_implied_ends
-    html = ("<table><tr><th>a</th><td>1</td></tr><tr><td>2</td></tr></table>"
-            "<ol><li>x</li><li>y</li></ol><select><option>o</option><option>p</option></select>"
-            "<ul><li>z</li>\n<li>w</li> </ul><p>q</p><td>3</td>text")
-    assert without_implied_ends(html) == ("<table><tr><th>a<td>1<tr><td>2</table>"
-                                          "<ol><li>x<li>y</ol><select><option>o<option>p</select>"
-                                          "<ul><li>z<li>w</li> </ul><p>q</p><td>3</td>text")
-    raw = "<script>var s = '</td></tr>';</script><style>a{}</style><template><li>t</li></ol></template>"
-    assert without_implied_ends(raw) == raw  # a script's, a style's and a template's text are kept as they are
-    text = ('<textarea><li>a</li><li>b</li></textarea><title></td><td></title><pre></li><li></pre>'
-            '<!-- </li><li> --><p title="</li><li>">x</p>')
-    assert without_implied_ends(text) == text  # text, a comment and an attribute value, as an author wrote them
-    assert without_implied_ends('<li class="a">x</li><li class="b">y</li></ul>') == '<li class="a">x<li class="b">y</ul>'
-
-
-def test_line_breaks_go_only_before_a_blocks_tag_where_whitespace_never_shows():
-    from speculative.render import without_implied_ends
-    assert without_implied_ends("<section>\n<h2>t</h2>\n<p>a</p>\n<div>\n<table>\n<tr><td>1</td>\n</tr>\n</table>\n"
-                                "</div>\n</section>") == "<section><h2>t</h2><p>a</p><div><table><tr><td>1</table></div></section>"
-    kept = ("<p><span>a</span>\n<span>b</span>\n<em>c</em>\n<a href=x>d</a></p>"  # between inline tags a break is a space
-            "<pre>x>\n<p>y</pre><script>a>\n<p>b</script><p title='>\n<p>'>z</p>text\n<p>w</p>")
-    assert without_implied_ends(kept) == kept

@@ -165,7 +165,7 @@ def test_watch_survives_every_failure_and_rebuilds_when_the_file_is_good(project
 def test_watch_with_serve_builds_once_then_serves(project):
     run = Running(*args_for(project), "--watch", "--serve", "0", cwd=project)
     try:
-        # another test's build publishing at the same moment shares the checkout's .cache/publish.lock: this build then
+        # another test's build publishing at the same moment shares the checkout's .cache/build.lock: this build then
         # says it is waiting for it, which is right, and no part of what is checked here
         started = [line for line in run.wait_for("watching ") if not line.startswith("waiting for another build")]
         assert [line.split(" ")[0] for line in started] == ["built", "serving", "watching"]

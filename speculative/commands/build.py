@@ -5,6 +5,7 @@ leave a half-written page."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import gzip
 import signal
 import sys
@@ -12,14 +13,13 @@ import threading
 import time
 import traceback
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .. import checkout
 from ..checkout import Paths, shown
 from ..errors import Problems
 from ..pipeline import build_files
 from ..publish import publish
-from ..serve import PreviewServer, make_server, start_serving
 from ..watch import watch
 
 FIX_HINT = "Fix the problem{s} above and build again; {out}/ was left as it was."
@@ -36,8 +36,7 @@ def build_once(paths: Paths, watching: bool = False, changed: list[str] | None =
     Under --watch, `changed` names the files whose change started this build, and the summary says so."""
     start = time.perf_counter()
     try:
-        # a watcher keeps numpy imported between its rebuilds: a child would import it anew for each data edit
-        files = build_files(paths.data, paths.content, paths.templates, ahead=not watching)
+        files = build_files(paths.data, paths.content, paths.templates)
         publish(paths.out, files, paths.inputs())
     except Problems as err:
         return report_problems(err.lines, paths.out, WATCH_HINT if watching else FIX_HINT)
@@ -81,24 +80,24 @@ def run(paths: Paths, watching: bool, port: int | None) -> int:
 
     if port is None:
         return watch(paths, rebuild, lambda: None) if watching else build_once(paths)
+    from ..serve import make_server, start_serving  # http.server: a one-shot build needs none of it
     try:
         server = make_server(paths.out, port)
     except Problems as err:
         print("\n".join(err.lines), file=sys.stderr, flush=True)
         return 1
     try:
-        if watching:
-            return watch(paths, rebuild, lambda: start_serving(server, paths.out))
-        return serve_last(paths, server)
+        start = functools.partial(start_serving, server, paths.out)
+        return watch(paths, rebuild, start) if watching else serve_last(paths, start)
     finally:
         server.server_close()
 
 
-def serve_last(paths: Paths, server: PreviewServer) -> int:
+def serve_last(paths: Paths, start_serving: Callable[[], None]) -> int:
     """Builds once, then serves the output folder until stopped, if it holds a page (this build's or the last)."""
     if build_once(paths) != 0 and not (paths.out / "index.html").is_file():
         return 1
-    start_serving(server, paths.out)
+    start_serving()
     threading.Event().wait()
     return 0
 
