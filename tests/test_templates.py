@@ -33,7 +33,6 @@ AFTER_WHY, AFTER_LAB = lines_of(WHY) + 2, lines_of(LAB) + 1
 LAB_JS = "templates/js/lab.js"
 STYLE = "templates/style.css"
 FETCH = "expected no @import and no url() other than data:, since the page loads nothing"
-ES5 = "expected ES5, as the other scripts are written (no let, const, arrow functions or template strings)"
 
 CASES = [
     ("syntax error in prose", append(WHY, "\n{% if x %}\n"),
@@ -113,16 +112,6 @@ CASES = [
      [f"{STYLE}: line {lines_of(STYLE) + 2}: found “url(https://x.org/a.png) }}”; {FETCH}"]),
     ("a component placed twice", append(WHY, "\n{{ lab }}\n"),
      ["content/04-rule.md, content/12-limits.md: found {{ lab }} more than once; expected it in one place"]),
-    # the page's script is minified by an ES5 parser: a syntax error names its own file and line, never the joined script's
-    ("an arrow function in a script", append(LAB_JS, "\nvar twice = (x) => 2 * x;\n"),
-     [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found JavaScript that does not parse as ES5 (Unexpected '>' between "
-      f"'=' and '2'); {ES5}"]),
-    ("an unclosed function in a script", append(LAB_JS, "\nfunction broken( {\n"),
-     [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found JavaScript that does not parse as ES5 (Unexpected '{{' between "
-      f"'(' and 'var'); {ES5}"]),
-    ("a script nested deeper than the parser reads", append(LAB_JS, "\nvar deep = " + "[" * 3000 + "]" * 3000 + ";\n"),
-     ["templates/js/core.js: line 1: found JavaScript nested too deeply to read; expected the nesting of the other "
-      "scripts"]),
     # a runtime error in a template's own expression is the input's problem, named by file and line
     ("a division by zero in prose", append(WHY, "\nE is {{ 1 / 0 }}.\n"),
      [f"{WHY}: line {AFTER_WHY}: found ZeroDivisionError: division by zero; expected an expression that works on "
