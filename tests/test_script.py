@@ -1,7 +1,7 @@
 """The page's script: every fragment render.SCRIPTS joins keeps its functions short and speaks no English.
 
 A small scanner blanks comments, strings and regular expressions, then matches braces, which is enough for the
-classic-script style the fragments use (no template literals with ${...}). Every word the script shows comes
+style the fragments use (a template string's ${...} holds no braces or backticks of its own). Every word the script shows comes
 from the trace's text table instead (speculative/text.py); the only words a string literal may hold are names
 the page's markup and styles define (classes, ids, data- hooks, custom properties), the trace's kind and state
 keys, and the short list of DOM names below.
@@ -33,7 +33,8 @@ DOM_NAMES = frozenset("""
     print prefers-reduced-motion reduce lab-token drawn residual
 """.split())
 
-_START = re.compile(r"\bfunction\s*([A-Za-z_$][\w$]*)?\s*\([^)]*\)\s*\{")
+# a function: a declaration or expression, or an arrow function with a block body
+_START = re.compile(r"(?:\bfunction\s*([A-Za-z_$][\w$]*)?\s*\([^)]*\)|(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*=>)\s*\{")
 _REGEX_BEFORE = set("(,=:[!&|?{};+-*%<>~^") | {"", "return"}
 
 
@@ -57,8 +58,8 @@ def scan(source: str) -> tuple[str, list[tuple[int, str]]]:
             while end < n and source[end] != c:
                 end += 2 if source[end] == "\\" else 1
             end += 1
-            if c != "/":
-                literals.append((source.count("\n", 0, i) + 1, source[i + 1:end - 1]))
+            if c != "/":  # a template string's ${...} holds code, not words
+                literals.append((source.count("\n", 0, i) + 1, re.sub(r"\$\{[^}]*\}", " ", source[i + 1:end - 1])))
         if end is None:
             out.append(c)
             i += 1
