@@ -55,14 +55,18 @@ STYLES = figures.STYLES
 SCRIPTS = figures.SCRIPTS
 
 
-_SCRIPT_HEAD = "(function () {\n'use strict';\n"
+def joined_source(texts: Iterable[str]) -> str:
+    """Returns script files joined, each in a block of its own: what a file declares is its own, and what it shares
+    it puts on `shared`, from which the files after it name what they use (the page stays one classic script, which
+    a page opened from file:// may run, where it may not load modules)."""
+    return "const shared = {};\n" + "".join(f"{{\n{text}\n}}\n" for text in texts)
 
 
 def joined_script(templates: Mapping[str, str], folder: str = "templates") -> str:
-    """Returns the SCRIPTS fragments joined into one minified classic script that exposes nothing (rjsmin removes
-    comments and spaces, renaming nothing); raises ContentError naming a file that holds text that would end the
-    inline element."""
-    source = _SCRIPT_HEAD + "\n".join(templates[n] for n in SCRIPTS) + "\n})();\n"
+    """Returns the SCRIPTS fragments joined into one minified classic script, inside one strict function that exposes
+    nothing (rjsmin removes comments and spaces, renaming nothing); raises ContentError naming a file that holds text
+    that would end the inline element."""
+    source = "(() => {\n'use strict';\n" + joined_source(templates[n] for n in SCRIPTS) + "})();\n"
     found = rjsmin.jsmin(source)
     if _RAW_END.search(found):
         raise ContentError([raw_end_problem(templates, SCRIPTS, folder, "script")])

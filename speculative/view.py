@@ -51,24 +51,10 @@ def stats_trace(ex: Explained, r: ProfileResult) -> dict[str, Any]:
             "tokens_per_round_distribution": [str(p) for p in s.distribution]}
 
 
-# Facts whose every value is a number's text or None (where the fact does not apply): never empty, never spaced.
-SPACED = ("target", "draft", "accept", "ratio", "residual_raw", "residual", "rates", "greedy_res")
-
-
-def position_columns(facts: Any) -> dict[str, list[Any]]:
-    """Returns a profile's positions as columns, one list per fact over its positions, so each fact's name is held
-    once; a fact in SPACED is one space-separated string per position, an empty item for None. The script's
-    positionRows and tracekit.positions read them back as one object per position."""
-    rows = [f.json() for f in facts]
-    assert all(v is None or (v and " " not in v) for r in rows for name in SPACED for v in r[name]), "a spaced fact"
-    return {name: [" ".join("" if v is None else v for v in r[name]) if name in SPACED else r[name] for r in rows]
-            for name in rows[0]}
-
-
 def profile_trace(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
     """Returns one profile's part of the trace."""
     r = ex.results[i]
-    return {"id": r.profile.id, "name": r.profile.name, "positions": position_columns(figs.facts[i]),
+    return {"id": r.profile.id, "name": r.profile.name, "positions": [f.json() for f in figs.facts[i]],
             "bonus_target": [prob_str(x, ex.denom) for x in ex.data.bonus_target],
             "stats": stats_trace(ex, r), **figs.parts("profile_trace", i)}
 
@@ -120,19 +106,13 @@ def full_trace(ex: Explained, figs: Figures) -> dict[str, Any]:
     """Returns the trace's parts, in the order the trace holds them."""
     data = ex.data
     return {
-        "format": "speculative-decoding-trace/4",  # 4: frame rows without the points they show (see "points")
+        "format": "speculative-decoding-trace/5",  # 5: plain JSON throughout (frames and positions as objects)
         "vocabulary": list(data.vocabulary),
         "labels": [text.isolated(t) for t in data.vocabulary],  # for sentences: isolated where direction matters
         "fields": walkthrough.common_fields(data.k),
         "k": data.k,
         "cost_model": {"draft_step": str(data.cost.draft_step), "verify_round": str(data.cost.verify_round)},
         "points": {name: point_href(ex, where) for name, where in ex.points.items()},
-        "frame_fields": list(walkthrough.FRAME_FIELDS),  # a frame row's fields, joined by frame_separator
-        "frame_separator": walkthrough.ROW_SEPARATOR,
-        "caption_keys": list(walkthrough.CAPTION_KEYS),
-        "spaced": list(SPACED),  # the position facts held as one space-separated string per position
-        "slot_states": walkthrough.STATES_BY_CODE,  # the player reads a frame's one-letter slot codes with this
-        "frame_kinds": walkthrough.KINDS_BY_CODE,  # and a frame row's one-letter kind with this
         "text": text_table(),
         "samplers": [v.json() for v in variants.VARIANTS],  # the rule, then the broken samplers a reader may switch on
         **{module.TRACE_KEY: m.trace() for module, m in zip(FIGURES, figs.models) if hasattr(m, "trace")},

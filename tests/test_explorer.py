@@ -40,8 +40,8 @@ def test_the_trace_holds_every_rule_verify_cost_and_draft_cost_exactly(explained
                 for ci, c in enumerate(cost.compare_draft_steps):
                     col = [exact_speedup(explained, i, rule, v, c, k) for k in range(1, K + 1)]
                     n = next((n for n in (2, 3) if [decimal_str(x, n) for x in col].count(decimal_str(max(col), n)) == 1), 4)
-                    assert sp["values"][ri][vi][ci].split() == [decimal_str(x, n) for x in col]  # the best k reads apart
-                    assert sp["slow"][ri][vi][ci] == "".join("1" if x < 1 else "0" for x in col)
+                    assert sp["values"][ri][vi][ci] == [decimal_str(x, n) for x in col]  # the best k reads apart
+                    assert sp["slow"][ri][vi][ci] == [x < 1 for x in col]
                     best = max(range(K), key=lambda j: (col[j], -j)) + 1
                     assert sp["best"][ri][vi][ci] == (best if col[best - 1] > 1 else 0)
 
@@ -50,9 +50,9 @@ def test_the_default_state_is_the_accept_test_with_free_checks_as_before(explain
     for r in explained.results:
         sp, table = profile_trace(r, Fraction(1)), r.stats.speedup_table  # [k][cost]: the page's one table before the controls
         for c in range(len(table[0])):
-            assert sp["values"][0][0][c].split() == column_texts([row[c] for row in table])  # the no-JS table's own texts
-            assert [Fraction(t) for t in sp["values"][0][0][c].split()] == [  # each the exact value, rounded
-                Fraction(decimal_str(row[c], len(t.split(".")[1]))) for row, t in zip(table, sp["values"][0][0][c].split())]
+            assert sp["values"][0][0][c] == column_texts([row[c] for row in table])  # the no-JS table's own texts
+            assert [Fraction(t) for t in sp["values"][0][0][c]] == [  # each the exact value, rounded
+                Fraction(decimal_str(row[c], len(t.split(".")[1]))) for row, t in zip(table, sp["values"][0][0][c])]
             assert sp["best"][0][0][c] == (r.best_k[c] if table[r.best_k[c] - 1][c] > 1 else 0)
 
 
@@ -144,19 +144,19 @@ def test_the_speedup_explorer_shows_the_trace_values(page: Page, page_url, trace
             fig.get_by_label("Positions drafted").fill(str(k))
             readout = fig.locator("[data-explore-readout]")
             expect(readout).to_contain_text(f"a draft step costing {trace['explore']['cost_text'][c]}")
-            total = Fraction(trace["explore"]["round_costs"][0][c].split()[k - 1])
+            total = Fraction(trace["explore"]["round_costs"][0][c][k - 1])
             expect(readout).to_contain_text(f"round costs {cost_phrase(total)}.")  # "1 target step", "3/2 target steps"
             for p in trace["profiles"]:
                 s = {key: p["speedup"][key][0][0][c] for key in ("values", "slow", "best")}
                 best = f"the best k is {s['best']}" if s["best"] else NO_K
-                expect(readout).to_contain_text(f"For {p['name']}, drafting k = {k} gives {s['values'].split()[k - 1]}×")
+                expect(readout).to_contain_text(f"For {p['name']}, drafting k = {k} gives {s['values'][k - 1]}×")
                 expect(readout).to_contain_text(best)
     first = lambda p, c: {key: p["speedup"][key][0][0][c] for key in ("slow", "best")}  # noqa: E731
-    slow = [(c, p) for p in trace["profiles"] for c in range(len(costs)) if "1" in first(p, c)["slow"] and first(p, c)["best"]]
+    slow = [(c, p) for p in trace["profiles"] for c in range(len(costs)) if True in first(p, c)["slow"] and first(p, c)["best"]]
     assert slow, "the costs on offer include one where some k beats plain decoding and another k is slower"
     c, p = slow[0]
     fig.get_by_label("Draft step cost").select_option(str(c))
-    fig.get_by_label("Positions drafted").fill(str(first(p, c)["slow"].index("1") + 1))
+    fig.get_by_label("Positions drafted").fill(str(first(p, c)["slow"].index(True) + 1))
     expect(fig.locator("[data-explore-readout]")).to_contain_text(f"For {p['name']}, drafting k = ")
     expect(fig.locator("[data-explore-readout]")).to_contain_text("slower than decoding one token at a time")
     expect(fig.locator(".ex-col.is-slow").first).to_be_visible()

@@ -15,7 +15,7 @@ from speculative import stats, text
 from speculative.figures.common import cumulative, greedy_residual, none_mark, position_facts_of
 
 from labkit import accepted_rate, chi_square_p, draw, lab, route_shares, seeded, tally_columns, tally_counts
-from tracekit import positions
+
 
 from .conftest import axe_violations, script_source
 from speculative import strings
@@ -30,7 +30,7 @@ def trace(built_site) -> dict:
 
 def shipped_positions(trace: dict) -> list[tuple[str, dict]]:
     """Returns ("profile/n", facts) for every shipped position, in the Position select's order."""
-    return [(f"{p['id']}/{n}", pos) for p in trace["profiles"] for n, pos in enumerate(positions(p), start=1)]
+    return [(f"{p['id']}/{n}", pos) for p in trace["profiles"] for n, pos in enumerate(p["positions"], start=1)]
 
 
 def eighths(dist: list[str]) -> list[int]:
@@ -50,7 +50,7 @@ def test_the_rules_are_named_in_the_analysis_order():
 
 def test_every_position_carries_each_rules_acceptance_as_the_analysis_computes_it(explained, trace):
     for r, p in zip(explained.results, trace["profiles"]):
-        for k, pos in enumerate(positions(p)):
+        for k, pos in enumerate(p["positions"]):
             assert [Fraction(x) for x in pos["rates"]] == [rule.acceptance[k] for rule in r.stats.rules]
 
 
@@ -114,7 +114,7 @@ STRING_FIELDS = ("target", "draft", "alpha", "accept", "ratio", "worked", "resid
 
 def run_eighths(page: Page, pairs: list[tuple[list[int], list[int]]], words: dict) -> list[dict]:
     """Returns eighths.js's exact facts and display facts for each pair, computed in the browser from the file."""
-    source = script_source("core.js", "eighths.js")
+    source = script_source("core.js", "variants.js", "eighths.js")
     # One JSON string back: Playwright's own serialisation of 5,000 nested results takes 20 s, JSON.parse 0.1 s.
     # Both ways as one JSON string: Playwright's own serialisation of 5,000 nested results takes 20 s, of the pairs
     # about a second; JSON.parse and json.loads take a tenth of that.

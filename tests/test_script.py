@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
-from speculative import render
+from speculative import figures, render
 
-from .conftest import ROOT
+from .conftest import DATA, ROOT
 from speculative import strings
 
 TEMPLATES = ROOT / "templates"
@@ -156,3 +157,34 @@ def test_the_english_scan_catches_a_planted_literal(literal):
 def test_the_english_scan_lets_names_through():
     planted = "var a = node('li', 'slot is-' + s, '[data-lab-u]'); b.setAttribute('aria-valuetext', x);"
     assert english_literals(planted, page_names()) == []
+
+
+# Each figure's live part, which its script shows once it has started (the generator's at once, the others on render).
+LIVE = {"generator": "[data-gen]", "lab": "[data-lab]", "walkthrough": "[data-player]", "convergence": "[data-conv]",
+        "explorer": "[data-explore]"}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("left_out", [f for f in figures.FIGURES if f.SCRIPTS], ids=lambda f: f.__name__.split(".")[-1])
+def test_a_page_without_one_figures_script_runs_every_other_figure(page, tmp_path, monkeypatch, left_out):
+    """Each file names what it takes from `shared` and no figure's file takes from another figure's, so a figure whose
+    script is left out of the page stops nothing else: no error, and every other figure starts."""
+    from speculative import pipeline
+
+    monkeypatch.setattr(render, "SCRIPTS", tuple(n for n in render.SCRIPTS if n not in left_out.SCRIPTS))
+    files = pipeline.build_files(DATA, ROOT / "content", TEMPLATES)
+    own = re.search(r"^function (\w+)", (TEMPLATES / left_out.SCRIPTS[-1]).read_text(encoding="utf-8"), re.M).group(1)
+    assert f"function {own}(" not in files["index.html"].decode("utf-8")
+    (tmp_path / "index.html").write_bytes(files["index.html"])
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((tmp_path / "index.html").as_uri())
+    name = left_out.__name__.split(".")[-1]
+    for other, selector in LIVE.items():
+        live = page.locator(selector).first
+        if other == name:
+            expect(live).to_be_hidden()
+        else:
+            expect(live).to_be_visible()
+    assert errors == []

@@ -62,12 +62,12 @@ def shared_top(results: Sequence[ProfileResult]) -> Fraction:
 
 def profile_trace(r: ProfileResult, top: Fraction) -> dict[str, Any]:
     """Returns one profile's speedups for the script, each [rule][verify cost][draft cost]: the displayed values at
-    every k as one space-separated string, a string of slow flags ("1" where below 1×, one character per k) and the best k (0: none beats 1×).
+    every k, whether each k is below 1×, and the best k (0: none beats 1×).
     The bars' heights are the displayed values over `top`, divided by the stylesheet, so the script does no sums."""
     cols = [[[[row[c] for row in t] for c in range(len(t[0]))] for t in rule.speedup_tables] for rule in r.stats.rules]
     return {"top": round(float(top), 4),
-            "values": [[[" ".join(column_texts(col)) for col in v] for v in rule] for rule in cols],
-            "slow": [[["".join("1" if x < 1 else "0" for x in col) for col in v] for v in rule] for rule in cols],
+            "values": [[[column_texts(col) for col in v] for v in rule] for rule in cols],
+            "slow": [[[[x < 1 for x in col] for col in v] for v in rule] for rule in cols],
             "best": [[[best_k(col) for col in v] for v in rule] for rule in cols]}
 
 
@@ -89,11 +89,10 @@ class Explorer:
                 "rules": [strings.RULE_NAMES[r.rule] for r in rules]}
 
     def trace(self) -> dict[str, Any]:
-        """Returns the script's part: the choices, and the round cost k·c + verify_round + k·v at every [v][c], the k
-        values space-separated."""
+        """Returns the script's part: the choices, and the round cost k·c + verify_round + k·v at every [v][c][k]."""
         cost, k = self.ex.data.cost, self.ex.data.k
         return {**self.costs(), "verify_round": str(cost.verify_round),
-                "round_costs": [[" ".join(str(round_cost(j, cost, c, v)) for j in range(1, k + 1))
+                "round_costs": [[[str(round_cost(j, cost, c, v)) for j in range(1, k + 1)]
                                  for c in cost.compare_draft_steps] for v in cost.verify_costs]}
 
     def profile_trace(self, i: int) -> dict[str, Any]:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
     from ..analysis import Explained
 
 TRACE_KEY = "lab"  # where trace() goes in the trace
-SCRIPTS: tuple[str, ...] = ('js/eighths.js', 'js/variants.js', 'js/lab.js', 'js/tally.js')  # its files in templates/, in the order they join
+SCRIPTS: tuple[str, ...] = ('js/eighths.js', 'js/tally.js', 'js/lab.js')  # its files in templates/, in the order they join
 COMPONENT = "lab"
 IDS = frozenset({"lab", "lab-title", "lab-position", "lab-sampler", "lab-u", "lab-rep", "lab-broken-cap"})
 PREFIXES = frozenset({"lab-cap"})  # "lab-cap-<profile id>"

@@ -2,6 +2,8 @@
 // on a slow phone. Nothing is exposed to the page's scripts, unless a benchmark opts in by setting
 // window.__playerDebug before the page loads: once every figure has started it gets window.__player.
 
+const { loadTrace, STARTERS } = shared;
+
 function boot() {
   const clock = performance.now(), trace = loadTrace(document);
   if (!trace) return;

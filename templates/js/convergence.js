@@ -1,5 +1,7 @@
 // Convergence you can watch: the checkpoints of one Monte Carlo run, per position and per round length.
 
+const { clamp, figure, fill, fracValue, grouped, node, partsOf, starts, whenNear, whole } = shared;
+
 const CONV_PARTS = {
   rounds: '[data-conv-rounds]', position: '[data-conv-position]', readout: '[data-conv-readout]',
   hist: '[data-conv-hist]', lengths: '[data-conv-lengths]', out: '[data-conv-out]'
@@ -28,9 +30,6 @@ function limitConvergence(fig) {
   s.pos = clamp(whole(s.pos, 1), 1, fig.trace.k + 1);
 }
 
-// Observed frequencies: the trace holds them as one space-separated string, ".143 0 1" (convergence.shares_text).
-function shares(text) { return text.split(' ').map(Number); }
-
 // One row, two bars drawn by its background: the target above, the observed frequency below.
 function histRow(fig, label, target, observed) {
   const r = node('div', 'hist-row'), bars = node('span', 'hist-bars');
@@ -49,10 +48,9 @@ function renderConvergence(fig) {
   fig.ui.rounds.value = String(c);
   fig.ui.rounds.setAttribute('aria-valuetext', rounds);
   fig.ui.position.value = String(s.pos);
-  // a checkpoint's flags are one character per position, its TVs and bounds space-separated
-  fig.ui.readout.textContent = fill(conv.vacuous[c].charAt(i) === '1' ? C.vacuous : C.readout, { rounds,
-    reached: fill(count === 1 ? C.round_one : C.rounds, { n: grouped(count, group) }), where, tv: conv.tv_text[c].split(' ')[i],
-    bound: conv.bound_text[c].split(' ')[i], rel: conv.within[c].charAt(i) === '1' ? C.within : C.above });
+  fig.ui.readout.textContent = fill(conv.vacuous[c][i] ? C.vacuous : C.readout, { rounds,
+    reached: fill(count === 1 ? C.round_one : C.rounds, { n: grouped(count, group) }), where, tv: conv.tv_text[c][i],
+    bound: conv.bound_text[c][i], rel: conv.within[c][i] ? C.within : C.above });
   fig.ui.out.textContent = shown;
   fig.chart.querySelectorAll('[data-line]').forEach(e => { e.classList.toggle('is-picked', e.dataset.line === String(s.pos)); });
   if (fig.now) {
@@ -66,8 +64,8 @@ function renderConvergence(fig) {
 function renderHistograms(fig) {
   if (!fig.near) return;
   const conv = fig.prof.convergence, c = fig.state.cp, i = fig.state.pos - 1;
-  const target = i < fig.trace.k ? fig.prof.positions[i].target : fig.prof.bonus_target, freq = shares(conv.freq[c][i]);
-  const lengths = shares(conv.lengths_freq[c]);
+  const target = i < fig.trace.k ? fig.prof.positions[i].target : fig.prof.bonus_target, freq = conv.freq[c][i];
+  const lengths = conv.lengths_freq[c];
   fig.ui.hist.replaceChildren(...fig.trace.vocabulary.map((tok, y) => histRow(fig, tok, target[y], freq[y])));
   fig.ui.lengths.replaceChildren(...fig.prof.stats.tokens_per_round_distribution.map((p, j) => histRow(fig, fill(fig.C.n, { n: j + 1 }), p, lengths[j])));
 }

@@ -18,24 +18,10 @@ function fill(pattern, fields) {
   return pattern.replace(/\{(\w+)\}/g, (m, name) => String(fields[name]));
 }
 
-// The trace the build embeds in #trace, or null on a page without one; each profile's positions as one object
-// per position (the trace holds them as columns).
+// The trace the build embeds in #trace (plain JSON, read as it is), or null on a page without one.
 function loadTrace(doc) {
-  const source = doc.getElementById('trace'), trace = source ? JSON.parse(source.textContent) : null;
-  if (trace) trace.profiles.forEach(p => { p.positions = positionRows(p.positions, trace.spaced); });
-  return trace;
-}
-
-// Columns {fact: [value per position]} -> [{fact: value}], a fact named in `spaced` split from its one
-// space-separated string, where an empty item stands for null (view.position_columns).
-function positionRows(columns, spaced) {
-  const names = Object.keys(columns);
-  function split(text) { return text.split(' ').map(v => v === '' ? null : v); }
-  return columns[names[0]].map((first, i) => {
-    const pos = {};
-    names.forEach(name => { pos[name] = spaced.indexOf(name) < 0 ? columns[name][i] : split(columns[name][i]); });
-    return pos;
-  });
+  const source = doc.getElementById('trace');
+  return source ? JSON.parse(source.textContent) : null;
 }
 
 // Calls fn once, when el first comes within a screen of the viewport, or when the page is printed; at once where
@@ -87,6 +73,15 @@ function partsOf(root, selectors) {
 }
 
 function ids(list) { return list.map((x, i) => i); }
+
+// 1234567 -> "1,234,567", the separator from the text table.
+function grouped(n, separator) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, separator); }
+
+// A location's fragment decoded, or as it is where it does not decode.
+function decoded(hash) {
+  try { return decodeURIComponent(hash || ''); } catch { return String(hash); }
+}
+
 
 /* ---------- detached nodes: a figure's render puts them on the page ---------- */
 
@@ -192,3 +187,8 @@ function oneAtATime(fill) {
 const STARTERS = [];  // [name, selector, start, many]
 
 function starts(name, selector, start, many) { STARTERS.push([name, selector, start, !!many]); }
+
+Object.assign(shared, {
+  bar, clamp, cloned, decoded, figure, fill, fracValue, grouped, headRow, ids, loadTrace, NEAR_EVENT, node,
+  offerBack, oneAtATime, overlapRows, partsOf, row, STARTERS, starts, tokenCell, uniformSource, whenNear, whole
+});

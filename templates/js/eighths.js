@@ -2,6 +2,8 @@
 // eighths (integers 0-8 summing to 8), so every fact is an exact fraction, kept as a reduced [numerator,
 // denominator] pair and written as the build writes it (speculative/figures/common.py); tests hold the two equal.
 
+const { committedIn, fill, sumIn, variantPieces } = shared;
+
 function gcd(a, b) { return b ? gcd(b, a % b) : a; }
 
 // n/d as a reduced [n, d] pair.
@@ -85,3 +87,38 @@ function eighthsFacts(p, q, W) {
     bars: eighthsBars(p, q)
   };
 }
+
+/* ---------- a broken sampler at the reader's own position, exact (variants.js's arithmetic in fractions) ---------- */
+
+// The arithmetic of variants.js's pieces in reduced [numerator, denominator] pairs.
+const FRACTIONS = {
+  zero: [0, 1], one: [1, 1],
+  add: (a, b) => frac(a[0] * b[1] + b[0] * a[1], a[1] * b[1]),
+  sub: (a, b) => frac(a[0] * b[1] - b[0] * a[1], a[1] * b[1]),
+  mul: (a, b) => frac(a[0] * b[0], a[1] * b[1]),
+  div: (a, b) => frac(a[0] * b[1], a[1] * b[0]),
+  less: (a, b) => a[0] * b[1] < b[0] * a[1]
+};
+
+// Half the L1 distance between two distributions in A.
+function distanceIn(a, b, A) {
+  const total = sumIn(a.map((x, y) => A.less(x, b[y]) ? A.sub(b[y], x) : A.sub(x, b[y])), A);
+  return A.div(total, A.add(A.one, A.one));
+}
+
+// A sampler at a whole-eighths position (p, q integers summing to 8): what it commits, exact, as the trace writes
+// a shipped position's (figures/lab.py's Broken.json): [committed texts, TV as a fraction, TV to 3 decimals, signs].
+function eighthsBroken(spec, p, q) {
+  const P = p.map(a => frac(a, 8)), Q = q.map(b => frac(b, 8));
+  const c = committedIn(variantPieces(spec, P, Q, FRACTIONS), FRACTIONS), tv = distanceIn(c, P, FRACTIONS);
+  const signs = c.map((x, y) => FRACTIONS.less(P[y], x) ? '+' : FRACTIONS.less(x, P[y]) ? '-' : '=');
+  return [c.map(eighthsText), fracText(tv), decimalText(tv, 3), signs.join('')];
+}
+
+// A fraction [n, d] of 0 to 1 rounded half-up to `places` decimals, from the exact value (as text.decimal_str).
+function decimalText(f, places) {
+  const scale = 10**places, n = Math.floor((2 * f[0] * scale + f[1]) / (2 * f[1]));
+  return (n / scale).toFixed(places);
+}
+
+Object.assign(shared, { eighthsBars, eighthsBroken, eighthsFacts });

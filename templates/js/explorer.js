@@ -1,5 +1,7 @@
 // The speedup explorer: how far to draft, for what a draft step and checking a position cost, under each rule.
 
+const { clamp, figure, fill, node, partsOf, starts, whole } = shared;
+
 const EXPLORE_PARTS = {
   k: '[data-explore-k]', cost: '[data-explore-cost]', rule: '[data-explore-rule]', verify: '[data-explore-verify]',
   readout: '[data-explore-readout]', bars: '[data-explore-bars]', kOut: '[data-explore-k-out]'
@@ -27,11 +29,10 @@ function limitExplorer(fig) {
   s.verify = clamp(whole(s.verify, 0), 0, ex.verify.length - 1);
 }
 
-// One profile's figures at the chosen rule, verification cost and draft cost: values [k] (the trace holds them
-// space-separated), slow flags, best k.
+// One profile's figures at the chosen rule, verification cost and draft cost: values [k], slow flags [k], best k.
 function explored(fig, p) {
   const s = fig.state, sp = p.speedup, r = s.rule, v = s.verify, c = s.cost;
-  return { values: sp.values[r][v][c].split(' '), slow: sp.slow[r][v][c], best: sp.best[r][v][c] };
+  return { values: sp.values[r][v][c], slow: sp.slow[r][v][c], best: sp.best[r][v][c] };
 }
 
 // The bars' heights are the displayed values over sp.top, divided by the stylesheet.
@@ -39,7 +40,7 @@ function explorerRow(fig, p) {
   const e = explored(fig, p), wrap = node('div', 'ex-row');
   const cols = e.values.map((v, j) => {
     const k = j + 1;
-    const col = node('span', `ex-col${e.slow.charAt(j) === '1' ? ' is-slow' : ''}${k === fig.state.k ? ' is-k' : ''}${k === e.best ? ' is-best' : ''}`);
+    const col = node('span', `ex-col${e.slow[j] ? ' is-slow' : ''}${k === fig.state.k ? ' is-k' : ''}${k === e.best ? ' is-best' : ''}`);
     col.style.setProperty('--h', v);
     col.append(node('span', 'ex-bar'), node('span', 'ex-val', fill(fig.E.times, { value: v })), node('span', 'ex-k', String(k)));
     return col;
@@ -60,7 +61,7 @@ function stepsNoun(E, cost) {
 // What a round costs: today's sentence when checking is free, else the sum k·c + verify_round + k·v.
 function roundLine(fig) {
   const E = fig.E, s = fig.state, k = s.k, ex = fig.trace.explore, v = ex.verify[s.verify];
-  const round = ex.round_costs[s.verify][s.cost].split(' ')[k - 1];
+  const round = ex.round_costs[s.verify][s.cost][k - 1];
   const fields = { k_text: fill(k === 1 ? E.k_one : E.k_many, { k }), cost: ex.cost_text[s.cost], k,
     c: ex.costs[s.cost], one: ex.verify_round, v, verify: ex.verify_text[s.verify], round_cost: round,
     steps: stepsNoun(E, round) };
@@ -74,7 +75,7 @@ function explorerLines(fig) {
   fig.trace.profiles.forEach(p => {
     const e = explored(fig, p), best = e.best;
     lines.push(fill(best ? E.profile : E.profile_none, { name: p.name, value: e.values[k - 1], k, best,
-      best_value: best ? e.values[best - 1] : '', slower: e.slow.charAt(k - 1) === '1' ? E.slower : '' }));
+      best_value: best ? e.values[best - 1] : '', slower: e.slow[k - 1] ? E.slower : '' }));
   });
   return lines;
 }

@@ -2,6 +2,8 @@
 // the address points inside it, and every fold opens for print and closes again after; find-in-page opens one by
 // itself (Chromium expands a closed <details> that holds a match), since the folded text is in the page all along.
 
+const { starts } = shared;
+
 function openAround(target) {
   for (let d = target.closest('details'); d; d = d.parentElement && d.parentElement.closest('details')) d.open = true;
 }

@@ -3,6 +3,11 @@
 // crypto (core.js's uniformSource), or, where a test opts in before the page loads, from window.__generateSeed (the
 // mulberry32 of speculative/generate.py's page run) or window.__generateUniforms ({spec: [...], plain: [...]}).
 
+const {
+  clamp, cloned, committedIn, figure, fill, firstLargest, FLOATS, inverseCdf, node, oneAtATime, overlapRows,
+  partsOf, starts, uniformSource, variantPieces, whole
+} = shared;
+
 const GEN_PARTS = {
   play: '[data-gen-play]', step: '[data-gen-step]', reset: '[data-gen-reset]', draft: '[data-gen-draft]',
   k: '[data-gen-k]', kOut: '[data-gen-k-out]', temp: '[data-gen-temp]', spec: '[data-gen-spec]',

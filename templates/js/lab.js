@@ -1,6 +1,11 @@
 // The accept-test lab: the reader drives u (and, on a rejection, the replacement draw);
 // the thresholds and cut points the build precomputed decide.
 
+const {
+  bindTally, clamp, cloned, decoded, eighthsBars, eighthsBroken, eighthsFacts, figure, fill, FLOATS, fracValue, ids,
+  limitTally, node, offerBack, overlapRows, partsOf, renderTally, segmentAt, starts, variantPieces, whole
+} = shared;
+
 const LAB_PARTS = {
   select: '[data-lab-position]', tokens: '[data-lab-tokens]', bars: '[data-lab-bars]', u: '[data-lab-u]',
   yes: '[data-lab-yes]', mark: '[data-lab-mark]', threshold: '[data-lab-threshold]', verdict: '[data-lab-verdict]',
@@ -24,12 +29,6 @@ function limitWhere(trace, where) {
 // The tokens the draft can propose at a position: those with an accept probability; a greedy draft (rule 1) only its top one.
 function proposable(pos, rule) {
   return rule === 1 ? [pos.greedy] : ids(pos.accept).filter(y => pos.accept[y] !== null);
-}
-
-// The token whose segment of the cumulative cut points holds r: the first cut above r.
-function segmentAt(cuts, r) {
-  for (let y = 0; y < cuts.length; y++) if (r < cuts[y]) return y;
-  return cuts.length - 1;
 }
 
 function startLab(root, trace) {

@@ -1,10 +1,11 @@
 // The round player: steps through the frames of the trace's rounds, with a deep link per frame.
 
-/* ---------- pure helpers ---------- */
+const {
+  bar, clamp, decoded, figure, fill, fracValue, headRow, NEAR_EVENT, node, offerBack, overlapRows, partsOf, row,
+  starts, tokenCell, whenNear, whole
+} = shared;
 
-function decoded(hash) {
-  try { return decodeURIComponent(hash || ''); } catch { return String(hash); }
-}
+/* ---------- pure helpers ---------- */
 
 // "#divergent/4" -> {profile: 1, round: 0, frame: 4}; "#divergent/r7/3" -> drawn round 7, frame 3;
 // null when the hash is not a frame of a known profile.
@@ -24,13 +25,13 @@ function isFormField(el) {
   return !!(el && el.closest && el.closest('input, select, textarea, [contenteditable]'));
 }
 
-// The token a frame is about: the proposal it checks, or the bonus token (view.frame_token).
+// The token a frame is about: the proposal it checks, or the bonus token (tests/tracekit.py's frame_token).
 function frameToken(rnd, f) {
   return f.kind === 'verify' ? rnd.proposals[f.pos - 1] : f.kind === 'bonus' ? rnd.bonus : null;
 }
 
 // The fields a frame's caption is filled from: its position's facts, the round's fields, its draw
-// (view.caption_context does the same in Python).
+// (figures/walkthrough.caption does the same in Python).
 function captionFields(trace, prof, rnd, f) {
   const x = frameToken(rnd, f);
   let c = {};
@@ -46,23 +47,10 @@ function captionFields(trace, prof, rnd, f) {
   return c;
 }
 
-// A frame row of the trace as an object: one string of fields joined by trace.frame_separator and named once, in
-// trace.frame_fields; its kind is a one-letter code of trace.frame_kinds (tracekit.frame_dict).
-function frameOf(trace, frameRow) {
-  const f = {}, values = frameRow.split(trace.frame_separator);
-  trace.frame_fields.forEach((name, i) => { f[name] = values[i]; });
-  f.kind = trace.frame_kinds[f.kind];
-  f.pos = Number(f.pos);
-  f.chance = Number(f.chance);
-  f.caption = f.caption.split('').map(d => trace.caption_keys[parseInt(d, 36)]);  // base-36 digits
-  return f;
-}
-
-// Slot i of a frame, as {state, token, replacement}: tokens live once in the round, states as the
-// one-letter codes of trace.slot_states (view.slot_views).
+// Slot i of a frame, as {state, token, replacement}: tokens live once in the round, a frame holds each slot's
+// state (figures/walkthrough.slot_views makes the same slots for the no-script list).
 function slotsOf(trace, rnd, f) {
-  return f.slots.split('').map((code, i) => {
-    const state = trace.slot_states[code];
+  return f.slots.map((state, i) => {
     const token = i < trace.k ? rnd.proposals[i] : state === 'bonus' ? rnd.bonus : null;
     return { state, token, replacement: state === 'rejected' ? rnd.replacement : null };
   });
@@ -77,7 +65,7 @@ function committedOf(slots) {
 // The round's token lists as its captions quote them (text.quoted): its proposals, and from its closing frame's
 // strip the tokens it committed (and how many) and the proposals it dropped; and its replacement's label.
 function roundTokens(trace, rnd) {
-  const P = trace.text.player, last = slotsOf(trace, rnd, frameOf(trace, rnd.frames[rnd.frames.length - 1]));
+  const P = trace.text.player, last = slotsOf(trace, rnd, rnd.frames[rnd.frames.length - 1]);
   const committed = committedOf(last).map(c => c.token);
   function quoted(tokens) {
     return tokens.map(t => fill(P.quoted, { tok: trace.labels[t] })).join(' ');
@@ -211,7 +199,7 @@ function renderPlayer(fig) {
 // Frame i of the round, in every part of the stage; returns the frame.
 function renderStage(fig, rnd, i) {
   const T = fig.T, trace = fig.trace, ui = fig.ui, n = rnd.frames.length;
-  const f = frameOf(trace, rnd.frames[i - 1]);
+  const f = rnd.frames[i - 1];
   const ctx = captionFields(trace, currentProfile(fig), rnd, f), slots = slotsOf(trace, rnd, f);
   ui.head.textContent = fill(f.kind === 'verify' ? T.head_verify : T.head,
     { i, n, kind: trace.text.kinds[f.kind], pos: f.pos });
@@ -400,7 +388,7 @@ function renderTest(fig, f, ctx, rnd) {
   const ui = fig.ui, T = fig.T;
   ui.test.hidden = f.kind !== 'verify';
   if (ui.test.hidden) return ui.bars.replaceChildren();  // a held panel keeps its room, not its rows
-  const pos = currentProfile(fig).positions[f.pos - 1], x = frameToken(rnd, f), passed = f.slots[f.pos - 1] === 'a';
+  const pos = currentProfile(fig).positions[f.pos - 1], x = frameToken(rnd, f), passed = f.slots[f.pos - 1] === 'accepted';
   ui.testTitle.textContent = fill(T.test_title, ctx);
   ui.p.textContent = ctx.p;
   ui.q.textContent = ctx.q;
@@ -421,7 +409,7 @@ function renderTest(fig, f, ctx, rnd) {
 }
 
 function renderDist(fig, f, ctx, rnd) {
-  const rejected = f.kind === 'verify' && f.slots[f.pos - 1] === 'r', bonus = f.kind === 'bonus';
+  const rejected = f.kind === 'verify' && f.slots[f.pos - 1] === 'rejected', bonus = f.kind === 'bonus';
   fig.ui.dist.hidden = !(rejected || bonus);
   fig.ui.dist.dataset.kind = bonus ? 'bonus' : 'residual';
   if (rejected) renderResidual(fig, f, ctx, rnd);

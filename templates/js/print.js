@@ -2,6 +2,8 @@
 // so a reader on screen does not carry hundreds of hidden elements. It writes only inside its own holder,
 // the element that holds the <noscript>.
 
+const { NEAR_EVENT, starts, whenNear } = shared;
+
 function startPrint(noscript) {
   const holder = noscript.parentElement;
   function printable() {

@@ -3,10 +3,18 @@
 // the residual's cut points pick the replacement. A broken sampler draws with its own pieces (variants.js); the exact
 // probabilities the page prints for a shipped position are the build's.
 
+const { fill, fracValue, grouped, headRow, inverseCdf, node, partsOf, row, uniformSource } = shared;
+
 const TALLY_PARTS = { root: '[data-tally]', drawU: '[data-lab-draw-u]', readout: '[data-tally-readout]' };
 
 // The noise level of the tally's bound, as the analysis's total-variation bound uses (tests hold the two equal).
 const NOISE_DELTA = 1e-6;
+
+// The token whose segment of the cumulative cut points holds r: the first cut above r.
+function segmentAt(cuts, r) {
+  for (let y = 0; y < cuts.length; y++) if (r < cuts[y]) return y;
+  return cuts.length - 1;
+}
 
 // One run of a position under each rule (in stats.ACCEPTANCE's order), from three uniforms u[i..i+2]: it counts
 // its proposal x in `prop`, and returns the committed token y, as y when x was accepted and as -1 - y when y
@@ -51,9 +59,6 @@ function drawPosition(pos, n, uniforms, rule, pieces) {
 }
 
 function added(a, b) { return a.map((v, i) => v + b[i]); }
-
-// 1234567 -> "1,234,567", the separator from the text table.
-function grouped(n, separator) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, separator); }
 
 // The tally belongs to one position under one rule (`key`): a new one, or a reset, starts it again from nothing.
 function limitTally(s, size, key) {
@@ -180,3 +185,5 @@ function stackedTrack(a, b) {
   track.style.setProperty('--b', String(b));
   return track;
 }
+
+Object.assign(shared, { bindTally, limitTally, renderTally, segmentAt });

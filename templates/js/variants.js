@@ -15,22 +15,13 @@ function inverseCdf(probs, u) {
   return found < 0 ? last : Math.min(found, last);
 }
 
-// The arithmetic the pieces are written in: numbers, or reduced [numerator, denominator] pairs (eighths.js's frac).
+// The arithmetic the pieces are written in: numbers (eighths.js's FRACTIONS is the same in exact fractions).
 const FLOATS = {
   zero: 0, one: 1,
-  add (a, b) { return a + b; }, sub (a, b) { return a - b; },
-  mul (a, b) { return a * b; }, div (a, b) { return a / b; },
-  less (a, b) { return a < b; }
+  add: (a, b) => a + b, sub: (a, b) => a - b,
+  mul: (a, b) => a * b, div: (a, b) => a / b,
+  less: (a, b) => a < b
 };
-const FRACTIONS = {
-  zero: [0, 1], one: [1, 1],
-  add (a, b) { return frac(a[0] * b[1] + b[0] * a[1], a[1] * b[1]); },
-  sub (a, b) { return frac(a[0] * b[1] - b[0] * a[1], a[1] * b[1]); },
-  mul (a, b) { return frac(a[0] * b[0], a[1] * b[1]); },
-  div (a, b) { return frac(a[0] * b[1], a[1] * b[0]); },
-  less (a, b) { return a[0] * b[1] < b[0] * a[1]; }
-};
-
 function sumIn(list, A) { return list.reduce((s, v) => A.add(s, v), A.zero); }
 
 // weights / their sum, or null when they sum to 0 (nothing to draw from).
@@ -71,23 +62,4 @@ function committedIn(pieces, A) {
   return kept.map((k, y) => A.add(k, A.mul(rejected, pieces.fix[y])));
 }
 
-// Half the L1 distance between two distributions in A.
-function distanceIn(a, b, A) {
-  const total = sumIn(a.map((x, y) => A.less(x, b[y]) ? A.sub(b[y], x) : A.sub(x, b[y])), A);
-  return A.div(total, A.add(A.one, A.one));
-}
-
-// A sampler at a whole-eighths position (p, q integers summing to 8): what it commits, exact, as the trace writes
-// a shipped position's (figures/lab.py's Broken.json): [committed texts, TV as a fraction, TV to 3 decimals, signs].
-function eighthsBroken(spec, p, q) {
-  const P = p.map(a => frac(a, 8)), Q = q.map(b => frac(b, 8));
-  const c = committedIn(variantPieces(spec, P, Q, FRACTIONS), FRACTIONS), tv = distanceIn(c, P, FRACTIONS);
-  const signs = c.map((x, y) => FRACTIONS.less(P[y], x) ? '+' : FRACTIONS.less(x, P[y]) ? '-' : '=');
-  return [c.map(eighthsText), fracText(tv), decimalText(tv, 3), signs.join('')];
-}
-
-// A fraction [n, d] of 0 to 1 rounded half-up to `places` decimals, from the exact value (as text.decimal_str).
-function decimalText(f, places) {
-  const scale = 10**places, n = Math.floor((2 * f[0] * scale + f[1]) / (2 * f[1]));
-  return (n / scale).toFixed(places);
-}
+Object.assign(shared, { committedIn, firstLargest, FLOATS, inverseCdf, sumIn, variantPieces });
