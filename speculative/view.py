@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+import re
 from typing import Any
 
 from . import checks, text, variants
@@ -76,11 +77,25 @@ def point_href(ex: Explained, where: tuple[int, int, int] | None) -> str | None:
 BUILD_ONLY_DRAWS = {"chance_one", "chance_many", "chance_none_data", "chance_none_drawn"}  # filled into chance_note
 
 
+def rule_words() -> dict[str, dict[str, str]]:
+    """Returns each verification rule's patterns in the lab, by rule id: how often it passes, the single check's
+    threshold, pass and fail, and the tally's caption (strings.OWN numbers them in strings.RULE_NAMES' order)."""
+    lab, own = strings.LAB, strings.OWN
+    words = ({"rate": own["rate_0"], "threshold": lab["threshold"], "pass": lab["pass"], "fail": lab["fail"],
+              "caption": lab["tally_caption"]},
+             {"rate": own["rate_1"], "threshold": lab["threshold"], "pass": own["pass_1"], "fail": own["fail_1"],
+              "caption": own["caption_1"]},
+             {"rate": own["rate_2"], "threshold": own["threshold_2"], "pass": own["pass_2"], "fail": own["fail_2"],
+              "caption": own["caption_2"]})
+    return dict(zip(strings.RULE_NAMES, words, strict=True))
+
+
 def text_table() -> dict[str, Any]:
     """Returns every pattern and word the script shows: it has none of its own."""
+    own = {k: v for k, v in browser_words(strings.OWN).items() if not re.search(r"_\d$", k)}  # rule_words has those
     return {"captions": strings.CAPTIONS, "player": browser_words(strings.PLAYER), "kinds": strings.KIND_NAMES,
             "states": strings.STATE_NAMES, "lab": browser_words(strings.LAB), "conv": browser_words(strings.CONV),
-            "explore": browser_words(strings.EXPLORE), "own": browser_words(strings.OWN),
+            "explore": browser_words(strings.EXPLORE), "own": own, "rules": rule_words(),
             "draws": {k: v for k, v in strings.DRAWS.items() if k not in BUILD_ONLY_DRAWS},
             "gen": {k: v for k, v in strings.GEN.items() if k not in ("drafts", "short")}}  # the template names the drafts
 
@@ -114,6 +129,7 @@ def full_trace(ex: Explained, figs: Figures) -> dict[str, Any]:
         "cost_model": {"draft_step": str(data.cost.draft_step), "verify_round": str(data.cost.verify_round)},
         "points": {name: point_href(ex, where) for name, where in ex.points.items()},
         "text": text_table(),
+        "rules": [{"id": rule, "name": name} for rule, name in strings.RULE_NAMES.items()],  # the script names them by id
         "samplers": [v.json() for v in variants.VARIANTS],  # the rule, then the broken samplers a reader may switch on
         **{module.TRACE_KEY: m.trace() for module, m in zip(FIGURES, figs.models) if hasattr(m, "trace")},
         "profiles": [profile_trace(ex, figs, i) for i in range(len(ex.results))],

@@ -35,25 +35,25 @@ def test_the_trace_holds_every_rule_verify_cost_and_draft_cost_exactly(explained
     assert len(cost.verify_costs) > 1 and Fraction(0) in cost.verify_costs
     for i, r in enumerate(explained.results):
         sp = profile_trace(r, Fraction(1))
-        for ri, rule in enumerate(ACCEPTANCE):
+        for rule in ACCEPTANCE:
             for vi, v in enumerate(cost.verify_costs):
                 for ci, c in enumerate(cost.compare_draft_steps):
                     col = [exact_speedup(explained, i, rule, v, c, k) for k in range(1, K + 1)]
                     n = next((n for n in (2, 3) if [decimal_str(x, n) for x in col].count(decimal_str(max(col), n)) == 1), 4)
-                    assert sp["values"][ri][vi][ci] == [decimal_str(x, n) for x in col]  # the best k reads apart
-                    assert sp["slow"][ri][vi][ci] == [x < 1 for x in col]
+                    assert sp["values"][rule][vi][ci] == [decimal_str(x, n) for x in col]  # the best k reads apart
+                    assert sp["slow"][rule][vi][ci] == [x < 1 for x in col]
                     best = max(range(K), key=lambda j: (col[j], -j)) + 1
-                    assert sp["best"][ri][vi][ci] == (best if col[best - 1] > 1 else 0)
+                    assert sp["best"][rule][vi][ci] == (best if col[best - 1] > 1 else 0)
 
 
 def test_the_default_state_is_the_accept_test_with_free_checks_as_before(explained):
     for r in explained.results:
         sp, table = profile_trace(r, Fraction(1)), r.stats.speedup_table  # [k][cost]: the page's one table before the controls
         for c in range(len(table[0])):
-            assert sp["values"][0][0][c] == column_texts([row[c] for row in table])  # the no-JS table's own texts
-            assert [Fraction(t) for t in sp["values"][0][0][c]] == [  # each the exact value, rounded
-                Fraction(decimal_str(row[c], len(t.split(".")[1]))) for row, t in zip(table, sp["values"][0][0][c])]
-            assert sp["best"][0][0][c] == (r.best_k[c] if table[r.best_k[c] - 1][c] > 1 else 0)
+            assert sp["values"]["accept-test"][0][c] == column_texts([row[c] for row in table])  # the no-JS table's own texts
+            assert [Fraction(t) for t in sp["values"]["accept-test"][0][c]] == [  # each the exact value, rounded
+                Fraction(decimal_str(row[c], len(t.split(".")[1]))) for row, t in zip(table, sp["values"]["accept-test"][0][c])]
+            assert sp["best"]["accept-test"][0][c] == (r.best_k[c] if table[r.best_k[c] - 1][c] > 1 else 0)
 
 
 def test_every_profiles_chart_is_drawn_to_one_scale_the_highest_speedup_any_can_show(explained):
@@ -76,7 +76,7 @@ def explorer(page: Page):
 
 
 def choose(fig, rule: int, verify: int, cost: int, k: int) -> None:
-    fig.get_by_label("Rule", exact=True).select_option(str(rule))
+    fig.get_by_label("Rule", exact=True).select_option(list(ACCEPTANCE)[rule])
     fig.get_by_label("Verification cost per position").select_option(str(verify))
     fig.get_by_label("Draft step cost").select_option(str(cost))
     fig.get_by_label("Positions drafted").fill(str(k))
@@ -96,7 +96,7 @@ def test_rule_and_verification_cost_change_the_figures_to_the_exact_values(page:
     choose(fig, rule, verify, cost, k)
     readout = fig.locator("[data-explore-readout]")
     if rule:  # the readout names a rule other than the accept test
-        expect(readout).to_contain_text(f"Checked by {trace['explore']['rules'][rule]}:")
+        expect(readout).to_contain_text(f"Checked by {trace['explore']['rules'][rule]['name']}:")
     v, c = data.cost.verify_costs[verify], data.cost.compare_draft_steps[cost]
     total = round_cost(k, data.cost, c, v)
     if v:
@@ -119,15 +119,15 @@ def test_a_dearer_check_moves_the_best_k_down_and_the_bars_with_it(page: Page, p
     page.goto(page_url)
     fig = explorer(page)
     c, nv = int(fig.get_by_label("Draft step cost").input_value()), len(trace["explore"]["verify"])
-    moved = [i for i, p in enumerate(trace["profiles"]) if p["speedup"]["best"][0][0][c] > p["speedup"]["best"][0][nv - 1][c]]
+    moved = [i for i, p in enumerate(trace["profiles"]) if p["speedup"]["best"]["accept-test"][0][c] > p["speedup"]["best"]["accept-test"][nv - 1][c]]
     assert moved, "on the shipped data the dearest check moves some draft's best k at the page's draft cost"
     i = moved[0]
     row = fig.locator(".ex-row").nth(i)
     bar = row.locator(".ex-bar").last
-    expect(row.locator(".ex-col.is-best .ex-k")).to_have_text(str(trace["profiles"][i]["speedup"]["best"][0][0][c]))
+    expect(row.locator(".ex-col.is-best .ex-k")).to_have_text(str(trace["profiles"][i]["speedup"]["best"]["accept-test"][0][c]))
     free = bar.bounding_box()["height"]
     fig.get_by_label("Verification cost per position").select_option(str(nv - 1))
-    expect(row.locator(".ex-col.is-best .ex-k")).to_have_text(str(trace["profiles"][i]["speedup"]["best"][0][nv - 1][c]))
+    expect(row.locator(".ex-col.is-best .ex-k")).to_have_text(str(trace["profiles"][i]["speedup"]["best"]["accept-test"][nv - 1][c]))
     assert bar.bounding_box()["height"] < free
 
 
@@ -136,7 +136,7 @@ def test_the_speedup_explorer_shows_the_trace_values(page: Page, page_url, trace
     page.goto(page_url)
     fig = explorer(page)
     costs = trace["explore"]["costs"]
-    expect(fig.get_by_label("Rule", exact=True)).to_have_value("0")
+    expect(fig.get_by_label("Rule", exact=True)).to_have_value("accept-test")
     expect(fig.get_by_label("Verification cost per position")).to_have_value(str(trace["explore"]["verify"].index("0")))
     for c, cost in enumerate(costs):
         fig.get_by_label("Draft step cost").select_option(str(c))
@@ -147,11 +147,11 @@ def test_the_speedup_explorer_shows_the_trace_values(page: Page, page_url, trace
             total = Fraction(trace["explore"]["round_costs"][0][c][k - 1])
             expect(readout).to_contain_text(f"round costs {cost_phrase(total)}.")  # "1 target step", "3/2 target steps"
             for p in trace["profiles"]:
-                s = {key: p["speedup"][key][0][0][c] for key in ("values", "slow", "best")}
+                s = {key: p["speedup"][key]["accept-test"][0][c] for key in ("values", "slow", "best")}
                 best = f"the best k is {s['best']}" if s["best"] else NO_K
                 expect(readout).to_contain_text(f"For {p['name']}, drafting k = {k} gives {s['values'][k - 1]}×")
                 expect(readout).to_contain_text(best)
-    first = lambda p, c: {key: p["speedup"][key][0][0][c] for key in ("slow", "best")}  # noqa: E731
+    first = lambda p, c: {key: p["speedup"][key]["accept-test"][0][c] for key in ("slow", "best")}  # noqa: E731
     slow = [(c, p) for p in trace["profiles"] for c in range(len(costs)) if True in first(p, c)["slow"] and first(p, c)["best"]]
     assert slow, "the costs on offer include one where some k beats plain decoding and another k is slower"
     c, p = slow[0]

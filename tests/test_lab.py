@@ -51,7 +51,7 @@ def test_the_rules_are_named_in_the_analysis_order():
 def test_every_position_carries_each_rules_acceptance_as_the_analysis_computes_it(explained, trace):
     for r, p in zip(explained.results, trace["profiles"]):
         for k, pos in enumerate(p["positions"]):
-            assert [Fraction(x) for x in pos["rates"]] == [rule.acceptance[k] for rule in r.stats.rules]
+            assert {rule: Fraction(x) for rule, x in pos["rates"].items()} == {rule.rule: rule.acceptance[k] for rule in r.stats.rules}
 
 
 def test_the_greedy_proposal_and_its_cut_points_are_p_without_the_drafts_first_top_token(trace):
@@ -104,7 +104,7 @@ def expected_exact(p: list[int], q: list[int], rec: stats.PositionRecord | None 
         "greedy": stats.top_token(qf),
         "greedy_cuts": [pair(c) for c in cumulative(rest or [Fraction(0)] * len(p))],
         "greedy_res": None if rest is None else [pair(r) for r in rest],
-        "rates": [pair(f(pf, qf)) for f in stats.ACCEPTANCE.values()],
+        "rates": {rule: pair(f(pf, qf)) for rule, f in stats.ACCEPTANCE.items()},
     }
 
 
@@ -161,7 +161,7 @@ def rate_text(pos: dict, rule: int, vocab: list[str]) -> str:
     labels = [text.isolated(t) for t in vocab]
     items = [text.fill(strings.OWN["item"], {"tok": labels[y], "accept": none_mark(a)}) for y, a in enumerate(pos["accept"])]
     # under another rule than the accept test, a note says the bars' legend is the accept test's split of p
-    return text.fill(strings.OWN[f"rate_{rule}"], {"rate": pos["rates"][rule], "list": strings.OWN["sep"].join(items),
+    return text.fill(strings.OWN[f"rate_{rule}"], {"rate": pos["rates"][list(strings.RULE_NAMES)[rule]], "list": strings.OWN["sep"].join(items),
                                                 "tok": labels[pos["greedy"]]}) + (strings.OWN["key_other"] if rule else "")
 
 
@@ -361,8 +361,8 @@ def test_the_tally_under_each_rule_matches_p_at_every_shipped_position(pages, pa
         draw(page, 10)  # 100,000 draws
         shares = route_shares(pos, rule)
         assert chi_square_p(tally_counts(page), shares) > 1e-6, (where, rule)
-        expect(lab(page).locator("[data-tally-readout]")).to_contain_text(f"the rule’s exact rate is {pos['rates'][rule]}.")
-        assert accepted_rate(page) == pytest.approx(float(Fraction(pos["rates"][rule])), abs=0.02)
+        expect(lab(page).locator("[data-tally-readout]")).to_contain_text(f"the rule’s exact rate is {pos['rates'][list(strings.RULE_NAMES)[rule]]}.")
+        assert accepted_rate(page) == pytest.approx(float(Fraction(pos["rates"][list(strings.RULE_NAMES)[rule]])), abs=0.02)
     page.close()
 
 

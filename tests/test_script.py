@@ -3,7 +3,7 @@
 A small scanner blanks comments, strings and regular expressions, then matches braces, which is enough for the
 style the fragments use (a template string's ${...} holds no braces or backticks of its own). Every word the script shows comes
 from the trace's text table instead (speculative/text.py); the only words a string literal may hold are names
-the page's markup and styles define (classes, ids, data- hooks, custom properties), the trace's kind and state
+the page's markup and styles define (classes, ids, data- hooks, custom properties), the trace's kind, state and rule
 keys, and the short list of DOM names below.
 """
 
@@ -98,7 +98,7 @@ def page_names() -> frozenset[str]:
         names.update(re.findall(r'\bid="([a-z][\w-]*)"', source))
         names.update(re.findall(r"(--[a-z][\w-]*)", source) if path.suffix == ".css" else ())
         names.update(re.findall(r'\bdata-[\w-]+="([a-z][\w-]*)"', source))
-    return frozenset(names | set(strings.KIND_NAMES) | set(strings.STATE_NAMES) | DOM_NAMES)
+    return frozenset(names | set(strings.KIND_NAMES) | set(strings.STATE_NAMES) | set(strings.RULE_NAMES) | DOM_NAMES)
 
 
 def allowed_piece(piece: str, names: frozenset[str], spaced: bool) -> bool:

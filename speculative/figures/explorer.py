@@ -61,14 +61,15 @@ def shared_top(results: Sequence[ProfileResult]) -> Fraction:
 
 
 def profile_trace(r: ProfileResult, top: Fraction) -> dict[str, Any]:
-    """Returns one profile's speedups for the script, each [rule][verify cost][draft cost]: the displayed values at
+    """Returns one profile's speedups for the script, each {rule id}[verify cost][draft cost]: the displayed values at
     every k, whether each k is below 1×, and the best k (0: none beats 1×).
     The bars' heights are the displayed values over `top`, divided by the stylesheet, so the script does no sums."""
-    cols = [[[[row[c] for row in t] for c in range(len(t[0]))] for t in rule.speedup_tables] for rule in r.stats.rules]
+    cols = {rule.rule: [[[row[c] for row in t] for c in range(len(t[0]))] for t in rule.speedup_tables]
+            for rule in r.stats.rules}
     return {"top": round(float(top), 4),
-            "values": [[[column_texts(col) for col in v] for v in rule] for rule in cols],
-            "slow": [[[[x < 1 for x in col] for col in v] for v in rule] for rule in cols],
-            "best": [[[best_k(col) for col in v] for v in rule] for rule in cols]}
+            "values": {rule: [[column_texts(col) for col in v] for v in t] for rule, t in cols.items()},
+            "slow": {rule: [[[x < 1 for x in col] for col in v] for v in t] for rule, t in cols.items()},
+            "best": {rule: [[best_k(col) for col in v] for v in t] for rule, t in cols.items()}}
 
 
 def verify_phrase(v: Fraction) -> str:
@@ -86,7 +87,7 @@ class Explorer:
         return {"costs": [str(c) for c in cost.compare_draft_steps],
                 "cost_text": [text.cost_phrase(c) for c in cost.compare_draft_steps],
                 "verify": [str(v) for v in cost.verify_costs], "verify_text": [verify_phrase(v) for v in cost.verify_costs],
-                "rules": [strings.RULE_NAMES[r.rule] for r in rules]}
+                "rules": [{"id": r.rule, "name": strings.RULE_NAMES[r.rule]} for r in rules]}
 
     def trace(self) -> dict[str, Any]:
         """Returns the script's part: the choices, and the round cost k·c + verify_round + k·v at every [v][c][k]."""

@@ -115,7 +115,8 @@ class Lab:
                    "rows": [{"position": j + 1, "cells": [none_mark(a) for a in f.accept]} for j, f in enumerate(facts)]}
                   for r, facts in zip(ex.results, self.facts)]
         return {"lab": {"options": options, "tables": tables, "none": ex.chance is None, "none_text": strings.LAB["none"],
-                        "default": self.default(), "own": strings.OWN["option"], "rules": list(strings.RULE_NAMES.values()),
+                        "default": self.default(), "own": strings.OWN["option"],
+                        "rules": [{"id": rule, "name": name} for rule, name in strings.RULE_NAMES.items()],
                         "back": strings.LAB["back"], "samplers": [v.name for v in variants.VARIANTS],
                         "broken": self.broken_table(), "broken_why": strings.LAB["broken_why"]}}
 

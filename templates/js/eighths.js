@@ -19,8 +19,8 @@ function cutsOver(list, total) { return cumulated(list).map(c => total ? frac(c,
 // The first largest entry: the greedy draft's proposal, the first in vocabulary order on a tie.
 function topIndex(list) { return list.indexOf(Math.max(...list)); }
 
-// p, q [V] in whole eighths -> the exact facts of the position, every fraction a reduced [n, d] pair; rates in
-// the order of the verification rules (accept test, greedy draft, exact match).
+// p, q [V] in whole eighths -> the exact facts of the position, every fraction a reduced [n, d] pair; rates by the
+// verification rule's id.
 function eighthsExact(p, q) {
   const raw = p.map((a, y) => Math.max(0, a - q[y])), total = sumOf(raw);
   const x = topIndex(q), rest = 8 - p[x], kept = p.map((a, y) => y === x ? 0 : a);
@@ -38,7 +38,7 @@ function eighthsExact(p, q) {
     greedy: x,
     greedy_cuts: cutsOver(kept, rest),
     greedy_res: rest ? kept.map(a => frac(a, rest)) : null,
-    rates: [alpha, frac(p[x], 8), frac(sumOf(p.map((a, y) => a * q[y])), 64)]
+    rates: { 'accept-test': alpha, 'greedy-draft': frac(p[x], 8), 'exact-match': frac(sumOf(p.map((a, y) => a * q[y])), 64) }
   };
 }
 
@@ -73,7 +73,8 @@ function eighthsFacts(p, q, W) {
   const e = eighthsExact(p, q), texts = list => list.map(eighthsText);
   const target = texts(p.map(a => frac(a, 8))), draft = texts(q.map(b => frac(b, 8)));
   return {
-    target, draft, alpha: eighthsText(e.alpha), rates: texts(e.rates),
+    target, draft, alpha: eighthsText(e.alpha),
+    rates: Object.fromEntries(Object.entries(e.rates).map(([rule, f]) => [rule, eighthsText(f)])),
     accept: e.accept.map(f => maybe(f, fracText)),
     ratio: e.ratio.map(f => maybe(f, fracText)),
     worked: e.accept.map((f, y) => maybe(f, () => workedText(target[y], draft[y], e.ratio[y], f, W))),

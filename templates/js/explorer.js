@@ -9,7 +9,7 @@ const EXPLORE_PARTS = {
 
 function startExplorer(root, trace) {
   const ui = partsOf(root, EXPLORE_PARTS);
-  const start = { k: trace.k, cost: Number(ui.cost.value), rule: Number(ui.rule.value), verify: Number(ui.verify.value) };
+  const start = { k: trace.k, cost: Number(ui.cost.value), rule: ui.rule.value, verify: Number(ui.verify.value) };
   const fig = figure(root, trace, start, limitExplorer, renderExplorer);
   fig.ui = ui;
   fig.E = trace.text.explore;
@@ -25,7 +25,7 @@ function limitExplorer(fig) {
   const s = fig.state, ex = fig.trace.explore;
   s.k = clamp(whole(s.k, 1), 1, fig.trace.k);
   s.cost = clamp(whole(s.cost, 0), 0, ex.costs.length - 1);
-  s.rule = clamp(whole(s.rule, 0), 0, ex.rules.length - 1);
+  if (!fig.trace.rules.some(r => r.id === s.rule)) s.rule = fig.trace.rules[0].id;
   s.verify = clamp(whole(s.verify, 0), 0, ex.verify.length - 1);
 }
 
@@ -70,8 +70,9 @@ function roundLine(fig) {
 
 // The readout: what a round costs, then each profile's speedup at this k and its best k.
 function explorerLines(fig) {
-  const E = fig.E, k = fig.state.k, lines = [roundLine(fig)], rule = fig.state.rule;
-  if (rule) lines.unshift(fill(E.under, { rule: fig.trace.explore.rules[rule] }));  // the accept test goes unsaid
+  const E = fig.E, k = fig.state.k, lines = [roundLine(fig)], rules = fig.trace.rules;
+  const rule = rules.find(r => r.id === fig.state.rule);
+  if (rule !== rules[0]) lines.unshift(fill(E.under, { rule: rule.name }));  // the accept test goes unsaid
   fig.trace.profiles.forEach(p => {
     const e = explored(fig, p), best = e.best;
     lines.push(fill(best ? E.profile : E.profile_none, { name: p.name, value: e.values[k - 1], k, best,

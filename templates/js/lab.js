@@ -26,13 +26,14 @@ function limitWhere(trace, where) {
   return prof ? `${prof.id}/${clamp(whole(parts[1], 1), 1, prof.positions.length)}` : trace.lab.where;
 }
 
-// The tokens the draft can propose at a position: those with an accept probability; a greedy draft (rule 1) only its top one.
+// The tokens the draft can propose at a position: those with an accept probability; a greedy draft only its top one.
 function proposable(pos, rule) {
-  return rule === 1 ? [pos.greedy] : ids(pos.accept).filter(y => pos.accept[y] !== null);
+  return rule === 'greedy-draft' ? [pos.greedy] : ids(pos.accept).filter(y => pos.accept[y] !== null);
 }
 
 function startLab(root, trace) {
-  const d = trace.lab, start = { where: d.where, token: d.token, u: Number(d.u), r: 0.5, rule: 0, sampler: 0, p: [], q: [] };
+  const d = trace.lab, start = { where: d.where, token: d.token, u: Number(d.u), r: 0.5, rule: trace.rules[0].id, sampler: 0,
+    p: [], q: [] };
   const fig = figure(root, trace, Object.assign(start, ownFromHash(location.hash)), limitLab, renderLab);
   fig.ui = partsOf(root, LAB_PARTS);
   fig.legend = fig.ui.tokens.querySelector('legend');
@@ -50,8 +51,9 @@ function startLab(root, trace) {
 // fig.pos holds the position's facts: the build's, or eighths.js's for the reader's own.
 function limitLab(fig) {
   const s = fig.state, size = fig.trace.vocabulary.length;
-  s.rule = clamp(whole(s.rule, 0), 0, LAB_CHECKS.length - 1);
-  s.sampler = s.rule ? 0 : clamp(whole(s.sampler, 0), 0, fig.trace.samplers.length - 1);  // broken ones bend the accept test
+  const rules = fig.trace.rules, first = rules[0].id;  // the accept test
+  if (!rules.some(r => r.id === s.rule)) s.rule = first;
+  s.sampler = s.rule !== first ? 0 : clamp(whole(s.sampler, 0), 0, fig.trace.samplers.length - 1);  // broken ones bend the accept test
   s.p = eighthsList(s.p, size);
   s.q = eighthsList(s.q, size);
   if (s.where !== OWN_WHERE) s.where = limitWhere(fig.trace, s.where);
@@ -80,7 +82,7 @@ function renderLab(fig) {
   const s = fig.state, pos = fig.pos, ui = fig.ui, ok = !fig.off;
   ui.select.value = s.where;
   ui.sampler.value = String(s.sampler);
-  ui.rules.querySelectorAll('input').forEach(input => { input.checked = Number(input.value) === s.rule; });
+  ui.rules.querySelectorAll('input').forEach(input => { input.checked = input.value === s.rule; });
   renderOwn(fig);
   renderLabTokens(fig, pos);
   ui.bars.replaceChildren(...overlapRows(pos, fig.trace.vocabulary, ok ? s.token : -1, fig.trace.text.player.bar_numbers));
@@ -89,9 +91,10 @@ function renderLab(fig) {
   fig.tally.drawU.hidden = !!fig.broken;
   const passed = !hands || renderLabTest(fig, pos);
   // where u can still reject, the replacement keeps its room while u passes: Draw u never moves the buttons below
-  ui.residual.hidden = !hands || !fig.canFail || s.rule === 2;
+  ui.residual.hidden = !hands || !fig.canFail || s.rule === 'exact-match';
   ui.residual.classList.toggle('is-held', passed);
-  if (!ui.residual.hidden) renderLabResidual(fig, s.rule ? pos.greedy_cuts : pos.cuts, s.rule ? pos.greedy_res : pos.residual);
+  const greedy = s.rule === 'greedy-draft';
+  if (!ui.residual.hidden) renderLabResidual(fig, greedy ? pos.greedy_cuts : pos.cuts, greedy ? pos.greedy_res : pos.residual);
   if (hands) renderLabRate(fig, pos);
   renderLabVariant(fig, ok);
   renderTally(fig, pos);
@@ -110,21 +113,21 @@ function renderLabTokens(fig, pos) {
   fig.ui.tokens.replaceChildren(...[fig.legend].concat(radios));
 }
 
-// What the single check shows under each rule (in stats.ACCEPTANCE's order): u passes in [at, at + w), and the
-// drawn token y when u itself draws it (exact match draws y from p's cut points).
-const LAB_CHECKS = [
-  (pos, x, u, L, O) => ({ at: 0, w: pos.accept_f[x], y: u < pos.accept_f[x] ? x : -1, threshold: L.threshold, pass: L.pass, fail: L.fail }),
-  (pos, x, u, L, O) => ({ at: 0, w: pos.greedy_f, y: u < pos.greedy_f ? x : -1, threshold: L.threshold, pass: O.pass_1, fail: O.fail_1 }),
-  (pos, x, u, L, O) => {
+// What the single check shows under each rule, by its id: u passes in [at, at + w), and the drawn token y when u
+// itself draws it (exact match draws y from p's cut points).
+const LAB_CHECKS = {
+  'accept-test': (pos, x, u) => ({ at: 0, w: pos.accept_f[x], y: u < pos.accept_f[x] ? x : -1 }),
+  'greedy-draft': (pos, x, u) => ({ at: 0, w: pos.greedy_f, y: u < pos.greedy_f ? x : -1 }),
+  'exact-match': (pos, x, u) => {
     const lo = x ? pos.p_cuts[x - 1] : 0;
-    return { at: lo, w: pos.p_cuts[x] - lo, y: segmentAt(pos.p_cuts, u), threshold: O.threshold_2, pass: O.pass_2, fail: O.fail_2 };
+    return { at: lo, w: pos.p_cuts[x] - lo, y: segmentAt(pos.p_cuts, u) };
   }
-];
+};
 
 function renderLabTest(fig, pos) {
   const ui = fig.ui, s = fig.state, x = s.token, labels = fig.trace.labels, u = s.u.toFixed(3);
-  const c = LAB_CHECKS[s.rule](pos, x, s.u, fig.L, fig.O), passed = c.y === x, lo = c.at.toFixed(3);
-  const f = { u, worked: pos.worked[x], accept: s.rule === 1 ? pos.rates[1] : pos.accept[x], tok: labels[x],
+  const c = LAB_CHECKS[s.rule](pos, x, s.u), W = fig.trace.text.rules[s.rule], passed = c.y === x, lo = c.at.toFixed(3);
+  const f = { u, worked: pos.worked[x], accept: s.rule === 'greedy-draft' ? pos.rates[s.rule] : pos.accept[x], tok: labels[x],
     lo, hi: (c.at + c.w).toFixed(3), rep: labels[c.y] };
   ui.u.value = u;
   ui.u.setAttribute('aria-valuetext', fill(fig.trace.text.player.u, f));
@@ -133,9 +136,9 @@ function renderLabTest(fig, pos) {
   ui.yes.parentNode.classList.toggle('is-never', c.w === 0);
   fig.canFail = c.w < 1;
   ui.mark.style.setProperty('--u', u);
-  ui.threshold.textContent = fill(c.threshold, f);
+  ui.threshold.textContent = fill(W.threshold, f);
   ui.verdict.className = `lab-verdict ${passed ? 'is-accepted' : 'is-rejected'}`;
-  ui.verdict.replaceChildren(node('strong', '', passed ? fig.L.accepted : fig.L.rejected), fill(passed ? c.pass : c.fail, f));
+  ui.verdict.replaceChildren(node('strong', '', passed ? fig.L.accepted : fig.L.rejected), fill(passed ? W.pass : W.fail, f));
   return passed;
 }
 
@@ -159,8 +162,9 @@ function renderLabResidual(fig, cuts, shares) {
 function renderLabRate(fig, pos) {
   const O = fig.O, labels = fig.trace.labels, none = fig.trace.text.player.no_token;
   const list = pos.accept.map((a, y) => fill(O.item, { tok: labels[y], accept: a === null ? none : a }));
-  fig.ui.rate.textContent = fill([O.rate_0, O.rate_1, O.rate_2][fig.state.rule],
-    { rate: pos.rates[fig.state.rule], list: list.join(O.sep), tok: labels[pos.greedy] }) + (fig.state.rule ? O.key_other : '');
+  const rule = fig.state.rule, other = rule !== fig.trace.rules[0].id;  // the bars' key is the accept test's
+  fig.ui.rate.textContent = fill(fig.trace.text.rules[rule].rate,
+    { rate: pos.rates[rule], list: list.join(O.sep), tok: labels[pos.greedy] }) + (other ? O.key_other : '');
 }
 
 function bindLab(fig) {
@@ -171,8 +175,8 @@ function bindLab(fig) {
     fig.update(own && fig.state.where !== OWN_WHERE ? ownStart(fig.pos, fig.trace.vocabulary.length)
       : own ? { where: v } : { where: v, token: labAt(fig.trace, limitWhere(fig.trace, v)).pos.proposal });
   });
-  ui.rules.addEventListener('change', e => { fig.update({ rule: Number(e.target.value), sampler: 0 }); });
-  ui.sampler.addEventListener('change', () => { fig.update({ sampler: Number(ui.sampler.value), rule: 0 }); });
+  ui.rules.addEventListener('change', e => { fig.update({ rule: e.target.value, sampler: 0 }); });
+  ui.sampler.addEventListener('change', () => { fig.update({ sampler: Number(ui.sampler.value), rule: fig.trace.rules[0].id }); });
   ui.grid.addEventListener('input', e => {
     const t = e.target, patch = {};
     patch[t.dataset.own] = fig.state[t.dataset.own].slice();
@@ -190,7 +194,7 @@ function bindLab(fig) {
     offerBack(fig.root.querySelector('[data-lab-back]'), a);
     const parts = a.dataset.labOpen.split('/');
     // links name accept-test proposals, and the u that shows their point (a rejecting one where chance decides)
-    fig.update({ where: `${parts[0]}/${parts[1]}`, token: Number(parts[2]), rule: 0, u: parts[3] === undefined ? fig.state.u : parts[3] });
+    fig.update({ where: `${parts[0]}/${parts[1]}`, token: Number(parts[2]), rule: fig.trace.rules[0].id, u: parts[3] === undefined ? fig.state.u : parts[3] });
   });
 }
 

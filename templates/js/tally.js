@@ -16,25 +16,24 @@ function segmentAt(cuts, r) {
   return cuts.length - 1;
 }
 
-// One run of a position under each rule (in stats.ACCEPTANCE's order), from three uniforms u[i..i+2]: it counts
-// its proposal x in `prop`, and returns the committed token y, as y when x was accepted and as -1 - y when y
-// replaced it.
-const DRAW_RULES = [
-  (pos, u, i, prop) => {  // accept test: x from q, accepted when u < min(1, p/q), else a draw from the residual
+// One run of a position under each rule, by its id (trace.rules), from three uniforms u[i..i+2]: it counts its
+// proposal x in `prop`, and returns the committed token y, as y when x was accepted and as -1 - y when y replaced it.
+const DRAW_RULES = {
+  'accept-test': (pos, u, i, prop) => {  // accept test: x from q, accepted when u < min(1, p/q), else a draw from the residual
     const x = segmentAt(pos.q_cuts, u[i]);
     prop[x] += 1;
     return u[i + 1] < pos.accept_f[x] ? x : -1 - segmentAt(pos.cuts, u[i + 2]);
   },
-  (pos, u, i, prop) => {  // greedy draft: x is the draft's top token, accepted when u < p(x), else a draw from p without x
+  'greedy-draft': (pos, u, i, prop) => {  // greedy draft: x is the draft's top token, accepted when u < p(x), else a draw from p without x
     prop[pos.greedy] += 1;
     return u[i + 1] < pos.greedy_f ? pos.greedy : -1 - segmentAt(pos.greedy_cuts, u[i + 2]);
   },
-  (pos, u, i, prop) => {  // exact match: x from q, y from p; x stays when y = x, else y is committed
+  'exact-match': (pos, u, i, prop) => {  // exact match: x from q, y from p; x stays when y = x, else y is committed
     const x = segmentAt(pos.q_cuts, u[i]), y = segmentAt(pos.p_cuts, u[i + 1]);
     prop[x] += 1;
     return x === y ? x : -1 - y;
   }
-];
+};
 
 // One run of a broken sampler from its pieces: x from its proposal distribution, its test, else a draw from its fix.
 function drawBroken(pieces) {
@@ -49,7 +48,7 @@ function drawBroken(pieces) {
 // proposed, committed by acceptance, and committed as a replacement.
 function drawPosition(pos, n, uniforms, rule, pieces) {
   const acc = pos.q_cuts.map(() => 0), rep = acc.slice(), prop = acc.slice();
-  const u = uniforms(new Float64Array(3 * n)), run = pieces ? drawBroken(pieces) : DRAW_RULES[rule || 0];
+  const u = uniforms(new Float64Array(3 * n)), run = pieces ? drawBroken(pieces) : DRAW_RULES[rule];
   for (let i = 0; i < u.length; i += 3) {
     const y = run(pos, u, i, prop);
     if (y >= 0) acc[y] += 1;
@@ -152,7 +151,7 @@ function distance(a, b) { return 0.5 * a.reduce((sum, x, y) => sum + Math.abs(x 
 function renderTallyTable(fig, pos, freq) {
   const s = fig.state, L = fig.L, T = fig.trace.text.player, top = Math.max(...pos.target.concat(pos.draft).map(fracValue));
   fig.tally.box.caption.textContent = L.tally_counts + (fig.broken ? L.tally_caption_broken
-    : [L.tally_caption, fig.O.caption_1, fig.O.caption_2][s.rule]);
+    : fig.trace.text.rules[s.rule].caption);
   fig.tally.box.head.replaceChildren(headRow([T.col_token, L.col_prop, L.col_acc, L.col_kept, L.col_rep, L.col_freq, T.col_p]));
   fig.tally.box.body.replaceChildren(...fig.trace.vocabulary.map((tok, y) => {
     const share = fig.broken ? brokenShares(fig.broken.pieces, y) : exactShares(pos, y, s.rule);
@@ -168,8 +167,8 @@ function renderTallyTable(fig, pos, freq) {
 // a greedy draft's, p at its proposal and p elsewhere; exact match's, p·q and p·(1 − q).
 function exactShares(pos, y, rule) {
   const p = fracValue(pos.target[y]), q = fracValue(pos.draft[y]);
-  if (rule === 1) return y === pos.greedy ? [p, 0] : [0, p];
-  if (rule === 2) return [p * q, p * (1 - q)];
+  if (rule === 'greedy-draft') return y === pos.greedy ? [p, 0] : [0, p];
+  if (rule === 'exact-match') return [p * q, p * (1 - q)];
   return [fracValue(pos.bars[y][2] ? pos.draft[y] : pos.target[y]), fracValue(pos.residual_raw[y])];
 }
 
