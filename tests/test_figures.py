@@ -219,7 +219,7 @@ def test_figure_controls_work_from_the_keyboard(page: Page, page_url):
     k = page.get_by_label("Positions drafted")
     k.focus()
     page.keyboard.press("Home")
-    expect(page.locator("[data-explore-readout]")).to_contain_text("With 1 position drafted")
+    expect(page.locator("[data-explorer-readout]")).to_contain_text("With 1 position drafted")
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
     assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
 
@@ -228,13 +228,13 @@ def test_figure_controls_work_from_the_keyboard(page: Page, page_url):
 def test_axe_finds_nothing_in_the_figures_default_or_changed(page: Page, page_url, scheme):
     page.emulate_media(color_scheme=scheme)
     page.goto(page_url)
-    found = axe_violations(page, ["#lab", ".conv", ".explore"])
+    found = axe_violations(page, ["#lab", ".conv", ".explorer"])
     lab(page).get_by_label("Uniform draw u").fill("0.100")
     page.locator('[data-conv="0"]').get_by_label("Rounds").fill("2")
     page.get_by_label("Draft step cost").select_option("7")
-    page.locator(".explore").get_by_label("Rule", exact=True).select_option("exact-match")
+    page.locator(".explorer").get_by_label("Rule", exact=True).select_option("exact-match")
     page.get_by_label("Verification cost per position").select_option("3")
-    found += axe_violations(page, ["#lab", ".conv", ".explore"])
+    found += axe_violations(page, ["#lab", ".conv", ".explorer"])
     assert found == []
 
 

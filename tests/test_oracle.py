@@ -266,11 +266,11 @@ def places(column: list[Fraction]) -> int:
 
 def test_speedup_table_matches_the_trace(data, page_trace):
     k = len(data["target"])
-    assert [[Fraction(x) for x in row] for row in page_trace["explore"]["round_costs"][0]] == [  # free checks
+    assert [[Fraction(x) for x in row] for row in page_trace["explorer"]["round_costs"][0]] == [  # free checks
         [j * c + data["verify"] for j in range(1, k + 1)] for c in data["compare"]]
     for profile, shown in zip(data["profiles"], page_trace["profiles"]):
         table = speedups(data, profile)  # [cost][k]
-        free = {key: shown["speedup"][key]["accept-test"][0] for key in ("values", "slow", "best")}  # the accept test, free checks
+        free = {key: shown["explorer"][key]["accept-test"][0] for key in ("values", "slow", "best")}  # the accept test, free checks
         assert list(free["values"]) == [[half_up(v, places(column)) for v in column] for column in table]
         assert free["slow"] == [[v < 1 for v in column] for column in table]
         assert free["best"] == [best_k(column) if max(column) > 1 else 0 for column in table]

@@ -611,7 +611,7 @@ def test_the_axe_helper_reports_a_planted_violation_in_its_context_only(page: Pa
     page.evaluate("""() => { const b = document.createElement('button');
         b.id = 'planted-unnamed'; document.querySelector('[data-player]').append(b); }""")  # a button with no name
     assert any(v.startswith("button-name: #planted-unnamed") for v in axe_violations(page, "[data-player]"))
-    assert axe_violations(page, ".explore") == []  # another figure: the planted button is not in it
+    assert axe_violations(page, ".explorer") == []  # another figure: the planted button is not in it
 
 
 @pytest.mark.parametrize("width,height", [(390, 844), (1280, 800)])

@@ -80,7 +80,7 @@ CASES = [
      ["templates/page.html.j2: found </div>, which would close one of the page's own elements; expected only the "
       "end tags of elements the template opens"]),
     ("a removed section", lambda root: (root / "content" / "09-speedup.md").unlink(),
-     ["templates/speedup.html.j2: found no section that places {{ speedup }}; expected one section in content/ to "
+     ["templates/explorer.html.j2: found no section that places {{ explorer }}; expected one section in content/ to "
       "hold it (was its section removed or renamed?)",
       "content/08-guarantee.md: line 6: found a link to #round-length, but no element on the page has "
       "id=\"round-length\"; expected a section or figure with that id (was its section removed or renamed?)",
@@ -171,7 +171,7 @@ def test_an_undefined_name_lists_the_defined_names(project, run_build):
     assert line.startswith(f"{WHY}: line {AFTER_WHY}: found 'nothere' is undefined; expected one of the names the "
                            "page defines: ")
     defined = line.split("defines: ")[1].split(", ")
-    assert {"profiles", "vocab", "lab", "speedup"} <= set(defined) and len(defined) == len(set(defined))
+    assert {"profiles", "vocab", "lab", "explorer"} <= set(defined) and len(defined) == len(set(defined))
 
 
 # the data file's profile ids, in its order: the names `p` has

@@ -19,11 +19,11 @@ from .. import strings
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
 
-TRACE_KEY = "explore"  # where trace() goes in the trace
+TRACE_KEY = "explorer"  # where trace() goes in the trace
 SCRIPTS: tuple[str, ...] = ('js/explorer.js',)  # its files in templates/, in the order they join
-COMPONENT = "speedup"
-IDS = frozenset({"explore-title", "ex-k", "ex-cost", "ex-rule", "ex-verify"})
-PREFIXES = frozenset({"spt"})  # "spt-<profile id>"
+COMPONENT = "explorer"
+IDS = frozenset({"explorer-title", "explorer-k", "explorer-cost", "explorer-rule", "explorer-verify"})
+PREFIXES = frozenset({"explorer-table"})  # "explorer-table-<profile id>"
 
 
 def cells(r: ProfileResult) -> list[list[dict[str, Any]]]:
@@ -74,7 +74,7 @@ def profile_trace(r: ProfileResult, top: Fraction) -> dict[str, Any]:
 
 def verify_phrase(v: Fraction) -> str:
     """Returns a verification cost per position in words: "free", or "1/20 of a target step"."""
-    return strings.EXPLORE["free"] if v == 0 else text.cost_phrase(v)
+    return strings.EXPLORER["free"] if v == 0 else text.cost_phrase(v)
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ class Explorer:
 
     def profile_trace(self, i: int) -> dict[str, Any]:
         """Returns profile i's speedups for the script."""
-        return {"speedup": profile_trace(self.ex.results[i], shared_top(self.ex.results))}
+        return {"explorer": profile_trace(self.ex.results[i], shared_top(self.ex.results))}
 
     def profile_context(self, i: int) -> dict[str, Any]:
         """Returns profile i's no-JS table."""
@@ -108,7 +108,7 @@ class Explorer:
         """Returns the explorer's choices and its default state (all k, the page's own draft cost, the accept test,
         free verification when the file offers it)."""
         verify = list(self.ex.data.cost.verify_costs)
-        return {"explore": {**self.costs(), "default_cost": self.ex.cost_index or 0, "k": self.ex.data.k,
+        return {"explorer": {**self.costs(), "default_cost": self.ex.cost_index or 0, "k": self.ex.data.k,
                             "default_verify": verify.index(Fraction(0)) if 0 in verify else 0}}
 
 

@@ -2,17 +2,17 @@
 
 const { clamp, figure, fill, node, partsOf, starts, whole } = shared;
 
-const EXPLORE_PARTS = {
-  k: '[data-explore-k]', cost: '[data-explore-cost]', rule: '[data-explore-rule]', verify: '[data-explore-verify]',
-  readout: '[data-explore-readout]', bars: '[data-explore-bars]', kOut: '[data-explore-k-out]'
+const EXPLORER_PARTS = {
+  k: '[data-explorer-k]', cost: '[data-explorer-cost]', rule: '[data-explorer-rule]', verify: '[data-explorer-verify]',
+  readout: '[data-explorer-readout]', bars: '[data-explorer-bars]', kOut: '[data-explorer-k-out]'
 };
 
 function startExplorer(root, trace) {
-  const ui = partsOf(root, EXPLORE_PARTS);
+  const ui = partsOf(root, EXPLORER_PARTS);
   const start = { k: trace.k, cost: Number(ui.cost.value), rule: ui.rule.value, verify: Number(ui.verify.value) };
   const fig = figure(root, trace, start, limitExplorer, renderExplorer);
   fig.ui = ui;
-  fig.E = trace.text.explore;
+  fig.E = trace.text.explorer;
   ui.k.addEventListener('input', () => { fig.update({ k: ui.k.value }); });
   ui.cost.addEventListener('change', () => { fig.update({ cost: ui.cost.value }); });
   ui.rule.addEventListener('change', () => { fig.update({ rule: ui.rule.value }); });
@@ -22,7 +22,7 @@ function startExplorer(root, trace) {
 }
 
 function limitExplorer(fig) {
-  const s = fig.state, ex = fig.trace.explore;
+  const s = fig.state, ex = fig.trace.explorer;
   s.k = clamp(whole(s.k, 1), 1, fig.trace.k);
   s.cost = clamp(whole(s.cost, 0), 0, ex.costs.length - 1);
   if (!fig.trace.rules.some(r => r.id === s.rule)) s.rule = fig.trace.rules[0].id;
@@ -31,22 +31,22 @@ function limitExplorer(fig) {
 
 // One profile's figures at the chosen rule, verification cost and draft cost: values [k], slow flags [k], best k.
 function explored(fig, p) {
-  const s = fig.state, sp = p.speedup, r = s.rule, v = s.verify, c = s.cost;
+  const s = fig.state, sp = p.explorer, r = s.rule, v = s.verify, c = s.cost;
   return { values: sp.values[r][v][c], slow: sp.slow[r][v][c], best: sp.best[r][v][c] };
 }
 
 // The bars' heights are the displayed values over sp.top, divided by the stylesheet.
 function explorerRow(fig, p) {
-  const e = explored(fig, p), wrap = node('div', 'ex-row');
+  const e = explored(fig, p), wrap = node('div', 'explorer-row');
   const cols = e.values.map((v, j) => {
     const k = j + 1;
-    const col = node('span', `ex-col${e.slow[j] ? ' is-slow' : ''}${k === fig.state.k ? ' is-k' : ''}${k === e.best ? ' is-best' : ''}`);
+    const col = node('span', `explorer-col${e.slow[j] ? ' is-slow' : ''}${k === fig.state.k ? ' is-k' : ''}${k === e.best ? ' is-best' : ''}`);
     col.style.setProperty('--h', v);
-    col.append(node('span', 'ex-bar'), node('span', 'ex-val', fill(fig.E.times, { value: v })), node('span', 'ex-k', String(k)));
+    col.append(node('span', 'explorer-bar'), node('span', 'explorer-val', fill(fig.E.times, { value: v })), node('span', 'explorer-k', String(k)));
     return col;
   });
-  const chart = node('div', 'ex-chart');
-  chart.style.setProperty('--top', String(p.speedup.top));
+  const chart = node('div', 'explorer-chart');
+  chart.style.setProperty('--top', String(p.explorer.top));
   chart.append(...cols);
   wrap.append(node('p', 'fig-sub', p.name), chart);
   return wrap;
@@ -60,7 +60,7 @@ function stepsNoun(E, cost) {
 
 // What a round costs: today's sentence when checking is free, else the sum k·c + verify_round + k·v.
 function roundLine(fig) {
-  const E = fig.E, s = fig.state, k = s.k, ex = fig.trace.explore, v = ex.verify[s.verify];
+  const E = fig.E, s = fig.state, k = s.k, ex = fig.trace.explorer, v = ex.verify[s.verify];
   const round = ex.round_costs[s.verify][s.cost][k - 1];
   const fields = { k_text: fill(k === 1 ? E.k_one : E.k_many, { k }), cost: ex.cost_text[s.cost], k,
     c: ex.costs[s.cost], one: ex.verify_round, v, verify: ex.verify_text[s.verify], round_cost: round,
@@ -94,4 +94,4 @@ function renderExplorer(fig) {
   fig.root.hidden = false;
 }
 
-starts('explore', '[data-explore]', startExplorer);
+starts('explorer', '[data-explorer]', startExplorer);
