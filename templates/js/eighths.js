@@ -1,6 +1,7 @@
-// "Your own position": the one place the browser does probability arithmetic. The reader's p and q are whole
-// eighths (integers 0-8 summing to 8), so every fact is an exact fraction, kept as a reduced [numerator,
-// denominator] pair and written as the build writes it (speculative/figures/common.py); tests hold the two equal.
+// "Your own position": the one place the browser works out exact probabilities that the page prints. The reader's
+// p and q are whole eighths (integers 0-8 summing to 8), so every fact is an exact fraction, kept as a reduced
+// [numerator, denominator] pair and written as the build writes it (speculative/figures/common.py); tests hold the
+// two equal. (The tally's frequencies and distances, and the generator's models, are floats about draws.)
 
 const { committedIn, fill, sumIn, variantPieces } = shared;
 

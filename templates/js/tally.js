@@ -1,7 +1,9 @@
 // The lab's draws and tally. Each draw of the whole position compares uniforms with the cut points the build
 // precomputed: the draft's cumulative q picks the proposal x, x's accept threshold decides, and on a rejection
-// the residual's cut points pick the replacement. A broken sampler draws with its own pieces (variants.js); the exact
-// probabilities the page prints for a shipped position are the build's.
+// the residual's cut points pick the replacement. A broken sampler draws with its own pieces (variants.js). The exact
+// probabilities the page prints for a shipped position are the build's; what the browser works out here is about
+// its own draws: their frequencies, their total variation from p (and from a broken sampler's exact distribution),
+// the noise bound at their count, and the bars' exact shares, in floats, for drawing only.
 
 const { fill, fracValue, grouped, headRow, inverseCdf, node, partsOf, row, uniformSource } = shared;
 
