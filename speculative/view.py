@@ -62,7 +62,9 @@ def profile_trace(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
 
 def browser_words(words: dict[str, str]) -> dict[str, str]:
     """Returns the patterns the script fills; the ones only the build fills stay out of the trace."""
-    build_only = {"option", "none", "short", "target", "observed", "back", "point", "point_drawn", "free"}
+    build_only = {"option", "none", "short", "target", "observed", "back", "point", "point_drawn", "free", "few",
+                  "broken_caption", "broken_why", "col_commits", "variant_rule_only",
+                  "threshold", "pass", "fail", "tally_caption"}  # the last four: the lab's by rule, in rule_words
     return {k: v for k, v in words.items() if k not in build_only}
 
 
