@@ -35,8 +35,8 @@ CONTROLS = [
     ("lab, Sampler", "#lab-sampler"),
     ("convergence, Rounds", "input[data-conv-rounds]"),
     ("convergence, Position", "select[data-conv-position]"),
-    ("explorer, Positions drafted", "#ex-k"),
-    ("explorer, Draft step cost", "#ex-cost"),
+    ("explorer, Positions drafted", "#explorer-k"),
+    ("explorer, Draft step cost", "#explorer-cost"),
 ]
 
 # One timed action: milliseconds of script, style and layout (offsetHeight makes the browser do both in the span).

@@ -5,9 +5,7 @@ folder.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import hashlib
 import os
 import re
 import secrets
@@ -149,35 +147,6 @@ def jinja_cache() -> jinja2.BytecodeCache | None:
     return jinja2.FileSystemBytecodeCache(str(folder), pattern) if os.access(folder, os.W_OK) else None
 
 
-class ScriptFile:
-    """The last minified page script in .cache/script.js, its source's digest on the first line (render's store)."""
-
-    @property
-    def path(self) -> Path:
-        return checkout.CACHE / "script.js"  # read when used, so a build pointed at another .cache/ uses that one's
-
-    def get(self, key: str) -> str | None:
-        """Returns the script minified from the source with digest `key`, from this .cache/ or else the checkout's
-        own (the script depends on the templates' source alone, and both digests are checked), or None."""
-        for path in dict.fromkeys((self.path, checkout.ROOT / ".cache" / "script.js")):
-            try:
-                head, _, text = read_bytes(path, limit=4 << 20).decode("utf-8").partition("\n")
-            except (OSError, ValueError, Problems):
-                continue
-            if head == self.head(key, text):  # an edited or cut-off script is minified again
-                return text
-        return None
-
-    def put(self, key: str, text: str) -> None:
-        with contextlib.suppress(OSError):
-            save_cache(self.path, f"{self.head(key, text)}\n{text}".encode("utf-8"))
-
-    @staticmethod
-    def head(key: str, text: str) -> str:
-        """Returns the first line: the source's digest, then the minified text's own."""
-        return f"{key} {hashlib.sha256(text.encode('utf-8')).hexdigest()}"
-
-
 def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     """Returns every output file's bytes: read, parse, analyse, view, render; nothing is written here but the
     caches in .cache/, which only ever save work."""
@@ -190,8 +159,7 @@ def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     trace_text, ctx = cached_view(key) or computed_view(dataset, key, corpus)
     from .render import render_page, script_json  # Jinja2 and markdown-it, imported once the inputs parse
     templates_cache = jinja_cache()
-    html = render_page(sections, template_texts, ctx, script_json(trace_text), templates_cache, shown(templates),
-                       ScriptFile())
+    html = render_page(sections, template_texts, ctx, script_json(trace_text), templates_cache, shown(templates))
     return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}
 
 

@@ -8,10 +8,11 @@ import base64
 import functools
 import hashlib
 import re
-from typing import Any, Callable, Iterable, Mapping, Protocol
+from typing import Any, Callable, Iterable, Mapping
 
 import jinja2
 import rcssmin
+import rjsmin
 from markdown_it import MarkdownIt
 from markdown_it.rules_core.smartquotes import process_inlines
 from markdown_it.rules_core.state_core import StateCore
@@ -54,32 +55,19 @@ STYLES = figures.STYLES
 SCRIPTS = figures.SCRIPTS
 
 
-class ScriptStore(Protocol):
-    """Where a build keeps the minified script between processes, by a digest of its source (build.py's file)."""
-
-    def get(self, key: str) -> str | None: ...
-
-    def put(self, key: str, text: str) -> None: ...
-
-
-_SCRIPT_HEAD = "(function () {\n'use strict';\n"
+def joined_source(texts: Iterable[str]) -> str:
+    """Returns script files joined, each in a block of its own: what a file declares is its own, and what it shares
+    it puts on `shared`, from which the files after it name what they use (the page stays one classic script, which
+    a page opened from file:// may run, where it may not load modules)."""
+    return "const shared = {};\n" + "".join(f"{{\n{text}\n}}\n" for text in texts)
 
 
-def joined_script(templates: Mapping[str, str], store: ScriptStore | None = None, folder: str = "templates") -> str:
-    """Returns the SCRIPTS fragments joined into one minified classic script that exposes nothing; store, when
-    given, keeps it between builds, since minifying takes most of a second. Raises Problems naming the file and
-    line of a syntax error."""
-    source = _SCRIPT_HEAD + "\n".join(templates[n] for n in SCRIPTS) + "\n})();\n"
-    key = hashlib.sha256(f"{MINIFIER}\0{source}".encode("utf-8")).hexdigest()
-    found = store.get(key) if store else None
-    if found is None:
-        try:
-            found = minified_script(source)
-        except ScriptSyntaxError as err:
-            file, line = script_place(templates, err.line, folder)
-            raise Problems.in_files([(file, f"{line}: {err.message}")]) from None
-        if store:
-            store.put(key, found)
+def joined_script(templates: Mapping[str, str], folder: str = "templates") -> str:
+    """Returns the SCRIPTS fragments joined into one minified classic script, inside one strict function that exposes
+    nothing (rjsmin removes comments and spaces, renaming nothing); raises Problems naming a file that holds text
+    that would end the inline element."""
+    source = "(() => {\n'use strict';\n" + joined_source(templates[n] for n in SCRIPTS) + "})();\n"
+    found = rjsmin.jsmin(source)
     if _RAW_END.search(found):
         raise Problems.in_files([raw_end_problem(templates, SCRIPTS, folder, "script")])
     return found
@@ -100,49 +88,6 @@ def raw_end_problem(templates: Mapping[str, str], names: Iterable[str], folder: 
             return (f"{folder}/{name}", f"line {line}: found {found.group(0)!r}, which would end the page's inline "
                                         f"{element} there; {_RAW_HINT[element]}")
     return (f"{folder}/", f"found text that would end the page's inline {element}; expected none")
-
-
-MINIFIER = "calmjs.parse es5 minify_print, obfuscate locals/1"  # in the store's key: a change here re-minifies
-
-
-class ScriptSyntaxError(Exception):
-    """The joined script does not parse: the line of the joined script where, and what the parser said."""
-
-    def __init__(self, line: int, message: str):
-        self.line, self.message = line, message
-        super().__init__(message)
-
-
-def script_place(templates: Mapping[str, str], line: int, folder: str) -> tuple[str, str]:
-    """Returns (file, "line N") of line `line` of the joined script, in the SCRIPTS file it came from."""
-    start = _SCRIPT_HEAD.count("\n") + 1  # the joined script's line where the first file begins
-    for name in SCRIPTS:
-        lines = templates[name].count("\n") + 1
-        if line < start + lines:
-            return f"{folder}/{name}", f"line {max(line - start + 1, 1)}"
-        start += lines
-    return f"{folder}/{SCRIPTS[-1]}", "at its end"
-
-
-@functools.lru_cache(maxsize=4)  # --watch rebuilds with the same script
-def minified_script(source: str) -> str:
-    """Returns source minified, every name local to the wrapping function shortened (nothing outside it is renamed:
-    no global and no property); raises ScriptSyntaxError where the source is not ES5, the JavaScript the page's
-    one classic script is written in (no let, const, arrow functions or template strings)."""
-    from calmjs.parse import es5  # imported only when the store has no script for this source
-    from calmjs.parse.exceptions import ECMASyntaxError
-    from calmjs.parse.unparsers.es5 import minify_print
-    try:
-        return minify_print(es5(source), obfuscate=True, obfuscate_globals=False)
-    except ECMASyntaxError as err:
-        at = re.search(r"at (\d+):\d+", str(err))
-        said = re.sub(r" at \d+:\d+", "", str(err))  # positions in the joined script, which no author sees
-        raise ScriptSyntaxError(int(at.group(1)) if at else 0,
-                                f"found JavaScript that does not parse as ES5 ({said}); expected ES5, as the other "
-                                "scripts are written (no let, const, arrow functions or template strings)") from None
-    except RecursionError:
-        raise ScriptSyntaxError(0, "found JavaScript nested too deeply to read; expected the nesting of the other "
-                                   "scripts") from None
 
 
 def _placeholder(name: str) -> Markup:
@@ -322,8 +267,7 @@ def _sections_view(sections: list[Section], bodies: Mapping[str, str], component
 
 
 def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapping[str, Any], trace_text: str,
-                cache: jinja2.BytecodeCache | None = None, folder: str = "templates",
-                scripts: ScriptStore | None = None) -> str:
+                cache: jinja2.BytecodeCache | None = None, folder: str = "templates") -> str:
     """Returns the page's HTML from sections in order, template texts, the view's context and the trace's JSON;
     raises Problems naming the file and line of every problem, the page's broken links included."""
     texts = _texts(sections, templates)
@@ -339,7 +283,7 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
     if css and _RAW_END.search(css):
         problems += lines_of([raw_end_problem(templates, STYLES, folder, "style")])
     missing = [n for n in SCRIPTS if n not in templates]
-    js = _render(env, f"{folder}/{missing[0] if missing else 'js/'}", problems, lambda: joined_script(templates, scripts, folder))
+    js = _render(env, f"{folder}/{missing[0] if missing else 'js/'}", problems, lambda: joined_script(templates, folder))
     bodies = {s.source: _render(env, s.source, problems, functools.partial(section_html, env, md, s, ctx),
                                 (*ctx, *COMPONENTS)) for s in sections}
     if problems:

@@ -220,7 +220,7 @@ CONV = {
 }
 
 # The speedup explorer's words.
-EXPLORE = {
+EXPLORER = {
     "readout": "With {k_text} drafted and a draft step costing {cost}, a round costs {round_cost} {steps}.",
     "profile": "For {name}, drafting k = {k} gives {value}×{slower}; the best k is {best} ({best_value}×).",
     "profile_none": "For {name}, drafting k = {k} gives {value}×; at this cost no k beats decoding one token at a time.",

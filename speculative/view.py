@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+import re
 from typing import Any
 
 from . import checks, text, variants
 from .analysis import Explained, ProfileResult
 from .figures import FIGURES, common, identity, positions, walkthrough
+from .rules import NAMES
 from .text import decimal_str, percent_str, prob_str
 from . import strings
 
@@ -51,31 +53,19 @@ def stats_trace(ex: Explained, r: ProfileResult) -> dict[str, Any]:
             "tokens_per_round_distribution": [str(p) for p in s.distribution]}
 
 
-# Facts whose every value is a number's text or None (where the fact does not apply): never empty, never spaced.
-SPACED = ("target", "draft", "accept", "ratio", "residual_raw", "residual", "rates", "greedy_res")
-
-
-def position_columns(facts: Any) -> dict[str, list[Any]]:
-    """Returns a profile's positions as columns, one list per fact over its positions, so each fact's name is held
-    once; a fact in SPACED is one space-separated string per position, an empty item for None. The script's
-    positionRows and tracekit.positions read them back as one object per position."""
-    rows = [f.json() for f in facts]
-    assert all(v is None or (v and " " not in v) for r in rows for name in SPACED for v in r[name]), "a spaced fact"
-    return {name: [" ".join("" if v is None else v for v in r[name]) if name in SPACED else r[name] for r in rows]
-            for name in rows[0]}
-
-
 def profile_trace(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
     """Returns one profile's part of the trace."""
     r = ex.results[i]
-    return {"id": r.profile.id, "name": r.profile.name, "positions": position_columns(figs.facts[i]),
+    return {"id": r.profile.id, "name": r.profile.name, "positions": [f.json() for f in figs.facts[i]],
             "bonus_target": [prob_str(x, ex.denom) for x in ex.data.bonus_target],
             "stats": stats_trace(ex, r), **figs.parts("profile_trace", i)}
 
 
 def browser_words(words: dict[str, str]) -> dict[str, str]:
     """Returns the patterns the script fills; the ones only the build fills stay out of the trace."""
-    build_only = {"option", "none", "short", "target", "observed", "back", "point", "point_drawn", "free"}
+    build_only = {"option", "none", "short", "target", "observed", "back", "point", "point_drawn", "free", "few",
+                  "broken_caption", "broken_why", "col_commits", "variant_rule_only",
+                  "threshold", "pass", "fail", "tally_caption"}  # the last four: the lab's by rule, in rule_words
     return {k: v for k, v in words.items() if k not in build_only}
 
 
@@ -90,11 +80,25 @@ def point_href(ex: Explained, where: tuple[int, int, int] | None) -> str | None:
 BUILD_ONLY_DRAWS = {"chance_one", "chance_many", "chance_none_data", "chance_none_drawn"}  # filled into chance_note
 
 
+def rule_words() -> dict[str, dict[str, str]]:
+    """Returns each verification rule's patterns in the lab, by rule id: how often it passes, the single check's
+    threshold, pass and fail, and the tally's caption (strings.OWN numbers them in NAMES' order)."""
+    lab, own = strings.LAB, strings.OWN
+    words = ({"rate": own["rate_0"], "threshold": lab["threshold"], "pass": lab["pass"], "fail": lab["fail"],
+              "caption": lab["tally_caption"]},
+             {"rate": own["rate_1"], "threshold": lab["threshold"], "pass": own["pass_1"], "fail": own["fail_1"],
+              "caption": own["caption_1"]},
+             {"rate": own["rate_2"], "threshold": own["threshold_2"], "pass": own["pass_2"], "fail": own["fail_2"],
+              "caption": own["caption_2"]})
+    return dict(zip(NAMES, words, strict=True))
+
+
 def text_table() -> dict[str, Any]:
     """Returns every pattern and word the script shows: it has none of its own."""
+    own = {k: v for k, v in browser_words(strings.OWN).items() if not re.search(r"_\d$", k)}  # rule_words has those
     return {"captions": strings.CAPTIONS, "player": browser_words(strings.PLAYER), "kinds": strings.KIND_NAMES,
             "states": strings.STATE_NAMES, "lab": browser_words(strings.LAB), "conv": browser_words(strings.CONV),
-            "explore": browser_words(strings.EXPLORE), "own": browser_words(strings.OWN),
+            "explorer": browser_words(strings.EXPLORER), "own": own, "rules": rule_words(),
             "draws": {k: v for k, v in strings.DRAWS.items() if k not in BUILD_ONLY_DRAWS},
             "gen": {k: v for k, v in strings.GEN.items() if k not in ("drafts", "short")}}  # the template names the drafts
 
@@ -120,20 +124,15 @@ def full_trace(ex: Explained, figs: Figures) -> dict[str, Any]:
     """Returns the trace's parts, in the order the trace holds them."""
     data = ex.data
     return {
-        "format": "speculative-decoding-trace/4",  # 4: frame rows without the points they show (see "points")
+        "format": "speculative-decoding-trace/5",  # 5: plain JSON throughout (frames and positions as objects)
         "vocabulary": list(data.vocabulary),
         "labels": [text.isolated(t) for t in data.vocabulary],  # for sentences: isolated where direction matters
         "fields": walkthrough.common_fields(data.k),
         "k": data.k,
         "cost_model": {"draft_step": str(data.cost.draft_step), "verify_round": str(data.cost.verify_round)},
         "points": {name: point_href(ex, where) for name, where in ex.points.items()},
-        "frame_fields": list(walkthrough.FRAME_FIELDS),  # a frame row's fields, joined by frame_separator
-        "frame_separator": walkthrough.ROW_SEPARATOR,
-        "caption_keys": list(walkthrough.CAPTION_KEYS),
-        "spaced": list(SPACED),  # the position facts held as one space-separated string per position
-        "slot_states": walkthrough.STATES_BY_CODE,  # the player reads a frame's one-letter slot codes with this
-        "frame_kinds": walkthrough.KINDS_BY_CODE,  # and a frame row's one-letter kind with this
         "text": text_table(),
+        "rules": [{"id": rule, "name": name} for rule, name in NAMES.items()],  # the script names them by id
         "samplers": [v.json() for v in variants.VARIANTS],  # the rule, then the broken samplers a reader may switch on
         **{module.TRACE_KEY: m.trace() for module, m in zip(FIGURES, figs.models) if hasattr(m, "trace")},
         "profiles": [profile_trace(ex, figs, i) for i in range(len(ex.results))],

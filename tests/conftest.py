@@ -281,8 +281,12 @@ def closed_form(data: Dataset, profile) -> int:
 
 
 def script_source(*names: str) -> str:
-    """Returns the named files of templates/js/ joined, for a test to run their functions in a page on their own."""
-    return "\n".join((ROOT / "templates" / "js" / name).read_text(encoding="utf-8") for name in names)
+    """Returns the named files of templates/js/ joined as the page joins them (render.joined_source), for a test to run
+    their functions in a page on their own; the last file stands outside a block, so the test sees its own names."""
+    from speculative.render import joined_source
+
+    texts = [(ROOT / "templates" / "js" / name).read_text(encoding="utf-8") for name in names]
+    return joined_source(texts[:-1]) + texts[-1]
 
 
 def axe_violations(page, context: str | list | None = None) -> list[str]:

@@ -10,7 +10,6 @@ from fractions import Fraction
 
 import numpy as np
 
-import tracekit
 from speculative import sampler, view
 from speculative.analysis import explain
 from speculative.figures import walkthrough
@@ -28,13 +27,8 @@ def drawn(explained):
 
 
 def checked(rnd) -> list[tuple[int, str, str]]:
-    """Returns (position, verdict letter, u) of every verify frame of a round's trace."""
-    out = []
-    for row in rnd["frames"]:
-        f = tracekit.frame_dict(row)
-        if f["kind"] == "verify":
-            out.append((f["pos"], f["slots"][f["pos"] - 1], f["u"]))
-    return out
+    """Returns (position, verdict, u) of every verify frame of a round's trace."""
+    return [(f["pos"], f["slots"][f["pos"] - 1], f["u"]) for f in rnd["frames"] if f["kind"] == "verify"]
 
 
 def test_every_drawn_verdict_is_u_below_the_exact_accept_probability(shipped, explained):
@@ -44,7 +38,7 @@ def test_every_drawn_verdict_is_u_below_the_exact_accept_probability(shipped, ex
             x = rnd["proposals"][pos - 1]
             p, q = shipped.target[pos - 1][x], r.profile.draft[pos - 1][x]
             assert q > 0, "a drawn proposal always has draft probability above 0"
-            assert (Fraction(u) < min(1, p / q)) == (verdict == "a"), (r.profile.id, pos, u)
+            assert (Fraction(u) < min(1, p / q)) == (verdict == "accepted"), (r.profile.id, pos, u)
             seen += 1
     assert seen > 48
 
@@ -53,11 +47,11 @@ def test_nothing_is_checked_after_a_rejection_and_the_bonus_comes_only_after_all
     for r, _, rnd in drawn(explained):
         verdicts = [v for _, v, _ in checked(rnd)]
         assert [pos for pos, _, _ in checked(rnd)] == list(range(1, len(verdicts) + 1))
-        assert "r" not in verdicts[:-1]
-        all_pass = verdicts == ["a"] * shipped.k
+        assert "rejected" not in verdicts[:-1]
+        all_pass = verdicts == ["accepted"] * shipped.k
         assert (rnd["bonus"] is not None) == all_pass
-        assert (rnd["replacement"] is not None) == (verdicts[-1] == "r")
-        kinds = [tracekit.frame_dict(row)["kind"] for row in rnd["frames"]]
+        assert (rnd["replacement"] is not None) == (verdicts[-1] == "rejected")
+        kinds = [row["kind"] for row in rnd["frames"]]
         assert len(kinds) == 1 + len(verdicts) + int(all_pass) + 1  # the closed form of the frame count
 
 
@@ -204,8 +198,8 @@ def test_the_rounds_chance_decides_are_found_from_the_data(shipped, explained):
     for r, pt in zip(explained.results, tr["profiles"]):
         assert [j for j, _ in pt["chance"]] == independent_chance_rounds(shipped, r)
         for j, frame in pt["chance"]:
-            f = tracekit.frame_dict(pt["drawn"][j - 1]["frames"][frame - 1])
-            assert f["kind"] == "verify" and f["chance"] == 1
+            f = pt["drawn"][j - 1]["frames"][frame - 1]
+            assert f["kind"] == "verify" and f["chance"] is True
     notes = {pt["id"]: pt["chance_note"] for pt in tr["profiles"]}
     assert notes["aligned"] == "Chance decides a check in drawn rounds 5, 11, 12 and 23."
     assert notes["divergent"] == ("Chance decides no check of this draft: every token it can propose is accepted with "

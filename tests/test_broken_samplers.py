@@ -31,7 +31,7 @@ from .test_generator import LANE_JS, gen, open_figure, step, text_of
 from .test_lab import eighths, random_eighths, shipped_positions
 from .test_oracle import Tables
 
-SCRIPTS = ("core.js", "eighths.js", "variants.js")
+SCRIPTS = ("core.js", "variants.js", "eighths.js")
 BROKEN_WORDS = "This sampler is broken"
 
 
@@ -130,7 +130,7 @@ def test_the_eighths_comparison_catches_a_wrong_switch(page: Page, trace):
 
 
 FLOATS_JS = """return JSON.stringify(data.rows.map(([p, q]) => data.specs.map(spec =>
-  committedIn(variantPieces(spec, p, q, FLOATS), FLOATS))));"""
+  shared.committedIn(shared.variantPieces(spec, p, q, shared.FLOATS), shared.FLOATS))));"""
 
 
 @pytest.mark.browser

@@ -35,7 +35,7 @@ def change_every_figure(page: Page) -> None:
     conv = page.locator('[data-conv="0"]')
     conv.get_by_label("Rounds").fill("0")
     expect(conv.locator("[data-conv-readout]")).to_contain_text("After 10 rounds")
-    cost = page.locator("[data-explore]").get_by_label("Draft step cost")
+    cost = page.locator("[data-explorer]").get_by_label("Draft step cost")
     other = "0" if cost.input_value() != "0" else str(cost.locator("option").count() - 1)
     cost.select_option(other)
     expect(cost).to_have_value(other)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 import json
-import os
 import re
 import subprocess
 import sys
@@ -154,57 +153,6 @@ def test_a_hit_skips_the_analysis_and_writes_the_same_bytes(fresh_cache, monkeyp
     def refuse(dataset, corpus):
         raise AssertionError("the analysis ran although the cache held it")
     monkeypatch.setattr(pipeline, "explain", refuse)
-    assert files() == computed
-
-
-@pytest.mark.parametrize("damage", [
-    lambda path: path.write_bytes(path.read_bytes()[:-10]),
-    lambda path: path.write_bytes(b"not a cache"),
-    lambda path: path.write_bytes(cache.pack(json.loads(path.read_bytes().partition(b"\n")[0])["key"],
-                                              {"trace": "{}", "context": {}, "extra": 1})),
-    lambda path: (path.unlink(), os.mkfifo(path)),
-    lambda path: (path.unlink(), path.mkdir()),
-])
-@pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
-def test_a_damaged_or_foreign_cache_is_ignored_and_rebuilt(fresh_cache, damage, monkeypatch):
-    computed = files()
-    damage(fresh_cache)
-    runs = []
-    real = pipeline.explain
-    monkeypatch.setattr(pipeline, "explain", lambda dataset, corpus: runs.append(1) or real(dataset, corpus))
-    assert files() == computed and runs == [1]
-    if fresh_cache.is_file():  # written again, whole: the next build hits it
-        monkeypatch.setattr(pipeline, "explain", lambda dataset, corpus: pytest.fail("the rewritten cache was not used"))
-        assert files() == computed
-
-
-@pytest.mark.parametrize("damage", [
-    lambda head, text: head + "\n" + text.replace("function", "function ", 1),  # the body edited, its head kept
-    lambda head, text: head + "\n" + text[:len(text) // 2],  # cut off
-    lambda head, text: head.split()[0] + "\n" + text,  # a script.js without the text's own digest
-    lambda head, text: "",
-])
-def test_a_damaged_minified_script_is_minified_again(fresh_cache, damage, monkeypatch, tmp_path):
-    from speculative import render
-
-    monkeypatch.setattr(checkout, "ROOT", tmp_path / "checkout")  # no checkout's own script.js to fall back on
-    computed = files()
-    script = fresh_cache.parent / "script.js"
-    head, _, text = script.read_text(encoding="utf-8").partition("\n")
-    script.write_text(damage(head, text), encoding="utf-8")
-    runs = []
-    real = render.minified_script  # the process's memo: the build must ask for the text, whoever computes it
-    monkeypatch.setattr(render, "minified_script", lambda source: runs.append(1) or real(source))
-    assert files() == computed and runs == [1]
-
-
-def test_a_build_with_another_cache_reads_the_checkouts_minified_script(fresh_cache, monkeypatch):
-    from speculative import render
-
-    monkeypatch.setattr(checkout, "CACHE", ROOT / ".cache")
-    computed = files()  # the checkout's own .cache/ now holds this source's script
-    monkeypatch.setattr(checkout, "CACHE", fresh_cache.parent)
-    monkeypatch.setattr(render, "minified_script", lambda source: pytest.fail("minified again"))
     assert files() == computed
 
 

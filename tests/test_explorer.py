@@ -36,26 +36,26 @@ def test_the_trace_holds_every_rule_verify_cost_and_draft_cost_exactly(explained
     assert len(cost.verify_costs) > 1 and Fraction(0) in cost.verify_costs
     for i, r in enumerate(explained.results):
         sp = profile_trace(r, Fraction(1))
-        for ri, rule in enumerate(BY_ID):
+        for rule in BY_ID:
             for vi, v in enumerate(cost.verify_costs):
                 for ci, c in enumerate(cost.compare_draft_steps):
                     col = [exact_speedup(explained, i, rule, v, c, k) for k in range(1, K + 1)]
                     n = next((n for n in (2, 3) if [decimal_str(x, n) for x in col].count(decimal_str(max(col), n)) == 1), 4)
-                    assert sp["values"][ri][vi][ci].split() == [decimal_str(x, n) for x in col]  # the best k reads apart
-                    assert sp["slow"][ri][vi][ci] == "".join("1" if x < 1 else "0" for x in col)
+                    assert sp["values"][rule][vi][ci] == [decimal_str(x, n) for x in col]  # the best k reads apart
+                    assert sp["slow"][rule][vi][ci] == [x < 1 for x in col]
                     best = max(range(K), key=lambda j: (col[j], -j)) + 1
-                    assert sp["best"][ri][vi][ci] == (best if col[best - 1] > 1 else 0)
+                    assert sp["best"][rule][vi][ci] == (best if col[best - 1] > 1 else 0)
 
 
 def test_the_default_state_is_the_accept_test_with_free_checks_as_before(explained):
     for r in explained.results:
         sp, table = profile_trace(r, Fraction(1)), r.stats.speedup_table  # [k][cost]: the page's one table before the controls
         for c in range(len(table[0])):
-            assert sp["values"][0][0][c].split() == column_texts([row[c] for row in table])  # the no-JS table's own texts
-            assert [Fraction(t) for t in sp["values"][0][0][c].split()] == [  # each the exact value, rounded
-                Fraction(decimal_str(row[c], len(t.split(".")[1]))) for row, t in zip(table, sp["values"][0][0][c].split())]
+            assert sp["values"]["accept-test"][0][c] == column_texts([row[c] for row in table])  # the no-JS table's own texts
+            assert [Fraction(t) for t in sp["values"]["accept-test"][0][c]] == [  # each the exact value, rounded
+                Fraction(decimal_str(row[c], len(t.split(".")[1]))) for row, t in zip(table, sp["values"]["accept-test"][0][c])]
             best = best_k([row[c] for row in table])
-            assert sp["best"][0][0][c] == (best if table[best - 1][c] > 1 else 0)
+            assert sp["best"]["accept-test"][0][c] == (best if table[best - 1][c] > 1 else 0)
 
 
 def test_every_profiles_chart_is_drawn_to_one_scale_the_highest_speedup_any_can_show(explained):
@@ -63,7 +63,7 @@ def test_every_profiles_chart_is_drawn_to_one_scale_the_highest_speedup_any_can_
     cost, K = explained.data.cost, explained.data.k
     highest = max(exact_speedup(explained, i, rule, v, c, k) for i in range(len(explained.results)) for rule in BY_ID
                   for v in cost.verify_costs for c in cost.compare_draft_steps for k in range(1, K + 1))
-    tops = {Explorer(explained).profile_trace(i)["speedup"]["top"] for i in range(len(explained.results))}
+    tops = {Explorer(explained).profile_trace(i)["explorer"]["top"] for i in range(len(explained.results))}
     assert tops == {round(float(max(highest, 1)), 4)}
 
 
@@ -74,11 +74,11 @@ def test_the_best_paying_k_is_the_first_highest_and_none_at_or_below_one(column,
 
 
 def explorer(page: Page):
-    return page.locator("[data-explore]")
+    return page.locator("[data-explorer]")
 
 
 def choose(fig, rule: int, verify: int, cost: int, k: int) -> None:
-    fig.get_by_label("Rule", exact=True).select_option(str(rule))
+    fig.get_by_label("Rule", exact=True).select_option(list(BY_ID)[rule])
     fig.get_by_label("Verification cost per position").select_option(str(verify))
     fig.get_by_label("Draft step cost").select_option(str(cost))
     fig.get_by_label("Positions drafted").fill(str(k))
@@ -96,9 +96,9 @@ def test_rule_and_verification_cost_change_the_figures_to_the_exact_values(page:
     page.goto(page_url)
     fig, data = explorer(page), explained.data
     choose(fig, rule, verify, cost, k)
-    readout = fig.locator("[data-explore-readout]")
+    readout = fig.locator("[data-explorer-readout]")
     if rule:  # the readout names a rule other than the accept test
-        expect(readout).to_contain_text(f"Checked by {trace['explore']['rules'][rule]}:")
+        expect(readout).to_contain_text(f"Checked by {trace['explorer']['rules'][rule]['name']}:")
     v, c = data.cost.verify_costs[verify], data.cost.compare_draft_steps[cost]
     total = round_cost(k, data.cost, c, v)
     if v:
@@ -110,26 +110,26 @@ def test_rule_and_verification_cost_change_the_figures_to_the_exact_values(page:
         expect(readout).to_contain_text(f"For {p['name']}, drafting k = {k} gives {decimal_str(col[k - 1])}×")
         best = best_paying_k(col)
         expect(readout).to_contain_text(f"the best k is {best} ({decimal_str(col[best - 1])}×)" if best else NO_K)
-        row = fig.locator(".ex-row").nth(i)
-        expect(row.locator(".ex-val")).to_have_text([f"{decimal_str(x)}×" for x in col])
-        expect(row.locator(".ex-col.is-slow")).to_have_count(sum(x < 1 for x in col))
-        expect(row.locator(".ex-col.is-best .ex-k")).to_have_text([str(best)] if best else [])
+        row = fig.locator(".explorer-row").nth(i)
+        expect(row.locator(".explorer-val")).to_have_text([f"{decimal_str(x)}×" for x in col])
+        expect(row.locator(".explorer-col.is-slow")).to_have_count(sum(x < 1 for x in col))
+        expect(row.locator(".explorer-col.is-best .explorer-k")).to_have_text([str(best)] if best else [])
 
 
 @pytest.mark.browser
 def test_a_dearer_check_moves_the_best_k_down_and_the_bars_with_it(page: Page, page_url, trace):
     page.goto(page_url)
     fig = explorer(page)
-    c, nv = int(fig.get_by_label("Draft step cost").input_value()), len(trace["explore"]["verify"])
-    moved = [i for i, p in enumerate(trace["profiles"]) if p["speedup"]["best"][0][0][c] > p["speedup"]["best"][0][nv - 1][c]]
+    c, nv = int(fig.get_by_label("Draft step cost").input_value()), len(trace["explorer"]["verify"])
+    moved = [i for i, p in enumerate(trace["profiles"]) if p["explorer"]["best"]["accept-test"][0][c] > p["explorer"]["best"]["accept-test"][nv - 1][c]]
     assert moved, "on the shipped data the dearest check moves some draft's best k at the page's draft cost"
     i = moved[0]
-    row = fig.locator(".ex-row").nth(i)
-    bar = row.locator(".ex-bar").last
-    expect(row.locator(".ex-col.is-best .ex-k")).to_have_text(str(trace["profiles"][i]["speedup"]["best"][0][0][c]))
+    row = fig.locator(".explorer-row").nth(i)
+    bar = row.locator(".explorer-bar").last
+    expect(row.locator(".explorer-col.is-best .explorer-k")).to_have_text(str(trace["profiles"][i]["explorer"]["best"]["accept-test"][0][c]))
     free = bar.bounding_box()["height"]
     fig.get_by_label("Verification cost per position").select_option(str(nv - 1))
-    expect(row.locator(".ex-col.is-best .ex-k")).to_have_text(str(trace["profiles"][i]["speedup"]["best"][0][nv - 1][c]))
+    expect(row.locator(".explorer-col.is-best .explorer-k")).to_have_text(str(trace["profiles"][i]["explorer"]["best"]["accept-test"][nv - 1][c]))
     assert bar.bounding_box()["height"] < free
 
 
@@ -137,36 +137,36 @@ def test_a_dearer_check_moves_the_best_k_down_and_the_bars_with_it(page: Page, p
 def test_the_speedup_explorer_shows_the_trace_values(page: Page, page_url, trace):
     page.goto(page_url)
     fig = explorer(page)
-    costs = trace["explore"]["costs"]
-    expect(fig.get_by_label("Rule", exact=True)).to_have_value("0")
-    expect(fig.get_by_label("Verification cost per position")).to_have_value(str(trace["explore"]["verify"].index("0")))
+    costs = trace["explorer"]["costs"]
+    expect(fig.get_by_label("Rule", exact=True)).to_have_value("accept-test")
+    expect(fig.get_by_label("Verification cost per position")).to_have_value(str(trace["explorer"]["verify"].index("0")))
     for c, cost in enumerate(costs):
         fig.get_by_label("Draft step cost").select_option(str(c))
         for k in (1, trace["k"]):
             fig.get_by_label("Positions drafted").fill(str(k))
-            readout = fig.locator("[data-explore-readout]")
-            expect(readout).to_contain_text(f"a draft step costing {trace['explore']['cost_text'][c]}")
-            total = Fraction(trace["explore"]["round_costs"][0][c].split()[k - 1])
+            readout = fig.locator("[data-explorer-readout]")
+            expect(readout).to_contain_text(f"a draft step costing {trace['explorer']['cost_text'][c]}")
+            total = Fraction(trace["explorer"]["round_costs"][0][c][k - 1])
             expect(readout).to_contain_text(f"round costs {cost_phrase(total)}.")  # "1 target step", "3/2 target steps"
             for p in trace["profiles"]:
-                s = {key: p["speedup"][key][0][0][c] for key in ("values", "slow", "best")}
+                s = {key: p["explorer"][key]["accept-test"][0][c] for key in ("values", "slow", "best")}
                 best = f"the best k is {s['best']}" if s["best"] else NO_K
-                expect(readout).to_contain_text(f"For {p['name']}, drafting k = {k} gives {s['values'].split()[k - 1]}×")
+                expect(readout).to_contain_text(f"For {p['name']}, drafting k = {k} gives {s['values'][k - 1]}×")
                 expect(readout).to_contain_text(best)
-    first = lambda p, c: {key: p["speedup"][key][0][0][c] for key in ("slow", "best")}  # noqa: E731
-    slow = [(c, p) for p in trace["profiles"] for c in range(len(costs)) if "1" in first(p, c)["slow"] and first(p, c)["best"]]
+    first = lambda p, c: {key: p["explorer"][key]["accept-test"][0][c] for key in ("slow", "best")}  # noqa: E731
+    slow = [(c, p) for p in trace["profiles"] for c in range(len(costs)) if True in first(p, c)["slow"] and first(p, c)["best"]]
     assert slow, "the costs on offer include one where some k beats plain decoding and another k is slower"
     c, p = slow[0]
     fig.get_by_label("Draft step cost").select_option(str(c))
-    fig.get_by_label("Positions drafted").fill(str(first(p, c)["slow"].index("1") + 1))
-    expect(fig.locator("[data-explore-readout]")).to_contain_text(f"For {p['name']}, drafting k = ")
-    expect(fig.locator("[data-explore-readout]")).to_contain_text("slower than decoding one token at a time")
-    expect(fig.locator(".ex-col.is-slow").first).to_be_visible()
+    fig.get_by_label("Positions drafted").fill(str(first(p, c)["slow"].index(True) + 1))
+    expect(fig.locator("[data-explorer-readout]")).to_contain_text(f"For {p['name']}, drafting k = ")
+    expect(fig.locator("[data-explorer-readout]")).to_contain_text("slower than decoding one token at a time")
+    expect(fig.locator(".explorer-col.is-slow").first).to_be_visible()
     none = [c for c in range(len(costs)) if not any(first(p, c)["best"] for p in trace["profiles"])]
     if none:  # a cost so high that no k beats plain decoding: the page says so instead of starring a loss
         fig.get_by_label("Draft step cost").select_option(str(none[0]))
-        expect(fig.locator("[data-explore-readout]")).to_contain_text(NO_K)
-        expect(fig.locator(".ex-col.is-best")).to_have_count(0)
+        expect(fig.locator("[data-explorer-readout]")).to_contain_text(NO_K)
+        expect(fig.locator(".explorer-col.is-best")).to_have_count(0)
 
 
 def test_a_best_k_that_ties_another_at_two_decimals_is_shown_with_more():
@@ -184,7 +184,7 @@ def test_a_rounds_cost_takes_the_noun_python_gives_it(page: Page, trace):
     costs = ["0", "1", "1/2", "3/2", "2", "101/100", "99/100"]
     source = script_source("core.js", "explorer.js")
     got = page.evaluate("([costs, E]) => {" + source + " return costs.map(c => c + ' ' + stepsNoun(E, c)); }",
-                        [costs, trace["text"]["explore"]])
+                        [costs, trace["text"]["explorer"]])
     assert got == [cost_phrase(Fraction(c)) for c in costs]
 
 
@@ -193,14 +193,14 @@ def test_every_bar_colour_the_explorer_draws_has_a_swatch_in_its_key(page: Page,
     """A first-time reader found a dark-red bar the key did not name (the picked k, below 1×). Each kind of bar,
     faint or picked, at or below 1×, must match one swatch of the key in colour and opacity."""
     page.goto(page_url)
-    fig = page.locator("[data-explore]")
+    fig = page.locator("[data-explorer]")
     cost = fig.get_by_label("Draft step cost")
     cost.select_option(str(cost.locator("option").count() - 1))  # the dearest draft: every k below 1×
-    expect(fig.locator(".ex-col.is-slow.is-k")).not_to_have_count(0)
+    expect(fig.locator(".explorer-col.is-slow.is-k")).not_to_have_count(0)
     looks = """els => els.map(e => { const s = getComputedStyle(e, %s); return s.backgroundColor + ' ' + s.opacity; })"""
-    bars = set(fig.locator(".ex-bar").evaluate_all(looks % "null"))
+    bars = set(fig.locator(".explorer-bar").evaluate_all(looks % "null"))
     cost.select_option("0")  # the cheapest: some k above 1×
-    bars |= set(fig.locator(".ex-bar").evaluate_all(looks % "null"))
+    bars |= set(fig.locator(".explorer-bar").evaluate_all(looks % "null"))
     swatches = set(fig.locator(".fig-key > span").evaluate_all(looks % "'::before'"))
     assert len(bars) == 4, bars  # faint, picked; each at or below 1×
     assert bars <= swatches, bars - swatches

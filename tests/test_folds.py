@@ -151,7 +151,7 @@ def test_a_lone_copy_of_the_page_has_no_link_to_a_file_beside_it(built_site):
 def test_print_shows_the_labs_and_the_explorers_tables_instead_of_their_controls(pages, page_url):
     page = started(pages, page_url)
     page.emulate_media(media="print")
-    for table in ("#lab .accept-table", "#lab .broken-table", ".explore .speedup-table"):
+    for table in ("#lab .accept-table", "#lab .broken-table", ".explorer .speedup-table"):
         expect(page.locator(table).first).to_be_visible()
     expect(page.locator("#lab [data-lab]")).to_be_hidden()
-    expect(page.locator("[data-explore]")).to_be_hidden()
+    expect(page.locator("[data-explorer]")).to_be_hidden()

@@ -66,11 +66,11 @@ def test_captions_are_filled_from_the_one_pattern_table(shipped, explained):
             for f in rnd["frames"]:
                 caption = tracekit.caption_of(pt, shipped.vocabulary, rnd, f)
                 assert "{" not in caption and caption
-                f = tracekit.frame_dict(f)
+                f = f
                 if f["kind"] == "verify":
-                    pos, x = tracekit.positions(pt)[f["pos"] - 1], rnd["proposals"][f["pos"] - 1]
+                    pos, x = pt["positions"][f["pos"] - 1], rnd["proposals"][f["pos"] - 1]
                     assert pos["worked"][x] in caption and pos["worked"][x].startswith("min(1, ")
-    zero = next(tracekit.frame_dict(f) for pt in tr["profiles"] for f in pt["walk"]["frames"] if "r" in tracekit.frame_dict(f)["slots"])
+    zero = next(f for pt in tr["profiles"] for f in pt["walk"]["frames"] if "rejected" in f["slots"])
     assert zero["caption"][:2] == ["verify", "zero"]
 
 
@@ -89,7 +89,7 @@ def test_no_caption_sentence_is_stored_in_the_trace(explained):
     tr = view.trace(explained)
     for pt in tr["profiles"]:
         for rnd in rounds_of(pt):
-            assert all(key in strings.CAPTIONS for f in rnd["frames"] for key in tracekit.frame_dict(f)["caption"])
+            assert all(key in strings.CAPTIONS for f in rnd["frames"] for key in f["caption"])
             assert all(len(str(v)) < 80 for v in rnd["fields"].values())
 
 
@@ -142,9 +142,9 @@ def test_every_replacement_and_bonus_caption_states_its_draw_and_segment(explain
     for pt in tr["profiles"]:
         for rnd in rounds_of(pt):
             for row in rnd["frames"]:
-                f = tracekit.frame_dict(row)
+                f = row
                 said = tracekit.caption_of(pt, tr["vocabulary"], rnd, f)
-                rejected = f["kind"] == "verify" and f["slots"][f["pos"] - 1] == "r"
+                rejected = f["kind"] == "verify" and f["slots"][f["pos"] - 1] == "rejected"
                 if rejected or f["kind"] == "bonus":
                     name, tok = ("rep", rnd["replacement"]) if rejected else ("bonus", rnd["bonus"])
                     fl = rnd["fields"]

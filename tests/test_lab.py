@@ -17,7 +17,7 @@ from speculative.rules import NAMES, RULES as VERIFICATION_RULES, greedy_residua
 from speculative.stats import cumulative
 
 from labkit import accepted_rate, chi_square_p, draw, lab, route_shares, seeded, tally_columns, tally_counts
-from tracekit import positions
+
 
 from .conftest import axe_violations, script_source
 from speculative import strings
@@ -32,7 +32,7 @@ def trace(built_site) -> dict:
 
 def shipped_positions(trace: dict) -> list[tuple[str, dict]]:
     """Returns ("profile/n", facts) for every shipped position, in the Position select's order."""
-    return [(f"{p['id']}/{n}", pos) for p in trace["profiles"] for n, pos in enumerate(positions(p), start=1)]
+    return [(f"{p['id']}/{n}", pos) for p in trace["profiles"] for n, pos in enumerate(p["positions"], start=1)]
 
 
 def eighths(dist: list[str]) -> list[int]:
@@ -48,8 +48,8 @@ def record(p: list[int], q: list[int]) -> stats.PositionRecord:
 
 def test_every_position_carries_each_rules_acceptance_as_the_analysis_computes_it(explained, trace):
     for r, p in zip(explained.results, trace["profiles"]):
-        for k, pos in enumerate(positions(p)):
-            assert [Fraction(x) for x in pos["rates"]] == [rule.acceptance[k] for rule in r.stats.rules]
+        for k, pos in enumerate(p["positions"]):
+            assert {rule: Fraction(x) for rule, x in pos["rates"].items()} == {rule.rule: rule.acceptance[k] for rule in r.stats.rules}
 
 
 def test_the_greedy_proposal_and_its_cut_points_are_p_without_the_drafts_first_top_token(trace):
@@ -102,7 +102,7 @@ def expected_exact(p: list[int], q: list[int], rec: stats.PositionRecord | None 
         "greedy": stats.top_token(qf),
         "greedy_cuts": [pair(c) for c in cumulative(rest or [Fraction(0)] * len(p))],
         "greedy_res": None if rest is None else [pair(r) for r in rest],
-        "rates": [pair(rule.acceptance(pf, qf)) for rule in VERIFICATION_RULES],
+        "rates": {rule.id: pair(rule.acceptance(pf, qf)) for rule in VERIFICATION_RULES},
     }
 
 
@@ -112,7 +112,7 @@ STRING_FIELDS = ("target", "draft", "alpha", "accept", "ratio", "worked", "resid
 
 def run_eighths(page: Page, pairs: list[tuple[list[int], list[int]]], words: dict) -> list[dict]:
     """Returns eighths.js's exact facts and display facts for each pair, computed in the browser from the file."""
-    source = script_source("core.js", "eighths.js")
+    source = script_source("core.js", "variants.js", "eighths.js")
     # One JSON string back: Playwright's own serialisation of 5,000 nested results takes 20 s, JSON.parse 0.1 s.
     # Both ways as one JSON string: Playwright's own serialisation of 5,000 nested results takes 20 s, of the pairs
     # about a second; JSON.parse and json.loads take a tenth of that.
@@ -159,7 +159,7 @@ def rate_text(pos: dict, rule: int, vocab: list[str]) -> str:
     labels = [text.isolated(t) for t in vocab]
     items = [text.fill(strings.OWN["item"], {"tok": labels[y], "accept": none_mark(a)}) for y, a in enumerate(pos["accept"])]
     # under another rule than the accept test, a note says the bars' legend is the accept test's split of p
-    return text.fill(strings.OWN[f"rate_{rule}"], {"rate": pos["rates"][rule], "list": strings.OWN["sep"].join(items),
+    return text.fill(strings.OWN[f"rate_{rule}"], {"rate": pos["rates"][list(NAMES)[rule]], "list": strings.OWN["sep"].join(items),
                                                 "tok": labels[pos["greedy"]]}) + (strings.OWN["key_other"] if rule else "")
 
 
@@ -359,8 +359,8 @@ def test_the_tally_under_each_rule_matches_p_at_every_shipped_position(pages, pa
         draw(page, 10)  # 100,000 draws
         shares = route_shares(pos, rule)
         assert chi_square_p(tally_counts(page), shares) > 1e-6, (where, rule)
-        expect(lab(page).locator("[data-tally-readout]")).to_contain_text(f"the rule’s exact rate is {pos['rates'][rule]}.")
-        assert accepted_rate(page) == pytest.approx(float(Fraction(pos["rates"][rule])), abs=0.02)
+        expect(lab(page).locator("[data-tally-readout]")).to_contain_text(f"the rule’s exact rate is {pos['rates'][list(NAMES)[rule]]}.")
+        assert accepted_rate(page) == pytest.approx(float(Fraction(pos["rates"][list(NAMES)[rule]])), abs=0.02)
     page.close()
 
 

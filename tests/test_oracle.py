@@ -22,7 +22,6 @@ import pytest
 import build
 from speculative import checks
 
-import tracekit
 
 from .conftest import DATA
 
@@ -223,7 +222,7 @@ def test_alpha_at_every_position_matches_the_trace_and_the_page(data, page_trace
     for profile, shown in zip(data["profiles"], page_trace["profiles"]):
         alphas = profile_alphas(data, profile)
         assert [Fraction(a) for a in shown["stats"]["accept_probabilities"]] == alphas
-        assert [Fraction(p["alpha"]) for p in tracekit.positions(shown)] == alphas
+        assert [Fraction(p["alpha"]) for p in shown["positions"]] == alphas
         line = stated(text, rf"(?i){re.escape(profile['name'])}: α = ([^a-z]+?), so E = (\S+) ≈ (\S+) tokens")
         assert [Fraction(a) for a in line.group(1).split(", ")] == alphas
         assert (Fraction(line.group(2)), line.group(3)) == (expected(alphas), half_up(expected(alphas), 2))
@@ -267,13 +266,13 @@ def places(column: list[Fraction]) -> int:
 
 def test_speedup_table_matches_the_trace(data, page_trace):
     k = len(data["target"])
-    assert [[Fraction(x) for x in row.split()] for row in page_trace["explore"]["round_costs"][0]] == [  # free checks
+    assert [[Fraction(x) for x in row] for row in page_trace["explorer"]["round_costs"][0]] == [  # free checks
         [j * c + data["verify"] for j in range(1, k + 1)] for c in data["compare"]]
     for profile, shown in zip(data["profiles"], page_trace["profiles"]):
         table = speedups(data, profile)  # [cost][k]
-        free = {key: shown["speedup"][key][0][0] for key in ("values", "slow", "best")}  # the accept test, free checks
-        assert [column.split() for column in free["values"]] == [[half_up(v, places(column)) for v in column] for column in table]
-        assert [[int(ch) for ch in column] for column in free["slow"]] == [[int(v < 1) for v in column] for column in table]
+        free = {key: shown["explorer"][key]["accept-test"][0] for key in ("values", "slow", "best")}  # the accept test, free checks
+        assert list(free["values"]) == [[half_up(v, places(column)) for v in column] for column in table]
+        assert free["slow"] == [[v < 1 for v in column] for column in table]
         assert free["best"] == [best_k(column) if max(column) > 1 else 0 for column in table]
 
 
@@ -321,8 +320,7 @@ def test_identity_table_is_the_walkthroughs_first_rejection_summed_exactly(data,
     if where:
         pid, frame = where.split("/")
         index = [p["id"] for p in data["profiles"]].index(pid)
-        row = page_trace["profiles"][index]["walk"]["frames"][int(frame) - 1]
-        pos = int(row.split(page_trace["frame_separator"])[page_trace["frame_fields"].index("pos")])
+        pos = page_trace["profiles"][index]["walk"]["frames"][int(frame) - 1]["pos"]
     profile = data["profiles"][index]
     table = table_named(tables, f"{profile['name']}, position {pos}: what each token")
     expected_rows = identity_rows(data["target"][pos - 1], profile["draft"][pos - 1])
@@ -354,18 +352,13 @@ def test_every_tv_bound_uses_its_own_count_and_the_stated_delta(data, page_trace
     for shown in page_trace["profiles"]:
         conv = shown["convergence"]
         for c, (reached, bounds, vacuous) in enumerate(zip(conv["reached"], conv["bound_text"], conv["vacuous"])):
-            for i, (n, bound) in enumerate(zip(map(number, reached), bounds.split(), strict=True)):
+            for i, (n, bound) in enumerate(zip(map(number, reached), bounds, strict=True)):
                 if n == 0:  # no round reached this position by this checkpoint: no bound, and nothing vacuous
                     assert bound == "–", (shown["id"], c, i, bound)
                     continue
                 exact = tv_bound(n, size, delta)
                 assert abs(Fraction(bound) - Fraction(min(exact, 1.0))) <= HALF_ULP, (shown["id"], c, i, bound, exact)
-                assert vacuous[i] == str(int(exact >= 1))
-
-
-def shares(shown: str) -> list[float]:
-    """'.7 .143 0 1' (the trace's frequencies to 3 decimals) -> [0.7, 0.143, 0.0, 1.0]."""
-    return [float(x) for x in shown.split()]
+                assert vacuous[i] == (exact >= 1)
 
 
 def observed_tv(freq: list[float], target: list[Fraction], n: int) -> tuple[Fraction, Fraction]:
@@ -385,19 +378,19 @@ def test_every_tv_is_half_the_summed_difference_from_the_target(data, page_trace
         for c, reached in enumerate(conv["reached"]):
             for i, n in enumerate(map(number, reached)):
                 if n == 0:  # never reached by this checkpoint: the page shows no distance
-                    assert conv["tv_text"][c].split()[i] == "–", (shown["id"], c, i)
+                    assert conv["tv_text"][c][i] == "–", (shown["id"], c, i)
                     continue
-                tv, slack = observed_tv(shares(conv["freq"][c][i]), targets[i], n)
-                assert abs(Fraction(conv["tv_text"][c].split()[i]) - tv) <= slack, (shown["id"], c, i)
-                bound = Fraction(conv["bound_text"][c].split()[i])
+                tv, slack = observed_tv(conv["freq"][c][i], targets[i], n)
+                assert abs(Fraction(conv["tv_text"][c][i]) - tv) <= slack, (shown["id"], c, i)
+                bound = Fraction(conv["bound_text"][c][i])
                 if abs(tv - bound) > 2 * slack:
-                    assert conv["within"][c][i] == str(int(tv <= bound))
+                    assert conv["within"][c][i] == (tv <= bound)
 
 
 def test_tokens_per_round_counts_follow_from_how_many_rounds_reached_each_position(data, page_trace):
     for profile, shown in zip(data["profiles"], page_trace["profiles"]):
         conv = shown["convergence"]
-        for size, reached, freq in zip(conv["checkpoints"], conv["reached"], map(shares, conv["lengths_freq"])):
+        for size, reached, freq in zip(conv["checkpoints"], conv["reached"], conv["lengths_freq"]):
             counts = [number(r) for r in reached]  # N >= n exactly when position n was reached
             lengths = [counts[n] - counts[n + 1] for n in range(len(counts) - 1)] + [counts[-1]]
             assert [Fraction(str(f)) for f in freq] == [Fraction(half_up(Fraction(c, size), 3)) for c in lengths]
@@ -415,7 +408,7 @@ def test_tv_table_on_the_page_after_all_rounds(data, page_trace, tables, text):
         assert [r[0] for r in rows] == [f"position {i}" for i in range(1, k + 1)] + [f"bonus position {k + 1}"]
         for i, row in enumerate(rows):
             n = number(conv["reached"][-1][i])
-            assert row[1:4] == [f"{n:,}", conv["tv_text"][-1].split()[i], conv["bound_text"][-1].split()[i]]
+            assert row[1:4] == [f"{n:,}", conv["tv_text"][-1][i], conv["bound_text"][-1][i]]
             assert abs(Fraction(row[3]) - Fraction(tv_bound(n, size, delta))) <= HALF_ULP
             assert row[4] == ("within" if Fraction(row[2]) <= Fraction(row[3]) else "above")
 
@@ -424,18 +417,16 @@ def test_tv_table_on_the_page_after_all_rounds(data, page_trace, tables, text):
 
 def drawn_facts(data: dict, profile: dict, rounds: list[dict], page_trace: dict) -> tuple[Fraction, int]:
     """Returns the mean tokens the rounds committed and how many hold a check chance decides; checks each verdict.
-    A frame row is its fields (kind, position, slots, caption, u, ...) joined by the trace's separator, its kind a
-    one-letter code of the trace's table."""
-    committed, chance, kinds = 0, 0, page_trace["frame_kinds"]
+    """
+    committed, chance = 0, 0
     for rnd in rounds:
-        rows = [f.split(page_trace["frame_separator"]) for f in rnd["frames"]]
-        verify = [(int(f[1]), *f[2:]) for f in rows if kinds[f[0]] == "verify"]
+        verify = [(f["pos"], f["slots"], f["u"]) for f in rnd["frames"] if f["kind"] == "verify"]
         decided = False
-        for pos, slots, _, u, *_ in verify:
+        for pos, slots, u in verify:
             x = rnd["proposals"][pos - 1]
             p, q = data["target"][pos - 1][x], profile["draft"][pos - 1][x]
             accept = min(Fraction(1), p / q)
-            assert slots[pos - 1] == ("a" if Fraction(u) < accept else "r")  # u < min(1, p/q) accepts
+            assert slots[pos - 1] == ("accepted" if Fraction(u) < accept else "rejected")  # u < min(1, p/q) accepts
             decided = decided or 0 < accept < 1
         committed += len(verify) + (rnd["bonus"] is not None)  # one token per checked position, plus the bonus
         chance += decided

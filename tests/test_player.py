@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-from tracekit import caption_of, frame_dict, frame_token, positions
+from tracekit import caption_of, frame_token
 
 from .conftest import FIGURES, axe_violations, data_is_shipped, edited_data
 
@@ -28,8 +28,8 @@ def frames(p: dict, rnd: dict | None = None) -> list[dict]:
     rnd = rnd or p["walk"]
     out = []
     for i, row in enumerate(rnd["frames"], start=1):
-        f = frame_dict(row)
-        verdict = {"a": "accepted", "r": "rejected"}.get(f["slots"][f["pos"] - 1]) if f["kind"] == "verify" else None
+        f = row
+        verdict = f["slots"][f["pos"] - 1] if f["kind"] == "verify" else None
         out.append({**f, "index": i, "token": frame_token(rnd, f), "position": f["pos"], "verdict": verdict,
                     "round": rnd})
     return out
@@ -42,7 +42,7 @@ def caption(trace: dict, p: dict, frame: dict) -> str:
 
 def facts(p: dict, frame: dict) -> dict:
     """Returns the position facts of a verify frame's proposed token."""
-    pos, x = positions(p)[frame["position"] - 1], frame["token"]
+    pos, x = p["positions"][frame["position"] - 1], frame["token"]
     return {"p": pos["target"][x], "q": pos["draft"][x], "ratio": pos["ratio"][x], "accept": pos["accept"][x]}
 
 
@@ -148,7 +148,7 @@ def test_a_third_profile_in_the_data_gets_its_own_radio(page: Page, tmp_path):
 def test_rejection_frame_shows_residual_and_dropped_positions(page: Page, page_url, trace):
     p, f = rejection(trace)
     vocab = trace["vocabulary"]
-    dropped = [i + 1 for i, c in enumerate(f["slots"]) if c == "d"]
+    dropped = [i + 1 for i, state in enumerate(f["slots"]) if state == "dropped"]
     assert (p["id"], f["position"], dropped) == ("divergent", 3, [4, 5])  # the authored rejection, 4 and 5 dropped
     page.goto(f"{page_url}#{p['id']}/{f['index']}")
     at(page, f["index"], len(frames(p)))
@@ -156,7 +156,7 @@ def test_rejection_frame_shows_residual_and_dropped_positions(page: Page, page_u
     expect(page.locator("[data-verdict]")).to_contain_text(f["u"])
     rows = page.locator("[data-dist-body] tr")
     expect(rows).to_have_count(len(vocab))
-    pos = positions(p)[f["position"] - 1]
+    pos = p["positions"][f["position"] - 1]
     for y, token in enumerate(vocab):
         expect(rows.nth(y).locator("td").nth(3)).to_have_text(pos["residual"][y])
         expect(rows.nth(y).locator("td").nth(2)).to_have_text(pos["residual_raw"][y])
@@ -210,7 +210,7 @@ def test_bonus_frame_shows_the_draw_from_the_target(page: Page, page_url, trace)
     expect(rows.nth(f["token"])).to_contain_text("drawn")
     for y, value in enumerate(p["bonus_target"]):
         expect(rows.nth(y).locator("td")).to_have_text(value)
-    expect(page.locator("[data-committed] li")).to_have_count(f["slots"].count("a") + f["slots"].count("b"))
+    expect(page.locator("[data-committed] li")).to_have_count(f["slots"].count("accepted") + f["slots"].count("bonus"))
 
 
 def test_keyboard_shortcuts_step_jump_and_play(page: Page, page_url, trace):
@@ -611,7 +611,7 @@ def test_the_axe_helper_reports_a_planted_violation_in_its_context_only(page: Pa
     page.evaluate("""() => { const b = document.createElement('button');
         b.id = 'planted-unnamed'; document.querySelector('[data-player]').append(b); }""")  # a button with no name
     assert any(v.startswith("button-name: #planted-unnamed") for v in axe_violations(page, "[data-player]"))
-    assert axe_violations(page, ".explore") == []  # another figure: the planted button is not in it
+    assert axe_violations(page, ".explorer") == []  # another figure: the planted button is not in it
 
 
 @pytest.mark.parametrize("width,height", [(390, 844), (1280, 800)])

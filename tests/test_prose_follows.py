@@ -15,7 +15,7 @@ from html import unescape
 import pytest
 
 from .conftest import edited_data
-from .tracekit import frame_dict, point_frame, positions, shows
+from .tracekit import point_frame, shows
 
 
 def chance_at_divergent_2(raw):
@@ -65,7 +65,7 @@ def edited(request, tmp_path_factory):
 
 
 def walk_frames(p):
-    return [frame_dict(row) for row in p["walk"]["frames"]]
+    return [row for row in p["walk"]["frames"]]
 
 
 def test_the_walkthroughs_certainty_sentence_is_true(edited):
@@ -91,7 +91,7 @@ def test_every_show_me_link_opens_a_frame_that_shows_its_point(edited):
         if href is None:
             continue
         p, rnd, round_, i = point_frame(trace, href)
-        assert point in shows(frame_dict(rnd["frames"][i - 1])), (point, href)
+        assert point in shows(rnd["frames"][i - 1]), (point, href)
         where = f"drawn round {round_}, " if round_ else ""
         assert f"Show me: {p['name']}, {where}frame {i} of {len(rnd['frames'])}" in text
 
@@ -99,8 +99,8 @@ def test_every_show_me_link_opens_a_frame_that_shows_its_point(edited):
 def test_the_drawn_rounds_chance_counts_are_the_traces(edited):
     _, trace, text = edited
     for p in trace["profiles"]:
-        n = sum(any(frame_dict(row)["chance"] for row in rnd["frames"]) for rnd in p["drawn"])
-        proposable = [a for pos in positions(p) for a in pos["accept"] if a is not None]
+        n = sum(any(row["chance"] for row in rnd["frames"]) for rnd in p["drawn"])
+        proposable = [a for pos in p["positions"] for a in pos["accept"] if a is not None]
         if any(0 < Fraction(a) < 1 for a in proposable):
             many = len(p["drawn"])
             said = f"all {many} drawn rounds contain" if n == many else \
@@ -140,7 +140,7 @@ def test_the_edits_reach_what_they_are_meant_to(tmp_path):
                                   checkout.ROOT / "templates")
         trace = json.loads(files["trace.json"])
         found[name] = [any(f["chance"] for f in walk_frames(p)) for p in trace["profiles"]], \
-            [any("r" in f["slots"] for f in walk_frames(p)) for p in trace["profiles"]]
+            [any("rejected" in f["slots"] for f in walk_frames(p)) for p in trace["profiles"]]
     assert found["chance_at_divergent_2"][0] == [False, True]  # the divergent authored round: chance decides
     assert found["aligned_rejected_first"][1] == [True, True]  # the aligned authored round now has a rejection
 
@@ -209,8 +209,8 @@ def test_positions_no_round_reached_show_no_tv_and_no_verdict(tmp_path):
         assert row[1:] == ["0", "–", "–", "–"], row
     trace = json.loads(files["trace.json"])
     conv = next(p for p in trace["profiles"] if p["id"] == "divergent")["convergence"]
-    assert all(t.split(" ")[1:] == ["–"] * 5 for t in conv["tv_text"] + conv["bound_text"])
-    assert all(float(b) <= 1 for t in conv["bound_text"] for b in t.split(" ") if b != "–")
+    assert all(t[1:] == ["–"] * 5 for t in conv["tv_text"] + conv["bound_text"])
+    assert all(float(b) <= 1 for t in conv["bound_text"] for b in t if b != "–")
 
 
 @pytest.mark.shipped
@@ -238,8 +238,6 @@ def test_a_point_no_authored_round_shows_links_to_a_drawn_round_that_does(tmp_pa
     """With no authored rejection, "Show me" once said no frame shows a rejection, while drawn rounds showed many."""
     from speculative import checkout, pipeline
 
-    from .tracekit import frame_dict as row
-
     def no_authored_rejection(raw):
         raw["profiles"][1]["proposals"] = ["the", "cat", "sat", "on", "a"]  # each with p >= q: accepted outright
     files = pipeline.build_files(edited_data(tmp_path, no_authored_rejection), checkout.ROOT / "content",
@@ -251,12 +249,12 @@ def test_a_point_no_authored_round_shows_links_to_a_drawn_round_that_does(tmp_pa
         assert rest.startswith("r"), (point, rest)  # a drawn round: "r<round>/<frame>"
         round_, frame = (int(x) for x in rest[1:].split("/"))
         p = next(p for p in trace["profiles"] if p["id"] == profile_id)
-        f = row(p["drawn"][round_ - 1]["frames"][frame - 1])
+        f = p["drawn"][round_ - 1]["frames"][frame - 1]
         assert f"Show me: {p['name']}, drawn round {round_}, frame {frame} of {len(p['drawn'][round_ - 1]['frames'])}" in text
         if point == "drop":
-            assert f["kind"] == "done" and "d" in f["slots"]
+            assert f["kind"] == "done" and "dropped" in f["slots"]
         else:
-            assert f["kind"] == "verify" and f["slots"][f["pos"] - 1] == "r"
+            assert f["kind"] == "verify" and f["slots"][f["pos"] - 1] == "rejected"
 
 
 def test_a_draft_equal_to_the_target_shows_the_capped_point(tmp_path):
@@ -340,7 +338,7 @@ def test_one_drawn_round_is_called_the_one_not_the_first_1(tmp_path):
     files = pipeline.build_files(edited_data(tmp_path, one), checkout.ROOT / "content", checkout.ROOT / "templates")
     text = no_js_text(files["index.html"].decode("utf-8"))
     aligned = json.loads(files["trace.json"])["profiles"][0]
-    chance = any(frame_dict(row)["chance"] for row in aligned["drawn"][0]["frames"])
+    chance = any(row["chance"] for row in aligned["drawn"][0]["frames"])
     assert "The same generator then drew the first round of each draft with proposals drawn from the draft" in text
     assert f"the one drawn round {'contains' if chance else 'does not contain'} a check that chance decides" in text
     assert "first 1 round" not in text and "of the 1 drawn round" not in text
@@ -358,7 +356,7 @@ def test_a_run_too_short_to_settle_is_not_said_to_settle(rounds, tmp_path):
     assert "Slide Rounds" not in text and "on log–log axes it is a straight line" not in text
     assert "In these runs every position" not in text and "The bound shrinks as 1/√n for n rounds." in text
     conv = json.loads(files["trace.json"])["profiles"][0]["convergence"]
-    bounds = [float(b) for b in conv["bound_text"][-1].split()]
+    bounds = [float(b) for b in conv["bound_text"][-1]]
     assert text.count("too few rounds") >= sum(b >= 1 for b in bounds)
     if rounds == 1:  # one round: every bound is 1 or more
         assert "after 1 round (in proportion" in text and "too few rounds" in text
@@ -370,7 +368,7 @@ def test_the_distances_are_said_to_shrink_only_where_every_one_does(edited):
     shrinks = True
     for p in trace["profiles"]:
         conv = p["convergence"]
-        first, last = conv["tv_text"][0].split(), conv["tv_text"][-1].split()
+        first, last = conv["tv_text"][0], conv["tv_text"][-1]
         shrinks &= all(float(b) < float(a) for a, b, n in zip(first, last, conv["reached"][0]) if n)
     assert ("In these runs every position’s distance is smaller after the last checkpoint than after the first" in text) \
         == shrinks

@@ -1,9 +1,9 @@
 """The page's script: every fragment render.SCRIPTS joins keeps its functions short and speaks no English.
 
 A small scanner blanks comments, strings and regular expressions, then matches braces, which is enough for the
-classic-script style the fragments use (no template literals with ${...}). Every word the script shows comes
+style the fragments use (a template string's ${...} holds no braces or backticks of its own). Every word the script shows comes
 from the trace's text table instead (speculative/text.py); the only words a string literal may hold are names
-the page's markup and styles define (classes, ids, data- hooks, custom properties), the trace's kind and state
+the page's markup and styles define (classes, ids, data- hooks, custom properties), the trace's kind, state and rule
 keys, and the short list of DOM names below.
 """
 
@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
-from speculative import render
+from speculative import figures, render
+from speculative.rules import NAMES
 
-from .conftest import ROOT
+from .conftest import DATA, ROOT
 from speculative import strings
 
 TEMPLATES = ROOT / "templates"
@@ -33,7 +35,8 @@ DOM_NAMES = frozenset("""
     print prefers-reduced-motion reduce lab-token drawn residual
 """.split())
 
-_START = re.compile(r"\bfunction\s*([A-Za-z_$][\w$]*)?\s*\([^)]*\)\s*\{")
+# a function: a declaration or expression, or an arrow function with a block body
+_START = re.compile(r"(?:\bfunction\s*([A-Za-z_$][\w$]*)?\s*\([^)]*\)|(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*=>)\s*\{")
 _REGEX_BEFORE = set("(,=:[!&|?{};+-*%<>~^") | {"", "return"}
 
 
@@ -57,8 +60,8 @@ def scan(source: str) -> tuple[str, list[tuple[int, str]]]:
             while end < n and source[end] != c:
                 end += 2 if source[end] == "\\" else 1
             end += 1
-            if c != "/":
-                literals.append((source.count("\n", 0, i) + 1, source[i + 1:end - 1]))
+            if c != "/":  # a template string's ${...} holds code, not words
+                literals.append((source.count("\n", 0, i) + 1, re.sub(r"\$\{[^}]*\}", " ", source[i + 1:end - 1])))
         if end is None:
             out.append(c)
             i += 1
@@ -96,7 +99,7 @@ def page_names() -> frozenset[str]:
         names.update(re.findall(r'\bid="([a-z][\w-]*)"', source))
         names.update(re.findall(r"(--[a-z][\w-]*)", source) if path.suffix == ".css" else ())
         names.update(re.findall(r'\bdata-[\w-]+="([a-z][\w-]*)"', source))
-    return frozenset(names | set(strings.KIND_NAMES) | set(strings.STATE_NAMES) | DOM_NAMES)
+    return frozenset(names | set(strings.KIND_NAMES) | set(strings.STATE_NAMES) | set(NAMES) | DOM_NAMES)
 
 
 def allowed_piece(piece: str, names: frozenset[str], spaced: bool) -> bool:
@@ -155,3 +158,34 @@ def test_the_english_scan_catches_a_planted_literal(literal):
 def test_the_english_scan_lets_names_through():
     planted = "var a = node('li', 'slot is-' + s, '[data-lab-u]'); b.setAttribute('aria-valuetext', x);"
     assert english_literals(planted, page_names()) == []
+
+
+# Each figure's live part, which its script shows once it has started (the generator's at once, the others on render).
+LIVE = {"generator": "[data-gen]", "lab": "[data-lab]", "walkthrough": "[data-player]", "convergence": "[data-conv]",
+        "explorer": "[data-explorer]"}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("left_out", [f for f in figures.FIGURES if f.SCRIPTS], ids=lambda f: f.__name__.split(".")[-1])
+def test_a_page_without_one_figures_script_runs_every_other_figure(page, tmp_path, monkeypatch, left_out):
+    """Each file names what it takes from `shared` and no figure's file takes from another figure's, so a figure whose
+    script is left out of the page stops nothing else: no error, and every other figure starts."""
+    from speculative import pipeline
+
+    monkeypatch.setattr(render, "SCRIPTS", tuple(n for n in render.SCRIPTS if n not in left_out.SCRIPTS))
+    files = pipeline.build_files(DATA, ROOT / "content", TEMPLATES)
+    own = re.search(r"^function (\w+)", (TEMPLATES / left_out.SCRIPTS[-1]).read_text(encoding="utf-8"), re.M).group(1)
+    assert f"function {own}(" not in files["index.html"].decode("utf-8")
+    (tmp_path / "index.html").write_bytes(files["index.html"])
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((tmp_path / "index.html").as_uri())
+    name = left_out.__name__.split(".")[-1]
+    for other, selector in LIVE.items():
+        live = page.locator(selector).first
+        if other == name:
+            expect(live).to_be_hidden()
+        else:
+            expect(live).to_be_visible()
+    assert errors == []

@@ -33,7 +33,6 @@ AFTER_WHY, AFTER_LAB = lines_of(WHY) + 2, lines_of(LAB) + 1
 LAB_JS = "templates/js/lab.js"
 STYLE = "templates/style.css"
 FETCH = "expected no @import and no url() other than data:, since the page loads nothing"
-ES5 = "expected ES5, as the other scripts are written (no let, const, arrow functions or template strings)"
 
 CASES = [
     ("syntax error in prose", append(WHY, "\n{% if x %}\n"),
@@ -81,7 +80,7 @@ CASES = [
      ["templates/page.html.j2: found </div>, which would close one of the page's own elements; expected only the "
       "end tags of elements the template opens"]),
     ("a removed section", lambda root: (root / "content" / "09-speedup.md").unlink(),
-     ["templates/speedup.html.j2: found no section that places {{ speedup }}; expected one section in content/ to "
+     ["templates/explorer.html.j2: found no section that places {{ explorer }}; expected one section in content/ to "
       "hold it (was its section removed or renamed?)",
       "content/08-guarantee.md: line 6: found a link to #round-length, but no element on the page has "
       "id=\"round-length\"; expected a section or figure with that id (was its section removed or renamed?)",
@@ -113,16 +112,6 @@ CASES = [
      [f"{STYLE}: line {lines_of(STYLE) + 2}: found “url(https://x.org/a.png) }}”; {FETCH}"]),
     ("a component placed twice", append(WHY, "\n{{ lab }}\n"),
      ["content/04-rule.md, content/12-limits.md: found {{ lab }} more than once; expected it in one place"]),
-    # the page's script is minified by an ES5 parser: a syntax error names its own file and line, never the joined script's
-    ("an arrow function in a script", append(LAB_JS, "\nvar twice = (x) => 2 * x;\n"),
-     [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found JavaScript that does not parse as ES5 (Unexpected '>' between "
-      f"'=' and '2'); {ES5}"]),
-    ("an unclosed function in a script", append(LAB_JS, "\nfunction broken( {\n"),
-     [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found JavaScript that does not parse as ES5 (Unexpected '{{' between "
-      f"'(' and 'var'); {ES5}"]),
-    ("a script nested deeper than the parser reads", append(LAB_JS, "\nvar deep = " + "[" * 3000 + "]" * 3000 + ";\n"),
-     ["templates/js/core.js: line 1: found JavaScript nested too deeply to read; expected the nesting of the other "
-      "scripts"]),
     # a runtime error in a template's own expression is the input's problem, named by file and line
     ("a division by zero in prose", append(WHY, "\nE is {{ 1 / 0 }}.\n"),
      [f"{WHY}: line {AFTER_WHY}: found ZeroDivisionError: division by zero; expected an expression that works on "
@@ -182,7 +171,7 @@ def test_an_undefined_name_lists_the_defined_names(project, run_build):
     assert line.startswith(f"{WHY}: line {AFTER_WHY}: found 'nothere' is undefined; expected one of the names the "
                            "page defines: ")
     defined = line.split("defines: ")[1].split(", ")
-    assert {"profiles", "vocab", "lab", "speedup"} <= set(defined) and len(defined) == len(set(defined))
+    assert {"profiles", "vocab", "lab", "explorer"} <= set(defined) and len(defined) == len(set(defined))
 
 
 # the data file's profile ids, in its order: the names `p` has

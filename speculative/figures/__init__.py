@@ -10,7 +10,11 @@ from . import convergence, explorer, generator, identity, lab, positions, server
 
 FIGURES = (generator, lab, walkthrough, positions, identity, convergence, explorer, servers)  # in the order the page renders them
 COMPONENTS = tuple(f.COMPONENT for f in FIGURES)
-SCRIPTS = ("js/core.js", *(name for f in FIGURES for name in f.SCRIPTS), "js/folds.js", "js/print.js", "js/boot.js")  # core first
+# The page's script files in the order they join: the shared ones first (core.js, and variants.js, the samplers'
+# arithmetic the generator and the lab both run), then each figure's own, then the page's folds and print, and boot.js,
+# which starts them. A figure's files take what they use from `shared` and give nothing to another figure's.
+SHARED_SCRIPTS = ("js/core.js", "js/variants.js")
+SCRIPTS = (*SHARED_SCRIPTS, *(name for f in FIGURES for name in f.SCRIPTS), "js/folds.js", "js/print.js", "js/boot.js")
 SHELL_IDS = frozenset({"main", "trace"})  # the page template's own element ids
 STYLES = ("style.css", "charts.css", "player.css", "figures.css")  # joined, in this order, into the page's one style
 

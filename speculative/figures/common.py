@@ -41,7 +41,7 @@ class PositionFacts:
     q_cuts: list[float]  # [V] the draft's cumulative q: a draw u proposes token y when q_cuts[y-1] <= u < q_cuts[y]
     bars: list[list[float]]  # [V] [min(p, q), |p − q|, p > q] as shares of the largest p or q
     # the other verification rules (rules.RULES): what the lab's check, draws and tally compare with
-    rates: list[str]  # [rules] the chance a proposal passes under each rule, in rules.RULES's order
+    rates: dict[str, str]  # {rule id: the chance a proposal passes under that rule}, ids as in rules.RULES
     p_cuts: list[float]  # [V] the target's cumulative p: exact match's draw y
     greedy: int  # the greedy draft's proposal: the draft's top token, the first in vocabulary order on a tie
     greedy_f: float  # p at that proposal: the greedy draft's accept threshold
@@ -87,7 +87,7 @@ def rule_facts(rec: PositionRecord, d: int = 1) -> dict[str, Any]:
     """Returns the fields the greedy-draft and exact-match rules add to a position's facts."""
     p, q = tuple(t.p for t in rec.tokens), tuple(t.q for t in rec.tokens)
     x, rest = top_token(q), BY_ID["greedy-draft"].residual(p, q)
-    return {"rates": [prob_str(rule.acceptance(p, q), d) for rule in RULES],
+    return {"rates": {rule.id: prob_str(rule.acceptance(p, q), d) for rule in RULES},
             "p_cuts": [round(float(c), 6) for c in cumulative(p)], "greedy": x, "greedy_f": float(p[x]),
             "greedy_cuts": [round(float(c), 6) for c in cumulative(rest or [Fraction(0)] * len(p))],
             "greedy_res": [None if rest is None else str(r) for r in rest or p]}

@@ -28,26 +28,23 @@ def tv_text(x: float, n: int = 1) -> str:
     return decimal_str(min(x, 1.0), 4) if n else strings.PLAYER["no_token"]
 
 
-def shares_text(shares: Any) -> str:
-    """Returns frequencies to 3 decimals as one space-separated string, each as short as it reads: ".143", "0", "1"
-    (the script reads each back with Number)."""
-    shown = (format(float(decimal_str(f, 3)), "g") for f in shares)
-    return " ".join(s[1:] if s.startswith("0.") else s for s in shown)
+def shares(values: Any) -> list[float]:
+    """Returns frequencies rounded to 3 decimals, as the histograms draw them."""
+    return [float(decimal_str(f, 3)) for f in values]
 
 
 def profile_trace(r: ProfileResult) -> dict[str, Any]:
-    """Returns the run at every checkpoint: counts, TV and bound per position, tokens per round. A checkpoint's
-    flags are one string ("1" where within the bound, or where the bound is vacuous, one character per position) and
-    its TVs and bounds one space-separated string each, as are the observed frequencies (shares_text). The exact P(N = n) is the profile's
-    stats.tokens_per_round_distribution, which the script reads there."""
+    """Returns the run at every checkpoint: counts, TV and bound per position (as the page prints them, and whether
+    the TV is within the bound and whether the bound is vacuous), observed frequencies, tokens per round. The exact
+    P(N = n) is the profile's stats.tokens_per_round_distribution, which the script reads there."""
     cps = r.checkpoints
     return {"rounds": r.mc_rounds, "checkpoints": [c.rounds for c in cps],
-            "within": ["".join(str(int(x.tv <= x.tv_bound)) for x in c.checks) for c in cps],
-            "vacuous": ["".join(str(int(x.tv_bound >= 1)) for x in c.checks) for c in cps],
-            "tv_text": [" ".join(tv_text(x.tv, x.n) for x in c.checks) for c in cps],
-            "bound_text": [" ".join(tv_text(x.tv_bound, x.n) for x in c.checks) for c in cps],
-            "freq": [[shares_text(x.freq) for x in c.checks] for c in cps],
-            "lengths_freq": [shares_text(c.length_freq) for c in cps],
+            "within": [[bool(x.tv <= x.tv_bound) for x in c.checks] for c in cps],
+            "vacuous": [[bool(x.tv_bound >= 1) for x in c.checks] for c in cps],
+            "tv_text": [[tv_text(x.tv, x.n) for x in c.checks] for c in cps],
+            "bound_text": [[tv_text(x.tv_bound, x.n) for x in c.checks] for c in cps],
+            "freq": [[shares(x.freq) for x in c.checks] for c in cps],
+            "lengths_freq": [shares(c.length_freq) for c in cps],
             "reached": [[x.n for x in c.checks] for c in cps]}  # the script groups the digits (strings.LAB's group)
 
 

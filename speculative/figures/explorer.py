@@ -20,11 +20,11 @@ from .. import strings
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
 
-TRACE_KEY = "explore"  # where trace() goes in the trace
+TRACE_KEY = "explorer"  # where trace() goes in the trace
 SCRIPTS: tuple[str, ...] = ('js/explorer.js',)  # its files in templates/, in the order they join
-COMPONENT = "speedup"
-IDS = frozenset({"explore-title", "ex-k", "ex-cost", "ex-rule", "ex-verify"})
-PREFIXES = frozenset({"spt"})  # "spt-<profile id>"
+COMPONENT = "explorer"
+IDS = frozenset({"explorer-title", "explorer-k", "explorer-cost", "explorer-rule", "explorer-verify"})
+PREFIXES = frozenset({"explorer-table"})  # "explorer-table-<profile id>"
 
 
 def cells(r: ProfileResult) -> list[list[dict[str, Any]]]:
@@ -62,19 +62,20 @@ def shared_top(results: Sequence[ProfileResult]) -> Fraction:
 
 
 def profile_trace(r: ProfileResult, top: Fraction) -> dict[str, Any]:
-    """Returns one profile's speedups for the script, each [rule][verify cost][draft cost]: the displayed values at
-    every k as one space-separated string, a string of slow flags ("1" where below 1×, one character per k) and the best k (0: none beats 1×).
+    """Returns one profile's speedups for the script, each {rule id}[verify cost][draft cost]: the displayed values at
+    every k, whether each k is below 1×, and the best k (0: none beats 1×).
     The bars' heights are the displayed values over `top`, divided by the stylesheet, so the script does no sums."""
-    cols = [[[[row[c] for row in t] for c in range(len(t[0]))] for t in rule.speedup_tables] for rule in r.stats.rules]
+    cols = {rule.rule: [[[row[c] for row in t] for c in range(len(t[0]))] for t in rule.speedup_tables]
+            for rule in r.stats.rules}
     return {"top": round(float(top), 4),
-            "values": [[[" ".join(column_texts(col)) for col in v] for v in rule] for rule in cols],
-            "slow": [[["".join("1" if x < 1 else "0" for x in col) for col in v] for v in rule] for rule in cols],
-            "best": [[[best_paying_k(col) for col in v] for v in rule] for rule in cols]}
+            "values": {rule: [[column_texts(col) for col in v] for v in t] for rule, t in cols.items()},
+            "slow": {rule: [[[x < 1 for x in col] for col in v] for v in t] for rule, t in cols.items()},
+            "best": {rule: [[best_paying_k(col) for col in v] for v in t] for rule, t in cols.items()}}
 
 
 def verify_phrase(v: Fraction) -> str:
     """Returns a verification cost per position in words: "free", or "1/20 of a target step"."""
-    return strings.EXPLORE["free"] if v == 0 else text.cost_phrase(v)
+    return strings.EXPLORER["free"] if v == 0 else text.cost_phrase(v)
 
 
 @dataclass(frozen=True)
@@ -87,19 +88,18 @@ class Explorer:
         return {"costs": [str(c) for c in cost.compare_draft_steps],
                 "cost_text": [text.cost_phrase(c) for c in cost.compare_draft_steps],
                 "verify": [str(v) for v in cost.verify_costs], "verify_text": [verify_phrase(v) for v in cost.verify_costs],
-                "rules": [NAMES[r.rule] for r in rules]}
+                "rules": [{"id": r.rule, "name": NAMES[r.rule]} for r in rules]}
 
     def trace(self) -> dict[str, Any]:
-        """Returns the script's part: the choices, and the round cost k·c + verify_round + k·v at every [v][c], the k
-        values space-separated."""
+        """Returns the script's part: the choices, and the round cost k·c + verify_round + k·v at every [v][c][k]."""
         cost, k = self.ex.data.cost, self.ex.data.k
         return {**self.costs(), "verify_round": str(cost.verify_round),
-                "round_costs": [[" ".join(str(round_cost(j, cost, c, v)) for j in range(1, k + 1))
+                "round_costs": [[[str(round_cost(j, cost, c, v)) for j in range(1, k + 1)]
                                  for c in cost.compare_draft_steps] for v in cost.verify_costs]}
 
     def profile_trace(self, i: int) -> dict[str, Any]:
         """Returns profile i's speedups for the script."""
-        return {"speedup": profile_trace(self.ex.results[i], shared_top(self.ex.results))}
+        return {"explorer": profile_trace(self.ex.results[i], shared_top(self.ex.results))}
 
     def profile_context(self, i: int) -> dict[str, Any]:
         """Returns profile i's no-JS table."""
@@ -109,7 +109,7 @@ class Explorer:
         """Returns the explorer's choices and its default state (all k, the page's own draft cost, the accept test,
         free verification when the file offers it)."""
         verify = list(self.ex.data.cost.verify_costs)
-        return {"explore": {**self.costs(), "default_cost": self.ex.cost_index or 0, "k": self.ex.data.k,
+        return {"explorer": {**self.costs(), "default_cost": self.ex.cost_index or 0, "k": self.ex.data.k,
                             "default_verify": verify.index(Fraction(0)) if 0 in verify else 0}}
 
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
     from ..analysis import Explained
 
 TRACE_KEY = "lab"  # where trace() goes in the trace
-SCRIPTS: tuple[str, ...] = ('js/eighths.js', 'js/variants.js', 'js/lab.js', 'js/tally.js')  # its files in templates/, in the order they join
+SCRIPTS: tuple[str, ...] = ('js/eighths.js', 'js/tally.js', 'js/lab.js')  # its files in templates/, in the order they join
 COMPONENT = "lab"
 IDS = frozenset({"lab", "lab-title", "lab-position", "lab-sampler", "lab-u", "lab-rep", "lab-broken-cap"})
 PREFIXES = frozenset({"lab-cap"})  # "lab-cap-<profile id>"
@@ -116,7 +116,8 @@ class Lab:
                    "rows": [{"position": j + 1, "cells": [none_mark(a) for a in f.accept]} for j, f in enumerate(facts)]}
                   for r, facts in zip(ex.results, self.facts)]
         return {"lab": {"options": options, "tables": tables, "none": ex.chance is None, "none_text": strings.LAB["none"],
-                        "default": self.default(), "own": strings.OWN["option"], "rules": list(NAMES.values()),
+                        "default": self.default(), "own": strings.OWN["option"],
+                        "rules": [{"id": rule, "name": name} for rule, name in NAMES.items()],
                         "back": strings.LAB["back"], "samplers": [v.name for v in variants.VARIANTS],
                         "broken": self.broken_table(), "broken_why": strings.LAB["broken_why"]}}
 

@@ -1,4 +1,4 @@
-"""The round player: every round (authored and drawn) as compact frame rows for the script, and the authored
+"""The round player: every round (authored and drawn) as plain JSON frames for the script, and the authored
 rounds as a plain list of frames for readers without scripting and for print."""
 
 from __future__ import annotations
@@ -23,14 +23,6 @@ COMPONENT = "walkthrough"
 IDS = frozenset({"walkthrough", "player", "player-frame", "player-speed"})
 PREFIXES = frozenset({"frames"})  # "frames-<profile id>", and each frame's "<profile id>/<n>"
 
-SLOT_CODES = {"accepted": "a", "rejected": "r", "dropped": "d", "proposed": "p", "pending": "w", "none": "n", "bonus": "b"}
-STATES_BY_CODE = {code: state for state, code in SLOT_CODES.items()}
-KIND_CODES = {"propose": "p", "verify": "v", "bonus": "b", "done": "d"}  # a frame row's kind, one letter
-KINDS_BY_CODE = {code: kind for kind, code in KIND_CODES.items()}
-FRAME_FIELDS = ("kind", "pos", "slots", "caption", "u", "chance")  # what a frame shows is in the trace's points
-CAPTION_KEYS = tuple(strings.CAPTIONS)  # a frame row names its caption patterns by their index here, one base-36 digit each
-DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
-assert len(CAPTION_KEYS) <= len(DIGITS), "a caption key's index must fit in one base-36 digit"
 
 
 def common_fields(k: int) -> dict[str, Any]:
@@ -91,16 +83,12 @@ def round_fields(frames: Sequence[Frame], vocab: Sequence[str], lists: bool = Tr
             if key not in ("u", "tokens_count", "k") and value and (lists or key not in TOKEN_LISTS)}
 
 
-ROW_SEPARATOR = "|"  # between a frame row's fields; no field holds it
-
-
-def frame_row(frame: Frame) -> str:
-    """Returns one frame as a compact row of FRAME_FIELDS joined by ROW_SEPARATOR: kind (its one-letter code),
-    position, slot states, caption keys (each its index in CAPTION_KEYS as one base-36 digit), draw, chance flag."""
-    return ROW_SEPARATOR.join([KIND_CODES[frame.kind], str(frame.position or 0),
-                               "".join(SLOT_CODES[s.state] for s in frame.slots),
-                               "".join(DIGITS[CAPTION_KEYS.index(key)] for key in frame.caption),
-                               u_text(frame), str(int(getattr(frame, "chance", False)))])
+def frame_json(frame: Frame) -> dict[str, Any]:
+    """Returns one frame as the script reads it: its kind, position (0: none), each slot's state, its caption's keys
+    in strings.CAPTIONS, its draw ("" where it draws nothing) and whether chance decides it; what it shows is in the
+    trace's points."""
+    return {"kind": frame.kind, "pos": frame.position or 0, "slots": [s.state for s in frame.slots],
+            "caption": list(frame.caption), "u": u_text(frame), "chance": bool(getattr(frame, "chance", False))}
 
 
 def round_json(rnd: Round, frames: Sequence[Frame], vocab: Sequence[str]) -> dict[str, Any]:
@@ -108,7 +96,7 @@ def round_json(rnd: Round, frames: Sequence[Frame], vocab: Sequence[str]) -> dic
     TOKEN_LISTS: the script makes them from the tokens and the closing frame's slot states, as
     tracekit.round_tokens does."""
     return {"proposals": list(rnd.proposals), "replacement": rnd.replacement, "bonus": rnd.bonus,
-            "fields": round_fields(frames, vocab, lists=False), "frames": [frame_row(f) for f in frames]}
+            "fields": round_fields(frames, vocab, lists=False), "frames": [frame_json(f) for f in frames]}
 
 
 def caption(frame: Frame, frames: Sequence[Frame], facts: Sequence[PositionFacts], vocab: Sequence[str]) -> str:

@@ -2,15 +2,18 @@
 // on a slow phone. Nothing is exposed to the page's scripts, unless a benchmark opts in by setting
 // window.__playerDebug before the page loads: once every figure has started it gets window.__player.
 
+const { loadTrace, STARTERS } = shared;
+
 function boot() {
-  var clock = performance.now(), trace = loadTrace(document);
+  const clock = performance.now(), trace = loadTrace(document);
   if (!trace) return;
   document.documentElement.classList.add('js');  // sentences about controls show only where the controls run
-  var figures = {}, queue = STARTERS.slice(), spent = performance.now() - clock;
+  const figures = {}, queue = STARTERS.slice();
+  let spent = performance.now() - clock;
   (function next() {
-    var s = queue.shift(), began = performance.now();
+    const s = queue.shift(), began = performance.now();
     if (!s) return expose(figures, spent);
-    var started = startEach(s[1], s[2], trace);
+    const started = startEach(s[1], s[2], trace);
     figures[s[0]] = s[3] ? started : started[0];
     spent += performance.now() - began;
     setTimeout(next, 0);
@@ -18,14 +21,14 @@ function boot() {
 }
 
 function startEach(selector, start, trace) {
-  return [].map.call(document.querySelectorAll(selector), function (root) { return start(root, trace); });
+  return Array.from(document.querySelectorAll(selector), root => start(root, trace));
 }
 
 // initMs: the script's own start-up time, every figure's start summed, without the gaps between them.
 function expose(figures, spent) {
   if (window.__playerDebug !== true) return;
-  var p = figures.player || {};
-  window.__player = { update: p.update, state: p.state, figures: figures, initMs: spent };
+  const p = figures.player || {};
+  window.__player = { update: p.update, state: p.state, figures, initMs: spent };
 }
 
 boot();

@@ -1,13 +1,15 @@
 // Convergence you can watch: the checkpoints of one Monte Carlo run, per position and per round length.
 
-var CONV_PARTS = {
+const { clamp, figure, fill, fracValue, grouped, node, partsOf, starts, whenNear, whole } = shared;
+
+const CONV_PARTS = {
   rounds: '[data-conv-rounds]', position: '[data-conv-position]', readout: '[data-conv-readout]',
   hist: '[data-conv-hist]', lengths: '[data-conv-lengths]', out: '[data-conv-out]'
 };
 
 function startConvergence(root, trace) {
-  var prof = trace.profiles[Number(root.dataset.conv)];
-  var fig = figure(root, trace, { cp: prof.convergence.checkpoints.length - 1, pos: 1 }, limitConvergence, renderConvergence);
+  const prof = trace.profiles[Number(root.dataset.conv)];
+  const fig = figure(root, trace, { cp: prof.convergence.checkpoints.length - 1, pos: 1 }, limitConvergence, renderConvergence);
   fig.prof = prof;
   fig.C = trace.text.conv;
   fig.ui = partsOf(root, CONV_PARTS);
@@ -15,48 +17,44 @@ function startConvergence(root, trace) {
   fig.now = fig.chart.querySelector('[data-conv-now]');
   fig.xs = fig.now ? fig.now.dataset.xs.split(' ') : [];
   fig.ticks = fig.now ? fig.now.dataset.ticks.split(' ') : [];
-  fig.ui.rounds.addEventListener('input', function () { fig.update({ cp: fig.ui.rounds.value }); });
-  fig.ui.position.addEventListener('change', function () { fig.update({ pos: fig.ui.position.value }); });
+  fig.ui.rounds.addEventListener('input', () => { fig.update({ cp: fig.ui.rounds.value }); });
+  fig.ui.position.addEventListener('change', () => { fig.update({ pos: fig.ui.position.value }); });
   fig.update({});
-  whenNear(root, function () { fig.near = true; renderHistograms(fig); });  // 48 elements each, built on approach
+  whenNear(root, () => { fig.near = true; renderHistograms(fig); });  // 48 elements each, built on approach
   return fig;
 }
 
 function limitConvergence(fig) {
-  var s = fig.state;
+  const s = fig.state;
   s.cp = clamp(whole(s.cp, 0), 0, fig.prof.convergence.checkpoints.length - 1);
   s.pos = clamp(whole(s.pos, 1), 1, fig.trace.k + 1);
 }
 
-// Observed frequencies: the trace holds them as one space-separated string, ".143 0 1" (convergence.shares_text).
-function shares(text) { return text.split(' ').map(Number); }
-
 // One row, two bars drawn by its background: the target above, the observed frequency below.
 function histRow(fig, label, target, observed) {
-  var r = node('div', 'hist-row'), bars = node('span', 'hist-bars');
+  const r = node('div', 'hist-row'), bars = node('span', 'hist-bars');
   bars.style.setProperty('--t', String(fracValue(target)));
   bars.style.setProperty('--o', String(observed));
   r.append(node('bdi', 'bar-tok', label), bars,
-    node('span', 'bar-num', fill(fig.C.pair, { target: target, observed: observed.toFixed(3) })));
+    node('span', 'bar-num', fill(fig.C.pair, { target, observed: observed.toFixed(3) })));
   return r;
 }
 
 function renderConvergence(fig) {
-  var s = fig.state, C = fig.C, conv = fig.prof.convergence, c = s.cp, i = s.pos - 1;
-  var where = fill(s.pos > fig.trace.k ? C.bonus : C.position, { pos: s.pos });
-  var group = fig.trace.text.lab.group, shown = grouped(conv.checkpoints[c], group), count = conv.reached[c][i];
-  var rounds = fill(C.rounds, { n: shown });
+  const s = fig.state, C = fig.C, conv = fig.prof.convergence, c = s.cp, i = s.pos - 1;
+  const where = fill(s.pos > fig.trace.k ? C.bonus : C.position, { pos: s.pos });
+  const group = fig.trace.text.lab.group, shown = grouped(conv.checkpoints[c], group), count = conv.reached[c][i];
+  const rounds = fill(C.rounds, { n: shown });
   fig.ui.rounds.value = String(c);
   fig.ui.rounds.setAttribute('aria-valuetext', rounds);
   fig.ui.position.value = String(s.pos);
-  // a checkpoint's flags are one character per position, its TVs and bounds space-separated
-  fig.ui.readout.textContent = fill(conv.vacuous[c].charAt(i) === '1' ? C.vacuous : C.readout, { rounds: rounds,
-    reached: fill(count === 1 ? C.round_one : C.rounds, { n: grouped(count, group) }), where: where, tv: conv.tv_text[c].split(' ')[i],
-    bound: conv.bound_text[c].split(' ')[i], rel: conv.within[c].charAt(i) === '1' ? C.within : C.above });
+  fig.ui.readout.textContent = fill(conv.vacuous[c][i] ? C.vacuous : C.readout, { rounds,
+    reached: fill(count === 1 ? C.round_one : C.rounds, { n: grouped(count, group) }), where, tv: conv.tv_text[c][i],
+    bound: conv.bound_text[c][i], rel: conv.within[c][i] ? C.within : C.above });
   fig.ui.out.textContent = shown;
-  fig.chart.querySelectorAll('[data-line]').forEach(function (e) { e.classList.toggle('is-picked', e.dataset.line === String(s.pos)); });
+  fig.chart.querySelectorAll('[data-line]').forEach(e => { e.classList.toggle('is-picked', e.dataset.line === String(s.pos)); });
   if (fig.now) {
-    fig.now.setAttribute('transform', 'translate(' + fig.xs[c] + ' 0)');
+    fig.now.setAttribute('transform', `translate(${fig.xs[c]} 0)`);
     fig.now.lastChild.textContent = fig.ticks[c];  // the line's round count, after the line itself
   }
   renderHistograms(fig);
@@ -65,15 +63,11 @@ function renderConvergence(fig) {
 
 function renderHistograms(fig) {
   if (!fig.near) return;
-  var conv = fig.prof.convergence, c = fig.state.cp, i = fig.state.pos - 1;
-  var target = i < fig.trace.k ? fig.prof.positions[i].target : fig.prof.bonus_target, freq = shares(conv.freq[c][i]);
-  var lengths = shares(conv.lengths_freq[c]);
-  fig.ui.hist.replaceChildren.apply(fig.ui.hist, fig.trace.vocabulary.map(function (tok, y) {
-    return histRow(fig, tok, target[y], freq[y]);
-  }));
-  fig.ui.lengths.replaceChildren.apply(fig.ui.lengths, fig.prof.stats.tokens_per_round_distribution.map(function (p, j) {
-    return histRow(fig, fill(fig.C.n, { n: j + 1 }), p, lengths[j]);
-  }));
+  const conv = fig.prof.convergence, c = fig.state.cp, i = fig.state.pos - 1;
+  const target = i < fig.trace.k ? fig.prof.positions[i].target : fig.prof.bonus_target, freq = conv.freq[c][i];
+  const lengths = conv.lengths_freq[c];
+  fig.ui.hist.replaceChildren(...fig.trace.vocabulary.map((tok, y) => histRow(fig, tok, target[y], freq[y])));
+  fig.ui.lengths.replaceChildren(...fig.prof.stats.tokens_per_round_distribution.map((p, j) => histRow(fig, fill(fig.C.n, { n: j + 1 }), p, lengths[j])));
 }
 
 starts('conv', '[data-conv]', startConvergence, true);

@@ -9,44 +9,31 @@ function whole(x, otherwise) { return Math.round(Number(x)) || otherwise; }
 
 // "3/8" -> 0.375, "1" -> 1: only for drawing; every number shown is the trace's exact string.
 function fracValue(text) {
-  var parts = String(text).split('/');
+  const parts = String(text).split('/');
   return parts.length === 2 ? Number(parts[0]) / Number(parts[1]) : Number(parts[0]);
 }
 
 // The same fill as text.fill in Python: {name} -> fields[name].
 function fill(pattern, fields) {
-  return pattern.replace(/\{(\w+)\}/g, function (m, name) { return String(fields[name]); });
+  return pattern.replace(/\{(\w+)\}/g, (m, name) => String(fields[name]));
 }
 
-// The trace the build embeds in #trace, or null on a page without one; each profile's positions as one object
-// per position (the trace holds them as columns).
+// The trace the build embeds in #trace (plain JSON, read as it is), or null on a page without one.
 function loadTrace(doc) {
-  var source = doc.getElementById('trace'), trace = source ? JSON.parse(source.textContent) : null;
-  if (trace) trace.profiles.forEach(function (p) { p.positions = positionRows(p.positions, trace.spaced); });
-  return trace;
-}
-
-// Columns {fact: [value per position]} -> [{fact: value}], a fact named in `spaced` split from its one
-// space-separated string, where an empty item stands for null (view.position_columns).
-function positionRows(columns, spaced) {
-  var names = Object.keys(columns);
-  function split(text) { return text.split(' ').map(function (v) { return v === '' ? null : v; }); }
-  return columns[names[0]].map(function (first, i) {
-    var pos = {};
-    names.forEach(function (name) { pos[name] = spaced.indexOf(name) < 0 ? columns[name][i] : split(columns[name][i]); });
-    return pos;
-  });
+  const source = doc.getElementById('trace');
+  return source ? JSON.parse(source.textContent) : null;
 }
 
 // Calls fn once, when el first comes within a screen of the viewport, or when the page is printed; at once where
 // the browser has no IntersectionObserver. Parts far below the fold then cost no elements at load.
 function whenNear(el, fn) {
-  var done = false, print = window.matchMedia('print');
+  const print = window.matchMedia('print');
+  let done = false;
   function go() { if (!done) { done = true; fn(); } }
   function onPrint(e) { if (e.matches) go(); }
   if (!window.IntersectionObserver) return go();
-  var seen = new IntersectionObserver(function (entries) {
-    if (entries.some(function (e) { return e.isIntersecting; })) { seen.disconnect(); go(); }
+  const seen = new IntersectionObserver(entries => {
+    if (entries.some(e => e.isIntersecting)) { seen.disconnect(); go(); }
   }, { rootMargin: '100%' });
   seen.observe(el);
   window.addEventListener('beforeprint', go);
@@ -58,7 +45,7 @@ function whenNear(el, fn) {
 function offerBack(holder, origin) {
   if (!holder) return;
   holder.hidden = false;
-  holder.firstChild.onclick = function (e) {
+  holder.firstChild.onclick = e => {
     e.preventDefault();
     holder.hidden = true;
     origin.scrollIntoView({ block: 'center' });
@@ -69,8 +56,8 @@ function offerBack(holder, origin) {
 // A figure: one state, and one way to change it. update(patch) merges the patch, lets the figure's
 // limit() clamp the merged state, then calls render(); render reads the state and writes only the page.
 function figure(root, trace, state, limit, render) {
-  var fig = { root: root, trace: trace, state: state };
-  fig.update = function (patch) {
+  const fig = { root, trace, state };
+  fig.update = patch => {
     Object.assign(state, patch);
     limit(fig);
     render(fig);
@@ -80,17 +67,26 @@ function figure(root, trace, state, limit, render) {
 
 // A figure's parts, found once inside its root: {name: selector} -> {name: element}.
 function partsOf(root, selectors) {
-  var ui = {};
-  Object.keys(selectors).forEach(function (name) { ui[name] = root.querySelector(selectors[name]); });
+  const ui = {};
+  Object.keys(selectors).forEach(name => { ui[name] = root.querySelector(selectors[name]); });
   return ui;
 }
 
-function ids(list) { return list.map(function (x, i) { return i; }); }
+function ids(list) { return list.map((x, i) => i); }
+
+// 1234567 -> "1,234,567", the separator from the text table.
+function grouped(n, separator) { return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, separator); }
+
+// A location's fragment decoded, or as it is where it does not decode.
+function decoded(hash) {
+  try { return decodeURIComponent(hash || ''); } catch { return String(hash); }
+}
+
 
 /* ---------- detached nodes: a figure's render puts them on the page ---------- */
 
 function node(tag, className, text) {
-  var e = document.createElement(tag);
+  const e = document.createElement(tag);
   if (className) e.className = className;
   if (text !== undefined) e.textContent = text;
   return e;
@@ -98,45 +94,45 @@ function node(tag, className, text) {
 
 // A <template>'s one element, cloned, with its parts: { root, name: the element `selectors[name]` finds }.
 function cloned(template, selectors) {
-  var root = template.content.firstElementChild.cloneNode(true), parts = partsOf(root, selectors);
+  const root = template.content.firstElementChild.cloneNode(true), parts = partsOf(root, selectors);
   parts.root = root;
   return parts;
 }
 
 function row(cells, className) {
-  var tr = node('tr', className || '');
-  cells.forEach(function (c, i) {
-    var cell = i === 0 ? node('th') : node('td', 'num');
+  const tr = node('tr', className || '');
+  cells.forEach((c, i) => {
+    const cell = i === 0 ? node('th') : node('td', 'num');
     if (i === 0) cell.scope = 'row';
-    cell.append.apply(cell, [].concat(c));
+    cell.append(...[].concat(c));
     tr.append(cell);
   });
   return tr;
 }
 
 function headRow(names) {
-  var tr = node('tr');
-  names.forEach(function (n) { var th = node('th', '', n); th.scope = 'col'; tr.append(th); });
+  const tr = node('tr');
+  names.forEach(n => { const th = node('th', '', n); th.scope = 'col'; tr.append(th); });
   return tr;
 }
 
 function bar(value, text) {
-  var span = node('span', 'dist-bar');
+  const span = node('span', 'dist-bar');
   span.style.setProperty('--w', String(value));
   return [text, span];
 }
 
 function tokenCell(token, note) {
-  return note ? [token + ' ', node('span', 'row-note', note)] : [token];
+  return note ? [`${token} `, node('span', 'row-note', note)] : [token];
 }
 
 // One row per token: min(p, q), the p − q residual part and the q − p excess, widths precomputed in the trace;
 // `numbers` is the pattern of the row's p and q.
 function overlapRows(pos, vocab, mark, numbers) {
-  return vocab.map(function (tok, y) {
+  return vocab.map((tok, y) => {
     // one track, drawn by its background: min(p, q) solid, then p − q hatched or q − p in the draft's colour
-    var w = pos.bars[y], li = node('div', 'bar-row' + (y === mark ? ' is-mark' : ''));
-    var track = node('span', 'bar-track' + (w[2] ? ' is-res' : ' is-exc'));
+    const w = pos.bars[y], li = node('div', `bar-row${y === mark ? ' is-mark' : ''}`);
+    const track = node('span', `bar-track${w[2] ? ' is-res' : ' is-exc'}`);
     track.style.setProperty('--a', String(w[0]));
     track.style.setProperty('--b', String(w[1]));
     li.append(node('bdi', 'bar-tok', tok), track, node('span', 'bar-num', fill(numbers, { p: pos.target[y], q: pos.draft[y] })));
@@ -145,14 +141,14 @@ function overlapRows(pos, vocab, mark, numbers) {
 }
 
 // What print.js's startNear tells the page when a part far below the fold has joined it.
-var NEAR_EVENT = 'data-near';
+const NEAR_EVENT = 'data-near';
 
 // mulberry32, a 32-bit generator of uniforms in [0, 1): speculative/generate.py's mulberry32 draws the same ones,
 // so a seeded run here and the build's agree draw for draw. next() -> the next uniform.
 function mulberry32(seed) {
-  var a = seed >>> 0;
-  return function () {
-    var t = a = (a + 0x6D2B79F5) >>> 0;
+  let a = seed >>> 0;
+  return () => {
+    let t = a = (a + 0x6D2B79F5) >>> 0;
     t = Math.imul(t ^ t >>> 15, t | 1);
     t ^= t + Math.imul(t ^ t >>> 7, t | 61);
     return ((t ^ t >>> 14) >>> 0) / 4294967296;
@@ -163,30 +159,36 @@ function mulberry32(seed) {
 // seeded run) gives a whole number. fill(out) fills a Float64Array.
 function uniformSource(seed) {
   if (Number.isInteger(seed)) {
-    var next = mulberry32(seed);
-    return function (out) {
-      for (var i = 0; i < out.length; i++) out[i] = next();
+    const next = mulberry32(seed);
+    return out => {
+      for (let i = 0; i < out.length; i++) out[i] = next();
       return out;
     };
   }
-  return function (out) {
-    var words = new Uint32Array(out.length);
-    for (var i = 0; i < words.length; i += 16384) crypto.getRandomValues(words.subarray(i, i + 16384));
-    for (var j = 0; j < out.length; j++) out[j] = words[j] / 4294967296;
+  return out => {
+    const words = new Uint32Array(out.length);
+    for (let i = 0; i < words.length; i += 16384) crypto.getRandomValues(words.subarray(i, i + 16384));
+    for (let j = 0; j < out.length; j++) out[j] = words[j] / 4294967296;
     return out;
   };
 }
 
 // One uniform at a time from a source's fills, 256 at a time.
 function oneAtATime(fill) {
-  var buffer = new Float64Array(256), i = buffer.length;
-  return function () {
+  const buffer = new Float64Array(256);
+  let i = buffer.length;
+  return () => {
     if (i === buffer.length) { fill(buffer); i = 0; }
     return buffer[i++];
   };
 }
 
 // Each figure's script names its root and its start function here; boot.js starts every root it finds.
-var STARTERS = [];  // [name, selector, start, many]
+const STARTERS = [];  // [name, selector, start, many]
 
 function starts(name, selector, start, many) { STARTERS.push([name, selector, start, !!many]); }
+
+Object.assign(shared, {
+  bar, clamp, cloned, decoded, figure, fill, fracValue, grouped, headRow, ids, loadTrace, NEAR_EVENT, node,
+  offerBack, oneAtATime, overlapRows, partsOf, row, STARTERS, starts, tokenCell, uniformSource, whenNear, whole
+});

@@ -3,7 +3,12 @@
 // crypto (core.js's uniformSource), or, where a test opts in before the page loads, from window.__generateSeed (the
 // mulberry32 of speculative/generate.py's page run) or window.__generateUniforms ({spec: [...], plain: [...]}).
 
-var GEN_PARTS = {
+const {
+  clamp, cloned, committedIn, figure, fill, firstLargest, FLOATS, inverseCdf, node, oneAtATime, overlapRows,
+  partsOf, starts, uniformSource, variantPieces, whole
+} = shared;
+
+const GEN_PARTS = {
   play: '[data-gen-play]', step: '[data-gen-step]', reset: '[data-gen-reset]', draft: '[data-gen-draft]',
   k: '[data-gen-k]', kOut: '[data-gen-k-out]', temp: '[data-gen-temp]', spec: '[data-gen-spec]',
   plain: '[data-gen-plain]', specStats: '[data-gen-spec-stats]', plainStats: '[data-gen-plain-stats]',
@@ -11,69 +16,70 @@ var GEN_PARTS = {
   expected: '[data-gen-expected]', note: '[data-gen-note]', check: '[data-gen-check-text]', bars: '[data-gen-bars]',
   how: '[data-gen-how]', sampler: '[data-gen-sampler]', brokenAt: '[data-gen-broken-at]'
 };
-var GEN_MAX_TOKENS = 40;  // token buttons a lane keeps before its oldest half joins one plain span
-var GEN_MS = 450;
-var KINDS = [];  // a committed token's kinds, from the trace: accepted, replaced, bonus
-var KEYS = [];  // the keys that choose a focused token, from the trace: Enter and space, as a button's  // play: milliseconds per target step of the clock
+const GEN_MAX_TOKENS = 40;  // token buttons a lane keeps before its oldest half joins one plain span
+const GEN_MS = 450;
+let KINDS = [];  // a committed token's kinds, from the trace: accepted, replaced, bonus
+let KEYS = [];  // the keys that choose a focused token, from the trace: Enter and space, as a button's  // play: milliseconds per target step of the clock
 
 /* ---------- the model: counts, then rows ---------- */
 
 function listUniform(list) {
-  var i = 0;
-  return function () { return list[i++]; };
+  let i = 0;
+  return () => list[i++];
 }
 
 // The corpus: every section's tokens (its data-corpus, space-separated, in page order), as ids into the vocabulary
 // ngram.vocabulary orders: most frequent first, then in order of first appearance.
 function corpusIds(doc) {
-  var tokens = [], counts = new Map(), first = new Map();  // Maps: a token may be "constructor"
-  [].forEach.call(doc.querySelectorAll('[data-corpus]'), function (s) {
+  const counts = new Map(), first = new Map();  // Maps: a token may be "constructor"
+  let tokens = [];
+  doc.querySelectorAll('[data-corpus]').forEach(s => {
     if (s.dataset.corpus) tokens = tokens.concat(s.dataset.corpus.split(' '));
   });
-  tokens.forEach(function (t, i) { counts.set(t, (counts.get(t) || 0) + 1); if (!first.has(t)) first.set(t, i); });
-  var vocab = Array.from(first.keys()).sort(function (a, b) { return counts.get(b) - counts.get(a) || first.get(a) - first.get(b); });
-  var index = new Map();
-  vocab.forEach(function (t, i) { index.set(t, i); });
-  return { vocab: vocab, ids: tokens.map(function (t) { return index.get(t); }) };
+  tokens.forEach((t, i) => { counts.set(t, (counts.get(t) || 0) + 1); if (!first.has(t)) first.set(t, i); });
+  const vocab = Array.from(first.keys()).sort((a, b) => counts.get(b) - counts.get(a) || first.get(a) - first.get(b));
+  const index = new Map();
+  vocab.forEach((t, i) => { index.set(t, i); });
+  return { vocab, ids: tokens.map(t => index.get(t)) };
 }
 
 // Level m's counts: raw m-gram counts (top) or continuation counts N1+(. h w) (below): "h" -> {ids, counts, total}.
 function levelCounts(ids, m, top) {
-  var grams = {}, table = {};
-  var n = top ? m : m + 1;
-  for (var i = 0; i + n <= ids.length; i++) {
-    var gram = ids.slice(i, i + n), key = gram.join(' ');
+  const grams = {}, table = {};
+  const n = top ? m : m + 1;
+  for (let i = 0; i + n <= ids.length; i++) {
+    const gram = ids.slice(i, i + n), key = gram.join(' ');
     if (top) grams[key] = (grams[key] || 0) + 1; else grams[key] = 1;
   }
-  Object.keys(grams).forEach(function (key) {
-    var gram = key.split(' ').map(Number), tail = top ? gram : gram.slice(1);
-    var h = tail.slice(0, -1).join(' '), w = tail[tail.length - 1];
-    var e = table[h] || (table[h] = { counts: {}, total: 0 });
+  Object.keys(grams).forEach(key => {
+    const gram = key.split(' ').map(Number), tail = top ? gram : gram.slice(1);
+    const h = tail.slice(0, -1).join(' '), w = tail[tail.length - 1];
+    const e = table[h] || (table[h] = { counts: {}, total: 0 });
     e.counts[w] = (e.counts[w] || 0) + grams[key];
     e.total += grams[key];
   });
-  Object.keys(table).forEach(function (h) {
-    var e = table[h];
-    e.ids = Object.keys(e.counts).map(Number).sort(function (a, b) { return a - b; });
+  Object.keys(table).forEach(h => {
+    const e = table[h];
+    e.ids = Object.keys(e.counts).map(Number).sort((a, b) => a - b);
   });
   return table;
 }
 
 // A model of one order: row(context) -> Float64Array [V], cached per context, computed as ngram.Model._level does.
 function ngramModel(ids, V, order, d) {
-  var levels = [], cache = {};
-  for (var m = 1; m <= order; m++) levels.push(levelCounts(ids, m, m === order));
+  const levels = [], cache = {};
+  for (let m = 1; m <= order; m++) levels.push(levelCounts(ids, m, m === order));
   function level(m, h) {
-    var lower = m > 1 ? level(m - 1, h.slice(1)) : new Float64Array(V).fill(1.0 / V);
-    var e = levels[m - 1][h.join(' ')];
+    const lower = m > 1 ? level(m - 1, h.slice(1)) : new Float64Array(V).fill(1.0 / V);
+    const e = levels[m - 1][h.join(' ')];
     if (!e) return lower;
-    var g = d * e.ids.length / e.total, out = new Float64Array(V);
-    for (var y = 0; y < V; y++) out[y] = lower[y] * g;
-    e.ids.forEach(function (w) { out[w] += Math.max(e.counts[w] - d, 0) / e.total; });
+    const g = d * e.ids.length / e.total, out = new Float64Array(V);
+    for (let y = 0; y < V; y++) out[y] = lower[y] * g;
+    e.ids.forEach(w => { out[w] += Math.max(e.counts[w] - d, 0) / e.total; });
     return out;
   }
-  return function (context) {
-    var h = order > 1 ? context.slice(context.length - order + 1) : [], key = h.join(' ');
+  return context => {
+    const h = order > 1 ? context.slice(context.length - order + 1) : [], key = h.join(' ');
     return cache[key] || (cache[key] = level(order, h));
   };
 }
@@ -81,21 +87,22 @@ function ngramModel(ids, V, order, d) {
 // p^(1/T) renormalised; T = 0: all mass on the top token, the first on a tie (ngram.tempered).
 function tempered(p, T) {
   if (T === 1) return p;
-  var out = new Float64Array(p.length), top = 0, y;
+  const out = new Float64Array(p.length);
+  let top = 0, y;
   if (T === 0) {
     for (y = 1; y < p.length; y++) if (p[y] > p[top]) top = y;
     out[top] = 1;
     return out;
   }
-  var sum = 0;
-  for (y = 0; y < p.length; y++) { out[y] = Math.pow(p[y], 1 / T); sum += out[y]; }
+  let sum = 0;
+  for (y = 0; y < p.length; y++) { out[y] = p[y]**(1 / T); sum += out[y]; }
   for (y = 0; y < p.length; y++) out[y] /= sum;
   return out;
 }
 
 function temperedRows(row, T) {
-  var cache = {};
-  return function (ctx) { var key = ctx.join(' '); return cache[key] || (cache[key] = tempered(row(ctx), T)); };
+  const cache = {};
+  return ctx => { const key = ctx.join(' '); return cache[key] || (cache[key] = tempered(row(ctx), T)); };
 }
 
 /* ---------- one round, as generate.one_round runs it with the chosen sampler (variants.js) ---------- */
@@ -103,19 +110,20 @@ function temperedRows(row, T) {
 // The draft's proposal distribution at a context: q, or all of it on q's top token for a greedy proposal.
 function proposalRow(spec, q) {
   if (!spec.propose) return q;  // 1: the top token (variants.PROPOSE)
-  var one = new Float64Array(q.length);
+  const one = new Float64Array(q.length);
   one[firstLargest(q, FLOATS)] = 1;
   return one;
 }
 
 function genRound(P, Q, context, k, draw, spec) {
-  var ctx = context, proposals = [], i;
+  const proposals = [];
+  let ctx = context, i;
   for (i = 0; i < k; i++) { proposals.push(inverseCdf(proposalRow(spec, Q(ctx)), draw())); ctx = ctx.slice(1).concat([proposals[i]]); }
-  var round = { context: context, proposals: proposals, checks: [], committed: [], kinds: [], r: null };
+  const round = { context, proposals, checks: [], committed: [], kinds: [], r: null };
   ctx = context;
   for (i = 0; i < k; i++) {
-    var p = P(ctx), q = Q(ctx), x = proposals[i], pieces = variantPieces(spec, p, q, FLOATS), a = pieces.accept[x], u = draw();
-    round.checks.push({ ctx: ctx, p: p[x], q: q[x], a: a, u: u, below: pieces.below });
+    const p = P(ctx), q = Q(ctx), x = proposals[i], pieces = variantPieces(spec, p, q, FLOATS), a = pieces.accept[x], u = draw();
+    round.checks.push({ ctx, p: p[x], q: q[x], a, u, below: pieces.below });
     if (pieces.below ? !(u < a) : u < a) {
       round.r = draw();
       round.committed.push(inverseCdf(pieces.fix, round.r));
@@ -136,59 +144,59 @@ function genRound(P, Q, context, k, draw, spec) {
 /* ---------- the figure ---------- */
 
 function startGenerator(root, trace) {
-  var g = trace.gen;
+  const g = trace.gen;
   KINDS = g.kinds;
   KEYS = g.keys;
-  var fig = figure(root, trace, { draft: g.draft, k: g.k, temp: g.temp, sampler: 0, playing: false }, limitGenerator, renderGenerator);
+  const fig = figure(root, trace, { draft: g.draft, k: g.k, temp: g.temp, sampler: 0, playing: false }, limitGenerator, renderGenerator);
   fig.ui = partsOf(root, GEN_PARTS);
   fig.G = trace.text.gen;
-  fig.pure = { tempered: tempered, inverseCdf: inverseCdf };  // what a test opting in with __playerDebug may call
+  fig.pure = { tempered, inverseCdf };  // what a test opting in with __playerDebug may call
   fig.reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   if (fig.reduced) {
     fig.ui.play.hidden = true;
     fig.ui.how.textContent = fig.G.how_still;
   }
   root.hidden = false;  // its place is kept from the first paint (the lanes' heights are fixed), the text comes after
-  requestAnimationFrame(function () { setTimeout(function () { readyGenerator(fig); }, 0); });
+  requestAnimationFrame(() => { setTimeout(() => { readyGenerator(fig); }, 0); });
   return fig;
 }
 
 // Counts the models (tens of milliseconds), writes the page's seeded run, then lets the controls work.
 function readyGenerator(fig) {
-  var g = fig.trace.gen, corpus = corpusIds(document), ids = corpus.ids, V = corpus.vocab.length;
+  const g = fig.trace.gen, corpus = corpusIds(document), ids = corpus.ids, V = corpus.vocab.length;
   if (V !== g.types) { fig.root.hidden = true; return; }  // a page template without the sections' tokens: no model
   fig.vocab = corpus.vocab;
   fig.target = ngramModel(ids, V, g.order, g.discount);
-  fig.drafts = g.orders.map(function (m) { return m === g.order ? fig.target : ngramModel(ids, V, m, g.discount); });
+  fig.drafts = g.orders.map(m => m === g.order ? fig.target : ngramModel(ids, V, m, g.discount));
   fig.prompt = ids.slice(0, g.order - 1);
   wireGenerator(fig);
   restart(fig, window.__generateUniforms ? null : g.seed);
-  for (var i = 0; i < g.rounds && !window.__generateUniforms; i++) stepOnce(fig);
-  fig.root.querySelectorAll('button, input, select').forEach(function (el) { el.disabled = false; });
+  for (let i = 0; i < g.rounds && !window.__generateUniforms; i++) stepOnce(fig);
+  fig.root.querySelectorAll('button, input, select').forEach(el => { el.disabled = false; });
   fig.update({});
 }
 
 function wireGenerator(fig) {
-  var ui = fig.ui;
-  ui.play.addEventListener('click', function () { setPlaying(fig, !fig.state.playing); });
-  ui.step.addEventListener('click', function () { stepOnce(fig); fig.update({}); });
-  ui.reset.addEventListener('click', function () { restart(fig, null); fig.update({}); });
-  ui.draft.addEventListener('change', function () { fig.update({ draft: ui.draft.value }); restart(fig, null); fig.update({}); });
-  ui.temp.addEventListener('change', function () { fig.update({ temp: ui.temp.value }); restart(fig, null); fig.update({}); });
-  ui.sampler.addEventListener('change', function () { fig.update({ sampler: ui.sampler.value }); restart(fig, null); fig.update({}); });
-  ui.k.addEventListener('input', function () { fig.update({ k: ui.k.value }); restart(fig, null); fig.update({}); });
+  const ui = fig.ui;
+  ui.play.addEventListener('click', () => { setPlaying(fig, !fig.state.playing); });
+  ui.step.addEventListener('click', () => { stepOnce(fig); fig.update({}); });
+  ui.reset.addEventListener('click', () => { restart(fig, null); fig.update({}); });
+  ui.draft.addEventListener('change', () => { fig.update({ draft: ui.draft.value }); restart(fig, null); fig.update({}); });
+  ui.temp.addEventListener('change', () => { fig.update({ temp: ui.temp.value }); restart(fig, null); fig.update({}); });
+  ui.sampler.addEventListener('change', () => { fig.update({ sampler: ui.sampler.value }); restart(fig, null); fig.update({}); });
+  ui.k.addEventListener('input', () => { fig.update({ k: ui.k.value }); restart(fig, null); fig.update({}); });
   function choose(e) {
-    var b = e.target.closest('[role=button]');
+    const b = e.target.closest('[role=button]');
     if (!b) return;
     e.preventDefault();
-    fig.update({ chosen: fig.firstShown + [].indexOf.call(ui.spec.querySelectorAll('[role=button]'), b) });
+    fig.update({ chosen: fig.firstShown + [...ui.spec.querySelectorAll('[role=button]')].indexOf(b) });
   }
   ui.spec.addEventListener('click', choose);
-  ui.spec.addEventListener('keydown', function (e) { if (e.key === KEYS[0] || e.key === KEYS[1]) choose(e); });
+  ui.spec.addEventListener('keydown', e => { if (e.key === KEYS[0] || e.key === KEYS[1]) choose(e); });
 }
 
 function limitGenerator(fig) {
-  var s = fig.state, g = fig.trace.gen;
+  const s = fig.state, g = fig.trace.gen;
   s.draft = clamp(whole(s.draft, 0), 0, g.orders.length - 1);
   s.k = clamp(whole(s.k, 1), 1, g.max_k);
   s.temp = clamp(whole(s.temp, 0), 0, g.temps.length - 1);
@@ -197,8 +205,8 @@ function limitGenerator(fig) {
 
 // A fresh run from the prompt: seeded (the page's run, or a test's opt-in), or from crypto.
 function restart(fig, seed) {
-  var g = fig.trace.gen, s = fig.state, given = window.__generateUniforms, T = g.temps[s.temp];
-  var opt = window.__generateSeed;
+  const g = fig.trace.gen, s = fig.state, given = window.__generateUniforms, T = g.temps[s.temp];
+  const opt = window.__generateSeed;
   if (Number.isInteger(opt)) seed = opt;
   fig.drawSpec = given ? listUniform(given.spec) : oneAtATime(uniformSource(seed));  // seed null: crypto
   fig.drawPlain = given ? listUniform(given.plain) : oneAtATime(uniformSource(seed === null ? null : seed + 1));
@@ -214,15 +222,15 @@ function restart(fig, seed) {
 
 // One round of the speculative lane; the plain lane writes a token for each whole target step of the clock.
 function stepOnce(fig) {
-  var run = fig.run, g = fig.trace.gen, k = fig.state.k, width = g.order - 1;
-  var spec = fig.trace.samplers[fig.state.sampler];
-  var round = genRound(fig.P, fig.Q, run.text.slice(run.text.length - width), k, fig.drawSpec, spec);
+  const run = fig.run, g = fig.trace.gen, k = fig.state.k, width = g.order - 1;
+  const spec = fig.trace.samplers[fig.state.sampler];
+  const round = genRound(fig.P, fig.Q, run.text.slice(run.text.length - width), k, fig.drawSpec, spec);
   round.k = k;
   round.sampler = spec;
   round.index = run.rounds.length;
   round.ghosts = round.proposals.slice(round.checks.length);
   run.rounds.push(round);
-  round.committed.forEach(function (y, j) { run.tokens.push({ y: y, kind: round.kinds[j], round: round.index, j: j }); });
+  round.committed.forEach((y, j) => { run.tokens.push({ y, kind: round.kinds[j], round: round.index, j }); });
   run.text = run.text.concat(round.committed);
   run.time += k * g.cost.c + g.cost.v;
   run.steps += k;
@@ -240,8 +248,8 @@ function setPlaying(fig, on) {
 }
 
 function tick(fig) {
-  var g = fig.trace.gen, cost = fig.state.k * g.cost.c + g.cost.v;
-  fig.timer = setTimeout(function () {
+  const g = fig.trace.gen, cost = fig.state.k * g.cost.c + g.cost.v;
+  fig.timer = setTimeout(() => {
     if (!fig.state.playing) return;
     stepOnce(fig);
     fig.update({});
@@ -252,7 +260,7 @@ function tick(fig) {
 /* ---------- render: the lanes grow by what is new; the rest is rewritten ---------- */
 
 function clearLanes(fig) {
-  var ui = fig.ui, prompt = spacedText(fig, fig.prompt, null);
+  const ui = fig.ui, prompt = spacedText(fig, fig.prompt, null);
   ui.spec.textContent = '';
   ui.plain.textContent = '';
   ui.spec.append(node('span', 'gen-prompt', prompt));
@@ -262,18 +270,18 @@ function clearLanes(fig) {
 
 // Tokens joined as the build joins them (figures/generator.joined): a space unless punctuation holds them together.
 function spaceBefore(fig, token, previous) {
-  var j = fig.trace.gen.join;
+  const j = fig.trace.gen.join;
   return previous === null || j.before.indexOf(token.charAt(0)) >= 0 || j.after.indexOf(previous.charAt(previous.length - 1)) >= 0 ? '' : ' ';
 }
 
 function spacedText(fig, ids, previous) {
-  var out = '';
-  ids.forEach(function (y) { var t = fig.vocab[y]; out += spaceBefore(fig, t, previous) + t; previous = t; });
+  let out = '';
+  ids.forEach(y => { const t = fig.vocab[y]; out += spaceBefore(fig, t, previous) + t; previous = t; });
   return out;
 }
 
 function renderGenerator(fig) {
-  var s = fig.state, ui = fig.ui;
+  const s = fig.state, ui = fig.ui;
   ui.kOut.textContent = String(s.k);
   ui.k.value = String(s.k);
   ui.draft.value = String(s.draft);
@@ -289,18 +297,18 @@ function renderGenerator(fig) {
 // Under a broken sampler: the first token a round commits after the prose's most frequent context, against the
 // target's p there (variants.js's committed distribution, in floats), with its distance from p.
 function renderBroken(fig) {
-  var s = fig.state, spec = fig.trace.samplers[s.sampler], key = [s.sampler, s.draft, s.temp].join('/');
+  const s = fig.state, spec = fig.trace.samplers[s.sampler], key = [s.sampler, s.draft, s.temp].join('/');
   if (!s.sampler) { if (fig.broken) fig.broken.root.remove(); fig.broken = fig.brokenKey = null; return; }
   if (fig.brokenKey === key) return;
   fig.brokenKey = key;
   // made from its template only while a broken sampler runs: the page at rest keeps none of its elements
-  var ui = fig.broken || (fig.broken = cloned(fig.ui.brokenAt, { text: '[data-gen-broken-text]', bars: '[data-gen-broken-bars]' }));
+  const ui = fig.broken || (fig.broken = cloned(fig.ui.brokenAt, { text: '[data-gen-broken-text]', bars: '[data-gen-broken-bars]' }));
   if (!ui.root.isConnected) fig.ui.brokenAt.after(ui.root);
-  var ctx = fig.trace.gen.context, p = fig.P(ctx), c = committedIn(variantPieces(spec, p, fig.Q(ctx), FLOATS), FLOATS);
-  var tv = 0.5 * c.reduce(function (sum, x, y) { return sum + Math.abs(x - p[y]); }, 0);
-  var same = fixed(tv, 4) === fixed(0, 4);  // it commits p here, to the places shown
+  const ctx = fig.trace.gen.context, p = fig.P(ctx), c = committedIn(variantPieces(spec, p, fig.Q(ctx), FLOATS), FLOATS);
+  const tv = 0.5 * c.reduce((sum, x, y) => sum + Math.abs(x - p[y]), 0);
+  const same = fixed(tv, 4) === fixed(0, 4);  // it commits p here, to the places shown
   ui.text.textContent = fill(same ? fig.G.broken_ctx_same : fig.G.broken_ctx, { context: spacedText(fig, ctx, null), name: spec.name, tv: fixed(tv, 4) });
-  ui.bars.replaceChildren.apply(ui.bars, topBars(fig, p, c, -1, fig.G.broken_numbers));
+  ui.bars.replaceChildren(...topBars(fig, p, c, -1, fig.G.broken_numbers));
 }
 
 // The last token a lane shows: of `text`, after the prompt and `shown` tokens.
@@ -309,21 +317,22 @@ function lastToken(fig, text, shown) {
 }
 
 function growSpec(fig) {
-  var run = fig.run, ui = fig.ui, start = fig.shownSpec;
+  const run = fig.run, ui = fig.ui, start = fig.shownSpec;
   if (start === run.tokens.length) return;
-  var follow = atBottom(ui.spec);
-  fig.ghosts.forEach(function (el) { el.remove(); });
+  const follow = atBottom(ui.spec);
+  fig.ghosts.forEach(el => { el.remove(); });
   fig.ghosts = [];
-  var previous = lastToken(fig, run.text, start), frag = document.createDocumentFragment();
-  run.tokens.slice(start).forEach(function (t) {
-    var tok = fig.vocab[t.y], b = node('span', 'gen-tok is-' + t.kind, tok);
+  const frag = document.createDocumentFragment();
+  let previous = lastToken(fig, run.text, start);
+  run.tokens.slice(start).forEach(t => {
+    const tok = fig.vocab[t.y], b = node('span', `gen-tok is-${t.kind}`, tok);
     b.setAttribute('role', 'button');  // a span, not a button element: it flows and wraps as the words around it
     b.tabIndex = 0;
-    b.setAttribute('aria-label', tok + ': ' + fig.G[t.kind]);
+    b.setAttribute('aria-label', `${tok}: ${fig.G[t.kind]}`);
     frag.append(spaceBefore(fig, tok, previous), b);
     previous = tok;
   });
-  var last = run.rounds[run.rounds.length - 1];
+  const last = run.rounds[run.rounds.length - 1];
   if (last.ghosts.length) frag.append(ghostOf(fig, last.ghosts, previous));
   ui.spec.append(frag);
   fig.shownSpec = run.tokens.length;
@@ -333,8 +342,8 @@ function growSpec(fig) {
 
 // The proposals a rejection dropped, struck through after the round's text; it goes, with its space, next round.
 function ghostOf(fig, ghosts, previous) {
-  var ghost = node('span', 'gen-drop'), struck = node('s', 'gen-tok is-ghost' + (fig.reduced ? '' : ' is-fading'));
-  var text = spacedText(fig, ghosts, previous);
+  const ghost = node('span', 'gen-drop'), struck = node('s', `gen-tok is-ghost${fig.reduced ? '' : ' is-fading'}`);
+  const text = spacedText(fig, ghosts, previous);
   struck.textContent = text.trim();
   ghost.append(text.charAt(0) === ' ' ? ' ' : '', struck);
   fig.ghosts.push(ghost);
@@ -345,8 +354,8 @@ function ghostOf(fig, ghosts, previous) {
 function atBottom(lane) { return lane.scrollHeight - lane.scrollTop - lane.clientHeight < 4; }
 
 function growPlain(fig) {
-  var run = fig.run, text = fig.ui.plain.lastChild, have = fig.shownPlain;
-  var fresh = run.plain.slice(fig.prompt.length + have), follow = atBottom(fig.ui.plain);
+  const run = fig.run, text = fig.ui.plain.lastChild, have = fig.shownPlain;
+  const fresh = run.plain.slice(fig.prompt.length + have), follow = atBottom(fig.ui.plain);
   if (!fresh.length) return;
   text.textContent += spacedText(fig, fresh, lastToken(fig, run.plain, have));
   fig.shownPlain = run.plain.length - fig.prompt.length;
@@ -356,9 +365,10 @@ function growPlain(fig) {
 // A lane holds at most GEN_MAX_TOKENS token elements: the oldest half becomes plain text in one span, and a token
 // chosen among them is let go (its check no longer has a token to point at).
 function joinOldest(fig) {
-  var lane = fig.ui.spec, toks = lane.querySelectorAll('[role=button]');
+  const lane = fig.ui.spec, toks = lane.querySelectorAll('[role=button]');
   if (toks.length <= GEN_MAX_TOKENS) return;
-  var half = Math.floor(GEN_MAX_TOKENS / 2), cut = toks[half], older = node('span', 'gen-older'), text = '';
+  const half = Math.floor(GEN_MAX_TOKENS / 2), cut = toks[half], older = node('span', 'gen-older');
+  let text = '';
   while (lane.firstChild && lane.firstChild !== cut) { text += lane.firstChild.textContent; lane.firstChild.remove(); }
   older.textContent = text;
   lane.prepend(older);
@@ -370,23 +380,24 @@ function joinOldest(fig) {
 // can be worked from the numbers shown.
 function prob(x) { return x >= 0.01 || x === 0 ? fixed(x, 4) : x.toPrecision(3); }
 
-function fixed(x, places) { return (Math.round(x * Math.pow(10, places)) / Math.pow(10, places)).toFixed(places); }
+function fixed(x, places) { return (Math.round(x * 10**places) / 10**places).toFixed(places); }
 
 function countText(n, one, many) { return n === 1 ? one : fill(many, { n: String(n).replace(/\B(?=(\d{3})+$)/g, ',') }); }
 
 function renderFigures(fig) {
-  var run = fig.run, G = fig.G, g = fig.trace.gen, s = fig.state, ui = fig.ui;
-  var tokens = run.tokens.length, rounds = run.rounds.length, plain = run.plain.length - fig.prompt.length;
-  var per = rounds ? tokens / rounds : 0;
+  const run = fig.run, G = fig.G, g = fig.trace.gen, s = fig.state, ui = fig.ui;
+  const tokens = run.tokens.length, rounds = run.rounds.length, plain = run.plain.length - fig.prompt.length;
+  const per = rounds ? tokens / rounds : 0;
   ui.specStats.textContent = fill(G.spec_stats, {
     tokens: countText(tokens, G.token_one, G.tokens), time: fixed(run.time, 1),
     passes: countText(rounds, G.passes_one, G.passes), steps: countText(run.steps, G.steps_one, G.steps), per: fixed(per, 2) });
   ui.plainStats.textContent = fill(G.plain_stats, { tokens: countText(plain, G.token_one, G.tokens), time: fixed(run.time, 1) });
   renderClock(fig);
   ui.measured.textContent = rounds ? fill(G.measured, { per: fixed(per, 2), speedup: fixed(tokens / run.time, 2) }) : '';
-  var passes = g.passes[s.draft][s.temp], cost = s.k * g.cost.c + g.cost.v, e = 1;
-  for (var i = 0; i < s.k; i++) e += passes[i];  // language.tokens_per_round
-  ui.expected.textContent = fill(G.expected, { per: fixed(e, 2), speedup: fixed(e / cost, 2) }) + (s.sampler ? ' ' + G.expected_broken : '');
+  const passes = g.passes[s.draft][s.temp], cost = s.k * g.cost.c + g.cost.v;
+  let e = 1;
+  for (let i = 0; i < s.k; i++) e += passes[i];  // language.tokens_per_round
+  ui.expected.textContent = fill(G.expected, { per: fixed(e, 2), speedup: fixed(e / cost, 2) }) + (s.sampler ? ` ${G.expected_broken}` : '');
   ui.note.textContent = fill(G.expected_note, { rounds: g.profile_rounds, kmax: g.profile_k, k: s.k, c: g.cost.c_text, v: g.cost.v_text,
                                                  cost: g.cost_words[s.k - 1] });
 }
@@ -395,55 +406,56 @@ function renderFigures(fig) {
 // The plain lane's blocks are its passes, one a step; the speculative lane's repeat a round from the right: the
 // target pass (v), then the k draft steps.
 function renderClock(fig) {
-  var g = fig.trace.gen, round = fig.state.k * g.cost.c + g.cost.v, empty = 1 - Math.min(1, fig.run.time / g.clock);
-  var spec = fig.ui.specBar.style, plain = fig.ui.plainBar.style;
-  spec.setProperty('--round', String(100 * round / g.clock) + '%');
-  spec.setProperty('--pass', String(100 * g.cost.v / g.clock) + '%');
-  plain.setProperty('--step', String(100 / g.clock) + '%');
-  spec.setProperty('--empty', String(100 * empty) + '%');
-  plain.setProperty('--empty', String(100 * empty) + '%');
+  const g = fig.trace.gen, round = fig.state.k * g.cost.c + g.cost.v, empty = 1 - Math.min(1, fig.run.time / g.clock);
+  const spec = fig.ui.specBar.style, plain = fig.ui.plainBar.style;
+  spec.setProperty('--round', `${100 * round / g.clock}%`);
+  spec.setProperty('--pass', `${100 * g.cost.v / g.clock}%`);
+  plain.setProperty('--step', `${100 / g.clock}%`);
+  spec.setProperty('--empty', `${100 * empty}%`);
+  plain.setProperty('--empty', `${100 * empty}%`);
 }
 
 // The chosen token's check: the top tokens of p and q at its context in the lab's encoding, then the sentence.
 function renderCheck(fig) {
-  var s = fig.state, ui = fig.ui, G = fig.G, t = s.chosen === null ? null : fig.run.tokens[s.chosen];
+  const s = fig.state, ui = fig.ui, G = fig.G, t = s.chosen === null ? null : fig.run.tokens[s.chosen];
   ui.bars.textContent = '';
-  ui.spec.querySelectorAll('[role=button]').forEach(function (b, i) {
+  ui.spec.querySelectorAll('[role=button]').forEach((b, i) => {
     b.setAttribute('aria-pressed', String(fig.firstShown + i === s.chosen));
   });
   if (!t) { ui.check.textContent = G.pick; return; }
-  var round = fig.run.rounds[t.round], c = t.kind === KINDS[2] ? null : round.checks[t.j];
-  var ctx = c ? c.ctx : round.bonusCtx, p = fig.P(ctx), q = fig.Q(ctx);
-  var head = fill(G.ctx, { round: t.round + 1, pos: t.j + 1, context: spacedText(fig, ctx, null) });
-  ui.check.textContent = head + ' ' + checkSentence(fig, round, t, c, p);
-  ui.bars.append.apply(ui.bars, topBars(fig, p, q, c ? round.proposals[t.j] : t.y, fig.G.bar_numbers));
+  const round = fig.run.rounds[t.round], c = t.kind === KINDS[2] ? null : round.checks[t.j];
+  const ctx = c ? c.ctx : round.bonusCtx, p = fig.P(ctx), q = fig.Q(ctx);
+  const head = fill(G.ctx, { round: t.round + 1, pos: t.j + 1, context: spacedText(fig, ctx, null) });
+  ui.check.textContent = `${head} ${checkSentence(fig, round, t, c, p)}`;
+  ui.bars.append(...topBars(fig, p, q, c ? round.proposals[t.j] : t.y, fig.G.bar_numbers));
 }
 
 function checkSentence(fig, round, t, c, p) {
-  var G = fig.G, V = fig.vocab, x = round.proposals[t.j];
+  const G = fig.G, V = fig.vocab, x = round.proposals[t.j];
   if (t.kind === KINDS[2]) return fill(G.check_bonus, { y: V[t.y], p: prob(p[t.y]), r: fixed(round.r, 4) });
-  var fields = { x: V[x], q: prob(c.q), p: prob(c.p), a: fixed(c.a, 4), u: fixed(c.u, 4), y: V[t.y], r: fixed(round.r || 0, 4),
+  const fields = { x: V[x], q: prob(c.q), p: prob(c.p), a: fixed(c.a, 4), u: fixed(c.u, 4), y: V[t.y], r: fixed(round.r || 0, 4),
                  name: round.sampler.name };
-  var broken = round.sampler.id !== fig.trace.samplers[0].id, kept = t.kind === KINDS[0];
+  const broken = round.sampler.id !== fig.trace.samplers[0].id, kept = t.kind === KINDS[0];
   if (kept) return fill(broken ? G.check_broken_keep : c.a >= 1 ? G.check_capped : G.check_accept, fields);
-  var n = round.ghosts.length, dropped = { dropped: countText(n, G.proposals_one, G.proposals), were: n === 1 ? G.were_one : G.were };
+  const n = round.ghosts.length, dropped = { dropped: countText(n, G.proposals_one, G.proposals), were: n === 1 ? G.were_one : G.were };
   return fill(broken ? G.check_broken_reject : G.check_reject, fields) + (n ? fill(G.check_dropped, dropped) : '');
 }
 
 // The six tokens with the largest max(p, q), as core.js's overlapRows draws a position.
 function topBars(fig, p, q, mark, numbers) {
-  var order = [], y;
+  const order = [];
+  let y;
   for (y = 0; y < p.length; y++) order.push(y);
-  order.sort(function (a, b) { return Math.max(p[b], q[b]) - Math.max(p[a], q[a]) || a - b; });
-  var pick = order.slice(0, 6), top = Math.max(p[pick[0]], q[pick[0]]);
+  order.sort((a, b) => Math.max(p[b], q[b]) - Math.max(p[a], q[a]) || a - b);
+  const pick = order.slice(0, 6), top = Math.max(p[pick[0]], q[pick[0]]);
   if (mark >= 0 && pick.indexOf(mark) < 0) pick[5] = mark;
-  var pos = { bars: [], target: [], draft: [] };
-  pick.forEach(function (y) {
+  const pos = { bars: [], target: [], draft: [] };
+  pick.forEach(y => {
     pos.bars.push([Math.min(p[y], q[y]) / top, Math.abs(p[y] - q[y]) / top, p[y] > q[y] ? 1 : 0]);
     pos.target.push(prob(p[y]));
     pos.draft.push(prob(q[y]));
   });
-  return overlapRows(pos, pick.map(function (y) { return fig.vocab[y]; }), pick.indexOf(mark), numbers);
+  return overlapRows(pos, pick.map(y => fig.vocab[y]), pick.indexOf(mark), numbers);
 }
 
 starts('gen', '[data-gen]', startGenerator);

@@ -1,7 +1,12 @@
 // The accept-test lab: the reader drives u (and, on a rejection, the replacement draw);
 // the thresholds and cut points the build precomputed decide.
 
-var LAB_PARTS = {
+const {
+  bindTally, clamp, cloned, decoded, eighthsBars, eighthsBroken, eighthsFacts, figure, fill, FLOATS, fracValue, ids,
+  limitTally, node, offerBack, overlapRows, partsOf, renderTally, segmentAt, starts, variantPieces, whole
+} = shared;
+
+const LAB_PARTS = {
   select: '[data-lab-position]', tokens: '[data-lab-tokens]', bars: '[data-lab-bars]', u: '[data-lab-u]',
   yes: '[data-lab-yes]', mark: '[data-lab-mark]', threshold: '[data-lab-threshold]', verdict: '[data-lab-verdict]',
   residual: '[data-lab-residual]', r: '[data-lab-r]', segments: '[data-lab-segments]', rep: '[data-lab-rep]',
@@ -11,30 +16,25 @@ var LAB_PARTS = {
 
 // "divergent/4" -> that profile's position 4: {prof, pos, n}; `where` must name one (limitLab sees to it).
 function labAt(trace, where) {
-  var parts = where.split('/'), prof = trace.profiles.find(function (x) { return x.id === parts[0]; });
-  return { prof: prof, pos: prof.positions[Number(parts[1]) - 1], n: Number(parts[1]) };
+  const parts = where.split('/'), prof = trace.profiles.find(x => x.id === parts[0]);
+  return { prof, pos: prof.positions[Number(parts[1]) - 1], n: Number(parts[1]) };
 }
 
 // A position of a known profile, its number clamped to the profile's positions; the lab's opening one otherwise.
 function limitWhere(trace, where) {
-  var parts = String(where).split('/'), prof = trace.profiles.find(function (x) { return x.id === parts[0]; });
-  return prof ? prof.id + '/' + clamp(whole(parts[1], 1), 1, prof.positions.length) : trace.lab.where;
+  const parts = String(where).split('/'), prof = trace.profiles.find(x => x.id === parts[0]);
+  return prof ? `${prof.id}/${clamp(whole(parts[1], 1), 1, prof.positions.length)}` : trace.lab.where;
 }
 
-// The tokens the draft can propose at a position: those with an accept probability; a greedy draft (rule 1) only its top one.
+// The tokens the draft can propose at a position: those with an accept probability; a greedy draft only its top one.
 function proposable(pos, rule) {
-  return rule === 1 ? [pos.greedy] : ids(pos.accept).filter(function (y) { return pos.accept[y] !== null; });
-}
-
-// The token whose segment of the cumulative cut points holds r: the first cut above r.
-function segmentAt(cuts, r) {
-  for (var y = 0; y < cuts.length; y++) if (r < cuts[y]) return y;
-  return cuts.length - 1;
+  return rule === 'greedy-draft' ? [pos.greedy] : ids(pos.accept).filter(y => pos.accept[y] !== null);
 }
 
 function startLab(root, trace) {
-  var d = trace.lab, start = { where: d.where, token: d.token, u: Number(d.u), r: 0.5, rule: 0, sampler: 0, p: [], q: [] };
-  var fig = figure(root, trace, Object.assign(start, ownFromHash(location.hash)), limitLab, renderLab);
+  const d = trace.lab, start = { where: d.where, token: d.token, u: Number(d.u), r: 0.5, rule: trace.rules[0].id, sampler: 0,
+    p: [], q: [] };
+  const fig = figure(root, trace, Object.assign(start, ownFromHash(location.hash)), limitLab, renderLab);
   fig.ui = partsOf(root, LAB_PARTS);
   fig.legend = fig.ui.tokens.querySelector('legend');
   fig.L = trace.text.lab;
@@ -50,15 +50,16 @@ function startLab(root, trace) {
 // there (else the first it can), draws stay in [0, 1), and the tally is the position's and the rule's own.
 // fig.pos holds the position's facts: the build's, or eighths.js's for the reader's own.
 function limitLab(fig) {
-  var s = fig.state, size = fig.trace.vocabulary.length;
-  s.rule = clamp(whole(s.rule, 0), 0, LAB_CHECKS.length - 1);
-  s.sampler = s.rule ? 0 : clamp(whole(s.sampler, 0), 0, fig.trace.samplers.length - 1);  // broken ones bend the accept test
+  const s = fig.state, size = fig.trace.vocabulary.length;
+  const rules = fig.trace.rules, first = rules[0].id;  // the accept test
+  if (!rules.some(r => r.id === s.rule)) s.rule = first;
+  s.sampler = s.rule !== first ? 0 : clamp(whole(s.sampler, 0), 0, fig.trace.samplers.length - 1);  // broken ones bend the accept test
   s.p = eighthsList(s.p, size);
   s.q = eighthsList(s.q, size);
   if (s.where !== OWN_WHERE) s.where = limitWhere(fig.trace, s.where);
   fig.pos = s.where === OWN_WHERE ? eighthsFacts(s.p, s.q, fig.trace.text.own) : labAt(fig.trace, s.where).pos;
   fig.off = s.where === OWN_WHERE ? offText(s, fig.trace.text.own) : '';
-  var ok = proposable(fig.pos, s.rule);
+  const ok = proposable(fig.pos, s.rule);
   s.token = Number(s.token);
   if (ok.indexOf(s.token) < 0) s.token = ok.length ? ok[0] : 0;
   s.u = clamp(Number(s.u) || 0, 0, 0.999);
@@ -70,29 +71,30 @@ function limitLab(fig) {
 // The chosen broken sampler here: what it commits, exact (the build's at a shipped position, variants.js's at the
 // reader's own), and its pieces in floats, which the tally draws with.
 function brokenHere(fig) {
-  var s = fig.state, spec = fig.trace.samplers[s.sampler], own = s.where === OWN_WHERE;
-  var exact = own ? eighthsBroken(spec, s.p, s.q) : fig.trace.lab.broken[s.where][s.sampler - 1];
-  var p = fig.pos.target.map(fracValue), q = fig.pos.draft.map(fracValue);
-  return { spec: spec, committed: exact[0], tv: exact[1], tv_f: exact[2], signs: exact[3],
+  const s = fig.state, spec = fig.trace.samplers[s.sampler], own = s.where === OWN_WHERE;
+  const exact = own ? eighthsBroken(spec, s.p, s.q) : fig.trace.lab.broken[s.where][s.sampler - 1];
+  const p = fig.pos.target.map(fracValue), q = fig.pos.draft.map(fracValue);
+  return { spec, committed: exact[0], tv: exact[1], tv_f: exact[2], signs: exact[3],
            pieces: variantPieces(spec, p, q, FLOATS), shows: fig.trace.lab.shows[s.sampler - 1] };
 }
 
 function renderLab(fig) {
-  var s = fig.state, pos = fig.pos, ui = fig.ui, ok = !fig.off;
+  const s = fig.state, pos = fig.pos, ui = fig.ui, ok = !fig.off;
   ui.select.value = s.where;
   ui.sampler.value = String(s.sampler);
-  [].forEach.call(ui.rules.querySelectorAll('input'), function (input) { input.checked = Number(input.value) === s.rule; });
+  ui.rules.querySelectorAll('input').forEach(input => { input.checked = input.value === s.rule; });
   renderOwn(fig);
   renderLabTokens(fig, pos);
-  ui.bars.replaceChildren.apply(ui.bars, overlapRows(pos, fig.trace.vocabulary, ok ? s.token : -1, fig.trace.text.player.bar_numbers));
-  var hands = ok && !fig.broken;  // the check by hand is the rule's; a broken sampler shows what it commits instead
+  ui.bars.replaceChildren(...overlapRows(pos, fig.trace.vocabulary, ok ? s.token : -1, fig.trace.text.player.bar_numbers));
+  const hands = ok && !fig.broken;  // the check by hand is the rule's; a broken sampler shows what it commits instead
   ui.tokens.hidden = ui.test.hidden = ui.rate.hidden = !hands;
   fig.tally.drawU.hidden = !!fig.broken;
-  var passed = !hands || renderLabTest(fig, pos);
+  const passed = !hands || renderLabTest(fig, pos);
   // where u can still reject, the replacement keeps its room while u passes: Draw u never moves the buttons below
-  ui.residual.hidden = !hands || !fig.canFail || s.rule === 2;
+  ui.residual.hidden = !hands || !fig.canFail || s.rule === 'exact-match';
   ui.residual.classList.toggle('is-held', passed);
-  if (!ui.residual.hidden) renderLabResidual(fig, s.rule ? pos.greedy_cuts : pos.cuts, s.rule ? pos.greedy_res : pos.residual);
+  const greedy = s.rule === 'greedy-draft';
+  if (!ui.residual.hidden) renderLabResidual(fig, greedy ? pos.greedy_cuts : pos.cuts, greedy ? pos.greedy_res : pos.residual);
   if (hands) renderLabRate(fig, pos);
   renderLabVariant(fig, ok);
   renderTally(fig, pos);
@@ -102,31 +104,31 @@ function renderLab(fig) {
 
 // The template's legend stays; the radios follow the position and the rule.
 function renderLabTokens(fig, pos) {
-  var vocab = fig.trace.vocabulary, radios = proposable(pos, fig.state.rule).map(function (y) {
-    var label = node('label', 'fig-radio'), input = node('input');
+  const vocab = fig.trace.vocabulary, radios = proposable(pos, fig.state.rule).map(y => {
+    const label = node('label', 'fig-radio'), input = node('input');
     input.type = 'radio'; input.name = 'lab-token'; input.value = String(y); input.checked = y === fig.state.token;
     label.append(input, ' ', node('bdi', '', vocab[y]));
     return label;
   });
-  fig.ui.tokens.replaceChildren.apply(fig.ui.tokens, [fig.legend].concat(radios));
+  fig.ui.tokens.replaceChildren(...[fig.legend].concat(radios));
 }
 
-// What the single check shows under each rule (in stats.ACCEPTANCE's order): u passes in [at, at + w), and the
-// drawn token y when u itself draws it (exact match draws y from p's cut points).
-var LAB_CHECKS = [
-  function (pos, x, u, L, O) { return { at: 0, w: pos.accept_f[x], y: u < pos.accept_f[x] ? x : -1, threshold: L.threshold, pass: L.pass, fail: L.fail }; },
-  function (pos, x, u, L, O) { return { at: 0, w: pos.greedy_f, y: u < pos.greedy_f ? x : -1, threshold: L.threshold, pass: O.pass_1, fail: O.fail_1 }; },
-  function (pos, x, u, L, O) {
-    var lo = x ? pos.p_cuts[x - 1] : 0;
-    return { at: lo, w: pos.p_cuts[x] - lo, y: segmentAt(pos.p_cuts, u), threshold: O.threshold_2, pass: O.pass_2, fail: O.fail_2 };
+// What the single check shows under each rule, by its id: u passes in [at, at + w), and the drawn token y when u
+// itself draws it (exact match draws y from p's cut points).
+const LAB_CHECKS = {
+  'accept-test': (pos, x, u) => ({ at: 0, w: pos.accept_f[x], y: u < pos.accept_f[x] ? x : -1 }),
+  'greedy-draft': (pos, x, u) => ({ at: 0, w: pos.greedy_f, y: u < pos.greedy_f ? x : -1 }),
+  'exact-match': (pos, x, u) => {
+    const lo = x ? pos.p_cuts[x - 1] : 0;
+    return { at: lo, w: pos.p_cuts[x] - lo, y: segmentAt(pos.p_cuts, u) };
   }
-];
+};
 
 function renderLabTest(fig, pos) {
-  var ui = fig.ui, s = fig.state, x = s.token, labels = fig.trace.labels, u = s.u.toFixed(3);
-  var c = LAB_CHECKS[s.rule](pos, x, s.u, fig.L, fig.O), passed = c.y === x, lo = c.at.toFixed(3);
-  var f = { u: u, worked: pos.worked[x], accept: s.rule === 1 ? pos.rates[1] : pos.accept[x], tok: labels[x],
-    lo: lo, hi: (c.at + c.w).toFixed(3), rep: labels[c.y] };
+  const ui = fig.ui, s = fig.state, x = s.token, labels = fig.trace.labels, u = s.u.toFixed(3);
+  const c = LAB_CHECKS[s.rule](pos, x, s.u), W = fig.trace.text.rules[s.rule], passed = c.y === x, lo = c.at.toFixed(3);
+  const f = { u, worked: pos.worked[x], accept: s.rule === 'greedy-draft' ? pos.rates[s.rule] : pos.accept[x], tok: labels[x],
+    lo, hi: (c.at + c.w).toFixed(3), rep: labels[c.y] };
   ui.u.value = u;
   ui.u.setAttribute('aria-valuetext', fill(fig.trace.text.player.u, f));
   ui.yes.style.setProperty('--w', String(c.w));
@@ -134,64 +136,65 @@ function renderLabTest(fig, pos) {
   ui.yes.parentNode.classList.toggle('is-never', c.w === 0);
   fig.canFail = c.w < 1;
   ui.mark.style.setProperty('--u', u);
-  ui.threshold.textContent = fill(c.threshold, f);
-  ui.verdict.className = 'lab-verdict ' + (passed ? 'is-accepted' : 'is-rejected');
-  ui.verdict.replaceChildren(node('strong', '', passed ? fig.L.accepted : fig.L.rejected), fill(passed ? c.pass : c.fail, f));
+  ui.threshold.textContent = fill(W.threshold, f);
+  ui.verdict.className = `lab-verdict ${passed ? 'is-accepted' : 'is-rejected'}`;
+  ui.verdict.replaceChildren(node('strong', '', passed ? fig.L.accepted : fig.L.rejected), fill(passed ? W.pass : W.fail, f));
   return passed;
 }
 
 // The replacement strip: `cuts` are the cumulative shares of the distribution it draws from, `shares` its values.
 function renderLabResidual(fig, cuts, shares) {
-  var ui = fig.ui, y = segmentAt(cuts, fig.state.r), r = fig.state.r.toFixed(3);
+  const ui = fig.ui, y = segmentAt(cuts, fig.state.r), r = fig.state.r.toFixed(3);
   ui.r.value = r;
-  ui.r.setAttribute('aria-valuetext', fill(fig.L.r_text, { r: r }));
-  ui.segments.replaceChildren.apply(ui.segments, fig.trace.vocabulary.map(function (tok, j) {
-    var width = cuts[j] - (j ? cuts[j - 1] : 0);
-    var seg = node('span', 'r-seg' + (j === y ? ' is-drawn' : '') + (width ? '' : ' is-empty'));
+  ui.r.setAttribute('aria-valuetext', fill(fig.L.r_text, { r }));
+  ui.segments.replaceChildren(...fig.trace.vocabulary.map((tok, j) => {
+    const width = cuts[j] - (j ? cuts[j - 1] : 0);
+    const seg = node('span', `r-seg${j === y ? ' is-drawn' : ''}${width ? '' : ' is-empty'}`);
     seg.style.setProperty('--w', String(width));
     seg.append(node('bdi', '', tok), ' ', shares[j] === null ? '0' : shares[j]);
     return seg;
   }));
-  var lo = y ? cuts[y - 1] : 0;
-  ui.rep.textContent = fill(fig.L.replacement, { r: r, rep: fig.trace.labels[y], lo: lo.toFixed(3), hi: cuts[y].toFixed(3) });
+  const lo = y ? cuts[y - 1] : 0;
+  ui.rep.textContent = fill(fig.L.replacement, { r, rep: fig.trace.labels[y], lo: lo.toFixed(3), hi: cuts[y].toFixed(3) });
 }
 
 // How often the chosen rule passes a proposal here, exact; under the accept test, every token's accept probability.
 function renderLabRate(fig, pos) {
-  var O = fig.O, labels = fig.trace.labels, none = fig.trace.text.player.no_token;
-  var list = pos.accept.map(function (a, y) { return fill(O.item, { tok: labels[y], accept: a === null ? none : a }); });
-  fig.ui.rate.textContent = fill([O.rate_0, O.rate_1, O.rate_2][fig.state.rule],
-    { rate: pos.rates[fig.state.rule], list: list.join(O.sep), tok: labels[pos.greedy] }) + (fig.state.rule ? O.key_other : '');
+  const O = fig.O, labels = fig.trace.labels, none = fig.trace.text.player.no_token;
+  const list = pos.accept.map((a, y) => fill(O.item, { tok: labels[y], accept: a === null ? none : a }));
+  const rule = fig.state.rule, other = rule !== fig.trace.rules[0].id;  // the bars' key is the accept test's
+  fig.ui.rate.textContent = fill(fig.trace.text.rules[rule].rate,
+    { rate: pos.rates[rule], list: list.join(O.sep), tok: labels[pos.greedy] }) + (other ? O.key_other : '');
 }
 
 function bindLab(fig) {
-  var ui = fig.ui;
-  ui.select.addEventListener('change', function () {
-    var v = ui.select.value, own = v === OWN_WHERE;
+  const ui = fig.ui;
+  ui.select.addEventListener('change', () => {
+    const v = ui.select.value, own = v === OWN_WHERE;
     // a shipped position opens on the data file's own proposal there
     fig.update(own && fig.state.where !== OWN_WHERE ? ownStart(fig.pos, fig.trace.vocabulary.length)
       : own ? { where: v } : { where: v, token: labAt(fig.trace, limitWhere(fig.trace, v)).pos.proposal });
   });
-  ui.rules.addEventListener('change', function (e) { fig.update({ rule: Number(e.target.value), sampler: 0 }); });
-  ui.sampler.addEventListener('change', function () { fig.update({ sampler: Number(ui.sampler.value), rule: 0 }); });
-  ui.grid.addEventListener('input', function (e) {
-    var t = e.target, patch = {};
+  ui.rules.addEventListener('change', e => { fig.update({ rule: e.target.value, sampler: 0 }); });
+  ui.sampler.addEventListener('change', () => { fig.update({ sampler: Number(ui.sampler.value), rule: fig.trace.rules[0].id }); });
+  ui.grid.addEventListener('input', e => {
+    const t = e.target, patch = {};
     patch[t.dataset.own] = fig.state[t.dataset.own].slice();
     patch[t.dataset.own][Number(t.dataset.y)] = t.value;
     fig.update(patch);
   });
-  window.addEventListener('hashchange', function () { var own = ownFromHash(location.hash); if (own) fig.update(own); });
-  ui.tokens.addEventListener('change', function (e) { fig.update({ token: Number(e.target.value) }); });
-  ui.u.addEventListener('input', function () { fig.update({ u: ui.u.value }); });
-  ui.r.addEventListener('input', function () { fig.update({ r: ui.r.value }); });
+  window.addEventListener('hashchange', () => { const own = ownFromHash(location.hash); if (own) fig.update(own); });
+  ui.tokens.addEventListener('change', e => { fig.update({ token: Number(e.target.value) }); });
+  ui.u.addEventListener('input', () => { fig.update({ u: ui.u.value }); });
+  ui.r.addEventListener('input', () => { fig.update({ r: ui.r.value }); });
   // "Try it here" links in the Positions section open the lab at their position, and leave a way back to the link.
-  document.addEventListener('click', function (e) {
-    var a = e.target.closest && e.target.closest('[data-lab-open]');
+  document.addEventListener('click', e => {
+    const a = e.target.closest && e.target.closest('[data-lab-open]');
     if (!a) return;
     offerBack(fig.root.querySelector('[data-lab-back]'), a);
-    var parts = a.dataset.labOpen.split('/');
+    const parts = a.dataset.labOpen.split('/');
     // links name accept-test proposals, and the u that shows their point (a rejecting one where chance decides)
-    fig.update({ where: parts[0] + '/' + parts[1], token: Number(parts[2]), rule: 0, u: parts[3] === undefined ? fig.state.u : parts[3] });
+    fig.update({ where: `${parts[0]}/${parts[1]}`, token: Number(parts[2]), rule: fig.trace.rules[0].id, u: parts[3] === undefined ? fig.state.u : parts[3] });
   });
 }
 
@@ -200,34 +203,30 @@ function bindLab(fig) {
 // The committed distribution against p as overlap bars (solid: shared; hatched: p's share it misses; the draft's
 // colour: what it commits beyond p), its distance from p, and which tokens gain or lose, and why.
 function renderLabVariant(fig, ok) {
-  var b = fig.broken, L = fig.L;
+  const b = fig.broken, L = fig.L;
   if (!b || !ok) { if (fig.variant) fig.variant.root.remove(); return; }
   // made from its template only while a broken sampler is chosen: the page at rest keeps none of its elements
-  var ui = fig.variant || (fig.variant = cloned(fig.ui.variantAt, { text: '[data-lab-variant-text]', bars: '[data-lab-variant-bars]' }));
+  const ui = fig.variant || (fig.variant = cloned(fig.ui.variantAt, { text: '[data-lab-variant-text]', bars: '[data-lab-variant-bars]' }));
   if (!ui.root.isConnected) fig.ui.variantAt.after(ui.root);
-  var spec = b.spec, p = fig.pos.target, c = b.committed, name = spec.name;
-  var pos = { target: p, draft: c, bars: eighthsBars(p.map(fracValue), c.map(fracValue)) };
-  ui.bars.replaceChildren.apply(ui.bars, overlapRows(pos, fig.trace.vocabulary, -1, L.variant_numbers));
-  ui.text.textContent = (b.tv === '0' ? '' : fill(L.variant_caption, { name: name, tv: b.tv, tv_f: b.tv_f }) + ' ') +
+  const spec = b.spec, p = fig.pos.target, c = b.committed, name = spec.name;
+  const pos = { target: p, draft: c, bars: eighthsBars(p.map(fracValue), c.map(fracValue)) };
+  ui.bars.replaceChildren(...overlapRows(pos, fig.trace.vocabulary, -1, L.variant_numbers));
+  ui.text.textContent = (b.tv === '0' ? '' : `${fill(L.variant_caption, { name, tv: b.tv, tv_f: b.tv_f })} `) +
     changeText(fig, b);
 }
 
 // Which tokens gain and which lose, and why; where nothing moves, a shipped position that shows the fault.
 function changeText(fig, b) {
-  var L = fig.L, labels = fig.trace.labels, pick = function (sign) {
-    return andList(ids(labels).filter(function (y) { return b.signs[y] === sign; }).map(function (y) {
-      return fill(L.quoted, { tok: labels[y] });
-    }), L);
-  };
-  var gain = pick('+'), lose = pick('-'), count = function (sign) { return b.signs.split(sign).length - 1; };
+  const L = fig.L, labels = fig.trace.labels, pick = sign => andList(ids(labels).filter(y => b.signs[y] === sign).map(y => fill(L.quoted, { tok: labels[y] })), L);
+  const gain = pick('+'), lose = pick('-'), count = sign => b.signs.split(sign).length - 1;
   if (gain) {
-    var f = { gain: gain, lose: lose, why: b.spec.why, gain_verb: count('+') === 1 ? L.gains : L.gain,
+    const f = { gain, lose, why: b.spec.why, gain_verb: count('+') === 1 ? L.gains : L.gain,
               lose_verb: count('-') === 1 ? L.loses : L.lose };
     return fill(lose ? L.variant_change : L.variant_gain_only, f);
   }
   if (!b.shows) return fill(L.variant_never, { name: b.spec.name });
-  var parts = b.shows.split('/'), prof = fig.trace.profiles.find(function (x) { return x.id === parts[0]; });
-  var there = fig.trace.lab.broken[b.shows][fig.state.sampler - 1];
+  const parts = b.shows.split('/'), prof = fig.trace.profiles.find(x => x.id === parts[0]);
+  const there = fig.trace.lab.broken[b.shows][fig.state.sampler - 1];
   return fill(L.variant_same, { name: b.spec.name, tv: there[2], where: fill(L.variant_where, { name: prof.name, pos: parts[1] }) });
 }
 
@@ -238,76 +237,76 @@ function andList(items, L) {
 
 /* ---------- "Your own position": p and q in whole eighths, the select's last option ---------- */
 
-var OWN_WHERE = 'lab-own';
+const OWN_WHERE = 'lab-own';
 
 // Whole eighths 0-8, one per token: missing or bad entries are 0.
 function eighthsList(list, size) {
-  return ids(new Array(size).fill(0)).map(function (y) { return clamp(whole(list[y], 0), 0, 8); });
+  return ids(new Array(size).fill(0)).map(y => clamp(whole(list[y], 0), 0, 8));
 }
 
 // "" while p and q each sum to 8/8; otherwise what to do about it.
 function offText(s, O) {
-  return [['p', s.p], ['q', s.q]].map(function (d) {
-    var sum = d[1].reduce(function (a, b) { return a + b; }, 0);
-    return sum === 8 ? '' : fill(sum < 8 ? O.off : O.over, { d: d[0], sum: sum, gap: Math.abs(8 - sum) });
+  return [['p', s.p], ['q', s.q]].map(d => {
+    const sum = d[1].reduce((a, b) => a + b, 0);
+    return sum === 8 ? '' : fill(sum < 8 ? O.off : O.over, { d: d[0], sum, gap: Math.abs(8 - sum) });
   }).filter(Boolean).join('; ');
 }
 
 // A shipped distribution's strings in whole eighths, or null when one is not a multiple of 1/8.
 function eighthsOf(dist) {
-  var e = dist.map(function (t) { return fracValue(t) * 8; });
-  return e.every(function (v) { return Math.abs(v - Math.round(v)) < 1e-9; }) ? e.map(Math.round) : null;
+  const e = dist.map(t => fracValue(t) * 8);
+  return e.every(v => Math.abs(v - Math.round(v)) < 1e-9) ? e.map(Math.round) : null;
 }
 
 // 8 eighths spread as evenly as the tokens allow, the remainder to the first tokens (or the last, reversed).
 function spread(size, reversed) {
-  var list = ids(new Array(size).fill(0)).map(function (y) { return Math.floor(8 / size) + (y < 8 % size ? 1 : 0); });
+  const list = ids(new Array(size).fill(0)).map(y => Math.floor(8 / size) + (y < 8 % size ? 1 : 0));
   return reversed ? list.reverse() : list;
 }
 
 // The reader's own position starts from the shipped one last shown, or from an even spread when that one is
 // not in eighths.
 function ownStart(pos, size) {
-  var p = eighthsOf(pos.target), q = eighthsOf(pos.draft);
-  return p && q ? { where: OWN_WHERE, p: p, q: q } : { where: OWN_WHERE, p: spread(size, false), q: spread(size, true) };
+  const p = eighthsOf(pos.target), q = eighthsOf(pos.draft);
+  return p && q ? { where: OWN_WHERE, p, q } : { where: OWN_WHERE, p: spread(size, false), q: spread(size, true) };
 }
 
 // "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1" -> the reader's own position; null for any other fragment (limitLab clamps).
 function ownFromHash(hash) {
-  var m = /^#lab\/p=([\d.]{0,40})\/q=([\d.]{0,40})$/.exec(decoded(hash));
+  const m = /^#lab\/p=([\d.]{0,40})\/q=([\d.]{0,40})$/.exec(decoded(hash));
   return m ? { where: OWN_WHERE, p: m[1].split('.'), q: m[2].split('.') } : null;
 }
 
 // The fragment follows the reader's own position; leaving it drops the stale link.
 function renderLabLink(fig) {
-  var s = fig.state, now = decoded(location.hash);
-  var want = s.where === OWN_WHERE ? ['#lab', 'p=' + s.p.join('.'), 'q=' + s.q.join('.')].join('/') : ownFromHash(now) ? '#lab' : now;
+  const s = fig.state, now = decoded(location.hash);
+  const want = s.where === OWN_WHERE ? ['#lab', `p=${s.p.join('.')}`, `q=${s.q.join('.')}`].join('/') : ownFromHash(now) ? '#lab' : now;
   if (want !== now) history.replaceState(history.state, '', want);
 }
 
 // The inputs exist only while the reader's own position is shown (cloned from the template's row): the page at
 // rest stays small. Draws wait until both distributions sum to 8/8.
 function renderOwn(fig) {
-  var ui = fig.ui, s = fig.state, on = s.where === OWN_WHERE;
-  [].forEach.call(fig.root.querySelectorAll('[data-tally-draw], [data-lab-draw-u]'), function (b) { b.disabled = !!fig.off; });
+  const ui = fig.ui, s = fig.state, on = s.where === OWN_WHERE;
+  fig.root.querySelectorAll('[data-tally-draw], [data-lab-draw-u]').forEach(b => { b.disabled = !!fig.off; });
   ui.own.hidden = ui.off.hidden = !on;
   ui.off.textContent = fig.off;
   if (!on) { ui.grid.replaceChildren(); return; }
   if (!ui.grid.firstChild) ownInputs(fig);
-  [].forEach.call(ui.grid.querySelectorAll('input'), function (input) {
-    var v = s[input.dataset.own][Number(input.dataset.y)];
+  ui.grid.querySelectorAll('input').forEach(input => {
+    const v = s[input.dataset.own][Number(input.dataset.y)];
     if (input.value === '' || Number(input.value) !== v) input.value = String(v);
   });
 }
 
 function ownInputs(fig) {
-  var O = fig.O, ui = fig.ui;
+  const O = fig.O, ui = fig.ui;
   ui.grid.append(node('span'), node('span', '', O.col_p), node('span', '', O.col_q));
-  fig.trace.vocabulary.forEach(function (tok, y) {
-    var row = ui.row.content.cloneNode(true), inputs = row.querySelectorAll('input');
+  fig.trace.vocabulary.forEach((tok, y) => {
+    const row = ui.row.content.cloneNode(true), inputs = row.querySelectorAll('input');
     row.querySelector('bdi').textContent = tok;
-    inputs[0].setAttribute('aria-label', fill(O.p_label, { tok: tok }));
-    inputs[1].setAttribute('aria-label', fill(O.q_label, { tok: tok }));
+    inputs[0].setAttribute('aria-label', fill(O.p_label, { tok }));
+    inputs[1].setAttribute('aria-label', fill(O.q_label, { tok }));
     inputs[0].dataset.y = inputs[1].dataset.y = String(y);
     ui.grid.append(row);
   });

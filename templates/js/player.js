@@ -1,40 +1,42 @@
 // The round player: steps through the frames of the trace's rounds, with a deep link per frame.
 
-/* ---------- pure helpers ---------- */
+const {
+  bar, clamp, decoded, figure, fill, fracValue, headRow, NEAR_EVENT, node, offerBack, overlapRows, partsOf, row,
+  starts, tokenCell, whenNear, whole
+} = shared;
 
-function decoded(hash) {
-  try { return decodeURIComponent(hash || ''); } catch (err) { return String(hash); }
-}
+/* ---------- pure helpers ---------- */
 
 // "#divergent/4" -> {profile: 1, round: 0, frame: 4}; "#divergent/r7/3" -> drawn round 7, frame 3;
 // null when the hash is not a frame of a known profile.
 function parseHash(hash, profiles) {
-  var m = /^#([^/]+)\/(?:r(\d+)\/)?(\d+)$/.exec(decoded(hash));
+  const m = /^#([^/]+)\/(?:r(\d+)\/)?(\d+)$/.exec(decoded(hash));
   if (!m) return null;
-  var index = profiles.findIndex(function (p) { return p.id === m[1]; });
+  const index = profiles.findIndex(p => p.id === m[1]);
   return index < 0 ? null : { profile: index, round: m[2] ? Number(m[2]) : 0, frame: Number(m[3]) };
 }
 
 // A fraction in brackets, a whole number as it is (text.ratio_text's rule): "(3/8)", "0".
-function bracketed(x) { return x.indexOf('/') < 0 ? x : '(' + x + ')'; }
+function bracketed(x) { return x.indexOf('/') < 0 ? x : `(${x})`; }
 
-function hashOf(prof, round, frame) { return '#' + prof.id + '/' + (round ? 'r' + round + '/' : '') + frame; }
+function hashOf(prof, round, frame) { return `#${prof.id}/${round ? 'r' + round + '/' : ''}${frame}`; }
 
 function isFormField(el) {
   return !!(el && el.closest && el.closest('input, select, textarea, [contenteditable]'));
 }
 
-// The token a frame is about: the proposal it checks, or the bonus token (view.frame_token).
+// The token a frame is about: the proposal it checks, or the bonus token (tests/tracekit.py's frame_token).
 function frameToken(rnd, f) {
   return f.kind === 'verify' ? rnd.proposals[f.pos - 1] : f.kind === 'bonus' ? rnd.bonus : null;
 }
 
 // The fields a frame's caption is filled from: its position's facts, the round's fields, its draw
-// (view.caption_context does the same in Python).
+// (figures/walkthrough.caption does the same in Python).
 function captionFields(trace, prof, rnd, f) {
-  var x = frameToken(rnd, f), c = {};
+  const x = frameToken(rnd, f);
+  let c = {};
   if (f.kind === 'verify') {
-    var pos = prof.positions[f.pos - 1];
+    const pos = prof.positions[f.pos - 1];
     c = { p: pos.target[x], q: pos.draft[x], accept: pos.accept[x], worked: pos.worked[x],
       res_raw: pos.res_raw, res_total: pos.res_total, res_norm: pos.res_norm };
   }
@@ -45,45 +47,32 @@ function captionFields(trace, prof, rnd, f) {
   return c;
 }
 
-// A frame row of the trace as an object: one string of fields joined by trace.frame_separator and named once, in
-// trace.frame_fields; its kind is a one-letter code of trace.frame_kinds (tracekit.frame_dict).
-function frameOf(trace, frameRow) {
-  var f = {}, values = frameRow.split(trace.frame_separator);
-  trace.frame_fields.forEach(function (name, i) { f[name] = values[i]; });
-  f.kind = trace.frame_kinds[f.kind];
-  f.pos = Number(f.pos);
-  f.chance = Number(f.chance);
-  f.caption = f.caption.split('').map(function (d) { return trace.caption_keys[parseInt(d, 36)]; });  // base-36 digits
-  return f;
-}
-
-// Slot i of a frame, as {state, token, replacement}: tokens live once in the round, states as the
-// one-letter codes of trace.slot_states (view.slot_views).
+// Slot i of a frame, as {state, token, replacement}: tokens live once in the round, a frame holds each slot's
+// state (figures/walkthrough.slot_views makes the same slots for the no-script list).
 function slotsOf(trace, rnd, f) {
-  return f.slots.split('').map(function (code, i) {
-    var state = trace.slot_states[code];
-    var token = i < trace.k ? rnd.proposals[i] : state === 'bonus' ? rnd.bonus : null;
-    return { state: state, token: token, replacement: state === 'rejected' ? rnd.replacement : null };
+  return f.slots.map((state, i) => {
+    const token = i < trace.k ? rnd.proposals[i] : state === 'bonus' ? rnd.bonus : null;
+    return { state, token, replacement: state === 'rejected' ? rnd.replacement : null };
   });
 }
 
 // What the round has committed once this frame is done: accepted proposals, the replacement, the bonus.
 function committedOf(slots) {
-  return slots.filter(function (s) { return s.state === 'accepted' || s.state === 'rejected' || s.state === 'bonus'; })
-    .map(function (s) { return { token: s.state === 'rejected' ? s.replacement : s.token, state: s.state }; });
+  return slots.filter(s => s.state === 'accepted' || s.state === 'rejected' || s.state === 'bonus')
+    .map(s => ({ token: s.state === 'rejected' ? s.replacement : s.token, state: s.state }));
 }
 
 // The round's token lists as its captions quote them (text.quoted): its proposals, and from its closing frame's
 // strip the tokens it committed (and how many) and the proposals it dropped; and its replacement's label.
 function roundTokens(trace, rnd) {
-  var P = trace.text.player, last = slotsOf(trace, rnd, frameOf(trace, rnd.frames[rnd.frames.length - 1]));
-  var committed = committedOf(last).map(function (c) { return c.token; });
+  const P = trace.text.player, last = slotsOf(trace, rnd, rnd.frames[rnd.frames.length - 1]);
+  const committed = committedOf(last).map(c => c.token);
   function quoted(tokens) {
-    return tokens.map(function (t) { return fill(P.quoted, { tok: trace.labels[t] }); }).join(' ');
+    return tokens.map(t => fill(P.quoted, { tok: trace.labels[t] })).join(' ');
   }
-  var c = { proposals: quoted(rnd.proposals), committed: quoted(committed),
+  const c = { proposals: quoted(rnd.proposals), committed: quoted(committed),
     committed_count: fill(committed.length === 1 ? P.token_one : P.tokens, { n: committed.length }),
-    lost: quoted(last.filter(function (s) { return s.state === 'dropped'; }).map(function (s) { return s.token; })) };
+    lost: quoted(last.filter(s => s.state === 'dropped').map(s => s.token)) };
   if (rnd.replacement !== null) c.rep = trace.labels[rnd.replacement];
   return c;
 }
@@ -92,7 +81,7 @@ function roundOf(prof, i) { return i ? prof.drawn[i - 1] : prof.walk; }
 
 /* ---------- the figure: state, limit, actions ---------- */
 
-var PLAYER_PARTS = {
+const PLAYER_PARTS = {
   roundCounter: '[data-round-counter]', playLabel: '[data-play-label]', scrubber: '[data-scrubber]',
   counter: '[data-counter]', speed: '[data-speed]', head: '[data-head]', caption: '[data-caption]', strip: '[data-strip]',
   test: '[data-test]', testTitle: '[data-test-title]', p: '[data-p]', q: '[data-q]', ratio: '[data-ratio]',
@@ -105,15 +94,15 @@ var PLAYER_PARTS = {
 };
 
 // The parts whose height changes from frame to frame: each keeps the tallest it is in its round.
-var PLAYER_HELD = ['[data-strip]', '[data-caption]', '[data-test]', '[data-test-title]', '[data-math]', '[data-dist]', '[data-dropped]',
+const PLAYER_HELD = ['[data-strip]', '[data-caption]', '[data-test]', '[data-test-title]', '[data-math]', '[data-dist]', '[data-dropped]',
   '[data-committed-box]'];
 
 function startPlayer(root, trace) {
-  var ui = partsOf(root, PLAYER_PARTS);
+  const ui = partsOf(root, PLAYER_PARTS);
   ui.radios = root.querySelectorAll('[data-profile]');
   ui.roundRadios = root.querySelectorAll('[data-round]');
   ui.buttons = root.querySelectorAll('[data-action]');
-  var fig = figure(root, trace, {
+  const fig = figure(root, trace, {
     profile: 0,      // index into trace.profiles
     round: 0,        // 0: the authored walkthrough; 1..R: drawn round i
     lastDrawn: 0,    // the drawn round "Draw another round" moves on from
@@ -130,8 +119,8 @@ function startPlayer(root, trace) {
   bindPlayerControls(fig);
   watchWidth(fig);
   bindPlayerLinks(fig);
-  document.addEventListener(NEAR_EVENT, function () { if (fig.shownFrame) renderLinked(fig, fig.shownFrame); });  // a chart joined
-  var initial = parseHash(location.hash, trace.profiles);
+  document.addEventListener(NEAR_EVENT, () => { if (fig.shownFrame) renderLinked(fig, fig.shownFrame); });  // a chart joined
+  const initial = parseHash(location.hash, trace.profiles);
   if (initial) openAt(fig, initial); else fig.update({});
   return fig;
 }
@@ -140,25 +129,25 @@ function currentProfile(fig) { return fig.trace.profiles[fig.state.profile]; }
 function currentRound(fig) { return roundOf(currentProfile(fig), fig.state.round); }
 
 function limitPlayer(fig) {
-  var s = fig.state;
+  const s = fig.state;
   s.profile = clamp(whole(s.profile, 0), 0, fig.trace.profiles.length - 1);
   s.round = clamp(whole(s.round, 0), 0, currentProfile(fig).drawn.length);
   if (s.round) s.lastDrawn = s.round;
-  var n = currentRound(fig).frames.length;
+  const n = currentRound(fig).frames.length;
   s.frame = clamp(whole(s.frame, 1), 1, n);
   if (s.frame >= n) s.playing = false;  // playback stops by itself on the last frame
 }
 
 // Every manual move pauses playback, so a reader is never fought by the timer.
 function act(fig, action) {
-  var s = fig.state, n = currentRound(fig).frames.length;
+  const s = fig.state, n = currentRound(fig).frames.length;
   if (action === 'play') {
-    var restart = !s.playing && s.frame >= n;
+    const restart = !s.playing && s.frame >= n;
     return fig.update({ playing: !s.playing && n > 1, linked: true, frame: restart ? 1 : s.frame });
   }
   if (action === 'draw') return fig.update({ round: nextDrawn(fig), frame: 1, playing: false, linked: true });
   if (action === 'chance') return nextChance(fig);
-  var to = { first: 1, prev: s.frame - 1, next: s.frame + 1, last: n }[action];
+  const to = { first: 1, prev: s.frame - 1, next: s.frame + 1, last: n }[action];
   if (to === undefined || to < 1 || to > n) return;
   fig.update({ frame: to, playing: false, linked: true });
 }
@@ -169,24 +158,24 @@ function nextDrawn(fig) { return fig.state.lastDrawn % currentProfile(fig).drawn
 // The next drawn round, after the current one and wrapping around, with a check chance decides, as [round,
 // frame of that check]; undefined where chance decides none.
 function chanceAfter(fig) {
-  var list = currentProfile(fig).chance;
-  return list.find(function (c) { return c[0] > fig.state.round; }) || list[0];
+  const list = currentProfile(fig).chance;
+  return list.find(c => c[0] > fig.state.round) || list[0];
 }
 
 function nextChance(fig) {
-  var next = chanceAfter(fig);
+  const next = chanceAfter(fig);
   if (next) fig.update({ round: next[0], frame: next[1], playing: false, linked: true });
 }
 
 // A frame link brings the player into view once it has rendered.
 function openAt(fig, where) {
   fig.update({ profile: where.profile, round: where.round, frame: where.frame, playing: false, linked: true });
-  requestAnimationFrame(function () { reveal(fig); });
+  requestAnimationFrame(() => { reveal(fig); });
 }
 
 // Scrolling lays out the whole page, so it waits for the next frame instead of holding up this one.
 function reveal(fig) {
-  var still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   fig.root.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
   fig.root.focus({ preventScroll: true });
 }
@@ -194,12 +183,12 @@ function reveal(fig) {
 /* ---------- render: the panels, each writing only its own part ---------- */
 
 function renderPlayer(fig) {
-  var rnd = currentRound(fig);
+  const rnd = currentRound(fig);
   fig.root.hidden = false;
   renderControls(fig, rnd.frames.length);
   renderRoundChoice(fig);
   if (fig.ready || fig.state.linked) sizeRound(fig); else whenIdle(fig);
-  var f = renderStage(fig, rnd, fig.state.frame);
+  const f = renderStage(fig, rnd, fig.state.frame);
   holdParts(fig, fig.state.frame);
   fig.shownFrame = f;  // for a chart that joins the page later (NEAR_EVENT)
   renderLinked(fig, f);
@@ -209,12 +198,12 @@ function renderPlayer(fig) {
 
 // Frame i of the round, in every part of the stage; returns the frame.
 function renderStage(fig, rnd, i) {
-  var T = fig.T, trace = fig.trace, ui = fig.ui, n = rnd.frames.length;
-  var f = frameOf(trace, rnd.frames[i - 1]);
-  var ctx = captionFields(trace, currentProfile(fig), rnd, f), slots = slotsOf(trace, rnd, f);
+  const T = fig.T, trace = fig.trace, ui = fig.ui, n = rnd.frames.length;
+  const f = rnd.frames[i - 1];
+  const ctx = captionFields(trace, currentProfile(fig), rnd, f), slots = slotsOf(trace, rnd, f);
   ui.head.textContent = fill(f.kind === 'verify' ? T.head_verify : T.head,
-    { i: i, n: n, kind: trace.text.kinds[f.kind], pos: f.pos });
-  ui.caption.textContent = f.caption.map(function (key) { return fill(trace.text.captions[key], ctx); }).join(' ');
+    { i, n, kind: trace.text.kinds[f.kind], pos: f.pos });
+  ui.caption.textContent = f.caption.map(key => fill(trace.text.captions[key], ctx)).join(' ');
   renderStrip(fig, f, slots);
   ui.idle.hidden = f.kind === 'verify';  // a frame that checks nothing says so where the check would stand
   ui.idle.textContent = ui.idle.hidden ? '' : fill(f.kind === 'propose' ? T.idle_propose : f.kind === 'bonus' ? T.idle_bonus : T.idle_done, ctx);
@@ -230,18 +219,18 @@ function renderStage(fig, rnd, i) {
 // width, off screen, and kept; while the page is idle the rounds Draw another round and Next round where chance
 // decides lead to are worked out ahead, so those buttons answer without laying out every frame of a round.
 function sizeRound(fig) {
-  var sizes = roundSizes(fig, fig.state.profile, fig.state.round);
+  const sizes = roundSizes(fig, fig.state.profile, fig.state.round);
   if (fig.sized !== sizes) {
     fig.sized = sizes;
-    fig.parts = PLAYER_HELD.map(function (sel) { return fig.root.querySelector(sel); });
+    fig.parts = PLAYER_HELD.map(sel => fig.root.querySelector(sel));
     hold(fig.parts, sizes.most);
     fig.room = sizes.room;
     fig.stage.style.setProperty('--held', String(sizes.tallest));
     fig.stage.style.setProperty('--controls', String(fig.ui.controls.offsetHeight));
     fig.stage.classList.add('is-sized');
   }
-  (window.requestIdleCallback || setTimeout)(function () {
-    var chance = chanceAfter(fig);
+  (window.requestIdleCallback || setTimeout)(() => {
+    const chance = chanceAfter(fig);
     roundSizes(fig, fig.state.profile, nextDrawn(fig));
     if (chance) roundSizes(fig, fig.state.profile, chance[0]);
   });
@@ -251,70 +240,66 @@ function sizeRound(fig) {
 // browser lays them out together: three layouts a round, not three a frame.
 function roundSizes(fig, profile, round) {
   if (fig.width === undefined) fig.width = fig.root.clientWidth;  // once: then the width watch keeps it
-  var key = [profile, round, fig.width].join('/');
+  const key = [profile, round, fig.width].join('/');
   fig.sizes = fig.sizes || {};
   if (fig.sizes[key]) return fig.sizes[key];
-  var rnd = roundOf(fig.trace.profiles[profile], round), width = fig.stage.getBoundingClientRect().width, seen;
-  var ghosts = rnd.frames.map(function (row, i) { return ghostFrame(fig, { profile: profile }, rnd, i + 1, width); });
-  for (var pass = 0; pass < 2; pass++) {  // again once sized: a panel holding sized parts (the test's numbers)
+  const rnd = roundOf(fig.trace.profiles[profile], round), width = fig.stage.getBoundingClientRect().width;
+  let seen;
+  const ghosts = rnd.frames.map((row, i) => ghostFrame(fig, { profile }, rnd, i + 1, width));
+  for (let pass = 0; pass < 2; pass++) {  // again once sized: a panel holding sized parts (the test's numbers)
     seen = measureRound(ghosts);
-    ghosts.forEach(function (g) { hold(g.parts, seen.most); });
+    ghosts.forEach(g => { hold(g.parts, seen.most); });
   }
-  var room = roomByFrame(seen.shown, seen.below);
-  ghosts.forEach(function (g, i) { holdRoom(g.parts, room[i]); });
-  var tallest = Math.max.apply(null, ghosts.map(function (g) { return g.stage.getBoundingClientRect().height; }));
-  ghosts.forEach(function (g) { g.stage.remove(); });
-  return (fig.sizes[key] = { most: seen.most, room: room, tallest: tallest });
+  const room = roomByFrame(seen.shown, seen.below);
+  ghosts.forEach((g, i) => { holdRoom(g.parts, room[i]); });
+  const tallest = Math.max(...ghosts.map(g => g.stage.getBoundingClientRect().height));
+  ghosts.forEach(g => { g.stage.remove(); });
+  return (fig.sizes[key] = { most: seen.most, room, tallest });
 }
 
 // An unseen copy of the stage (hidden from assistive technology too), laid over it and unsized, showing frame i.
 function ghostFrame(fig, state, rnd, i, width) {
-  var stage = fig.stage.cloneNode(true);
-  stage.className = fig.stage.className.replace('is-sized', '') + ' is-ghost';
+  const stage = fig.stage.cloneNode(true);
+  stage.className = `${fig.stage.className.replace('is-sized', '')} is-ghost`;
   stage.style.setProperty('--gw', String(width));
   fig.stage.after(stage);
-  var ghost = { ui: partsOf(stage, PLAYER_PARTS), trace: fig.trace, state: state, T: fig.T, D: fig.D };
+  const ghost = { ui: partsOf(stage, PLAYER_PARTS), trace: fig.trace, state, T: fig.T, D: fig.D };
   renderStage(ghost, rnd, i);
-  var parts = PLAYER_HELD.map(function (sel) { return stage.querySelector(sel); });
-  parts.forEach(function (el) { el.classList.remove('is-held', 'is-sized'); });
-  return { stage: stage, parts: parts };
+  const parts = PLAYER_HELD.map(sel => stage.querySelector(sel));
+  parts.forEach(el => { el.classList.remove('is-held', 'is-sized'); });
+  return { stage, parts };
 }
 
 function hold(parts, heights) {
-  parts.forEach(function (el, j) { el.style.setProperty('--held', String(heights[j])); el.classList.add('is-sized'); });
+  parts.forEach((el, j) => { el.style.setProperty('--held', String(heights[j])); el.classList.add('is-sized'); });
 }
 
 // Reads every ghost's parts: each part's greatest height, which frames show it, and the parts below it.
 function measureRound(ghosts) {
-  var most = ghosts[0].parts.map(function () { return 0; }), rects = [];
-  var shown = ghosts.map(function (g) {
-    return g.parts.map(function (el, j) {
+  const most = ghosts[0].parts.map(() => 0), rects = [];
+  const shown = ghosts.map(g => g.parts.map((el, j) => {
       if (!el.getClientRects().length) return false;  // hidden, or inside a hidden panel
-      var r = el.getBoundingClientRect();
-      if (r.height >= most[j]) { most[j] = r.height; rects[j] = { el: el, r: r, parts: g.parts }; }
+      const r = el.getBoundingClientRect();
+      if (r.height >= most[j]) { most[j] = r.height; rects[j] = { el, r, parts: g.parts }; }
       return true;
-    });
-  });
-  var below = most.map(function (h, p) {
-    return most.map(function (e, q) { return q; }).filter(function (q) {
-      var a = rects[p], b = rects[q];
+    }));
+  const below = most.map((h, p) => most.map((e, q) => q).filter(q => {
+      const a = rects[p], b = rects[q];
       return a && b && !a.el.contains(a.parts[q]) && b.r.top > a.r.top + 0.5 && b.r.left < a.r.right && a.r.left < b.r.right;
-    });
-  });
-  return { most: most, shown: shown, below: below };
+    }));
+  return { most, shown, below };
 }
 
 // room[i][p]: part p takes room in frame i. It does where shown, and where a neighbouring frame gives it room
 // and a part below it is shown in both frames, which would move otherwise.
 function roomByFrame(shown, below) {
-  var n = shown.length, room = shown.map(function (r) { return r.slice(); }), changed = true;
+  const n = shown.length, room = shown.map(r => r.slice());
+  let changed = true;
   while (changed) {
     changed = false;
-    room.forEach(function (row, i) {
-      row.forEach(function (has, p) {
-        var need = !has && [i - 1, i + 1].some(function (j) {
-          return j >= 0 && j < n && room[j][p] && below[p].some(function (q) { return shown[i][q] && shown[j][q]; });
-        });
+    room.forEach((row, i) => {
+      row.forEach((has, p) => {
+        const need = !has && [i - 1, i + 1].some(j => j >= 0 && j < n && room[j][p] && below[p].some(q => shown[i][q] && shown[j][q]));
         if (need) { row[p] = true; changed = true; }
       });
     });
@@ -327,8 +312,8 @@ function roomByFrame(shown, below) {
 function whenIdle(fig) {
   if (fig.waiting) return;
   fig.waiting = true;
-  whenNear(fig.root, function () {
-    (window.requestIdleCallback || setTimeout)(function () { fig.ready = true; fig.update({}); });
+  whenNear(fig.root, () => {
+    (window.requestIdleCallback || setTimeout)(() => { fig.ready = true; fig.update({}); });
   });
 }
 
@@ -338,8 +323,8 @@ function holdParts(fig, i) {
 }
 
 function holdRoom(parts, room) {
-  parts.forEach(function (el, j) {
-    var held = el.hidden && room[j];
+  parts.forEach((el, j) => {
+    const held = el.hidden && room[j];
     el.classList.toggle('is-held', held);
     if (held) el.hidden = false;
   });
@@ -348,8 +333,8 @@ function holdRoom(parts, room) {
 // A new width re-measures the round at the next render.
 function watchWidth(fig) {
   if (!window.ResizeObserver) return;
-  new ResizeObserver(function () {
-    var w = fig.root.clientWidth;
+  new ResizeObserver(() => {
+    const w = fig.root.clientWidth;
     if (w === fig.width) return;
     fig.width = w;
     fig.update({});
@@ -357,17 +342,17 @@ function watchWidth(fig) {
 }
 
 function renderControls(fig, n) {
-  var s = fig.state, ui = fig.ui, T = fig.T, p = currentProfile(fig);
+  const s = fig.state, ui = fig.ui, T = fig.T, p = currentProfile(fig);
   fig.root.classList.toggle('is-playing', s.playing);
-  ui.radios.forEach(function (r) { r.checked = r.value === p.id; });
-  ui.roundRadios.forEach(function (r) { r.checked = (r.value === 'drawn') === (s.round > 0); });
-  ui.buttons.forEach(function (b) {
-    var a = b.dataset.action;
-    var off = (a === 'first' || a === 'prev') ? s.frame === 1 : (a === 'next' || a === 'last') ? s.frame === n : false;
+  ui.radios.forEach(r => { r.checked = r.value === p.id; });
+  ui.roundRadios.forEach(r => { r.checked = (r.value === 'drawn') === (s.round > 0); });
+  ui.buttons.forEach(b => {
+    const a = b.dataset.action;
+    const off = (a === 'first' || a === 'prev') ? s.frame === 1 : (a === 'next' || a === 'last') ? s.frame === n : false;
     if (off) b.setAttribute('aria-disabled', 'true'); else b.removeAttribute('aria-disabled');
   });
   ui.playLabel.textContent = s.playing ? T.pause : T.play;
-  var counter = fill(T.counter, { i: s.frame, n: n });
+  const counter = fill(T.counter, { i: s.frame, n });
   ui.scrubber.max = String(n);
   ui.scrubber.value = String(s.frame);
   ui.scrubber.setAttribute('aria-valuetext', counter);
@@ -377,22 +362,22 @@ function renderControls(fig, n) {
 // The round choice: which drawn round this is and whether chance decides a check in it, where "Draw another
 // round" goes, and the rounds "Next round where chance decides" visits, or why there are none.
 function renderRoundChoice(fig) {
-  var s = fig.state, ui = fig.ui, D = fig.D, p = currentProfile(fig), n = p.drawn.length;
-  var chance = p.chance.some(function (c) { return c[0] === s.round; });
-  ui.roundCounter.textContent = s.round ? fill(fig.T.drawn_counter, { i: s.round, n: n }) : '';
+  const s = fig.state, ui = fig.ui, D = fig.D, p = currentProfile(fig), n = p.drawn.length;
+  const chance = p.chance.some(c => c[0] === s.round);
+  ui.roundCounter.textContent = s.round ? fill(fig.T.drawn_counter, { i: s.round, n }) : '';
   ui.roundChance.textContent = chance ? D.chance_mark : '';
-  ui.drawHint.textContent = fill(D.draw_hint, { i: nextDrawn(fig), n: n });
+  ui.drawHint.textContent = fill(D.draw_hint, { i: nextDrawn(fig), n });
   ui.chanceNote.textContent = p.chance_note;
   if (p.chance.length) ui.chanceButton.removeAttribute('aria-disabled');
   else ui.chanceButton.setAttribute('aria-disabled', 'true');
 }
 
 function renderStrip(fig, f, slots) {
-  var T = fig.T, trace = fig.trace;
-  fig.ui.strip.replaceChildren.apply(fig.ui.strip, slots.map(function (s, i) {
-    var position = i + 1;
-    var li = node('li', 'slot is-' + s.state + (f.pos === position ? ' is-current' : ''));
-    var words = trace.text.states[s.state] + (s.state === 'rejected' ? fill(T.slot_instead, { rep: trace.labels[s.replacement] }) : '');
+  const T = fig.T, trace = fig.trace;
+  fig.ui.strip.replaceChildren(...slots.map((s, i) => {
+    const position = i + 1;
+    const li = node('li', `slot is-${s.state}${f.pos === position ? ' is-current' : ''}`);
+    const words = trace.text.states[s.state] + (s.state === 'rejected' ? fill(T.slot_instead, { rep: trace.labels[s.replacement] }) : '');
     li.append(node('small', '', position > trace.k ? fill(T.slot_bonus, { pos: position }) : String(position)), ' ',
       node('bdi', '', s.token === null ? T.no_token : trace.vocabulary[s.token]), ' ', node('span', '', words));
     return li;
@@ -400,10 +385,10 @@ function renderStrip(fig, f, slots) {
 }
 
 function renderTest(fig, f, ctx, rnd) {
-  var ui = fig.ui, T = fig.T;
+  const ui = fig.ui, T = fig.T;
   ui.test.hidden = f.kind !== 'verify';
   if (ui.test.hidden) return ui.bars.replaceChildren();  // a held panel keeps its room, not its rows
-  var pos = currentProfile(fig).positions[f.pos - 1], x = frameToken(rnd, f), passed = f.slots[f.pos - 1] === 'a';
+  const pos = currentProfile(fig).positions[f.pos - 1], x = frameToken(rnd, f), passed = f.slots[f.pos - 1] === 'accepted';
   ui.testTitle.textContent = fill(T.test_title, ctx);
   ui.p.textContent = ctx.p;
   ui.q.textContent = ctx.q;
@@ -415,31 +400,31 @@ function renderTest(fig, f, ctx, rnd) {
   ui.bar.style.setProperty('--u', f.u);
   ui.bar.dataset.uEnd = scaleEnd(f.u);
   ui.uLabel.textContent = fill(T.u, { u: f.u });
-  ui.verdict.className = 'player-verdict ' + (passed ? 'is-accepted' : 'is-rejected');
+  ui.verdict.className = `player-verdict ${passed ? 'is-accepted' : 'is-rejected'}`;
   ui.verdict.replaceChildren(node('strong', '', passed ? T.accepted : T.rejected),
     fill(passed ? T.below : T.not_below, { u: f.u, accept: ctx.accept }));
   ui.chance.hidden = !f.chance;
   ui.chance.textContent = f.chance ? fill(T.chance, ctx) : '';
-  ui.bars.replaceChildren.apply(ui.bars, overlapRows(pos, fig.trace.vocabulary, x, T.bar_numbers));
+  ui.bars.replaceChildren(...overlapRows(pos, fig.trace.vocabulary, x, T.bar_numbers));
 }
 
 function renderDist(fig, f, ctx, rnd) {
-  var rejected = f.kind === 'verify' && f.slots[f.pos - 1] === 'r', bonus = f.kind === 'bonus';
+  const rejected = f.kind === 'verify' && f.slots[f.pos - 1] === 'rejected', bonus = f.kind === 'bonus';
   fig.ui.dist.hidden = !(rejected || bonus);
   fig.ui.dist.dataset.kind = bonus ? 'bonus' : 'residual';
   if (rejected) renderResidual(fig, f, ctx, rnd);
   else if (bonus) renderBonus(fig, ctx, rnd);
-  else [fig.ui.distHead, fig.ui.distBody, fig.ui.distSegs].forEach(function (e) { e.replaceChildren(); });
+  else [fig.ui.distHead, fig.ui.distBody, fig.ui.distSegs].forEach(e => { e.replaceChildren(); });
 }
 
 function renderResidual(fig, f, ctx, rnd) {
-  var ui = fig.ui, T = fig.T, pos = currentProfile(fig).positions[f.pos - 1], x = frameToken(rnd, f);
+  const ui = fig.ui, T = fig.T, pos = currentProfile(fig).positions[f.pos - 1], x = frameToken(rnd, f);
   ui.distTitle.textContent = fill(T.residual_title, ctx);
   ui.distHead.replaceChildren(headRow([T.col_token, T.col_p, T.col_q, T.col_raw, fill(T.col_norm, ctx)]));
-  ui.distBody.replaceChildren.apply(ui.distBody, fig.trace.vocabulary.map(function (tok, y) {
-    var note = y === rnd.replacement ? T.note_drawn : y === x ? T.note_rejected : '';
-    var cls = y === rnd.replacement ? 'is-drawn' : y === x ? 'is-rejected-token' : '';
-    var share = pos.residual[y];
+  ui.distBody.replaceChildren(...fig.trace.vocabulary.map((tok, y) => {
+    const note = y === rnd.replacement ? T.note_drawn : y === x ? T.note_rejected : '';
+    const cls = y === rnd.replacement ? 'is-drawn' : y === x ? 'is-rejected-token' : '';
+    const share = pos.residual[y];
     return row([tokenCell(tok, note), pos.target[y], pos.draft[y], pos.residual_raw[y],
       bar(share === null ? 0 : fracValue(share), share === null ? T.no_token : share)], cls);
   }));
@@ -447,13 +432,11 @@ function renderResidual(fig, f, ctx, rnd) {
 }
 
 function renderBonus(fig, ctx, rnd) {
-  var ui = fig.ui, T = fig.T, targets = currentProfile(fig).bonus_target;
+  const ui = fig.ui, T = fig.T, targets = currentProfile(fig).bonus_target;
   ui.distTitle.textContent = fill(T.bonus_title, ctx);
   ui.distHead.replaceChildren(headRow([T.col_token, T.col_p]));
-  ui.distBody.replaceChildren.apply(ui.distBody, fig.trace.vocabulary.map(function (tok, y) {
-    return row([tokenCell(tok, y === rnd.bonus ? T.note_drawn : ''), bar(fracValue(targets[y]), targets[y])],
-      y === rnd.bonus ? 'is-drawn' : '');
-  }));
+  ui.distBody.replaceChildren(...fig.trace.vocabulary.map((tok, y) => row([tokenCell(tok, y === rnd.bonus ? T.note_drawn : ''), bar(fracValue(targets[y]), targets[y])],
+      y === rnd.bonus ? 'is-drawn' : '')));
   renderDraw(fig, currentProfile(fig).bonus_cuts, targets, rnd.bonus, rnd.fields.bonus_u);
 }
 
@@ -465,26 +448,26 @@ function scaleEnd(u) {
 // The draw r on the strip of cut points it was drawn by: token y owns [cuts[y-1], cuts[y]), and r lands in
 // the committed token's segment (the caption says which, in numbers).
 function renderDraw(fig, cuts, shares, chosen, r) {
-  var ui = fig.ui;
-  var segments = fig.trace.vocabulary.map(function (tok, y) {
-    var width = cuts[y] - (y ? cuts[y - 1] : 0);
-    var seg = node('span', 'r-seg' + (y === chosen ? ' is-drawn' : '') + (width > 0 ? '' : ' is-empty'));
+  const ui = fig.ui;
+  const segments = fig.trace.vocabulary.map((tok, y) => {
+    const width = cuts[y] - (y ? cuts[y - 1] : 0);
+    const seg = node('span', `r-seg${y === chosen ? ' is-drawn' : ''}${width > 0 ? '' : ' is-empty'}`);
     seg.style.setProperty('--w', String(width));
     seg.append(node('bdi', '', tok), ' ', shares[y] === null ? '0' : shares[y]);
     return seg;
   });
-  ui.distSegs.replaceChildren.apply(ui.distSegs, segments.concat([ui.distMark]));
+  ui.distSegs.replaceChildren(...segments.concat([ui.distMark]));
   ui.distDraw.style.setProperty('--u', r);
   ui.distDraw.dataset.uEnd = scaleEnd(Number(r));
-  ui.distR.textContent = fill(fig.D.r, { r: r });
+  ui.distR.textContent = fill(fig.D.r, { r });
 }
 
 function renderDropped(fig, slots) {
-  var ui = fig.ui, vocab = fig.trace.vocabulary, positions = currentProfile(fig).positions;
-  var dropped = slots.map(function (s, i) { return s.state === 'dropped' ? i + 1 : 0; }).filter(Boolean);
+  const ui = fig.ui, vocab = fig.trace.vocabulary, positions = currentProfile(fig).positions;
+  const dropped = slots.map((s, i) => s.state === 'dropped' ? i + 1 : 0).filter(Boolean);
   ui.dropped.hidden = dropped.length === 0;
-  ui.droppedList.replaceChildren.apply(ui.droppedList, dropped.map(function (position) {
-    var x = slots[position - 1].token, li = node('li', 'is-dropped');
+  ui.droppedList.replaceChildren(...dropped.map(position => {
+    const x = slots[position - 1].token, li = node('li', 'is-dropped');
     li.append(node('span', 'chip-pos', String(position)), ' ', node('bdi', 'chip-tok', vocab[x]),
       node('span', 'chip-note', fill(fig.T.chip_dropped, { accept: positions[position - 1].accept[x] })));
     return li;
@@ -492,10 +475,10 @@ function renderDropped(fig, slots) {
 }
 
 function renderCommitted(fig, slots) {
-  var T = fig.T, vocab = fig.trace.vocabulary, committed = committedOf(slots);
-  fig.ui.committed.replaceChildren.apply(fig.ui.committed, committed.length ? committed.map(function (c) {
-    var rep = c.state === 'rejected', bonus = c.state === 'bonus';
-    var li = node('li', rep ? 'is-replacement' : bonus ? 'is-bonus' : '');
+  const T = fig.T, vocab = fig.trace.vocabulary, committed = committedOf(slots);
+  fig.ui.committed.replaceChildren(...committed.length ? committed.map(c => {
+    const rep = c.state === 'rejected', bonus = c.state === 'bonus';
+    const li = node('li', rep ? 'is-replacement' : bonus ? 'is-bonus' : '');
     li.append(node('bdi', 'chip-tok', vocab[c.token]), node('span', 'chip-note', rep ? T.chip_replacement : bonus ? T.chip_bonus : ''));
     return li;
   }) : [node('li', 'is-empty', T.nothing_yet)]);
@@ -503,45 +486,45 @@ function renderCommitted(fig, slots) {
 
 // The Positions section answers back: the block and chart of the position being checked are marked.
 function renderLinked(fig, f) {
-  var key = f.kind === 'verify' ? currentProfile(fig).id + '-' + f.pos : '';
-  document.querySelectorAll('[data-position-block]').forEach(function (e) {
+  const key = f.kind === 'verify' ? `${currentProfile(fig).id}-${f.pos}` : '';
+  document.querySelectorAll('[data-position-block]').forEach(e => {
     e.classList.toggle('is-current', e.dataset.positionBlock === key);
   });
 }
 
 function renderLocation(fig) {
-  var s = fig.state;
+  const s = fig.state;
   if (!s.linked) return;
-  var hash = hashOf(currentProfile(fig), s.round, s.frame);
+  const hash = hashOf(currentProfile(fig), s.round, s.frame);
   if (decoded(location.hash) !== hash) history.replaceState(history.state, '', hash);
 }
 
 // The next step waits for the reader's chosen delay while playing.
 function renderPlayback(fig) {
   clearTimeout(fig.timer);
-  fig.timer = fig.state.playing ? setTimeout(function () { fig.update({ frame: fig.state.frame + 1 }); }, fig.state.delay) : null;
+  fig.timer = fig.state.playing ? setTimeout(() => { fig.update({ frame: fig.state.frame + 1 }); }, fig.state.delay) : null;
 }
 
 /* ---------- events: each handler calls update() ---------- */
 
-var PLAYER_KEYS = { ArrowLeft: 'prev', ArrowRight: 'next', ' ': 'play', Home: 'first', End: 'last' };
+const PLAYER_KEYS = { ArrowLeft: 'prev', ArrowRight: 'next', ' ': 'play', Home: 'first', End: 'last' };
 
 function bindPlayerControls(fig) {
-  var root = fig.root, s = fig.state;
-  root.addEventListener('click', function (e) {
-    var b = e.target.closest('[data-action]');
+  const root = fig.root, s = fig.state;
+  root.addEventListener('click', e => {
+    const b = e.target.closest('[data-action]');
     if (b && b.getAttribute('aria-disabled') !== 'true') act(fig, b.dataset.action);
   });
   // Form fields keep their own keys: arrows move the scrubber or switch the profile natively.
-  root.addEventListener('keydown', function (e) {
-    var action = PLAYER_KEYS[e.key];
+  root.addEventListener('keydown', e => {
+    const action = PLAYER_KEYS[e.key];
     if (!action || e.altKey || e.ctrlKey || e.metaKey || isFormField(e.target)) return;
     e.preventDefault();
     act(fig, action);
   });
-  root.addEventListener('change', function (e) {
+  root.addEventListener('change', e => {
     if (e.target.matches('[data-profile]')) {
-      var index = fig.trace.profiles.findIndex(function (p) { return p.id === e.target.value; });
+      const index = fig.trace.profiles.findIndex(p => p.id === e.target.value);
       fig.update({ profile: index, frame: 1, lastDrawn: 0, round: s.round ? 1 : 0, playing: false, linked: true });
     } else if (e.target.matches('[data-round]')) {
       fig.update({ round: e.target.value === 'drawn' ? Math.max(1, s.lastDrawn) : 0, frame: 1, playing: false, linked: true });
@@ -549,24 +532,24 @@ function bindPlayerControls(fig) {
       fig.update({ delay: Number(e.target.value) });
     }
   });
-  fig.ui.scrubber.addEventListener('input', function () {
+  fig.ui.scrubber.addEventListener('input', () => {
     fig.update({ frame: fig.ui.scrubber.value, playing: false, linked: true });
   });
 }
 
 function bindPlayerLinks(fig) {
-  var profiles = fig.trace.profiles;
-  window.addEventListener('hashchange', function () {
-    var where = parseHash(location.hash, profiles);
+  const profiles = fig.trace.profiles;
+  window.addEventListener('hashchange', () => {
+    const where = parseHash(location.hash, profiles);
     if (where) openAt(fig, where);
   });
   // A link to the frame already in the hash fires no hashchange: open it here instead. A link from elsewhere on
   // the page leaves a way back to it.
-  var back = fig.root.querySelector('[data-player-back]');
-  document.addEventListener('click', function (e) {
-    var a = e.target.closest && e.target.closest('a[href^="#"]');
+  const back = fig.root.querySelector('[data-player-back]');
+  document.addEventListener('click', e => {
+    const a = e.target.closest && e.target.closest('a[href^="#"]');
     if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-    var where = parseHash(a.hash, profiles);
+    const where = parseHash(a.hash, profiles);
     if (where && !fig.root.contains(a)) offerBack(back, a);
     if (where && decoded(a.hash) === decoded(location.hash)) {
       e.preventDefault();

@@ -2,18 +2,20 @@
 // so a reader on screen does not carry hundreds of hidden elements. It writes only inside its own holder,
 // the element that holds the <noscript>.
 
+const { NEAR_EVENT, starts, whenNear } = shared;
+
 function startPrint(noscript) {
-  var holder = noscript.parentElement;
+  const holder = noscript.parentElement;
   function printable() {
     if (holder.querySelector(':scope > [data-printed]')) return;
-    var t = document.createElement('template'), d = document.createElement('div');
+    const t = document.createElement('template'), d = document.createElement('div');
     t.innerHTML = noscript.textContent;
     d.setAttribute('data-printed', '');
     d.append(t.content);
     noscript.after(d);
   }
   window.addEventListener('beforeprint', printable);
-  window.matchMedia('print').addEventListener('change', function (e) { if (e.matches) printable(); });
+  window.matchMedia('print').addEventListener('change', e => { if (e.matches) printable(); });
   return { root: holder };
 }
 
@@ -22,8 +24,8 @@ starts('print', 'noscript[data-static]', startPrint, true);
 // A chart far below the fold waits in a <noscript data-near> (which readers without scripting see as it is) and
 // joins the page when it comes within a screen of the viewport, or for print: no element costs anything before then.
 function startNear(noscript) {
-  whenNear(noscript.parentElement, function () {
-    var t = document.createElement('template');
+  whenNear(noscript.parentElement, () => {
+    const t = document.createElement('template');
     t.innerHTML = noscript.textContent;
     noscript.replaceWith(t.content);
     document.dispatchEvent(new Event(NEAR_EVENT));

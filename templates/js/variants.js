@@ -6,8 +6,8 @@
 
 // The first y with u < cumsum[y]; the last token of nonzero probability takes what rounding leaves.
 function inverseCdf(probs, u) {
-  var acc = 0, last = 0, found = -1;
-  for (var y = 0; y < probs.length; y++) {
+  let acc = 0, last = 0, found = -1;
+  for (let y = 0; y < probs.length; y++) {
     if (probs[y] > 0) last = y;
     acc += probs[y];
     if (found < 0 && u < acc) found = y;
@@ -15,28 +15,19 @@ function inverseCdf(probs, u) {
   return found < 0 ? last : Math.min(found, last);
 }
 
-// The arithmetic the pieces are written in: numbers, or reduced [numerator, denominator] pairs (eighths.js's frac).
-var FLOATS = {
+// The arithmetic the pieces are written in: numbers (eighths.js's FRACTIONS is the same in exact fractions).
+const FLOATS = {
   zero: 0, one: 1,
-  add: function (a, b) { return a + b; }, sub: function (a, b) { return a - b; },
-  mul: function (a, b) { return a * b; }, div: function (a, b) { return a / b; },
-  less: function (a, b) { return a < b; }
+  add: (a, b) => a + b, sub: (a, b) => a - b,
+  mul: (a, b) => a * b, div: (a, b) => a / b,
+  less: (a, b) => a < b
 };
-var FRACTIONS = {
-  zero: [0, 1], one: [1, 1],
-  add: function (a, b) { return frac(a[0] * b[1] + b[0] * a[1], a[1] * b[1]); },
-  sub: function (a, b) { return frac(a[0] * b[1] - b[0] * a[1], a[1] * b[1]); },
-  mul: function (a, b) { return frac(a[0] * b[0], a[1] * b[1]); },
-  div: function (a, b) { return frac(a[0] * b[1], a[1] * b[0]); },
-  less: function (a, b) { return a[0] * b[1] < b[0] * a[1]; }
-};
-
-function sumIn(list, A) { return list.reduce(function (s, v) { return A.add(s, v); }, A.zero); }
+function sumIn(list, A) { return list.reduce((s, v) => A.add(s, v), A.zero); }
 
 // weights / their sum, or null when they sum to 0 (nothing to draw from).
 function normalisedIn(weights, A) {
-  var total = sumIn(weights, A);
-  return A.less(A.zero, total) ? weights.map(function (w) { return A.div(w, total); }) : null;
+  const total = sumIn(weights, A);
+  return A.less(A.zero, total) ? weights.map(w => A.div(w, total)) : null;
 }
 
 // min(1, a/b), and 1 where b = 0 (a token never proposed).
@@ -44,49 +35,31 @@ function ratioIn(a, b, A) { return A.less(A.zero, b) && A.less(a, b) ? A.div(a, 
 
 // The draft's most likely token; of equals, the earliest (sampler.greedy's proposal).
 function firstLargest(q, A) {
-  for (var top = 0, y = 1; y < q.length; y++) if (A.less(q[top], q[y])) top = y;
+  let top = 0;
+  for (let y = 1; y < q.length; y++) if (A.less(q[top], q[y])) top = y;
   return top;
 }
 
 // One sampler's pieces at a position with target p and draft q [V] (numbers in A): the distribution proposals
 // come from, the ratio the test reads, the chance the test keeps each token, and what a rejection draws from.
 function variantPieces(spec, p, q, A) {
-  var top = firstLargest(q, A), y, propose = [], accept = [], kept = [], raw = [];
-  for (y = 0; y < p.length; y++) {
-    var above = A.less(q[y], p[y]), a = spec.ratio ? ratioIn(q[y], p[y], A) : ratioIn(p[y], q[y], A);  // 1: q/p
+  const top = firstLargest(q, A), propose = [], accept = [], kept = [], raw = [];
+  for (let y = 0; y < p.length; y++) {
+    const above = A.less(q[y], p[y]), a = spec.ratio ? ratioIn(q[y], p[y], A) : ratioIn(p[y], q[y], A);  // 1: q/p
     propose.push(spec.propose ? (y === top ? A.one : A.zero) : q[y]);  // 1: the draft's top token
     accept.push(a);
     kept.push(spec.test ? A.sub(A.one, a) : a);  // 1: kept when u >= the ratio
     raw.push(spec.fix === 1 || (spec.fix === 2 && above) ? p[y] : above ? A.sub(p[y], q[y]) : A.zero);  // 1: p, 2: p where p > q
   }
-  var fix = spec.fix === 1 ? p.slice() : normalisedIn(raw, A);
-  return { propose: propose, accept: accept, kept: kept, fix: fix || p.slice(), below: !spec.test };
+  const fix = spec.fix === 1 ? p.slice() : normalisedIn(raw, A);
+  return { propose, accept, kept, fix: fix || p.slice(), below: !spec.test };
 }
 
 // What the pieces commit [V]: a proposal kept by its test, else a draw from fix.
 function committedIn(pieces, A) {
-  var kept = pieces.propose.map(function (x, y) { return A.mul(x, pieces.kept[y]); });
-  var rejected = A.sub(A.one, sumIn(kept, A));
-  return kept.map(function (k, y) { return A.add(k, A.mul(rejected, pieces.fix[y])); });
+  const kept = pieces.propose.map((x, y) => A.mul(x, pieces.kept[y]));
+  const rejected = A.sub(A.one, sumIn(kept, A));
+  return kept.map((k, y) => A.add(k, A.mul(rejected, pieces.fix[y])));
 }
 
-// Half the L1 distance between two distributions in A.
-function distanceIn(a, b, A) {
-  var total = sumIn(a.map(function (x, y) { return A.less(x, b[y]) ? A.sub(b[y], x) : A.sub(x, b[y]); }), A);
-  return A.div(total, A.add(A.one, A.one));
-}
-
-// A sampler at a whole-eighths position (p, q integers summing to 8): what it commits, exact, as the trace writes
-// a shipped position's (figures/lab.py's Broken.json): [committed texts, TV as a fraction, TV to 3 decimals, signs].
-function eighthsBroken(spec, p, q) {
-  var P = p.map(function (a) { return frac(a, 8); }), Q = q.map(function (b) { return frac(b, 8); });
-  var c = committedIn(variantPieces(spec, P, Q, FRACTIONS), FRACTIONS), tv = distanceIn(c, P, FRACTIONS);
-  var signs = c.map(function (x, y) { return FRACTIONS.less(P[y], x) ? '+' : FRACTIONS.less(x, P[y]) ? '-' : '='; });
-  return [c.map(eighthsText), fracText(tv), decimalText(tv, 3), signs.join('')];
-}
-
-// A fraction [n, d] of 0 to 1 rounded half-up to `places` decimals, from the exact value (as text.decimal_str).
-function decimalText(f, places) {
-  var scale = Math.pow(10, places), n = Math.floor((2 * f[0] * scale + f[1]) / (2 * f[1]));
-  return (n / scale).toFixed(places);
-}
+Object.assign(shared, { committedIn, firstLargest, FLOATS, inverseCdf, sumIn, variantPieces });
