@@ -42,8 +42,8 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import layout_shift  # noqa: E402
-from build_and_watch import FLOOR, timed  # noqa: E402
 import memory  # noqa: E402
+from build_and_watch import FLOOR, timed  # noqa: E402
 from page_budget import GZIP_KB  # noqa: E402
 
 MKDOCS_VENV = ROOT / ".cache" / "mkdocs-venv"
@@ -227,7 +227,7 @@ def measure(repeats: int, use_mkdocs: bool) -> dict:
         m["ours"] = {"raw": len(html), "gzip": len(gzip.compress(html, 9, mtime=0))}
         pages = {"ours": page}
         if exe:
-            m["mk"] = dict(zip(("raw", "gzip"), mkdocs_page_bytes(work / "mk-site-0")))
+            m["mk"] = dict(zip(("raw", "gzip"), mkdocs_page_bytes(work / "mk-site-0"), strict=True))
             pages["mk"] = work / "mk-site-0" / "index.html"
         for name, figures in browser_figures(pages, loads=5).items():
             m[name].update(figures)

@@ -15,8 +15,8 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from playwright.sync_api import Page, sync_playwright
 

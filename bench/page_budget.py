@@ -52,19 +52,19 @@ TIMED = """const timed = act => {
 # move fires, and reads offsetHeight so the browser recomputes style and layout inside the timed span.
 # A range ends on its maximum, so the lab's u is left on the rejecting side for the replacement draw after it.
 SET_JS = """([selector, index, actions]) => {
-  %s
+  /* TIMED */
   const el = document.querySelectorAll(selector)[index];
   const values = el.tagName === 'SELECT' ? [...el.options].map(o => o.value) : [el.min, el.max];
   const times = [];
   for (let i = 1; i <= actions; i++) {
     times.push(timed(() => {
-      el.value = values[i %% values.length];
+      el.value = values[i % values.length];
       el.dispatchEvent(new Event('input', {bubbles: true}));
       el.dispatchEvent(new Event('change', {bubbles: true}));
     }));
   }
   return times;
-}""" % TIMED
+}""".replace("/* TIMED */", TIMED)
 
 # Buttons timed one click each (with style and layout), `count` times, the page left idle between clicks as a reader
 # leaves it (the player works out the rounds its buttons lead to while idle); the tally's draws accumulate, as a
@@ -79,7 +79,7 @@ BUTTONS = [
 ]
 
 CLICK_JS = """async ([selector, clicks]) => {
-  %s
+  /* TIMED */
   const el = document.querySelector(selector), times = [];
   const idle = () => new Promise(r => requestIdleCallback(() => requestAnimationFrame(() => setTimeout(r))));
   for (let i = 0; i < clicks; i++) {
@@ -87,17 +87,17 @@ CLICK_JS = """async ([selector, clicks]) => {
     times.push(timed(() => el.click()));
   }
   return times;
-}""" % TIMED
+}""".replace("/* TIMED */", TIMED)
 
 # Chooses "Your own position" in the lab (untimed), then sets each of its number inputs to 0 and back in turn.
 OWN_JS = """(actions) => {
-  %s
+  /* TIMED */
   const select = document.querySelector('#lab-position');
   select.value = [...select.options].at(-1).value;
   select.dispatchEvent(new Event('change', {bubbles: true}));
   const inputs = [...document.querySelectorAll('[data-own-grid] input')], times = [];
   for (let i = 0; i < actions; i++) {
-    const el = inputs[i %% inputs.length], value = el.value;
+    const el = inputs[i % inputs.length], value = el.value;
     for (const v of ['0', value]) {
       times.push(timed(() => {
         el.value = v;
@@ -107,11 +107,11 @@ OWN_JS = """(actions) => {
     }
   }
   return times;
-}""" % TIMED
+}""".replace("/* TIMED */", TIMED)
 
 # Clicks the player's Next step button; at the last frame, First step (untimed) starts the walk again.
 NEXT_JS = """(actions) => {
-  %s
+  /* TIMED */
   const player = document.querySelector('[data-player]'), scrubber = player.querySelector('[data-scrubber]');
   const next = player.querySelector('[data-action="next"]'), first = player.querySelector('[data-action="first"]');
   const times = [];
@@ -120,7 +120,7 @@ NEXT_JS = """(actions) => {
     times.push(timed(() => next.click()));
   }
   return times;
-}""" % TIMED
+}""".replace("/* TIMED */", TIMED)
 
 
 def chromium_path() -> str | None:

@@ -16,9 +16,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from speculative import checks  # noqa: E402
+from speculative.analysis import arrays  # noqa: E402
 from speculative.profiles import load  # noqa: E402
 from speculative.sampler import sample_rounds  # noqa: E402
-from speculative.analysis import arrays  # noqa: E402
 
 SEEDS = 10  # seeds from checks.SEED on at which --power plants each error
 
@@ -27,8 +27,8 @@ def loop_rounds(target, draft, bonus, n, rng: random.Random) -> int:
     """The same rule, one round at a time in plain Python; returns the number of position checks."""
     k, vocab = len(target), range(len(bonus))
     residuals = []
-    for p, q in zip(target, draft):
-        r = [max(0.0, a - b) for a, b in zip(p, q)]
+    for p, q in zip(target, draft, strict=True):
+        r = [max(0.0, a - b) for a, b in zip(p, q, strict=True)]
         residuals.append(r if sum(r) > 0 else p)
     checks = 0
     for _ in range(n):

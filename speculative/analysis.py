@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import functools
-from fractions import Fraction
 from dataclasses import dataclass
+from fractions import Fraction
 from math import lcm
 
 import numpy as np
 
 from . import language, sampler, sequence
-from .language import LanguageRun
-from .frames import Frame, Round, VerifyFrame, round_frames
 from .dataset import CostModel, Dataset, Dist, MonteCarlo, Profile
+from .frames import Frame, Round, VerifyFrame, round_frames
+from .language import LanguageRun
 from .stats import ProfileStats, best_k, profile_stats, round_cost, speedup_curve
 
 POINTS = ("capped", "zero", "drop", "residual")

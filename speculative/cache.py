@@ -17,9 +17,10 @@ import dataclasses
 import hashlib
 import json
 import sys
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from types import ModuleType
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 FORMAT = "speculative-analysis-cache/1"
 TAGS = ("$tuple", "$fraction", "$dict", "$dataclass")

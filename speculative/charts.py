@@ -11,8 +11,8 @@ import html
 import math
 import re
 import unicodedata
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Callable, Sequence
 
 from .text import count, decimal_str, isolated, power_of_ten
 
@@ -193,7 +193,7 @@ def _matrix_cells(rows: Sequence[tuple[int, str, Sequence[Fraction], Sequence[Fr
         base = y0(r)
         out["grid"].append(f"M{left} {_n(base)}H{_n(w - 4)}M{left} {_n(base - ph)}H{_n(w - 4)}")
         out["labels"] += [_text(4, base - ph - 13, f"pos. {pos}", "ch-b"), _text(72, base - ph - 13, f"α = {alpha}", "ch-sm")]
-        for i, (a, b) in enumerate(zip(target, draft)):
+        for i, (a, b) in enumerate(zip(target, draft, strict=True)):
             c, lo = left + slot * (i + 0.5), min(a, b)
             if lo:
                 out["over"].append(_bar(c - 9, base - h(lo), 18, base))
@@ -241,14 +241,14 @@ def tv_chart(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequen
         _col(left - 4, "ch-e", [_text(None, y(d) + 5, f"{d:g}" if d >= 1e-4 else power_of_ten(d)) for d in decades]),
         _row(bottom + 18, "ch-m", [_text(x(n), None, _tick(n)) for n in rounds[::2]]),
         f'<path class="ch-axis" d="M{left} {top}V{bottom}H{right}"/>',
-        _path("ch-bound", ["".join(("L" if i else "M") + f"{_n(x(n))} {_n(y(b[0]))}" for i, (n, b) in enumerate(zip(rounds, bound)))]),
+        _path("ch-bound", ["".join(("L" if i else "M") + f"{_n(x(n))} {_n(y(b[0]))}" for i, (n, b) in enumerate(zip(rounds, bound, strict=True)))]),
         _now(rounds, x, top, bottom),
     ]
     for j in range(len(labels)):
         cls = f"ch-s{j % 6}"
-        pts = "".join(f"{'L' if i else 'M'}{_n(x(n))} {_n(y(t[j]))}" for i, (n, t) in enumerate(zip(rounds, tv)))
+        pts = "".join(f"{'L' if i else 'M'}{_n(x(n))} {_n(y(t[j]))}" for i, (n, t) in enumerate(zip(rounds, tv, strict=True)))
         body.append(f'<g data-line="{j + 1}"><path class="ch-line {cls}" d="{pts}"/>'
-                    f'<path class="ch-mk {cls}" d="{"".join(_marker(j, x(n), y(t[j])) for n, t in zip(rounds, tv))}"/></g>')
+                    f'<path class="ch-mk {cls}" d="{"".join(_marker(j, x(n), y(t[j])) for n, t in zip(rounds, tv, strict=True))}"/></g>')
     at = next((i for i, b in enumerate(bound) if b[0] < 0.3), len(rounds) - 1)  # above the line, clear of the data
     body.append(_text(x(rounds[at]) + 6, y(bound[at][0]) - 8, "bound", "ch-sm"))
     legend, height = _legend(labels, left, bottom + 44, w)
@@ -261,7 +261,7 @@ def _tv_desc(rounds: Sequence[int], tv: Sequence[Sequence[float]], bound: Sequen
     """Returns the TV chart's description: every position's TV at every checkpoint (the dash where no round reached
     it), how position 1's bound falls, and what that says of the later positions."""
     seen = reached or [[1] * len(labels) for _ in rounds]  # [checkpoint][position] rounds that reached it
-    series = "; ".join(f"{label}: " + ", ".join(decimal_str(t[j], 4) if n[j] else "–" for t, n in zip(tv, seen))
+    series = "; ".join(f"{label}: " + ", ".join(decimal_str(t[j], 4) if n[j] else "–" for t, n in zip(tv, seen, strict=True))
                        for j, label in enumerate(labels))
     first, last = (decimal_str(min(b[0], 1), 4) for b in (bound[0], bound[-1]))
     slope = "in proportion to 1 over the square root of the round count: a straight line of slope −1/2"

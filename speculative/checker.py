@@ -7,8 +7,9 @@ the rest (the next entry, the next key) catches it with Checker.attempt, so ever
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Any, TypeVar
 
 from .dataset import Dist
 from .errors import PLAIN, Refused, char_name, describe

@@ -7,17 +7,19 @@ is asked for, so the build never loads it) and the total-variation distance agai
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Callable, Iterator
 
 import numpy as np
 
 from . import sampler, variants
-from .sequence import TOY, Chain, chain_probs, text_counts  # noqa: F401  (the toy the sequence checks use)
-# SEED: the suite's seed, shared with the page's sequence run; the correct sampler must also pass at SEED + 1 ...
-from .sequence import LENGTH as SEQUENCE_LENGTH, PAGE_TEXTS as PAGE_SEQUENCE_TEXTS, SEED  # noqa: F401
 from .rules import BY_ID
+
+# SEED: the suite's seed, shared with the page's sequence run; the correct sampler must also pass at SEED + 1 ...
+from .sequence import LENGTH as SEQUENCE_LENGTH  # noqa: F401
+from .sequence import PAGE_TEXTS as PAGE_SEQUENCE_TEXTS  # noqa: F401
+from .sequence import SEED, TOY, Chain, chain_probs, text_counts  # noqa: F401  (the toy the sequence checks use)
 from .stats import tokens_distribution
 
 P_MIN = 1e-6  # a check fails when its chi-square p-value is below this

@@ -12,8 +12,9 @@ import argparse
 import importlib.util
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from . import checkout  # the standard library only, like this module
 from .checkout import CONTENT, DATA

@@ -4,9 +4,10 @@ Frames hold typed facts (token indices, positions, draws); the words come later,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Sequence
+from typing import Any, ClassVar
 
 from .stats import PositionRecord, cumulative
 

@@ -10,8 +10,8 @@ draws that propose the tokens, then one per check, then one for the replacement 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 import numpy as np
 

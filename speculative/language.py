@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 from fractions import Fraction
 
 import numpy as np
 
 from . import generate, ngram, sampler
+from .dataset import CostModel
 from .generate import GenRound
 from .lm_settings import LanguageModel
-from .dataset import CostModel
 from .prose import corpus_problem
 from .stats import round_cost
 
@@ -73,7 +73,7 @@ def mean_alphas(target: ngram.Model, drafts: tuple[ngram.Model, ...], seen: Coun
             continue
         q = np.stack([draft.row(c) for c in contexts])  # [C, V]
         out.append(tuple(float(weight @ sampler.overlap(pt, ngram.tempered(q, float(t))))
-                         for pt, t in zip(p, temperatures)))
+                         for pt, t in zip(p, temperatures, strict=True)))
     return tuple(out)
 
 

@@ -8,8 +8,8 @@ bonus in the second token; k = 2 puts a rejection's dropped proposal there."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 import numpy as np
 

@@ -13,11 +13,12 @@ all its mass down (p_n(w | h) = p_{n-1}(w | h')). Imports nothing but numpy and 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable, Sequence
 
 import numpy as np
+
 
 @dataclass(frozen=True)
 class Counts:
@@ -118,6 +119,6 @@ def exact_row(ids: Sequence[int], vocab_size: int, order: int, discount: Fractio
         got, c = levels[m - 1].follow[hm]
         total = levels[m - 1].total[hm]
         row = [r * discount * len(got) / total for r in row]
-        for w, cw in zip(got.tolist(), c.tolist()):
+        for w, cw in zip(got.tolist(), c.tolist(), strict=True):
             row[w] += max(Fraction(int(cw)) - discount, Fraction(0)) / total
     return row

@@ -9,7 +9,8 @@ import html
 import re
 import traceback
 from collections import Counter
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import jinja2
 from jinja2 import nodes

@@ -5,6 +5,7 @@ folder.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -204,10 +205,8 @@ def computed_view(dataset, key: str, corpus: tuple[str, ...]) -> tuple[str, dict
     explained = explain(dataset, corpus)
     figs = view.figures(explained)
     found = (cache.compact_json(view.trace(explained, figs)), view.context(explained, figs))
-    try:
+    with contextlib.suppress(OSError, TypeError, ValueError):  # a read-only checkout, or a value JSON cannot hold: build uncached
         save_cache(checkout.CACHE / "analysis.json", cache.pack(key, {"trace": found[0], "context": found[1]}))
-    except (OSError, TypeError, ValueError):  # a read-only checkout, or a value JSON cannot hold: build uncached
-        pass
     return found
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from .checker import Checker, known, plural, sized
 from .dataset import CostModel, Dataset, Dist, MonteCarlo, Profile

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import html
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 MIN_TOKENS = 20  # a corpus shorter than this has too few contexts to draft from
 

@@ -17,8 +17,8 @@ import secrets
 import signal
 import stat
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from . import checkout
 from .checkout import shown
@@ -126,10 +126,7 @@ def owned_and_others(out: Path) -> tuple[set[str], list[str]]:
     Without a manifest, only index.html and trace.json that carry an earlier build's signature count as ours."""
     entries = set(os.listdir(out))
     recorded = read_manifest(out)
-    if recorded is None:
-        owned = {n for n in OUTPUTS if n in entries and looks_built(out / n)}
-    else:
-        owned = (recorded & entries) | {MANIFEST}
+    owned = {n for n in OUTPUTS if n in entries and looks_built(out / n)} if recorded is None else recorded & entries | {MANIFEST}
     owned |= {n for n in entries if is_temp(n)}  # left by a build that was killed
     return owned, sorted(entries - owned)
 

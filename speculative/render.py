@@ -8,7 +8,8 @@ import base64
 import functools
 import hashlib
 import re
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import jinja2
 import rcssmin
@@ -20,10 +21,10 @@ from markupsafe import Markup
 
 from . import figures, page_checks, prose
 from .cache import compact_json
-from .errors import GONE
-from .errors import Problems, lines_of
+from .errors import GONE, Problems, lines_of
 from .sections import Section, control_problems, html_problems, markdown_problems
 from .text import subscript
+
 
 def script_json(obj: Any) -> str:
     """Returns JSON that is safe inside <script type="application/json">: no string can close the element.

@@ -15,9 +15,10 @@ Rules are made (and numpy imported) the first time one is asked for.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from .dataset import Dist
 

@@ -4,16 +4,16 @@ strictly as the data file: typed front matter, no duplicate keys or aliases, a s
 from __future__ import annotations
 
 import functools
-
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from html.parser import HTMLParser
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
-from .errors import IN_ORDER, OWN_ID, PLAIN, Problems, char_name, describe, lines_of, own_end
 from .checker import forbidden as forbidden_char  # the data file's rule for labels and names, shared
+from .errors import IN_ORDER, OWN_ID, PLAIN, Problems, char_name, describe, lines_of, own_end
 
 MAX_SECTION_CHARS = 30_000  # a section's Markdown; ten times the longest shipped section, and it builds in < 2 s
 MAX_TITLE = 80  # characters in a section title, so it fits a heading on a phone

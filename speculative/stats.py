@@ -7,9 +7,9 @@ often a position's check passes.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
 
 from .dataset import CostModel, Dataset, Dist, Profile
 from .rules import BY_ID, RULES, accept_residual, overlap, top_token

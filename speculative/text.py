@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from math import log10
+from collections.abc import Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from math import log10
+from typing import Any
 
 from .strings import OWN, PLAYER
 

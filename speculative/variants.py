@@ -13,9 +13,10 @@ where kept(x) is the chance its test keeps x. tests/test_variants.py checks this
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the Rules need numpy; the page's figures read only the fractions, so a cached build never loads it
     import numpy as np
@@ -47,12 +48,12 @@ def normalised(weights: Sequence[Fraction]) -> Dist:
 
 def residual(p: Dist, q: Dist) -> Dist:
     """Returns max(0, p - q) renormalised: the rule's replacement distribution."""
-    return normalised([max(Fraction(0), a - b) for a, b in zip(p, q)])
+    return normalised([max(Fraction(0), a - b) for a, b in zip(p, q, strict=True)])
 
 
 def ratio(p: Sequence, q: Sequence) -> list:
     """Returns min(1, p/q) per token (1 where q = 0: never proposed)."""
-    return [min(1, a / b) if b else Fraction(1) for a, b in zip(p, q)]
+    return [min(1, a / b) if b else Fraction(1) for a, b in zip(p, q, strict=True)]
 
 
 def top(q: Sequence) -> int:
@@ -71,9 +72,9 @@ class Pieces:
     fix: tuple
 
     def committed(self) -> tuple:
-        kept = [x * a for x, a in zip(self.propose, self.kept)]
+        kept = [x * a for x, a in zip(self.propose, self.kept, strict=True)]
         rejected = 1 - sum(kept, Fraction(0))
-        return tuple(k + rejected * f for k, f in zip(kept, self.fix))
+        return tuple(k + rejected * f for k, f in zip(kept, self.fix, strict=True))
 
 
 def pieces(spec: Spec, p: Sequence, q: Sequence) -> Pieces:
@@ -83,11 +84,11 @@ def pieces(spec: Spec, p: Sequence, q: Sequence) -> Pieces:
     accept = tuple(ratio(p, q) if spec.ratio == "p/q" else ratio(q, p))
     kept = accept if spec.test == "below" else tuple(1 - a for a in accept)
     if spec.fix == "residual":
-        fix = normalised([max(0 * a, a - b) for a, b in zip(p, q)])
+        fix = normalised([max(0 * a, a - b) for a, b in zip(p, q, strict=True)])
     elif spec.fix == "p":
         fix = tuple(p)
     else:
-        fix = normalised([a if a > b else 0 * a for a, b in zip(p, q)])
+        fix = normalised([a if a > b else 0 * a for a, b in zip(p, q, strict=True)])
     if not any(fix):  # nothing left to draw from (p = q): the broken samplers draw from p (or_p)
         fix = tuple(p)
     return Pieces(propose, accept, kept, fix)
@@ -197,4 +198,4 @@ BY_ID = {v.id: v for v in VARIANTS}
 
 def total_variation(a: Sequence, b: Sequence) -> Fraction:
     """Returns half the L1 distance between two distributions."""
-    return sum((abs(x - y) for x, y in zip(a, b)), Fraction(0)) / 2
+    return sum((abs(x - y) for x, y in zip(a, b, strict=True)), Fraction(0)) / 2

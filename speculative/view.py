@@ -5,17 +5,16 @@ the prose quotes. It formats only: every number arrives computed from the analys
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
-import re
 from typing import Any
 
-from . import checks, text, variants
+from . import checks, strings, text, variants
 from .analysis import Explained, ProfileResult
 from .figures import FIGURES, common, identity, positions, walkthrough
 from .rules import NAMES
 from .text import decimal_str, percent_str, prob_str
-from . import strings
 
 
 @dataclass(frozen=True)
@@ -134,7 +133,7 @@ def full_trace(ex: Explained, figs: Figures) -> dict[str, Any]:
         "text": text_table(),
         "rules": [{"id": rule, "name": name} for rule, name in NAMES.items()],  # the script names them by id
         "samplers": [v.json() for v in variants.VARIANTS],  # the rule, then the broken samplers a reader may switch on
-        **{module.TRACE_KEY: m.trace() for module, m in zip(FIGURES, figs.models) if hasattr(m, "trace")},
+        **{module.TRACE_KEY: m.trace() for module, m in zip(FIGURES, figs.models, strict=True) if hasattr(m, "trace")},
         "profiles": [profile_trace(ex, figs, i) for i in range(len(ex.results))],
     }
 

@@ -7,8 +7,8 @@ import os
 import stat
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 from . import checkout
 from .checkout import Paths, shown
@@ -72,7 +72,7 @@ def watch(paths: Paths, rebuild: Rebuild, ready: Callable[[], None]) -> int:
             while identity(folders) == seen:
                 time.sleep(0.1)
             continue
-        for _ in watch_live(live, passes, rebuild, lambda: identity(folders) != seen):
+        for _ in watch_live(live, passes, rebuild, lambda: identity(folders) != seen):  # noqa: B023  (called within this pass only)
             if first:
                 ready()
                 print(f"watching {', '.join(shown(f) for f in folders)} (Ctrl-C stops)", flush=True)

@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import pytest
 
-from speculative.analysis import Explained, explain
 from speculative import prose
+from speculative.analysis import Explained, explain
 from speculative.dataset import Dataset
 from speculative.profiles import parse
 from speculative.sections import parse_sections
@@ -203,7 +203,7 @@ def agreement_profile(rng: np.random.Generator, size: int, k: int) -> tuple[list
     for p in target:
         w = Fraction(int(rng.integers(0, 9)), 8)  # 1 = the draft copies the target, 0 = unrelated
         r = random_dist(rng, size)
-        draft.append(tuple(w * a + (1 - w) * b for a, b in zip(p, r)))
+        draft.append(tuple(w * a + (1 - w) * b for a, b in zip(p, r, strict=True)))
     return target, draft, random_dist(rng, size)
 
 

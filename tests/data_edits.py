@@ -6,8 +6,9 @@ pass on any valid data file, with the tests of the shipped file's hand-worked fi
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 Raw = dict[str, Any]
 

@@ -42,8 +42,8 @@ def chi_square_p(counts: list[tuple[int, int]], shares: list[Fraction]) -> float
     from scipy.stats import chisquare
 
     seen = [c for pair_ in counts for c in pair_]
-    assert all(c == 0 for c, s in zip(seen, shares) if s == 0), "a draw landed where the rule gives probability 0"
-    kept = [(c, s) for c, s in zip(seen, shares) if s > 0]
+    assert all(c == 0 for c, s in zip(seen, shares, strict=True) if s == 0), "a draw landed where the rule gives probability 0"
+    kept = [(c, s) for c, s in zip(seen, shares, strict=True) if s > 0]
     n = sum(seen)
     return float(chisquare([c for c, _ in kept], [float(s) * n for _, s in kept]).pvalue) if len(kept) > 1 else 1.0
 

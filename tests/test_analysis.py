@@ -3,25 +3,23 @@ checkpoints are prefixes of one run, and the figures' facts come from the data."
 
 from __future__ import annotations
 
-import pytest
-
 import dataclasses
+import itertools
 from fractions import Fraction
 
 import numpy as np
+import pytest
 
 from speculative import sampler, view
-from speculative.analysis import explain
+from speculative.analysis import arrays, checkpoint_sizes, explain
 from speculative.figures import walkthrough
-from speculative.analysis import arrays, checkpoint_sizes
 from speculative.stats import expected_tokens
-
 
 
 def drawn(explained):
     """Yields (profile result, its trace, one drawn round's trace) for every drawn round."""
     tr = view.trace(explained)
-    for r, pt in zip(explained.results, tr["profiles"]):
+    for r, pt in zip(explained.results, tr["profiles"], strict=True):
         for rnd in pt["drawn"]:
             yield r, pt, rnd
 
@@ -44,7 +42,7 @@ def test_every_drawn_verdict_is_u_below_the_exact_accept_probability(shipped, ex
 
 
 def test_nothing_is_checked_after_a_rejection_and_the_bonus_comes_only_after_all_pass(shipped, explained):
-    for r, _, rnd in drawn(explained):
+    for _r, _, rnd in drawn(explained):
         verdicts = [v for _, v, _ in checked(rnd)]
         assert [pos for pos, _, _ in checked(rnd)] == list(range(1, len(verdicts) + 1))
         assert "rejected" not in verdicts[:-1]
@@ -75,9 +73,9 @@ def test_checkpoints_are_prefixes_of_one_run(shipped, explained):
     for r in explained.results:
         sizes = [c.rounds for c in r.checkpoints]
         assert sizes == list(checkpoint_sizes(shipped.monte_carlo.rounds)) and sizes[-1] == shipped.monte_carlo.rounds
-        for a, b in zip(r.checkpoints, r.checkpoints[1:]):
-            for ca, cb in zip(a.checks, b.checks):
-                assert all(x <= y for x, y in zip(ca.counts, cb.counts))  # counts only grow: one run, not fresh samples
+        for a, b in itertools.pairwise(r.checkpoints):
+            for ca, cb in zip(a.checks, b.checks, strict=True):
+                assert all(x <= y for x, y in zip(ca.counts, cb.counts, strict=True))  # counts only grow: one run, not fresh samples
             assert sum(a.length_counts) == a.rounds
         i = explained.results.index(r)
         rng = np.random.default_rng([shipped.monte_carlo.seed, i])
@@ -137,8 +135,8 @@ def exact_cuts(probs) -> list[Fraction]:
 def every_round(explained):
     """Yields (profile result, round, its trace) for the authored round and every drawn round of every profile."""
     tr = view.trace(explained)
-    for r, pt in zip(explained.results, tr["profiles"]):
-        yield from zip([r] * (1 + len(r.drawn_rounds)), (r.walk,) + r.drawn_rounds, [pt["walk"]] + pt["drawn"])
+    for r, pt in zip(explained.results, tr["profiles"], strict=True):
+        yield from zip([r] * (1 + len(r.drawn_rounds)), (r.walk,) + r.drawn_rounds, [pt["walk"]] + pt["drawn"], strict=True)
 
 
 @pytest.mark.shipped
@@ -195,7 +193,7 @@ def test_the_rounds_chance_decides_are_found_from_the_data(shipped, explained):
     by_id = {r.profile.id: r for r in explained.results}
     assert list(by_id["aligned"].chance_rounds) == independent_chance_rounds(shipped, by_id["aligned"]) == [5, 11, 12, 23]
     assert by_id["divergent"].chance_rounds == () and not by_id["divergent"].has_chance
-    for r, pt in zip(explained.results, tr["profiles"]):
+    for r, pt in zip(explained.results, tr["profiles"], strict=True):
         assert [j for j, _ in pt["chance"]] == independent_chance_rounds(shipped, r)
         for j, frame in pt["chance"]:
             f = pt["drawn"][j - 1]["frames"][frame - 1]

@@ -54,8 +54,8 @@ def test_the_trace_holds_every_broken_samplers_exact_distribution_at_every_shipp
         for v, got in zip(variants.BROKEN, trace["lab"]["broken"][where], strict=True):
             c = v.committed(p, q)
             assert [Fraction(x) for x in got[0]] == list(c), (where, v.id)
-            assert Fraction(got[1]) == variants.total_variation(c, p) == sum(abs(a - b) for a, b in zip(c, p)) / 2
-            assert got[3] == "".join("+" if a > b else "-" if a < b else "=" for a, b in zip(c, p))
+            assert Fraction(got[1]) == variants.total_variation(c, p) == sum(abs(a - b) for a, b in zip(c, p, strict=True)) / 2
+            assert got[3] == "".join("+" if a > b else "-" if a < b else "=" for a, b in zip(c, p, strict=True))
 
 
 def test_each_broken_sampler_is_shown_at_the_position_where_it_moves_furthest(trace):
@@ -82,7 +82,7 @@ def test_readers_without_scripting_see_every_sampler_at_one_position_that_shows_
     p, q = exact(pos)
     assert head == ["Sampler", *trace["vocabulary"], "TV from p"]
     assert len(rows) == len(variants.VARIANTS)
-    for v, row in zip(variants.VARIANTS, rows):
+    for v, row in zip(variants.VARIANTS, rows, strict=True):
         c = v.committed(p, q)
         assert row[0].lower() == v.name.lower()
         assert [Fraction(cell.rstrip(" ▲▼")) for cell in row[1:-1]] == list(c), v.id
@@ -126,7 +126,7 @@ def test_the_eighths_comparison_catches_a_wrong_switch(page: Page, trace):
     got = run_js(page, EIGHTHS_JS, {"pairs": [(p, q)], "specs": specs})[0]
     P, Q = tuple(Fraction(a, 8) for a in p), tuple(Fraction(b, 8) for b in q)
     assert [g[1] for g in got] == ["0", "0"]
-    assert all(Broken(P, v.committed(P, Q)).json(8) != g for v, g in zip(variants.BROKEN[:2], got))
+    assert all(Broken(P, v.committed(P, Q)).json(8) != g for v, g in zip(variants.BROKEN[:2], got, strict=True))
 
 
 FLOATS_JS = """return JSON.stringify(data.rows.map(([p, q]) => data.specs.map(spec =>
@@ -184,7 +184,7 @@ def test_100000_seeded_draws_of_each_broken_sampler_match_its_exact_distribution
 def rules_out(counts: list[int], probs) -> bool:
     """Returns True when the counts cannot have come from probs: a draw where probs gives 0, or a chi-square
     p-value below 1e-6."""
-    if any(c and Fraction(x) == 0 for c, x in zip(counts, probs)):
+    if any(c and Fraction(x) == 0 for c, x in zip(counts, probs, strict=True)):
         return True
     return token_chi_square(counts, probs) < 1e-6
 
@@ -234,7 +234,7 @@ def test_a_shown_sampler_names_the_tokens_that_gain_and_lose_and_its_distance(pa
     b = trace["lab"]["broken"][where][0]
     text = lab(page).locator("[data-lab-variant-text]")
     expect(text).to_contain_text(f"Its total variation from p is {b[1]} ≈ {b[2]}.")
-    gains = [f"“{t}”" for t, s in zip(trace["vocabulary"], b[3]) if s == "+"]
+    gains = [f"“{t}”" for t, s in zip(trace["vocabulary"], b[3], strict=True) if s == "+"]
     expect(text).to_contain_text(f"Here {gains[0]}")
     expect(text).to_contain_text(variants.BROKEN[0].why)
     rows = lab(page).locator("[data-lab-variant-bars] .bar-row")

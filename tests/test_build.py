@@ -9,16 +9,15 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from fractions import Fraction
 from html import unescape
-from typing import Callable
 
 import pytest
 
 from speculative.analysis import explain
 from speculative.profiles import load
 from speculative.text import decimal_str
-
 
 from .conftest import FIGURES, FIXTURE, ROOT, data_is_shipped, edited_data
 
@@ -62,7 +61,7 @@ def test_trace_is_embedded_and_published_identically(built_site, html):
 def test_every_trace_statistic_equals_the_exact_value(built_site, shipped):
     published = json.loads((built_site / "trace.json").read_text(encoding="utf-8"))
     ex = explain(shipped)
-    for tp, r in zip(published["profiles"], ex.results):
+    for tp, r in zip(published["profiles"], ex.results, strict=True):
         s, st = tp["stats"], r.stats
         assert [Fraction(a) for a in s["accept_probabilities"]] == list(st.alphas)
         assert Fraction(s["expected_tokens_exact"]) == st.expected
@@ -71,7 +70,7 @@ def test_every_trace_statistic_equals_the_exact_value(built_site, shipped):
         assert [Fraction(x) for x in s["tokens_per_round_distribution"]] == list(st.distribution)
         assert len(tp["walk"]["frames"]) == len(r.frames)
         assert tp["convergence"]["rounds"] == shipped.monte_carlo.rounds == tp["convergence"]["checkpoints"][-1]
-        for pos, p, q in zip(tp["positions"], shipped.target, r.profile.draft):
+        for pos, p, q in zip(tp["positions"], shipped.target, r.profile.draft, strict=True):
             assert [Fraction(x) for x in pos["target"]] == list(p)
             assert [Fraction(x) for x in pos["draft"]] == list(q)
 

@@ -3,19 +3,18 @@ its key skips the analysis, never imports numpy, and writes the same bytes as on
 
 from __future__ import annotations
 
-from dataclasses import replace
 import json
 import re
 import subprocess
 import sys
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from speculative import checkout, pipeline
-from speculative import analysis, cache, dataset, frames, lm_settings, profiles, stats, view
+from speculative import analysis, cache, checkout, dataset, frames, lm_settings, pipeline, profiles, stats, view
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "profiles.v1.json"

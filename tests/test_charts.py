@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import subprocess
@@ -133,11 +134,11 @@ def test_overlap_bars_are_min_residual_and_excess_drawn_to_scale():
     excess = heights_by_x(root, "ch-excess")
     xs = sorted({*over, *resid, *excess, *heights_by_x(root, "ch-draft")})
     unit = over[min(over)] / float(min(P[0], Q[0]))  # user units per probability 1
-    for a, b in zip(P, Q):
+    for a, b in zip(P, Q, strict=True):
         if min(a, b):
             assert any(abs(h - float(min(a, b)) * unit) < 0.11 for h in over.values())
-    assert sorted(round(h / unit, 3) for h in resid.values()) == sorted(round(float(a - b), 3) for a, b in zip(P, Q) if a > b)
-    assert sorted(round(h / unit, 3) for h in excess.values()) == sorted(round(float(b - a), 3) for a, b in zip(P, Q) if b > a)
+    assert sorted(round(h / unit, 3) for h in resid.values()) == sorted(round(float(a - b), 3) for a, b in zip(P, Q, strict=True) if a > b)
+    assert sorted(round(h / unit, 3) for h in excess.values()) == sorted(round(float(b - a), 3) for a, b in zip(P, Q, strict=True) if b > a)
     assert len(xs) >= 4
 
 
@@ -214,7 +215,7 @@ def test_tv_chart_puts_the_bound_label_above_its_line_clear_of_every_data_line()
     lines = [el for el in root.iter("path") if "ch-line" in (el.get("class") or "")]
     points = lambda el: [(float(a), float(b)) for a, b in re.findall(r"[ML]([\d.]+) ([\d.]+)", el.get("d"))]  # noqa: E731
     for el in lines:
-        for (x0, y0), (x1, y1) in zip(points(el), points(el)[1:]):  # the data line under the label's box
+        for (x0, y0), (x1, y1) in itertools.pairwise(points(el)):  # the data line under the label's box
             for x in span:
                 if x0 <= x <= x1:
                     assert y0 + (y1 - y0) * (x - x0) / (x1 - x0) > ly + 4

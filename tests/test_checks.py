@@ -135,7 +135,7 @@ def test_planted_error_takes_the_shape_a_chi_square_sees_least():
 def test_rounds_reach_every_shipped_position_often_enough_to_see_the_detectable_tv(shipped):
     for profile in shipped.profiles:
         reach = Fraction(1)
-        for p, q in [*zip(shipped.target, profile.draft), (shipped.bonus_target, None)]:
+        for p, q in [*zip(shipped.target, profile.draft, strict=True), (shipped.bonus_target, None)]:
             n = int(checks.ROUNDS * reach)
             assert checks.detectable_tv(n, len(p)) <= checks.DETECTABLE_TV
             reach *= stats.overlap(p, q) if q else 1
@@ -263,10 +263,10 @@ def test_catch_rate_draws_as_many_rounds_as_reach_the_bonus_position(shipped):
         def multinomial(self, n, pvals):
             return np.zeros(len(pvals), int)
 
-    for (name, t, d, b), profile in zip(shipped_profiles(shipped), shipped.profiles):
+    for (name, t, d, b), profile in zip(shipped_profiles(shipped), shipped.profiles, strict=True):
         seen.clear()
         checks.catch_rate(t, d, b, checks.DETECTABLE_TV, Recording(), trials=1)
-        reach = float(np.prod([float(stats.overlap(p, q)) for p, q in zip(shipped.target, profile.draft)]))
+        reach = float(np.prod([float(stats.overlap(p, q)) for p, q in zip(shipped.target, profile.draft, strict=True)]))
         assert seen == [pytest.approx(reach, rel=1e-12)], name
 
 

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from speculative import checkout, checks, cli, lm_checks, pipeline, sampler, variants
-from speculative.errors import Problems
-from speculative.commands import check as check_command
 from speculative.analysis import arrays
+from speculative.commands import check as check_command
+from speculative.errors import Problems
 from speculative.profiles import load
 
 from .conftest import DATA, FIXTURE, ROOT
@@ -288,7 +288,7 @@ def test_build_py_without_its_dependencies_names_the_set_up_command(tmp_path):
 
 def test_python_dash_m_runs_the_same_main():
     shim = (ROOT / "speculative" / "__main__.py").read_text(encoding="utf-8")
-    assert "from speculative.cli import main" in shim and len(shim.splitlines()) <= 3
+    assert "from speculative.cli import main" in shim and len([line for line in shim.splitlines() if line]) <= 3
 
 
 def test_the_commands_reference_states_the_default_rounds():
@@ -310,7 +310,7 @@ def test_the_build_never_imports_scipy(module):
 def columns(line: str) -> dict[str, str]:
     """Returns a check row's cells by the header's names (the name is the first 34 characters)."""
     cells = line[35:].split()
-    return dict(zip(["n", "p", "tv", "bound", "detectable", "result"], cells))
+    return dict(zip(["n", "p", "tv", "bound", "detectable", "result"], cells, strict=True))
 
 
 def test_a_rows_tv_and_bound_stand_in_their_own_columns():

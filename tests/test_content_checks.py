@@ -7,8 +7,7 @@ import pytest
 
 from speculative import render
 from speculative.errors import Problems
-from speculative.sections import (ALLOWED_TAGS, MAX_SECTION_CHARS, html_problems, parse_section,
-                                 parse_sections)
+from speculative.sections import ALLOWED_TAGS, MAX_SECTION_CHARS, html_problems, parse_section, parse_sections
 
 from .conftest import ROOT
 from .test_publish import ARGS, hint, project, refused  # noqa: F401  (project: the published-site fixture)

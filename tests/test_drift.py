@@ -7,7 +7,6 @@ numbers of their own.
 
 from __future__ import annotations
 
-
 import pytest
 
 from speculative import checks, limits

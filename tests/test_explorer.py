@@ -27,7 +27,7 @@ def trace(built_site) -> dict:
 def exact_speedup(explained, i: int, rule: str, v: Fraction, c: Fraction, k: int) -> Fraction:
     """E_k over k·c + verify_round + k·v, from the rule's own acceptance function, not from the tables."""
     data, prof = explained.data, explained.data.profiles[i]
-    acc = [BY_ID[rule].acceptance(p, q) for p, q in zip(data.target, prof.draft)]
+    acc = [BY_ID[rule].acceptance(p, q) for p, q in zip(data.target, prof.draft, strict=True)]
     return expected_tokens(acc[:k]) / (k * c + data.cost.verify_round + k * v)
 
 
@@ -53,7 +53,7 @@ def test_the_default_state_is_the_accept_test_with_free_checks_as_before(explain
         for c in range(len(table[0])):
             assert sp["values"]["accept-test"][0][c] == column_texts([row[c] for row in table])  # the no-JS table's own texts
             assert [Fraction(t) for t in sp["values"]["accept-test"][0][c]] == [  # each the exact value, rounded
-                Fraction(decimal_str(row[c], len(t.split(".")[1]))) for row, t in zip(table, sp["values"]["accept-test"][0][c])]
+                Fraction(decimal_str(row[c], len(t.split(".")[1]))) for row, t in zip(table, sp["values"]["accept-test"][0][c], strict=True)]
             best = best_k([row[c] for row in table])
             assert sp["best"]["accept-test"][0][c] == (best if table[best - 1][c] > 1 else 0)
 
@@ -140,7 +140,7 @@ def test_the_speedup_explorer_shows_the_trace_values(page: Page, page_url, trace
     costs = trace["explorer"]["costs"]
     expect(fig.get_by_label("Rule", exact=True)).to_have_value("accept-test")
     expect(fig.get_by_label("Verification cost per position")).to_have_value(str(trace["explorer"]["verify"].index("0")))
-    for c, cost in enumerate(costs):
+    for c, _cost in enumerate(costs):
         fig.get_by_label("Draft step cost").select_option(str(c))
         for k in (1, trace["k"]):
             fig.get_by_label("Positions drafted").fill(str(k))

@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from labkit import chi_square_p, draw, lab, route_shares, seeded, tally_counts
 from playwright.sync_api import Page, expect
 
 from speculative.strings import LAB
-from labkit import chi_square_p, draw, lab, route_shares, seeded, tally_counts
-
 
 from .conftest import axe_violations
 

@@ -12,8 +12,6 @@ from playwright.sync_api import Page, expect
 
 from .conftest import axe_violations
 
-
-
 FOLDS = "main details.fold"
 
 

@@ -6,16 +6,15 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-
 import tracekit
-from speculative import view
+
+from speculative import strings, view
 from speculative.figures import common, walkthrough
 from speculative.frames import BonusFrame, DoneFrame, ProposeFrame, Round, VerifyFrame, round_frames
 from speculative.stats import position_record
 from speculative.text import uniform_str
 
 from .conftest import FIGURES, closed_form, data_is_shipped
-from speculative import strings
 
 
 def test_frame_count_equals_its_closed_form(shipped, explained):
@@ -78,8 +77,8 @@ def test_the_trace_rebuilds_every_caption_the_build_writes(shipped, explained):
     # the script quotes a round's token lists from its tokens and closing strip (tracekit.round_tokens does the same):
     # every frame of every round must read exactly as the build's own caption, made from the frames themselves
     tr, figs = view.trace(explained), view.figures(explained)
-    for i, (r, pt) in enumerate(zip(explained.results, tr["profiles"])):
-        for frames, rnd in zip((r.frames, *r.drawn), rounds_of(pt)):
+    for i, (r, pt) in enumerate(zip(explained.results, tr["profiles"], strict=True)):
+        for frames, rnd in zip((r.frames, *r.drawn), rounds_of(pt), strict=True):
             built = [walkthrough.caption(f, frames, figs.facts[i], shipped.vocabulary) for f in frames]
             assert [tracekit.caption_of(pt, shipped.vocabulary, rnd, f) for f in rnd["frames"]] == built
             assert not set(walkthrough.TOKEN_LISTS) & set(rnd["fields"])  # the lists are not stored twice

@@ -37,7 +37,7 @@ def test_a_round_stops_at_its_first_rejection_and_drops_the_rest(run):
     assert rejected and any(r.dropped for r in rejected)
     for r in out:
         assert len(r.committed) == len(r.uniforms) + (r.kinds[-1] == "b")
-        assert all(u < a for u, a in zip(r.uniforms[:-1], r.accept)) and r.committed[:-1] == r.proposals[:len(r.committed) - 1]
+        assert all(u < a for u, a in zip(r.uniforms[:-1], r.accept[:-1], strict=True)) and r.committed[:-1] == r.proposals[:len(r.committed) - 1]
         if r.kinds[-1] == "r":
             assert r.uniforms[-1] >= r.accept[-1] and r.dropped == r.proposals[len(r.uniforms):]
 
@@ -59,7 +59,7 @@ def test_at_temperature_zero_the_rule_accepts_exactly_when_the_top_tokens_agree(
     p, q = rows(run, 1, 0.0)
     for r in generate.generate(p, q, run.prompt, 4, generate.uniforms(13), 100):
         ctx = r.context
-        for x, a in zip(r.proposals, r.accept):
+        for x, a in zip(r.proposals, r.accept, strict=True):
             top_p, top_q = int(np.argmax(p(ctx))), int(np.argmax(q(ctx)))
             assert x == top_q and a == float(top_p == top_q)
             if a < 1:
@@ -90,7 +90,7 @@ def test_the_expected_tokens_per_round_add_the_chance_that_the_first_i_checks_pa
     assert language.tokens_per_round([0.5, 0.25, 0.125], 2) == 1 + 0.5 + 0.25
     assert run.passes[-1] == ((1.0,) * language.PROFILE_K,) * len(run.settings.temperatures)  # the perfect draft
     for profile in (row for draft in run.passes[:-1] for row in draft):
-        assert all(1 >= a >= b >= 0 for a, b in zip(profile, profile[1:]))  # passing i + 1 checks means passing i
+        assert all(1 >= a >= b >= 0 for a, b in itertools.pairwise(profile))  # passing i + 1 checks means passing i
     p, q = rows(run, 1)
     again = language.pass_profile(p, q, run.prompt, run.settings.seed + 2)
     t1 = run.settings.temperatures.index(Fraction(1))

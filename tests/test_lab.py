@@ -9,18 +9,16 @@ import random
 from fractions import Fraction
 
 import pytest
+from labkit import accepted_rate, chi_square_p, draw, lab, route_shares, seeded, tally_columns, tally_counts
 from playwright.sync_api import Page, expect
 
-from speculative import stats, text
+from speculative import stats, strings, text
 from speculative.figures.common import none_mark, position_facts_of
-from speculative.rules import NAMES, RULES as VERIFICATION_RULES, greedy_residual
+from speculative.rules import NAMES, greedy_residual
+from speculative.rules import RULES as VERIFICATION_RULES
 from speculative.stats import cumulative
 
-from labkit import accepted_rate, chi_square_p, draw, lab, route_shares, seeded, tally_columns, tally_counts
-
-
 from .conftest import axe_violations, script_source
-from speculative import strings
 
 RULES = list(NAMES.values())
 
@@ -47,7 +45,7 @@ def record(p: list[int], q: list[int]) -> stats.PositionRecord:
 
 
 def test_every_position_carries_each_rules_acceptance_as_the_analysis_computes_it(explained, trace):
-    for r, p in zip(explained.results, trace["profiles"]):
+    for r, p in zip(explained.results, trace["profiles"], strict=True):
         for k, pos in enumerate(p["positions"]):
             assert {rule: Fraction(x) for rule, x in pos["rates"].items()} == {rule.rule: rule.acceptance[k] for rule in r.stats.rules}
 
@@ -129,7 +127,7 @@ def test_eighths_gives_the_analysis_facts_at_every_shipped_position_and_5000_ran
     pairs += [([8] + [0] * (size - 1), [8] + [0] * (size - 1)), ([0, 8] + [0] * (size - 2), [4, 4] + [0] * (size - 2))]
     pairs += [(random_eighths(rng, size), random_eighths(rng, size)) for _ in range(5000)]
     got = run_eighths(page, pairs, trace["text"]["own"])
-    for (p, q), out in zip(pairs, got):
+    for (p, q), out in zip(pairs, got, strict=True):
         rec = record(p, q)
         assert out["exact"] == expected_exact(p, q, rec), (p, q)
         facts = vars(position_facts_of(rec, 0, trace["vocabulary"], 8))  # the fields .json() deep-copies, as they are
@@ -137,11 +135,11 @@ def test_eighths_gives_the_analysis_facts_at_every_shipped_position_and_5000_ran
         for k in ("accept_f", "cuts", "q_cuts", "p_cuts", "greedy_cuts"):
             got, want = out["facts"][k], facts[k]
             assert len(got) == len(want) and all((g is None) == (w is None) and (w is None or abs(g - w) <= 1e-6)
-                                                 for g, w in zip(got, want)), (k, p, q)
+                                                 for g, w in zip(got, want, strict=True)), (k, p, q)
         assert out["facts"]["greedy_f"] == facts["greedy_f"]
         assert len(out["facts"]["bars"]) == len(facts["bars"]) and all(  # the overlap bars' widths and kind
             abs(g[0] - w[0]) <= 5e-5 and abs(g[1] - w[1]) <= 5e-5 and g[2] == w[2]  # the build rounds to 4 places
-            for g, w in zip(out["facts"]["bars"], facts["bars"])), (p, q)
+            for g, w in zip(out["facts"]["bars"], facts["bars"], strict=True)), (p, q)
 
 
 @pytest.mark.browser
@@ -180,7 +178,7 @@ def test_your_own_position_starts_from_the_shipped_position_last_shown(pages, pa
     lab(page).get_by_label("Position", exact=True).select_option(where)
     choose_own(page)
     for d, dist in (("p", pos["target"]), ("q", pos["draft"])):
-        for box, value in zip(own_inputs(page, d, vocab), eighths(dist)):
+        for box, value in zip(own_inputs(page, d, vocab), eighths(dist), strict=True):
             expect(box).to_have_value(str(value))
     expect(lab(page).locator("[data-lab-rate]")).to_have_text(rate_text(pos, 0, vocab))
     lab(page).get_by_label("Position", exact=True).select_option(where)
@@ -266,7 +264,7 @@ def test_the_deep_link_restores_an_edited_position_clamped(pages, page_url, trac
     page = seeded(pages, page_url, hash_, seed=None)
     expect(lab(page).get_by_label("Position", exact=True)).to_have_value("lab-own")
     for d, values in (("p", p), ("q", q)):
-        for box, value in zip(own_inputs(page, d, vocab), values):
+        for box, value in zip(own_inputs(page, d, vocab), values, strict=True):
             expect(box).to_have_value(str(value))
     if sum(p) == 8 == sum(q):
         expect(lab(page).locator("[data-lab-rate]")).to_have_text(rate_text(position_facts_of(record(p, q), 0, vocab, 8).json(), 0, vocab))

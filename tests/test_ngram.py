@@ -115,11 +115,11 @@ def test_case_is_kept_and_the_vocabulary_is_most_frequent_first_then_in_order_of
 
 
 def test_too_little_prose_is_refused_with_what_was_found():
-    assert prose.corpus_problem(tuple("a b a b".split())) == (
+    assert prose.corpus_problem(tuple(["a", "b", "a", "b"])) == (
         "found 4 tokens of prose (2 distinct) once template syntax, HTML and markup are removed; expected at least "
         "20 tokens, 2 of them distinct, for the generator's models to be counted from")
     assert prose.corpus_problem(("a",) * 30).startswith("found 30 tokens of prose (1 distinct)")
-    assert prose.corpus_problem(tuple("a b".split() * 10)) is None
+    assert prose.corpus_problem(tuple(["a", "b"] * 10)) is None
 
 
 @pytest.mark.parametrize("t", [0.5, 1.5])

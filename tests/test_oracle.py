@@ -22,7 +22,6 @@ import pytest
 import build
 from speculative import checks
 
-
 from .conftest import DATA
 
 SUPERSCRIPT = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
@@ -37,7 +36,7 @@ HALF_ULP = Fraction(1, 2 * 10**4) + Fraction(1, 10**9)
 def overlap(p: list[Fraction], q: list[Fraction]) -> Fraction:
     """α = Σ_y min(p(y), q(y))."""
     total = Fraction(0)
-    for a, b in zip(p, q):
+    for a, b in zip(p, q, strict=True):
         total += min(a, b)
     return total
 
@@ -207,7 +206,7 @@ def number(shown: str | int) -> int:
 
 
 def profile_alphas(data: dict, profile: dict) -> list[Fraction]:
-    return [overlap(p, q) for p, q in zip(data["target"], profile["draft"])]
+    return [overlap(p, q) for p, q in zip(data["target"], profile["draft"], strict=True)]
 
 
 def speedups(data: dict, profile: dict) -> list[list[Fraction]]:
@@ -219,7 +218,7 @@ def speedups(data: dict, profile: dict) -> list[list[Fraction]]:
 # --- α, P(N = n) and E ----------------------------------------------------------------------------------------
 
 def test_alpha_at_every_position_matches_the_trace_and_the_page(data, page_trace, text):
-    for profile, shown in zip(data["profiles"], page_trace["profiles"]):
+    for profile, shown in zip(data["profiles"], page_trace["profiles"], strict=True):
         alphas = profile_alphas(data, profile)
         assert [Fraction(a) for a in shown["stats"]["accept_probabilities"]] == alphas
         assert [Fraction(p["alpha"]) for p in shown["positions"]] == alphas
@@ -230,7 +229,7 @@ def test_alpha_at_every_position_matches_the_trace_and_the_page(data, page_trace
 
 def test_tokens_per_round_has_k_plus_one_outcomes_in_the_trace(data, page_trace):
     k = len(data["target"])
-    for profile, shown in zip(data["profiles"], page_trace["profiles"]):
+    for profile, shown in zip(data["profiles"], page_trace["profiles"], strict=True):
         dist = tokens_per_round(profile_alphas(data, profile))
         assert len(dist) == k + 1 and sum(dist) == 1
         assert [Fraction(p) for p in shown["stats"]["tokens_per_round_distribution"]] == dist
@@ -246,7 +245,7 @@ def test_expected_tokens_and_speedup_match_the_trace_and_the_page(data, page_tra
     k = len(data["target"])
     cost = k * data["draft_step"] + data["verify"]
     stated(text, rf"A round of k = {k} then costs {k} × {data['draft_step']} \+ {data['verify']} = {cost} target steps")
-    for profile, shown in zip(data["profiles"], page_trace["profiles"]):
+    for profile, shown in zip(data["profiles"], page_trace["profiles"], strict=True):
         e = expected(profile_alphas(data, profile))
         s = shown["stats"]
         assert (Fraction(s["expected_tokens_exact"]), s["expected_tokens_display"]) == (e, half_up(e, 2))
@@ -268,7 +267,7 @@ def test_speedup_table_matches_the_trace(data, page_trace):
     k = len(data["target"])
     assert [[Fraction(x) for x in row] for row in page_trace["explorer"]["round_costs"][0]] == [  # free checks
         [j * c + data["verify"] for j in range(1, k + 1)] for c in data["compare"]]
-    for profile, shown in zip(data["profiles"], page_trace["profiles"]):
+    for profile, shown in zip(data["profiles"], page_trace["profiles"], strict=True):
         table = speedups(data, profile)  # [cost][k]
         free = {key: shown["explorer"][key]["accept-test"][0] for key in ("values", "slow", "best")}  # the accept test, free checks
         assert list(free["values"]) == [[half_up(v, places(column)) for v in column] for column in table]
@@ -305,10 +304,10 @@ def test_speedup_peaks_in_the_prose(data, text):
 def identity_rows(p: list[Fraction], q: list[Fraction]) -> list[tuple[Fraction, Fraction, Fraction, Fraction]]:
     """Per token: accepted min(p, q), replaced (1 − α)·residual, their total, and p."""
     alpha = overlap(p, q)
-    left = [max(Fraction(0), a - b) for a, b in zip(p, q)]
+    left = [max(Fraction(0), a - b) for a, b in zip(p, q, strict=True)]
     total_left = sum(left, Fraction(0))
     rows = []
-    for a, b, rest in zip(p, q, left):
+    for a, b, rest in zip(p, q, left, strict=True):
         replaced = (1 - alpha) * (rest / total_left) if total_left else Fraction(0)
         rows.append((min(a, b), replaced, min(a, b) + replaced, a))
     return rows
@@ -330,7 +329,7 @@ def test_identity_table_is_the_walkthroughs_first_rejection_summed_exactly(data,
 
 
 def test_identity_holds_at_every_position_as_the_summary_says(data, text):
-    positions = [(p, q) for profile in data["profiles"] for p, q in zip(data["target"], profile["draft"])]
+    positions = [(p, q) for profile in data["profiles"] for p, q in zip(data["target"], profile["draft"], strict=True)]
     equal = sum(all(total == p for _, _, total, p in identity_rows(p, q)) for p, q in positions)
     assert equal == len(positions)
     assert f"matches the target at all {len(positions)} positions." in text
@@ -342,7 +341,7 @@ def test_checkpoints_are_prefixes_of_one_run_reached_by_fewer_rounds_at_later_po
     for shown in page_trace["profiles"]:
         conv = shown["convergence"]
         assert conv["rounds"] == data["rounds"] and conv["checkpoints"] == checkpoints(data["rounds"])
-        for size, counts in zip(conv["checkpoints"], conv["reached"]):
+        for size, counts in zip(conv["checkpoints"], conv["reached"], strict=True):
             assert all(isinstance(n, int) for n in counts)
             assert counts[0] == size and counts == sorted(counts, reverse=True)
 
@@ -351,7 +350,7 @@ def test_every_tv_bound_uses_its_own_count_and_the_stated_delta(data, page_trace
     delta, size = stated_delta(text), len(data["vocab"])
     for shown in page_trace["profiles"]:
         conv = shown["convergence"]
-        for c, (reached, bounds, vacuous) in enumerate(zip(conv["reached"], conv["bound_text"], conv["vacuous"])):
+        for c, (reached, bounds, vacuous) in enumerate(zip(conv["reached"], conv["bound_text"], conv["vacuous"], strict=True)):
             for i, (n, bound) in enumerate(zip(map(number, reached), bounds, strict=True)):
                 if n == 0:  # no round reached this position by this checkpoint: no bound, and nothing vacuous
                     assert bound == "–", (shown["id"], c, i, bound)
@@ -366,8 +365,8 @@ def observed_tv(freq: list[float], target: list[Fraction], n: int) -> tuple[Frac
     if n < 1000:  # 3 decimals pin every count down: the TV is exact
         counts = [round(f * n) for f in freq]
         assert sum(counts) == n
-        return sum((abs(Fraction(c, n) - p) for c, p in zip(counts, target)), Fraction(0)) / 2, HALF_ULP
-    shown = sum((abs(Fraction(str(f)) - p) for f, p in zip(freq, target)), Fraction(0)) / 2
+        return sum((abs(Fraction(c, n) - p) for c, p in zip(counts, target, strict=True)), Fraction(0)) / 2, HALF_ULP
+    shown = sum((abs(Fraction(str(f)) - p) for f, p in zip(freq, target, strict=True)), Fraction(0)) / 2
     return shown, Fraction(len(target), 2 * 2000) + HALF_ULP
 
 
@@ -388,14 +387,14 @@ def test_every_tv_is_half_the_summed_difference_from_the_target(data, page_trace
 
 
 def test_tokens_per_round_counts_follow_from_how_many_rounds_reached_each_position(data, page_trace):
-    for profile, shown in zip(data["profiles"], page_trace["profiles"]):
+    for profile, shown in zip(data["profiles"], page_trace["profiles"], strict=True):
         conv = shown["convergence"]
-        for size, reached, freq in zip(conv["checkpoints"], conv["reached"], conv["lengths_freq"]):
+        for size, reached, freq in zip(conv["checkpoints"], conv["reached"], conv["lengths_freq"], strict=True):
             counts = [number(r) for r in reached]  # N >= n exactly when position n was reached
             lengths = [counts[n] - counts[n + 1] for n in range(len(counts) - 1)] + [counts[-1]]
             assert [Fraction(str(f)) for f in freq] == [Fraction(half_up(Fraction(c, size), 3)) for c in lengths]
         exact = tokens_per_round(profile_alphas(data, profile))
-        for count, p in zip(lengths, exact):  # the whole run: within 5 standard deviations of P(N = n)
+        for count, p in zip(lengths, exact, strict=True):  # the whole run: within 5 standard deviations of P(N = n)
             assert abs(Fraction(count, size) - p) <= 5 * math.sqrt(p * (1 - p) / size) + 1e-9
 
 
@@ -403,7 +402,7 @@ def test_tv_table_on_the_page_after_all_rounds(data, page_trace, tables, text):
     delta, size, k = stated_delta(text), len(data["vocab"]), len(data["target"])
     shown_tables = [t for t in tables if t["caption"].startswith(f"After all {data['rounds']:,} rounds")]
     assert len(shown_tables) == len(data["profiles"])
-    for table, shown in zip(shown_tables, page_trace["profiles"]):
+    for table, shown in zip(shown_tables, page_trace["profiles"], strict=True):
         conv, rows = shown["convergence"], table["rows"][1:]
         assert [r[0] for r in rows] == [f"position {i}" for i in range(1, k + 1)] + [f"bonus position {k + 1}"]
         for i, row in enumerate(rows):
@@ -435,11 +434,11 @@ def drawn_facts(data: dict, profile: dict, rounds: list[dict], page_trace: dict)
 
 def test_drawn_rounds_means_and_chance_counts_match_the_page(data, page_trace, text):
     means, chances = [], []
-    for profile, shown in zip(data["profiles"], page_trace["profiles"]):
+    for profile, shown in zip(data["profiles"], page_trace["profiles"], strict=True):
         assert len(shown["drawn"]) == data["drawn"]
         mean, chance = drawn_facts(data, profile, shown["drawn"], page_trace)
         means.append((half_up(mean, 2), half_up(expected(profile_alphas(data, profile)), 2)))
-        if any(0 < p / q < 1 for ps, qs in zip(data["target"], profile["draft"]) for p, q in zip(ps, qs) if q):
+        if any(0 < p / q < 1 for ps, qs in zip(data["target"], profile["draft"], strict=True) for p, q in zip(ps, qs, strict=True) if q):
             chances.append((str(chance), str(data["drawn"])))
     assert re.findall(r"[Ii]ts drawn rounds committed ([\d.]+) tokens per round on average, against an expected ([\d.]+)\.",
                       text) == means

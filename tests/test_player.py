@@ -157,7 +157,7 @@ def test_rejection_frame_shows_residual_and_dropped_positions(page: Page, page_u
     rows = page.locator("[data-dist-body] tr")
     expect(rows).to_have_count(len(vocab))
     pos = p["positions"][f["position"] - 1]
-    for y, token in enumerate(vocab):
+    for y, _token in enumerate(vocab):
         expect(rows.nth(y).locator("td").nth(3)).to_have_text(pos["residual"][y])
         expect(rows.nth(y).locator("td").nth(2)).to_have_text(pos["residual_raw"][y])
     expect(rows.nth(f["token"])).to_contain_text("rejected")
@@ -474,7 +474,7 @@ def draw_frames(page: Page, trace):
                 if not (f["verdict"] == "rejected" or f["kind"] == "bonus"):
                     continue
                 name = "rep" if f["kind"] == "verify" else "bonus"
-                page.evaluate("h => { location.hash = h; }", f"{p['id']}/{'r%d/' % r if r else ''}{f['index']}")
+                page.evaluate("h => { location.hash = h; }", f"{p['id']}/{f'r{r}/' if r else ''}{f['index']}")
                 expect(page.locator("[data-dist-r]")).to_have_text(f"r = {rnd['fields'][name + '_u']}")
                 yield p, r, rnd, f, name, rnd["fields"][name + "_u"]
 

@@ -154,8 +154,19 @@ def test_schema_key_is_allowed_and_optional():
 
 def test_the_data_reference_states_the_loaders_limits():
     from speculative.errors import MAX_INPUT_BYTES
-    from speculative.limits import (MAX_COSTS, MAX_DENOMINATOR, MAX_DEPTH, MAX_DIGITS, MAX_DRAWN, MAX_ID, MAX_LABEL,
-                                    MAX_NAME, MAX_POSITIONS, MAX_PROFILES, MAX_TOKENS)
+    from speculative.limits import (
+        MAX_COSTS,
+        MAX_DENOMINATOR,
+        MAX_DEPTH,
+        MAX_DIGITS,
+        MAX_DRAWN,
+        MAX_ID,
+        MAX_LABEL,
+        MAX_NAME,
+        MAX_POSITIONS,
+        MAX_PROFILES,
+        MAX_TOKENS,
+    )
     readme = " ".join((DATA.parent.parent / "docs" / "data.md").read_text(encoding="utf-8").split())
     for claim in [f"at most {MAX_TOKENS} tokens, {MAX_POSITIONS} positions, {MAX_PROFILES} profiles, {MAX_COSTS} "
                   f"`compare_draft_steps` costs and {MAX_DRAWN} `drawn_rounds`",

@@ -369,6 +369,6 @@ def test_the_distances_are_said_to_shrink_only_where_every_one_does(edited):
     for p in trace["profiles"]:
         conv = p["convergence"]
         first, last = conv["tv_text"][0], conv["tv_text"][-1]
-        shrinks &= all(float(b) < float(a) for a, b, n in zip(first, last, conv["reached"][0]) if n)
+        shrinks &= all(float(b) < float(a) for a, b, n in zip(first, last, conv["reached"][0], strict=True) if n)
     assert ("In these runs every position’s distance is smaller after the last checkpoint than after the first" in text) \
         == shrinks

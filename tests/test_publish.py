@@ -15,14 +15,13 @@ import textwrap
 import threading
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
-from speculative import checkout, pipeline, publish, serve
+from speculative import checkout, figures, pipeline, publish, serve
 from speculative.commands import build as build_command
-from speculative import figures
 from speculative.errors import Problems, decode
 from speculative.profiles import parse
 

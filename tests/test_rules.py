@@ -68,7 +68,7 @@ def outcomes(rule: str, p, q):
             continue
         keep = min(Fraction(1), p[x] / qx)
         yield qx * keep, True, x
-        rest = [max(Fraction(0), a - b) for a, b in zip(p, proposer)]
+        rest = [max(Fraction(0), a - b) for a, b in zip(p, proposer, strict=True)]
         for y, r in enumerate(rest):
             if r:
                 yield qx * (1 - keep) * r / sum(rest), False, y
@@ -90,7 +90,7 @@ def expected_by_patterns(accepts) -> Fraction:
     total = Fraction(0)
     for pattern in itertools.product([True, False], repeat=len(accepts)):
         chance = Fraction(1)
-        for a, ok in zip(accepts, pattern):
+        for a, ok in zip(accepts, pattern, strict=True):
             chance *= a if ok else 1 - a
         total += chance * (pattern.index(False) + 1 if False in pattern else len(accepts) + 1)
     return total
@@ -138,7 +138,7 @@ def test_each_rule_matches_the_enumeration_on_shipped_and_random_eighths(shipped
     cases = [(t, d) for _, t, d in shipped_pairs(shipped)] + list(random_eighths())
     for target, draft in cases:
         figures = stats.rule_stats(rule, target, draft, shipped.cost)
-        accepts = [acceptance(rule, p, q) for p, q in zip(target, draft)]
+        accepts = [acceptance(rule, p, q) for p, q in zip(target, draft, strict=True)]
         assert list(figures.acceptance) == accepts
         assert figures.expected == expected_by_patterns(accepts)
 
@@ -147,7 +147,7 @@ def test_each_rule_matches_the_enumeration_on_shipped_and_random_eighths(shipped
 def test_each_rule_commits_exactly_the_target_by_enumeration(shipped, rule):
     cases = [(t, d) for _, t, d in shipped_pairs(shipped)] + list(random_eighths(100))
     for target, draft in cases:
-        for p, q in zip(target, draft):
+        for p, q in zip(target, draft, strict=True):
             assert committed(rule, p, q) == list(p)
 
 
@@ -164,8 +164,8 @@ def test_exact_match_never_accepts_more_often_than_the_rule_and_ties_only_at_0_o
     """min(a, b) >= a*b for a, b in [0, 1], with equality only where one of them is 0 or 1."""
     ties = 0
     for target, draft in random_eighths():
-        for p, q in zip(target, draft):
-            edge = all(a in (0, 1) or b in (0, 1) for a, b in zip(p, q))
+        for p, q in zip(target, draft, strict=True):
+            edge = all(a in (0, 1) or b in (0, 1) for a, b in zip(p, q, strict=True))
             assert acceptance("accept-test", p, q) >= acceptance("exact-match", p, q)
             assert (acceptance("accept-test", p, q) == acceptance("exact-match", p, q)) == edge
             ties += edge
@@ -184,7 +184,7 @@ def test_temperature_zero_compares_top_tokens_first_in_vocabulary_order(shipped,
 def test_temperature_zero_is_every_rule_on_one_hot_distributions(shipped):
     for target, draft in [(t, d) for _, t, d in shipped_pairs(shipped)] + list(random_eighths(100)):
         zero = stats.temperature_zero(target, draft)
-        hot = [(one_hot(first_top(p), len(p)), one_hot(first_top(q), len(q))) for p, q in zip(target, draft)]
+        hot = [(one_hot(first_top(p), len(p)), one_hot(first_top(q), len(q))) for p, q in zip(target, draft, strict=True)]
         for rule in RULES:
             accepts = [acceptance(rule, p, q) for p, q in hot]
             assert accepts == [Fraction(t.agree) for t in zero.positions]
@@ -195,7 +195,7 @@ def test_temperature_zero_is_every_rule_on_one_hot_distributions(shipped):
 def test_each_rules_residual_is_what_a_failed_check_commits_by_enumeration(shipped, rule):
     cases = [(t, d) for _, t, d in shipped_pairs(shipped)] + list(random_eighths(100))
     for target, draft in cases:
-        for p, q in zip(target, draft):
+        for p, q in zip(target, draft, strict=True):
             failed = [Fraction(0)] * len(p)
             for c, kept, y in outcomes(rule, p, q):
                 failed[y] += 0 if kept else c

@@ -5,11 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from speculative import checkout, limits, pipeline
-from speculative import figures
 from jsonschema import Draft202012Validator
 
+from speculative import checkout, figures, limits, pipeline
 from speculative.limits import COST_KEYS, COST_REQUIRED, FRACTION, MC_KEYS, PROFILE_ID, PROFILE_KEYS, TOP_KEYS, TOP_REQUIRED
 from speculative.profiles import parse
 

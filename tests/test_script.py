@@ -14,11 +14,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from speculative import figures, render
+from speculative import figures, render, strings
 from speculative.rules import NAMES
 
 from .conftest import DATA, ROOT
-from speculative import strings
 
 TEMPLATES = ROOT / "templates"
 LIMIT = 40

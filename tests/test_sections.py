@@ -3,7 +3,6 @@ in test_content_checks.py)."""
 
 from __future__ import annotations
 
-
 from speculative.sections import parse_section, parse_sections
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from speculative import errors, serve
 import build
+from speculative import errors, serve
 
 from .conftest import ROOT
 

@@ -13,9 +13,9 @@ import pytest
 from speculative import view
 
 SHIPPED = {  # accept test, greedy draft, exact match: acceptance per position, then E to two decimals
-    "aligned": (["6/8 7/8 7/8 7/8 7/8".split(), "4/8 5/8 5/8 5/8 4/8".split(), "2/8 7/16 25/64 3/8 11/32".split()],
+    "aligned": ([["6/8", "7/8", "7/8", "7/8", "7/8"], ["4/8", "5/8", "5/8", "5/8", "4/8"], ["2/8", "7/16", "25/64", "3/8", "11/32"]],
                 ["3.92", "2.19", "1.42"]),
-    "divergent": (["6/8 4/8 5/8 6/8 4/8".split(), "4/8 0 0 5/8 2/8".split(), "7/32 7/32 19/64 9/32 3/16".split()],
+    "divergent": ([["6/8", "4/8", "5/8", "6/8", "4/8"], ["4/8", "0", "0", "5/8", "2/8"], ["7/32", "7/32", "19/64", "9/32", "3/16"]],
                   ["2.62", "1.50", "1.29"]),
 }
 
@@ -69,7 +69,7 @@ def test_where_a_rule_stops_paying_is_printed_exactly_not_only_on_hover(rules, e
     assert "title=" not in servers
     for r in explained.results:
         view_ = rules[r.profile.id]
-        for rs, cell in zip(r.stats.rules, view_["stops"]):
+        for rs, cell in zip(r.stats.rules, view_["stops"], strict=True):
             if rs.stops_paying and cell.startswith("≈"):
                 assert f"stops paying at {rs.stops_paying}" in view_["stops_line"], (cell, view_["stops_line"])
                 assert view_["stops_line"] in servers

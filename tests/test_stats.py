@@ -32,12 +32,12 @@ def test_shipped_profiles_reproduce_the_authored_figures(explained, pid):
 def test_aligned_draft_is_accepted_outright_everywhere(shipped, explained):
     r = by_id(explained, "aligned")
     assert all(shipped.target[i][x] >= r.profile.draft[i][x] for i, x in enumerate(r.profile.proposals))
-    assert [rec.tokens[x].accept for rec, x in zip(r.stats.records, r.profile.proposals)] == [1] * shipped.k
+    assert [rec.tokens[x].accept for rec, x in zip(r.stats.records, r.profile.proposals, strict=True)] == [1] * shipped.k
 
 
 def test_divergent_draft_passes_twice_then_proposes_a_zero_target_token(shipped, explained):
     r = by_id(explained, "divergent")
-    assert [rec.tokens[x].accept for rec, x in zip(r.stats.records, r.profile.proposals)][:2] == [1, 1]
+    assert [rec.tokens[x].accept for rec, x in zip(r.stats.records, r.profile.proposals, strict=True)][:2] == [1, 1]
     assert shipped.target[2][r.profile.proposals[2]] == 0 < r.profile.draft[2][r.profile.proposals[2]]
 
 
@@ -71,7 +71,7 @@ def test_expected_tokens_agree_two_ways_on_shipped_and_random_profiles(explained
 
 def commit_by_enumeration(p, q) -> list[Fraction]:
     """Returns P(commit y) by summing over every proposal x: accepted with min(1, p/q), else the residual's draw."""
-    raw = [max(Fraction(0), a - b) for a, b in zip(p, q)]
+    raw = [max(Fraction(0), a - b) for a, b in zip(p, q, strict=True)]
     total = sum(raw, Fraction(0))
     chance = [Fraction(0)] * len(p)
     for x, qx in enumerate(q):
@@ -88,14 +88,14 @@ def check_identity(p, q):
     """The residual's normalising total is the rejection chance 1 - alpha, and the rule commits y with chance p(y)."""
     alpha = stats.overlap(p, q)
     res = [t.residual for t in stats.position_record(p, q, 1).tokens]
-    for y, (a, b) in enumerate(zip(p, q)):
+    for y, (a, b) in enumerate(zip(p, q, strict=True)):
         assert (1 - alpha) * (res[y] or 0) == max(Fraction(0), a - b)
     assert stats.commit_chance(p, q) == commit_by_enumeration(p, q) == list(p)
 
 
 def test_rejection_identity_holds_exactly_on_shipped_profiles(shipped):
     for profile in shipped.profiles:
-        for p, q in zip(shipped.target, profile.draft):
+        for p, q in zip(shipped.target, profile.draft, strict=True):
             check_identity(p, q)
 
 
@@ -131,13 +131,13 @@ def test_commit_chance_needs_its_rejection_factor():
     assert stats.commit_chance(p, q) == [Fraction(3, 4), Fraction(1, 4)]
     assert stats.commit_chance(p, p) == list(p)  # no residual: nothing is ever rejected
     residual = [t.residual for t in stats.position_record(p, q, 1).tokens]
-    without = [min(a, b) + r for (a, b), r in zip(zip(p, q), residual)]  # (1 - alpha) left out
+    without = [min(a, b) + r for (a, b), r in zip(zip(p, q, strict=True), residual, strict=True)]  # (1 - alpha) left out
     assert without != stats.commit_chance(p, q)
 
 
 def test_residual_never_offers_the_token_just_rejected(shipped):
     for profile in shipped.profiles:
-        for p, q, x in zip(shipped.target, profile.draft, profile.proposals):
+        for p, q, x in zip(shipped.target, profile.draft, profile.proposals, strict=True):
             res = [t.residual for t in stats.position_record(p, q, 1).tokens]
             if stats.accept_prob(p[x], q[x]) < 1:
                 assert res[x] == 0
@@ -160,7 +160,7 @@ def test_speedup_divides_by_the_stated_round_cost(shipped, explained):
 def test_random_agreement_profiles_have_varied_overlap():
     rng = np.random.default_rng(99)
     target, draft, _ = agreement_profile(rng, 6, 5)
-    alphas = {stats.overlap(p, q) for p, q in zip(target, draft)}
+    alphas = {stats.overlap(p, q) for p, q in zip(target, draft, strict=True)}
     assert len(alphas) > 1
 
 
@@ -172,9 +172,9 @@ def test_decimal_rounds_half_up_from_the_exact_value(value, text):
 def test_a_tokens_replacement_chance_is_what_the_residual_gives_it(shipped):
     # (1 - alpha) * max(0, p - q) / (1 - alpha) = max(0, p - q): the chance a token enters as a replacement
     for profile in shipped.profiles:
-        for i, (p, q) in enumerate(zip(shipped.target, profile.draft), start=1):
+        for i, (p, q) in enumerate(zip(shipped.target, profile.draft, strict=True), start=1):
             record = stats.position_record(p, q, i)
-            assert [t.replaced for t in record.tokens] == [max(Fraction(0), a - b) for a, b in zip(p, q)]
+            assert [t.replaced for t in record.tokens] == [max(Fraction(0), a - b) for a, b in zip(p, q, strict=True)]
             assert sum(t.replaced for t in record.tokens) == 1 - record.alpha
 
 

@@ -6,8 +6,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from speculative import text
-from speculative import strings
+from speculative import strings, text
 
 
 @pytest.mark.parametrize("x, denom, shown", [

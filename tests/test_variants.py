@@ -18,10 +18,10 @@ ROUNDS = 200_000
 @pytest.mark.parametrize("variant", variants.VARIANTS, ids=[v.id for v in variants.VARIANTS])
 def test_each_variants_exact_distribution_is_what_its_rule_commits(shipped, variant):
     rng = np.random.default_rng(checks.SEED)
-    for (pid, target, draft, bonus), profile in zip(shipped_profiles(shipped), shipped.profiles):
+    for (pid, target, draft, bonus), profile in zip(shipped_profiles(shipped), shipped.profiles, strict=True):
         rounds = sampler.sample_rounds(target, draft, bonus, ROUNDS, rng, rule=variant.rule)
         counts = sampler.position_counts(rounds, target.shape[-1])  # [k+1, V]
-        for i, (p, q) in enumerate(zip(shipped.target, profile.draft)):
+        for i, (p, q) in enumerate(zip(shipped.target, profile.draft, strict=True)):
             exact = variant.committed(p, q)
             assert sum(exact) == 1
             if counts[i].sum():
@@ -30,7 +30,7 @@ def test_each_variants_exact_distribution_is_what_its_rule_commits(shipped, vari
 
 
 def test_the_rule_commits_p_exactly_and_every_broken_variant_moves_a_shipped_position(shipped):
-    rows = [(p, q) for profile in shipped.profiles for p, q in zip(shipped.target, profile.draft)]
+    rows = [(p, q) for profile in shipped.profiles for p, q in zip(shipped.target, profile.draft, strict=True)]
     for v in variants.VARIANTS:
         distances = [variants.total_variation(v.committed(p, q), p) for p, q in rows]
         assert (max(distances) == 0) == (v.id == "rule"), (v.id, distances)
@@ -43,22 +43,22 @@ def test_the_exact_distributions_are_the_textbook_formulas_on_random_pairs():
     for _ in range(300):
         size = int(rng.integers(2, 7))
         p, q = random_dist(rng, size), random_dist(rng, size)
-        alpha = sum(min(a, b) for a, b in zip(p, q))
+        alpha = sum(min(a, b) for a, b in zip(p, q, strict=True))
         res = variants.residual(p, q)
-        shared = [min(a, b) for a, b in zip(p, q)]
+        shared = [min(a, b) for a, b in zip(p, q, strict=True)]
         assert by["rule"].committed(p, q) == p
-        assert by["from-p"].committed(p, q) == tuple(m + (1 - alpha) * a for m, a in zip(shared, p))
-        above = variants.normalised([a if a > b else Fraction(0) for a, b in zip(p, q)])
-        assert by["forgot-q"].committed(p, q) == tuple(m + (1 - alpha) * f for m, f in zip(shared, above))
+        assert by["from-p"].committed(p, q) == tuple(m + (1 - alpha) * a for m, a in zip(shared, p, strict=True))
+        above = variants.normalised([a if a > b else Fraction(0) for a, b in zip(p, q, strict=True)])
+        assert by["forgot-q"].committed(p, q) == tuple(m + (1 - alpha) * f for m, f in zip(shared, above, strict=True))
         top = max(range(size), key=lambda y: (q[y], -y))
         keep = min(Fraction(1), p[top] / q[top])
         assert by["greedy"].committed(p, q) == tuple(keep * (y == top) + (1 - keep) * r for y, r in enumerate(res))
-        kept = [b * min(Fraction(1), b / a) if a else b for a, b in zip(p, q)]
-        assert by["inverted"].committed(p, q) == tuple(k + (1 - sum(kept)) * r for k, r in zip(kept, res))
+        kept = [b * min(Fraction(1), b / a) if a else b for a, b in zip(p, q, strict=True)]
+        assert by["inverted"].committed(p, q) == tuple(k + (1 - sum(kept)) * r for k, r in zip(kept, res, strict=True))
         if p == q:  # the reversed test rejects every proposal, and with no residual the replacement comes from p
             assert by["reversed"].committed(p, q) == p
         else:
-            assert by["reversed"].committed(p, q) == tuple(max(Fraction(0), b - a) + alpha * r for a, b, r in zip(p, q, res))
+            assert by["reversed"].committed(p, q) == tuple(max(Fraction(0), b - a) + alpha * r for a, b, r in zip(p, q, res, strict=True))
         for v in variants.VARIANTS:
             assert sum(v.committed(p, q)) == 1, v.id
 

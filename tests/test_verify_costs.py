@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 
 from speculative import rules, stats
 from speculative.errors import Problems
-from speculative.limits import MAX_COSTS, COST_REQUIRED
+from speculative.limits import COST_REQUIRED, MAX_COSTS
 
 from .conftest import DATA, ROOT, edited_data
 from .test_broken_data import RAW, SRC, edited, load_bytes, put
@@ -119,7 +119,7 @@ def test_speedup_tables_divide_by_k_draft_steps_one_verification_and_k_verified_
     for profile in shipped.profiles:
         figures = stats.rule_stats(rule, shipped.target, profile.draft, cost)
         assert len(figures.speedup_tables) == len(cost.verify_costs) == len(figures.speedups)
-        for v, table, speedup in zip(cost.verify_costs, figures.speedup_tables, figures.speedups):
+        for v, table, speedup in zip(cost.verify_costs, figures.speedup_tables, figures.speedups, strict=True):
             for k, row in enumerate(table, start=1):
                 e = prefix_expected(figures.acceptance[:k])
                 assert list(row) == [e / (k * c + cost.verify_round + k * v) for c in cost.compare_draft_steps]
@@ -139,7 +139,7 @@ def test_a_draft_stops_paying_where_its_speedup_at_k_is_exactly_one(shipped):
         for rule in rules.BY_ID:
             figures = stats.rule_stats(rule, shipped.target, profile.draft, cost)
             v = figures.stops_paying
-            at = lambda cost_v: figures.expected / (shipped.k * cost.draft_step + cost.verify_round + shipped.k * cost_v)  # noqa: E731
+            at = lambda cost_v, figures=figures: figures.expected / (shipped.k * cost.draft_step + cost.verify_round + shipped.k * cost_v)  # noqa: E731
             if v is None:
                 assert at(Fraction(0)) < 1
             else:

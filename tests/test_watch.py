@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-
 from .conftest import ROOT
 
 TIMEOUT = 30
@@ -274,8 +273,9 @@ def test_an_output_folder_whose_name_begins_another_inputs_path_hides_no_input(p
     """`--out da` once hid data/ from the watcher: watchfiles' ignore_paths compares strings, not path parts."""
     import argparse
 
-    from speculative import watch
     from watchfiles import Change
+
+    from speculative import watch
 
     for out in ("da", "data/profiles", "cont", "templates-old"):
         args = argparse.Namespace(data=project / "data" / "profiles.v1.json", content=project / "content",

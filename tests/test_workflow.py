@@ -99,7 +99,7 @@ def test_deploy_job_publishes_the_built_artifact():
     assert deploy["needs"] in ("build", ["build"])
     (step,) = deploy["steps"]
     assert step["uses"].split("@")[0] == "actions/deploy-pages"
-    assert deploy["environment"] == {"name": "github-pages", "url": "${{ steps.%s.outputs.page_url }}" % step["id"]}
+    assert deploy["environment"] == {"name": "github-pages", "url": "${{ steps." + step["id"] + ".outputs.page_url }}"}
 
 
 def test_permissions_are_least_privilege():

@@ -4,11 +4,11 @@ Test code only: the build never reads its own trace; these let tests check what 
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from speculative import text
+from speculative import strings, text
 from speculative.figures.walkthrough import common_fields
-from speculative import strings
 
 
 def shows(frame: dict[str, Any]) -> set[str]:

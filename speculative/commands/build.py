@@ -12,8 +12,8 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 from .. import checkout
 from ..checkout import Paths, shown

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any
 
-from .. import charts, text
+from .. import charts, strings, text
 from ..text import decimal_str
-
 from .common import Facts
-from .. import strings
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
@@ -86,7 +83,7 @@ def run_facts(results: Sequence[ProfileResult]) -> dict[str, bool]:
     at the first, for every draft ("the observed distances shrink overall")."""
     cps = results[0].checkpoints
     shrinks = all(last.tv < first.tv for r in results
-                  for first, last in zip(r.checkpoints[0].checks, r.checkpoints[-1].checks) if first.n)
+                  for first, last in zip(r.checkpoints[0].checks, r.checkpoints[-1].checks, strict=True) if first.n)
     return {"many": len(cps) >= 3, "shrinks": len(cps) > 1 and shrinks}
 
 

@@ -3,19 +3,16 @@ per position, and the best k for each."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any
 
-from .. import text
+from .. import strings, text
 from ..rules import NAMES
 from ..stats import best_k, round_cost
 from ..text import decimal_str
-
 from .common import Facts
-from .. import strings
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult

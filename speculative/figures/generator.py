@@ -5,15 +5,13 @@ live and fills strings.GEN's patterns; this module gives it those ids and settin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any
 
-from .. import prose, text, variants
+from .. import prose, strings, text, variants
 from ..stats import round_cost
 from ..text import decimal_str
-from .. import strings
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained
@@ -100,7 +98,7 @@ class Generator:
                         "context_words": text.count(s.target_order - 1, "token"),
                         "check_contexts": lm_checks_contexts(), "check_ks": text.and_list([str(k) for k in KS]),
                         "alphas": [{"name": strings.GEN["short"][m], "alpha": decimal_str(row[t1], 2)}
-                                   for m, row in zip(s.draft_orders, r.alphas)],
+                                   for m, row in zip(s.draft_orders, r.alphas[:len(s.draft_orders)], strict=True)],  # then the target's own row
                         "temps": [temp_label(t) for t in s.temperatures],
                         "temp": s.temperatures.index(s.default_temperature), "spec_name": strings.GEN["spec"],
                         "plain_name": strings.GEN["plain"], "dropped": strings.GEN["dropped"], "pick": strings.GEN["pick"],
@@ -111,12 +109,12 @@ class Generator:
     def seeded(self) -> dict[str, Any]:
         """Returns the seeded run's lanes: the prompt, the speculative tokens with their kinds, the plain tokens."""
         r, v = self.run, self.run.vocab
-        spec = [(i, kind) for g in r.run for i, kind in zip(g.committed, g.kinds)]
+        spec = [(i, kind) for g in r.run for i, kind in zip(g.committed, g.kinds, strict=True)]
         spaced = joined([v[i] for i in (*r.prompt, *(i for i, _ in spec))])
         plain = joined([v[i] for i in (*r.prompt, *r.plain)])
         n = len(r.prompt)
         return {"prompt": "".join(a + b for a, b in spaced[:n]),
-                "spec": [{"space": a, "token": b, "kind": KINDS[kind]} for (a, b), (_, kind) in zip(spaced[n:], spec)],
+                "spec": [{"space": a, "token": b, "kind": KINDS[kind]} for (a, b), (_, kind) in zip(spaced[n:], spec, strict=True)],
                 "plain": "".join(a + b for a, b in plain[n:]),
                 "legend": [{"kind": name, "text": strings.GEN[name]} for name in ("accepted", "replaced", "bonus")]}
 

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import text
+from .. import strings, text
 from ..text import prob_str
-
 from .common import Facts
-from .. import strings
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained
@@ -43,7 +39,7 @@ class Identity:
             i = position - 1
         d, rec = ex.denom, r.stats.records[i]
         rows = [{"token": token, "min": prob_str(t.overlap, d), "fix": prob_str(t.replaced, d),
-                 "total": prob_str(t.commit, d), "p": prob_str(t.p, d)} for token, t in zip(ex.data.vocabulary, rec.tokens)]
+                 "total": prob_str(t.commit, d), "p": prob_str(t.p, d)} for token, t in zip(ex.data.vocabulary, rec.tokens, strict=True)]
         n = text.count(ex.identity_total, "position")
         scope = text.fill(strings.IDENTITY["all" if ex.identity_equal == ex.identity_total else "only"],
                           {"n": n, "equal": ex.identity_equal})

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import text, variants
+from .. import strings, text, variants
 from ..rules import NAMES
 from ..text import decimal_str, prob_str
 from .common import Facts, PositionFacts, none_mark
-from .. import strings
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained
@@ -38,7 +35,7 @@ class Broken:
 
     def signs(self) -> str:
         """Returns one sign per token: + where the sampler commits more than p, - where less, = where the same."""
-        return "".join(SIGNS[(c > p) - (c < p)] for c, p in zip(self.committed, self.p))
+        return "".join(SIGNS[(c > p) - (c < p)] for c, p in zip(self.committed, self.p, strict=True))
 
     def json(self, d: int) -> list[Any]:
         """Returns [committed strings, TV as a fraction, TV to 3 decimals, signs] for the trace."""
@@ -101,9 +98,9 @@ class Lab:
         p = tuple(t.p for t in rec.tokens)
         marks = {"+": " ▲", "-": " ▼", "=": ""}
         rows = [{"name": variants.THE_RULE.name, "cells": [prob_str(a, self.ex.denom) for a in p], "tv": "0", "why": ""}]
-        rows += [{"name": v.name, "cells": [prob_str(c, self.ex.denom) + marks[s] for c, s in zip(b.committed, b.signs())],
+        rows += [{"name": v.name, "cells": [prob_str(c, self.ex.denom) + marks[s] for c, s in zip(b.committed, b.signs(), strict=True)],
                   "tv": f"{b.tv} ≈ {decimal_str(b.tv, 3)}", "why": v.why}
-                 for v, b in zip(variants.BROKEN, self.broken()[where])]
+                 for v, b in zip(variants.BROKEN, self.broken()[where], strict=True)]
         caption = text.fill(strings.LAB["broken_caption"], {"name": r.profile.name, "pos": rec.position})
         return {"caption": caption, "rows": rows}
 
@@ -114,7 +111,7 @@ class Lab:
             "name": r.profile.name, "pos": rec.position})} for r in ex.results for rec in r.stats.records]
         tables = [{"id": r.profile.id, "name": r.profile.name,
                    "rows": [{"position": j + 1, "cells": [none_mark(a) for a in f.accept]} for j, f in enumerate(facts)]}
-                  for r, facts in zip(ex.results, self.facts)]
+                  for r, facts in zip(ex.results, self.facts, strict=True)]
         return {"lab": {"options": options, "tables": tables, "none": ex.chance is None, "none_text": strings.LAB["none"],
                         "default": self.default(), "own": strings.OWN["option"],
                         "rules": [{"id": rule, "name": name} for rule, name in NAMES.items()],

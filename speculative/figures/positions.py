@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import charts
 from ..text import decimal_str, prob_str
@@ -48,7 +46,7 @@ class Positions:
     def rows(self, i: int) -> list[dict[str, Any]]:
         """Returns profile i's table row groups: p, q, accept probabilities and the proposal's working."""
         out = []
-        for rec, f in zip(self.ex.results[i].stats.records, self.facts[i]):
+        for rec, f in zip(self.ex.results[i].stats.records, self.facts[i], strict=True):
             x = f.proposal
             out.append({"position": rec.position, "proposal": x, "token": self.ex.data.vocabulary[x], "p": f.target,
                         "q": f.draft, "accept": [none_mark(a) for a in f.accept], "alpha": f.alpha,
@@ -60,7 +58,7 @@ class Positions:
         """Returns profile i's overlap chart: min(p, q), the residual's share and q's excess, per position."""
         r, d = self.ex.results[i], self.ex.denom
         rows = [(rec.position, prob_str(rec.alpha, d), [t.p for t in rec.tokens], [t.q for t in rec.tokens], x)
-                for rec, x in zip(r.stats.records, r.profile.proposals)]
+                for rec, x in zip(r.stats.records, r.profile.proposals, strict=True)]
         return charts.overlap_matrix(self.ex.data.vocabulary, rows, f"ov-{r.profile.id}", row_key=r.profile.id)
 
     def profile_context(self, i: int) -> dict[str, Any]:

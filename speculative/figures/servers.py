@@ -3,18 +3,14 @@ each, where each stops paying once verification has a cost, and the temperature-
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import text
+from .. import strings, text
 from ..rules import NAMES
 from ..text import decimal_str, prob_str
-
 from .common import Facts
-from .. import strings
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult

@@ -3,17 +3,15 @@ rounds as a plain list of frames for readers without scripting and for print."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import TYPE_CHECKING
-
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
-from .. import text
+from .. import strings, text
 from ..frames import BonusFrame, DoneFrame, Draw, Frame, ProposeFrame, Round, VerifyFrame
 from ..stats import cumulative
 from .common import Facts, PositionFacts
-from .. import strings
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
@@ -166,7 +164,7 @@ class Walkthrough:
         """Returns profile i's rounds for the script."""
         r, vocab = self.ex.results[i], self.ex.data.vocabulary
         return {"walk": round_json(r.walk, r.frames, vocab),
-                "drawn": [round_json(rnd, frames, vocab) for rnd, frames in zip(r.drawn_rounds, r.drawn)],
+                "drawn": [round_json(rnd, frames, vocab) for rnd, frames in zip(r.drawn_rounds, r.drawn, strict=True)],
                 "bonus_cuts": [round(float(c), 6) for c in cumulative(self.ex.data.bonus_target)],
                 "chance": [[j, chance_frame(r.drawn[j - 1])] for j in r.chance_rounds], "chance_note": chance_note(r)}
 
