@@ -25,7 +25,8 @@ ROUNDS_RANGE = (1_000, 100_000_000)  # rounds per profile: fewer reach no later 
 TEXTS_RANGE = (1_000, 100_000_000)  # texts for the sequence check, for the same reasons
 GENERATIONS = 400  # lm_checks.REPEATS (a test keeps them equal)
 DEFAULTS = (6_400_000, 1_000_000)  # the suite's checks.ROUNDS and checks.SEQUENCE_TEXTS (a test keeps them equal)
-NEEDED = ("jinja2", "markdown_it", "rcssmin", "rjsmin", "numpy", "watchfiles")  # the build imports some only once it runs
+NEEDED = ("jinja2", "markdown_it", "rcssmin", "rjsmin", "tree_sitter", "tree_sitter_javascript", "numpy",
+          "watchfiles")  # the build imports some only once it runs
 SERVE_PORT = 8000
 
 

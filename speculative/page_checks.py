@@ -343,3 +343,48 @@ def css_problem(text: str) -> str | None:
         return (f"line {quiet.count(chr(10), 0, opened[-1]) + 1}: found {{ that no }} closes; expected braces in "
                 "pairs (the next style file would be read as part of this rule)")
     return None
+
+
+# --- the page's scripts: each file must parse as a classic script ----------------------------------------------
+
+CLASSIC = ("expected JavaScript (ES2020) that runs as a classic script, as the other scripts are written (no import or "
+           "export: the page is opened from file://, where module scripts are refused)")
+
+
+@functools.lru_cache(maxsize=64)  # --watch rebuilds with the same scripts, and parsing is the slow part
+def script_problem(text: str) -> tuple[int, str] | None:
+    """Returns (line, message) for the first place a script file does not parse as a classic script, or None.
+    The file is parsed alone, inside a block, as the page joins it (tree-sitter's JavaScript grammar), so row r of
+    the parse is line r of the file."""
+    from tree_sitter import Language, Parser  # imported only when a script changed
+    from tree_sitter_javascript import language
+
+    node = Parser(Language(language())).parse(f"{{\n{text}\n}}".encode()).root_node
+    last = text.count("\n") + 1
+    for top in (c for block in node.children for c in block.children):  # the file's own statements, in the block
+        if top.type in _MODULE:
+            return min(top.start_point.row, last), f"found {top.type.split('_')[0]}; {CLASSIC}"
+    while True:  # down the first broken branch, without recursion: a script may nest deeper than Python's stack
+        if node.is_missing:
+            return min(max(node.start_point.row, 1), last), f"found a missing {node.type!r}; {CLASSIC}"
+        step = next((c for c in node.children if c.has_error or c.is_missing or node.type == "ERROR" and not _complete(c)),
+                    None)
+        if step is None or step.type == "ERROR" and not step.children:
+            where = step or node
+            if node.type != "ERROR" and step is None:
+                return None
+            near = where.text.decode(errors="replace").split()[0][:30] if where.text and where.text.split() else ""
+            return min(max(where.start_point.row, 1), last), f"found JavaScript that does not parse (near {near!r}); {CLASSIC}"
+        if node.type == "ERROR" and not (step.has_error or step.is_missing):
+            near = step.text.decode(errors="replace").split()[0][:30] if step.text and step.text.split() else ""
+            return min(max(step.start_point.row, 1), last), f"found JavaScript that does not parse (near {near!r}); {CLASSIC}"
+        node = step
+
+
+_MODULE = ("import_statement", "export_statement")
+
+
+def _complete(node: Any) -> bool:
+    """Returns whether a child of a parse error is whole: a statement, a declaration, a comment, or the block the
+    file is parsed in."""
+    return node.type.endswith(("statement", "declaration")) or node.type == "comment" or node.start_point.row == 0

@@ -66,7 +66,10 @@ def joined_source(texts: Iterable[str]) -> str:
 def joined_script(templates: Mapping[str, str], folder: str = "templates") -> str:
     """Returns the SCRIPTS fragments joined into one minified classic script, inside one strict function that exposes
     nothing (rjsmin removes comments and spaces, renaming nothing); raises Problems naming a file that holds text
-    that would end the inline element."""
+    that would end the inline element or a script that does not parse."""
+    broken = [(f"{folder}/{n}", f"line {found[0]}: {found[1]}") for n in SCRIPTS if (found := page_checks.script_problem(templates[n]))]
+    if broken:
+        raise Problems.in_files(broken)
     source = "(() => {\n'use strict';\n" + joined_source(templates[n] for n in SCRIPTS) + "})();\n"
     found = rjsmin.jsmin(source)
     if _RAW_END.search(found):

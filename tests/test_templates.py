@@ -32,6 +32,8 @@ WHY, LAB = "content/12-limits.md", "templates/lab.html.j2"
 AFTER_WHY, AFTER_LAB = lines_of(WHY) + 2, lines_of(LAB) + 1
 LAB_JS = "templates/js/lab.js"
 STYLE = "templates/style.css"
+CLASSIC = ("expected JavaScript (ES2020) that runs as a classic script, as the other scripts are written (no import or "
+           "export: the page is opened from file://, where module scripts are refused)")
 FETCH = "expected no @import and no url() other than data:, since the page loads nothing"
 
 CASES = [
@@ -112,6 +114,15 @@ CASES = [
      [f"{STYLE}: line {lines_of(STYLE) + 2}: found “url(https://x.org/a.png) }}”; {FETCH}"]),
     ("a component placed twice", append(WHY, "\n{{ lab }}\n"),
      ["content/04-rule.md, content/12-limits.md: found {{ lab }} more than once; expected it in one place"]),
+    # each script file is parsed at build time (tree-sitter): a syntax error names its own file and line
+    ("an unclosed function in a script", append(LAB_JS, "\nfunction broken( {\n"),
+     [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found JavaScript that does not parse (near 'function'); {CLASSIC}"]),
+    ("an operator with nothing after it in a script", append(LAB_JS, "\nconst twice = 2 *;\n"),
+     [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found JavaScript that does not parse (near '*'); {CLASSIC}"]),
+    ("an unclosed parenthesis in a script", append(LAB_JS, "\nif (lab {\n}\n"),
+     [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found a missing ')'; {CLASSIC}"]),
+    ("a module import in a script", append(LAB_JS, "\nimport x from './x.js';\n"),
+     [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found import; {CLASSIC}"]),
     # a runtime error in a template's own expression is the input's problem, named by file and line
     ("a division by zero in prose", append(WHY, "\nE is {{ 1 / 0 }}.\n"),
      [f"{WHY}: line {AFTER_WHY}: found ZeroDivisionError: division by zero; expected an expression that works on "
