@@ -160,8 +160,40 @@ def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     trace_text, ctx = cached_view(key) or computed_view(dataset, key, corpus)
     from .render import render_page, script_json  # Jinja2 and markdown-it, imported once the inputs parse
     templates_cache = jinja_cache()
-    html = render_page(sections, template_texts, ctx, script_json(trace_text), templates_cache, shown(templates))
+    known = passed_checks()
+    passed = set(known)
+    try:
+        html = render_page(sections, template_texts, ctx, script_json(trace_text), templates_cache, shown(templates),
+                           passed)
+    finally:
+        if passed != set(known):
+            save_passed([*known, *sorted(passed - set(known))])
     return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}
+
+
+PASSED = "checked.json"  # in .cache/: digests of the inputs the slow checks of templates and markup found clean
+PASSED_MAX = 512  # the newest digests kept: enough for every template and figure through many edits
+
+
+def package_key() -> str:
+    """Returns the digest of every module of the package: a pass recorded by other code (a changed check) is void."""
+    source = Path(cache.__file__).parent
+    return cache.key(b"", {str(p.relative_to(source)): p.read_bytes() for p in source.rglob("*.py")}, {})
+
+
+def passed_checks() -> list[str]:
+    """Returns the digests .cache/checked.json holds for this package's code, oldest first, or none."""
+    try:
+        value = cache.unpack(read_bytes(checkout.CACHE / PASSED, limit=1 << 20), package_key())
+    except (ValueError, OSError):  # missing, damaged, too big, or another version of the checks (cache.Stale)
+        return []
+    return [d for d in value if isinstance(d, str)] if isinstance(value, list) else []
+
+
+def save_passed(passed: list[str]) -> None:
+    """Keeps the newest PASSED_MAX digests for the next build, when the folder allows."""
+    with contextlib.suppress(OSError, ValueError):
+        save_cache(checkout.CACHE / PASSED, cache.pack(package_key(), passed[-PASSED_MAX:]))
 
 
 def explain(dataset, corpus: tuple[str, ...]):
