@@ -19,6 +19,20 @@ def launch(pw: Any) -> Any:
     return pw.chromium.launch(**({"executable_path": path} if path else {}))
 
 
+def init_times(browser: Any, url: str, loads: int) -> list[float]:
+    """Returns the script's start in ms (window.__player.initMs, set once every figure has started) over `loads`
+    fresh loads of url."""
+    out = []
+    for _ in range(loads):
+        page = browser.new_page()
+        page.add_init_script("window.__playerDebug = true")
+        page.goto(url)
+        page.wait_for_function("() => window.__player")
+        out.append(page.evaluate("window.__player.initMs"))
+        page.close()
+    return out
+
+
 def missing(page: Path) -> bool:
     """Returns True, having said so on stderr, when the built page is not there: these benches build nothing."""
     if page.exists():

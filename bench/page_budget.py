@@ -12,7 +12,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from browserkit import launch, missing, report
+from browserkit import init_times, launch, missing, report
 from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -149,14 +149,7 @@ def measure() -> dict:
     url = PAGE.as_uri()
     with sync_playwright() as pw:
         browser = launch(pw)
-        inits = []
-        for _ in range(LOADS):
-            page = browser.new_page()
-            page.add_init_script("window.__playerDebug = true")
-            open_ready(page, url)
-            page.wait_for_function("() => window.__player")
-            inits.append(page.evaluate("window.__player.initMs"))
-            page.close()
+        inits = init_times(browser, url, LOADS)
         page = browser.new_page()
         requests = []
         page.on("request", lambda r: requests.append(r.url) if r.url != url and not r.url.startswith("data:") else None)

@@ -10,7 +10,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from browserkit import launch, missing
+from browserkit import init_times, launch, missing
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,14 +42,7 @@ def main() -> int:
     url = PAGE.as_uri()
     with sync_playwright() as pw:
         browser = launch(pw)
-        inits = []
-        for _ in range(LOADS):
-            page = browser.new_page()
-            page.add_init_script("window.__playerDebug = true")
-            page.goto(url)
-            page.wait_for_function("() => window.__player")  # set once every figure has started
-            inits.append(page.evaluate("window.__player.initMs"))
-            page.close()
+        inits = init_times(browser, url, LOADS)
         page = browser.new_page()
         page.add_init_script("window.__playerDebug = true")
         page.goto(url)
