@@ -41,6 +41,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
+import browserkit  # noqa: E402
 import layout_shift  # noqa: E402
 import memory  # noqa: E402
 from build_and_watch import FLOOR, timed  # noqa: E402
@@ -178,10 +179,9 @@ def page_figures(browser, path: Path, throttle: float = 4) -> dict[str, float]:
 def browser_figures(pages: dict[str, Path], loads: int) -> dict[str, dict[str, float]]:
     """Returns each page's DOM count and median TBT over `loads` throttled loads."""
     from playwright.sync_api import sync_playwright
-    path = layout_shift.chromium_path()
     out = {}
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(**({"executable_path": path} if path else {}))
+        browser = browserkit.launch(pw)
         for name, page in pages.items():
             runs = [page_figures(browser, page) for _ in range(loads)]
             out[name] = {"dom": runs[0]["dom"], "tbt_ms": statistics.median(r["tbt_ms"] for r in runs)}

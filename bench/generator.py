@@ -9,12 +9,11 @@ budget is missed, 1 when there is no page.
 
 from __future__ import annotations
 
-import os
-import shutil
 import statistics
 import sys
 from pathlib import Path
 
+from browserkit import launch, missing, report
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,10 +74,6 @@ LCP_JS = """() => new Promise(r => new PerformanceObserver(list => {
 }).observe({type: 'largest-contentful-paint', buffered: true}))"""
 
 
-def chromium_path() -> str | None:
-    return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
-
-
 def lcp(browser, page_path: Path) -> tuple[float, str]:
     """Returns the median LCP in ms over LOADS loads at 1,280 × 800, and the element of the last load."""
     times, element = [], "?"
@@ -92,9 +87,8 @@ def lcp(browser, page_path: Path) -> tuple[float, str]:
 
 
 def measure(page_path: Path, old: Path | None) -> dict:
-    path = chromium_path()
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(**({"executable_path": path} if path else {}))
+        browser = launch(pw)
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.add_init_script("window.__generateSeed = 1")
         page.goto(page_path.as_uri())
@@ -140,13 +134,9 @@ def rows(m: dict) -> list[tuple[str, str, str, bool]]:
 def main(argv: list[str]) -> int:
     page = Path(argv[0]) if argv and not argv[0].startswith("--") else PAGE
     old = Path(argv[argv.index("--compare") + 1]) if "--compare" in argv else None
-    if not page.exists():
-        print(f"{page} not found.\n\nRun `python build.py` first; this script builds nothing.", file=sys.stderr)
+    if missing(page):
         return 1
-    table = rows(measure(page, old))
-    for name, value, target, _ in table:
-        print(f"{name}: {value}; target {target}")
-    return 2 if any(not ok for *_, ok in table) else 0
+    return report(rows(measure(page, old)))
 
 
 if __name__ == "__main__":

@@ -12,12 +12,11 @@ Each line reads `name: measured; target budget`. Exits 2 when a budget is missed
 
 from __future__ import annotations
 
-import os
-import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+from browserkit import launch, missing, report
 from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,10 +59,6 @@ STEP_JS = """async () => {
 }"""
 
 
-def chromium_path() -> str | None:
-    return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
-
-
 def rounds(page: Page) -> Iterator[tuple[str, str]]:
     """Yields (profile id, round name) for every round, after selecting it in the player."""
     for profile in page.eval_on_selector_all("[data-profile]", "els => els.map(e => e.value)"):
@@ -102,9 +97,8 @@ def viewport_figures(browser, url: str, width: int, height: int) -> dict:
 
 def measure(page_path: Path = PAGE) -> dict[tuple[int, int], dict]:
     """Returns each viewport's figures."""
-    path = chromium_path()
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(**({"executable_path": path} if path else {}))
+        browser = launch(pw)
         out = {(w, h): viewport_figures(browser, page_path.as_uri(), w, h) for w, h in VIEWPORTS}
         browser.close()
     return out
@@ -127,13 +121,9 @@ def rows(m: dict[tuple[int, int], dict]) -> list[tuple[str, str, str, bool]]:
 
 def main(argv: list[str]) -> int:
     page = Path(argv[0]) if argv else PAGE
-    if not page.exists():
-        print(f"{page} not found.\n\nRun `python build.py` first; this script builds nothing.", file=sys.stderr)
+    if missing(page):
         return 1
-    table = rows(measure(page))
-    for name, value, target, _ in table:
-        print(f"{name}: {value}; target {target}")
-    return 0 if all(met for *_, met in table) else 2
+    return report(rows(measure(page)))
 
 
 if __name__ == "__main__":

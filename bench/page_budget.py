@@ -8,12 +8,11 @@ Each line reads `name: measured; target ≤ budget`. Exits 2 when a budget is mi
 from __future__ import annotations
 
 import gzip
-import os
-import shutil
 import statistics
 import sys
 from pathlib import Path
 
+from browserkit import init_times, launch, missing, report
 from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -125,10 +124,6 @@ NEXT_JS = """(actions) => {
 }""".replace("/* TIMED */", TIMED)
 
 
-def chromium_path() -> str | None:
-    return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
-
-
 def open_ready(page: Page, url: str) -> None:
     """Opens the page and waits until its script has shown the player."""
     page.goto(url)
@@ -154,17 +149,9 @@ def measure() -> dict:
     """Returns every figure: the gzipped size in bytes, DOM count, requests, init and response times in ms, scroll widths."""
     html = PAGE.read_bytes()
     url = PAGE.as_uri()
-    path = chromium_path()
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(**({"executable_path": path} if path else {}))
-        inits = []
-        for _ in range(LOADS):
-            page = browser.new_page()
-            page.add_init_script("window.__playerDebug = true")
-            open_ready(page, url)
-            page.wait_for_function("() => window.__player")
-            inits.append(page.evaluate("window.__player.initMs"))
-            page.close()
+        browser = launch(pw)
+        inits = init_times(browser, url, LOADS)
         page = browser.new_page()
         requests = []
         page.on("request", lambda r: requests.append(r.url) if r.url != url and not r.url.startswith("data:") else None)
@@ -204,20 +191,12 @@ def rows(m: dict) -> list[tuple[str, str, str, bool]]:
 
 
 def main() -> int:
-    if not PAGE.exists():
-        print(f"{PAGE.relative_to(ROOT)} not found.\n\nRun `python build.py` first; this script builds nothing.",
-              file=sys.stderr)
+    if missing(PAGE):
         return 1
     m = measure()
-    table = rows(m)
-    for name, value, target, _ in table:
-        print(f"{name}: {value}; target {target}")
     for request in m["requests"]:
         print(f"request: {request}", file=sys.stderr)
-    missed = [name for name, _, _, ok in table if not ok]
-    if missed:
-        print(f"\nmissed budgets: {', '.join(missed)}", file=sys.stderr)
-    return 2 if missed else 0
+    return report(rows(m))
 
 
 if __name__ == "__main__":

@@ -6,12 +6,11 @@ Targets: a step within one 60 Hz frame (16 ms), the script's run at load within 
 
 from __future__ import annotations
 
-import os
-import shutil
 import statistics
 import sys
 from pathlib import Path
 
+from browserkit import init_times, launch, missing
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,27 +36,13 @@ STEP_JS = """([steps, layout]) => {
 }"""
 
 
-def chromium_path() -> str | None:
-    return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
-
-
 def main() -> int:
-    if not PAGE.exists():
-        print(f"{PAGE.relative_to(ROOT)} not found.\n\nRun `python build.py` first; this script builds nothing.",
-              file=sys.stderr)
+    if missing(PAGE):
         return 1
     url = PAGE.as_uri()
     with sync_playwright() as pw:
-        path = chromium_path()
-        browser = pw.chromium.launch(**({"executable_path": path} if path else {}))
-        inits = []
-        for _ in range(LOADS):
-            page = browser.new_page()
-            page.add_init_script("window.__playerDebug = true")
-            page.goto(url)
-            page.wait_for_function("() => window.__player")  # set once every figure has started
-            inits.append(page.evaluate("window.__player.initMs"))
-            page.close()
+        browser = launch(pw)
+        inits = init_times(browser, url, LOADS)
         page = browser.new_page()
         page.add_init_script("window.__playerDebug = true")
         page.goto(url)

@@ -13,11 +13,10 @@ apostrophes, hyphens, dots and commas (so "p/q" is two words, "0.0095" one).
 
 from __future__ import annotations
 
-import os
-import shutil
 import sys
 from pathlib import Path
 
+from browserkit import launch, missing, report
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,14 +82,10 @@ SCROLL_JS = """async () => {
 }"""
 
 
-def chromium_path() -> str | None:
-    return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which("chromium-browser")
-
-
 def measure() -> dict:
     out: dict = {"height": {}}
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path())
+        browser = launch(pw)
         for width, height in SIZES:
             page = browser.new_page(viewport={"width": width, "height": height})
             page.goto(PAGE.as_uri())
@@ -122,17 +117,9 @@ def rows(m: dict) -> list[tuple[str, str, str, bool]]:
 
 
 def main() -> int:
-    if not PAGE.exists():
-        print(f"{PAGE.relative_to(ROOT)} not found.\n\nRun `python build.py` first; this script builds nothing.",
-              file=sys.stderr)
+    if missing(PAGE):
         return 1
-    table = rows(measure())
-    for name, value, target, _ in table:
-        print(f"{name}: {value}; target {target}")
-    missed = [name for name, _, _, ok in table if not ok]
-    if missed:
-        print(f"\nmissed targets: {', '.join(missed)}", file=sys.stderr)
-    return 2 if missed else 0
+    return report(rows(measure()))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import language, sampler, sequence
 from .dataset import CostModel, Dataset, Dist, MonteCarlo, Profile
-from .frames import Frame, Round, VerifyFrame, round_frames
+from .frames import Frame, Round, by_chance, round_frames
 from .language import LanguageRun
 from .stats import ProfileStats, best_k, profile_stats, round_cost, speedup_curve
 
@@ -51,11 +51,6 @@ class Checkpoint:
     def length_freq(self) -> tuple[Fraction, ...]:
         """Returns the observed share of rounds committing n = 1..k+1 tokens, exact."""
         return tuple(Fraction(c, self.rounds) for c in self.length_counts)
-
-
-def by_chance(frame: Frame) -> bool:
-    """Returns True for a check whose accept probability is strictly between 0 and 1: chance decided it."""
-    return isinstance(frame, VerifyFrame) and frame.chance
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The statistical checks of the sampler, and the one home of the suite's constants.
+"""The statistical checks of the sampler, and the one home of the suite's constants (its sizes are sizes.py's).
 
 The tests, `python -m speculative check` and the page all read the constants below. Every check compares
 what the sampler drew with exact probabilities: a chi-square p-value (scipy, imported only when a p-value
@@ -20,6 +20,7 @@ from .rules import BY_ID
 from .sequence import LENGTH as SEQUENCE_LENGTH  # noqa: F401
 from .sequence import PAGE_TEXTS as PAGE_SEQUENCE_TEXTS  # noqa: F401
 from .sequence import SEED, TOY, Chain, chain_probs, text_counts  # noqa: F401  (the toy the sequence checks use)
+from .sizes import ROUNDS, SEQUENCE_TEXTS  # noqa: F401  (the suite reads them here too)
 from .stats import tokens_distribution
 
 P_MIN = 1e-6  # a check fails when its chi-square p-value is below this
@@ -27,14 +28,12 @@ DETECTABLE_TV = 0.005  # the smallest error, in total variation at one position,
 POWER = 0.95  # ... with this probability at every position of the shipped profiles
 POWER_TRIALS = 400  # draws of the least-reached position's counts on which the power test measures its catch rate
 QUIET_SEEDS = 3  # seeds from SEED on at which the correct sampler must pass every check of the shipped profiles
-ROUNDS = 6_400_000  # rounds per shipped profile: its least-reached position gets enough for DETECTABLE_TV
 RANDOM_PROFILES = 12
 RANDOM_TOKENS = (2, 300)  # both ends included, so int8 and int32 token paths both run
 RANDOM_POSITIONS = (1, 12)
 RANDOM_ROUNDS = 500_000
 RANDOM_MIN_OVERLAP = 5 / 8  # the draft keeps at least this share of the target, so position 12 is reached
 IDENTITY_PAIRS = 5000  # random exact pairs on which min(p, q) + (1 - alpha) * residual = p is checked
-SEQUENCE_TEXTS = 1_000_000
 MIN_EXPECTED = 5  # chi-square cells expected fewer times than this are pooled
 
 

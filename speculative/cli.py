@@ -16,15 +16,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from . import checkout  # the standard library only, like this module
+from . import checkout, sizes  # the standard library only, like this module
 from .checkout import CONTENT, DATA
 from .errors import SETUP, Problems
 
 PROG = "speculative"
 ROUNDS_RANGE = (1_000, 100_000_000)  # rounds per profile: fewer reach no later position; more take hours
 TEXTS_RANGE = (1_000, 100_000_000)  # texts for the sequence check, for the same reasons
-GENERATIONS = 400  # lm_checks.REPEATS (a test keeps them equal)
-DEFAULTS = (6_400_000, 1_000_000)  # the suite's checks.ROUNDS and checks.SEQUENCE_TEXTS (a test keeps them equal)
 NEEDED = ("jinja2", "markdown_it", "rcssmin", "rjsmin", "tree_sitter", "tree_sitter_javascript", "numpy",
           "watchfiles")  # the build imports some only once it runs
 SERVE_PORT = 8000
@@ -163,13 +161,13 @@ def parser() -> argparse.ArgumentParser:
     build_options(command(sub, "build", build, "build site/index.html and site/trace.json from the inputs"), False)
     build_options(command(sub, "serve", build, "build, serve the page on 127.0.0.1 and rebuild on every save"), True)
     p = command(sub, "check", check, "run the suite's statistical checks of the sampler on your profiles file")
-    p.add_argument("--rounds", type=count(*ROUNDS_RANGE), default=DEFAULTS[0],
-                   help=f"rounds per profile, {ROUNDS_RANGE[0]:,} to {ROUNDS_RANGE[1]:,} (default: {DEFAULTS[0]:,})")
-    p.add_argument("--texts", type=count(*TEXTS_RANGE), default=DEFAULTS[1],
-                   help=f"texts for the sequence check, {TEXTS_RANGE[0]:,} to {TEXTS_RANGE[1]:,} (default: {DEFAULTS[1]:,})")
-    p.add_argument("--generations", type=count(0, 100_000), default=GENERATIONS,
+    p.add_argument("--rounds", type=count(*ROUNDS_RANGE), default=sizes.ROUNDS,
+                   help=f"rounds per profile, {ROUNDS_RANGE[0]:,} to {ROUNDS_RANGE[1]:,} (default: {sizes.ROUNDS:,})")
+    p.add_argument("--texts", type=count(*TEXTS_RANGE), default=sizes.SEQUENCE_TEXTS,
+                   help=f"texts for the sequence check, {TEXTS_RANGE[0]:,} to {TEXTS_RANGE[1]:,} (default: {sizes.SEQUENCE_TEXTS:,})")
+    p.add_argument("--generations", type=count(0, 100_000), default=sizes.REPEATS,
                    help=f"generations of the n-gram pair from each of its top contexts, 0 to 100,000; 0 skips its rows "
-                        f"(default: {GENERATIONS:,})")
+                        f"(default: {sizes.REPEATS:,})")
     p.add_argument("--content", help=f"the prose the n-gram pair is counted from (default: the clone's {CONTENT}/)")
     p.add_argument("--data", help=f"the profiles file (default: the clone's {DATA})")
     p = command(sub, "stats", stats, "print each profile's α, E, P(N = n), speedup and frame count, exactly")

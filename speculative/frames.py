@@ -63,6 +63,8 @@ class Frame:
     committed: tuple[int, ...]
     caption: tuple[str, ...]  # keys of strings.CAPTIONS, filled by the view from the frame, its round and position
     shows: tuple[str, ...] = ()  # the points worth noticing this frame demonstrates
+    # The frame's kind as the trace names it for the script (and strings.KIND_NAMES' key); Python tells frames
+    # apart by their class (isinstance, or match frame: case VerifyFrame()), never by this string.
     kind: ClassVar[str] = ""
     position: ClassVar[int | None] = None
     token: ClassVar[int | None] = None
@@ -101,6 +103,11 @@ class DoneFrame(Frame):
     lost: tuple[int, ...] = ()  # [len(dropped)] the tokens proposed there
     sure: tuple[int, ...] = ()  # the dropped positions the target would have accepted with probability 1
     kind: ClassVar[str] = "done"
+
+
+def by_chance(frame: Frame) -> bool:
+    """Returns True for a verify frame whose check chance decides (its accept probability strictly between 0 and 1)."""
+    return isinstance(frame, VerifyFrame) and frame.chance
 
 
 def slots(rnd: Round, upto: int, bonus_shown: bool) -> tuple[Slot, ...]:

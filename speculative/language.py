@@ -15,11 +15,10 @@ from .dataset import CostModel
 from .generate import GenRound
 from .lm_settings import LanguageModel
 from .prose import corpus_problem
+from .sizes import PROFILE_K, PROFILE_ROUNDS
 from .stats import round_cost
 
 PAGE_ROUNDS = 12  # rounds in the precomputed run that readers without scripting see (at least 12)
-PROFILE_ROUNDS = 600  # rounds the build runs per draft and temperature for the expected tokens per round
-PROFILE_K = 8  # ... each drafting this many tokens, the most the figure offers
 
 
 class CorpusError(ValueError):

@@ -16,10 +16,7 @@ import numpy as np
 from . import checks, generate, sampler
 from .language import LanguageRun
 from .rules import sampling_rules
-
-CONTEXTS = 20  # the most frequent contexts of the prose
-REPEATS = 400  # generations from each context, per check, in the check command
-KS = (1, 2)  # tokens drafted per round: the bonus is the second token at k = 1, a dropped proposal's place at k = 2
+from .sizes import CONTEXTS, KS, REPEATS
 
 
 @dataclass(frozen=True)

@@ -138,11 +138,8 @@ SERVERS = {
 LAB = {
     "option": "{name}, position {pos}",
     "back": "Back to where you were",
-    "threshold": "accept if u < {accept}",
     "accepted": "Accepted",
     "rejected": "Rejected",
-    "pass": ": u = {u} is below {worked}, so “{tok}” is kept.",
-    "fail": ": u = {u} is not below {worked}, so “{tok}” is rejected and a replacement is drawn.",
     "replacement": "The replacement draw r = {r} lands in the segment of “{rep}”, [{lo}, {hi}): “{rep}” is committed instead.",
     "none": "No proposal in this data is decided by chance: every accept probability here is 0 or 1.",
     "r_text": "replacement draw r = {r}",
@@ -153,9 +150,6 @@ LAB = {
              "sampling noise alone stays under with probability 1 − 10⁻⁶.",
     "tally_vacuous": "{n} draws: the committed tokens are {tv} in total variation from p; too few draws for the "
                      "noise bound to rule anything out yet.",
-    "tally_caption": "Every token the draws committed, by acceptance and as a replacement. Under each observed "
-                     "frequency, the upper bar is the exact share, min(p, q) solid and max(0, p − q) hatched, "
-                     "which sum to p; the lower bar is the draws, by acceptance solid and as a replacement hatched.",
     "tally_counts": "Per token: how often the draft proposed it, how often that proposal was accepted, and the "
                     "two divided, the token’s own acceptance rate (the accept test’s is min(1, p/q)). ",
     "col_prop": "proposed",
@@ -240,8 +234,8 @@ EXPLORER = {
     "step_many": "target steps",
 }
 
-# "Your own position" and the verification rule in the accept-test lab (templates/js/eighths.js fills the
-# worked ratio as ratio_text does). Rule patterns are numbered in rules.RULES's order.
+# "Your own position" in the accept-test lab (templates/js/eighths.js fills the worked ratio as ratio_text does),
+# and what the lab says under a rule other than the accept test.
 OWN = {
     "col_p": "p, eighths",
     "col_q": "q, eighths",
@@ -254,27 +248,45 @@ OWN = {
     "worked_capped": "min(1, {top}/{bottom}) = min(1, {ratio}) = {accept}",
     "item": "“{tok}” {accept}",
     "sep": ", ",
-    "rate_0": "Accept test: a proposal drawn from q passes with probability α = {rate}. "
-              "Each token’s accept probability min(1, p/q): {list}.",
-    "rate_1": "Greedy draft: the draft always proposes its likeliest token, “{tok}” (ties go to the earlier one), "
-              "and it passes with probability p(“{tok}”) = {rate}.",
     "key_other": " The bars’ legend names the accept test’s split of p (shared, the residual’s share); this rule "
                  "reads only the heights of p and q.",
-    "rate_2": "Exact match: the target draws its own y from p and keeps the proposal x only when y = x. Below, u "
-              "is that draw of y: it picks the token of p whose segment it lands in. So the proposal shown stays "
-              "with chance p(x), the width of its segment; averaged over proposals drawn from q that is "
-              "Σ p·q = {rate}.",
-    "threshold_2": "kept if u lands in [{lo}, {hi})",
-    "pass_1": ": u = {u} is below p(“{tok}”) = {accept}, so the draft’s top token stands.",
-    "fail_1": ": u = {u} is not below p(“{tok}”) = {accept}; the replacement comes from p with “{tok}” left out, "
-              "renormalised.",
-    "pass_2": ": u = {u} draws “{tok}” from p, the proposal itself, so it stays.",
-    "fail_2": ": u = {u} draws “{rep}” from p, not the proposal “{tok}”: “{rep}” is committed in its place.",
-    "caption_1": "Every token the draws committed. Upper bar, exact: p at the top token, accepted (solid), "
-                 "and p elsewhere, as a replacement (hatched); lower bar: the draws, split the same way.",
-    "caption_2": "Every token the draws committed. Upper bar, exact: p·q, the target’s draw matching the proposal "
-                 "(solid), and p·(1 − q), a mismatch (hatched); lower bar: the draws, split the same way.",
     "rate_seen": " Accepted proposals: {acc} ({seen}); the rule’s exact rate is {rate}.",
+}
+
+# Each verification rule's words in the lab, by its id in rules.py: how often it passes, the single check's threshold,
+# its pass and its fail, and the tally's caption.
+RULE_WORDS = {
+    "accept-test": {
+        "rate": "Accept test: a proposal drawn from q passes with probability α = {rate}. "
+                "Each token’s accept probability min(1, p/q): {list}.",
+        "threshold": "accept if u < {accept}",
+        "pass": ": u = {u} is below {worked}, so “{tok}” is kept.",
+        "fail": ": u = {u} is not below {worked}, so “{tok}” is rejected and a replacement is drawn.",
+        "caption": "Every token the draws committed, by acceptance and as a replacement. Under each observed "
+                   "frequency, the upper bar is the exact share, min(p, q) solid and max(0, p − q) hatched, "
+                   "which sum to p; the lower bar is the draws, by acceptance solid and as a replacement hatched.",
+    },
+    "greedy-draft": {
+        "rate": "Greedy draft: the draft always proposes its likeliest token, “{tok}” (ties go to the earlier one), "
+                "and it passes with probability p(“{tok}”) = {rate}.",
+        "threshold": "accept if u < {accept}",
+        "pass": ": u = {u} is below p(“{tok}”) = {accept}, so the draft’s top token stands.",
+        "fail": ": u = {u} is not below p(“{tok}”) = {accept}; the replacement comes from p with “{tok}” left out, "
+                "renormalised.",
+        "caption": "Every token the draws committed. Upper bar, exact: p at the top token, accepted (solid), "
+                   "and p elsewhere, as a replacement (hatched); lower bar: the draws, split the same way.",
+    },
+    "exact-match": {
+        "rate": "Exact match: the target draws its own y from p and keeps the proposal x only when y = x. Below, u "
+                "is that draw of y: it picks the token of p whose segment it lands in. So the proposal shown stays "
+                "with chance p(x), the width of its segment; averaged over proposals drawn from q that is "
+                "Σ p·q = {rate}.",
+        "threshold": "kept if u lands in [{lo}, {hi})",
+        "pass": ": u = {u} draws “{tok}” from p, the proposal itself, so it stays.",
+        "fail": ": u = {u} draws “{rep}” from p, not the proposal “{tok}”: “{rep}” is committed in its place.",
+        "caption": "Every token the draws committed. Upper bar, exact: p·q, the target’s draw matching the proposal "
+                   "(solid), and p·(1 − q), a mismatch (hatched); lower bar: the draws, split the same way.",
+    },
 }
 
 # The player's draws and the rounds chance decides.

@@ -5,7 +5,6 @@ the prose quotes. It formats only: every number arrives computed from the analys
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -63,8 +62,7 @@ def profile_trace(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
 def browser_words(words: dict[str, str]) -> dict[str, str]:
     """Returns the patterns the script fills; the ones only the build fills stay out of the trace."""
     build_only = {"option", "none", "short", "target", "observed", "back", "point", "point_drawn", "free", "few",
-                  "broken_caption", "broken_why", "col_commits", "variant_rule_only",
-                  "threshold", "pass", "fail", "tally_caption"}  # the last four: the lab's by rule, in rule_words
+                  "broken_caption", "broken_why", "col_commits", "variant_rule_only"}
     return {k: v for k, v in words.items() if k not in build_only}
 
 
@@ -80,24 +78,16 @@ BUILD_ONLY_DRAWS = {"chance_one", "chance_many", "chance_none_data", "chance_non
 
 
 def rule_words() -> dict[str, dict[str, str]]:
-    """Returns each verification rule's patterns in the lab, by rule id: how often it passes, the single check's
-    threshold, pass and fail, and the tally's caption (strings.OWN numbers them in NAMES' order)."""
-    lab, own = strings.LAB, strings.OWN
-    words = ({"rate": own["rate_0"], "threshold": lab["threshold"], "pass": lab["pass"], "fail": lab["fail"],
-              "caption": lab["tally_caption"]},
-             {"rate": own["rate_1"], "threshold": lab["threshold"], "pass": own["pass_1"], "fail": own["fail_1"],
-              "caption": own["caption_1"]},
-             {"rate": own["rate_2"], "threshold": own["threshold_2"], "pass": own["pass_2"], "fail": own["fail_2"],
-              "caption": own["caption_2"]})
-    return dict(zip(NAMES, words, strict=True))
+    """Returns each verification rule's patterns in the lab (strings.RULE_WORDS), by rule id in rules.NAMES' order;
+    a rule without words stops the build here."""
+    return {rule: strings.RULE_WORDS[rule] for rule in NAMES}
 
 
 def text_table() -> dict[str, Any]:
     """Returns every pattern and word the script shows: it has none of its own."""
-    own = {k: v for k, v in browser_words(strings.OWN).items() if not re.search(r"_\d$", k)}  # rule_words has those
     return {"captions": strings.CAPTIONS, "player": browser_words(strings.PLAYER), "kinds": strings.KIND_NAMES,
             "states": strings.STATE_NAMES, "lab": browser_words(strings.LAB), "conv": browser_words(strings.CONV),
-            "explorer": browser_words(strings.EXPLORER), "own": own, "rules": rule_words(),
+            "explorer": browser_words(strings.EXPLORER), "own": browser_words(strings.OWN), "rules": rule_words(),
             "draws": {k: v for k, v in strings.DRAWS.items() if k not in BUILD_ONLY_DRAWS},
             "gen": {k: v for k, v in strings.GEN.items() if k not in ("drafts", "short")}}  # the template names the drafts
 

@@ -25,13 +25,14 @@ def seeded(pages, page_url: str, hash_: str = "", seed: int | None = 2024) -> Pa
     return page
 
 
-def route_shares(pos: dict, rule: int = 0) -> list[Fraction]:
-    """Returns the exact chance of each (token, route) a rule commits, routes (accepted, replaced), from p and q."""
+def route_shares(pos: dict, rule: str = "accept-test") -> list[Fraction]:
+    """Returns the exact chance of each (token, route) a rule (by id) commits, routes (accepted, replaced), from p
+    and q."""
     p, q = [Fraction(x) for x in pos["target"]], [Fraction(x) for x in pos["draft"]]
     x = q.index(max(q))
-    by_rule = [lambda y: (min(p[y], q[y]), max(Fraction(0), p[y] - q[y])),
-               lambda y: (p[y], Fraction(0)) if y == x else (Fraction(0), p[y]),
-               lambda y: (p[y] * q[y], p[y] * (1 - q[y]))]
+    by_rule = {"accept-test": lambda y: (min(p[y], q[y]), max(Fraction(0), p[y] - q[y])),
+               "greedy-draft": lambda y: (p[y], Fraction(0)) if y == x else (Fraction(0), p[y]),
+               "exact-match": lambda y: (p[y] * q[y], p[y] * (1 - q[y]))}
     shares = [s for y in range(len(p)) for s in by_rule[rule](y)]
     assert sum(shares) == 1
     return shares

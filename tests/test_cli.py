@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from speculative import checkout, checks, cli, lm_checks, pipeline, sampler, variants
+from speculative import checkout, checks, cli, pipeline, sampler, variants
 from speculative.analysis import arrays
 from speculative.commands import check as check_command
 from speculative.errors import Problems
@@ -122,11 +122,6 @@ def test_serve_refuses_a_port_out_of_range(capsys):
     assert stop.value.code == 2
     assert capsys.readouterr().err == ('speculative serve: argument --port: found "70000"; expected a port number from 0 '
                                        'to 65535 (0 picks a free one)\n')
-
-
-def test_check_defaults_are_the_suites_own_counts():
-    assert cli.DEFAULTS == (checks.ROUNDS, checks.SEQUENCE_TEXTS)
-    assert cli.GENERATIONS == lm_checks.REPEATS
 
 
 def test_check_of_a_bad_file_prints_its_problems_without_traceback(tmp_path):

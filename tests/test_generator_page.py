@@ -14,7 +14,7 @@ from speculative import generate, pipeline, prose
 from speculative.figures.generator import joined
 from speculative.profiles import parse
 
-from .conftest import DATA, ROOT
+from .conftest import DATA
 from .test_publish import hint, project, refused  # noqa: F401  (project: the published-site fixture)
 
 
@@ -130,17 +130,6 @@ def test_too_little_prose_is_refused_and_the_site_left_as_it_was(run_build, proj
     assert lines == ["content: found 0 tokens of prose (0 distinct) once template syntax, HTML and markup are removed; "
                      "expected at least 20 tokens, 2 of them distinct, for the generator's models to be counted from",
                      *hint(["x"])]
-
-
-def test_the_pairs_check_constants_are_the_pages(explained):
-    from speculative import lm_checks
-    from speculative.figures import generator
-
-    assert (generator.KS, generator.CHECK_CONTEXTS) == (lm_checks.KS, lm_checks.CONTEXTS)
-    from speculative import language
-
-    assert (generator.PROFILE_ROUNDS, generator.PROFILE_K) == (language.PROFILE_ROUNDS, language.PROFILE_K)
-    assert (ROOT / "bench" / "generator.py").is_file()
 
 
 @pytest.mark.parametrize("lm, lines", [

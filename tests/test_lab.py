@@ -20,7 +20,7 @@ from speculative.stats import cumulative
 
 from .conftest import axe_violations, script_source
 
-RULES = list(NAMES.values())
+ACCEPT = "accept-test"  # the rule the lab opens on
 
 
 @pytest.fixture(scope="module")
@@ -152,13 +152,13 @@ def test_the_comparison_catches_a_wrong_fraction(page: Page, trace):
 # --- the lab in the browser ------------------------------------------------------------------------------------
 
 
-def rate_text(pos: dict, rule: int, vocab: list[str]) -> str:
-    """Returns the rule readout the lab should show for a position's facts, filled in Python."""
+def rate_text(pos: dict, rule: str, vocab: list[str]) -> str:
+    """Returns the readout the lab should show under a rule (by id) for a position's facts, filled in Python."""
     labels = [text.isolated(t) for t in vocab]
     items = [text.fill(strings.OWN["item"], {"tok": labels[y], "accept": none_mark(a)}) for y, a in enumerate(pos["accept"])]
     # under another rule than the accept test, a note says the bars' legend is the accept test's split of p
-    return text.fill(strings.OWN[f"rate_{rule}"], {"rate": pos["rates"][list(NAMES)[rule]], "list": strings.OWN["sep"].join(items),
-                                                "tok": labels[pos["greedy"]]}) + (strings.OWN["key_other"] if rule else "")
+    return text.fill(strings.RULE_WORDS[rule]["rate"], {"rate": pos["rates"][rule], "list": strings.OWN["sep"].join(items),
+                                                        "tok": labels[pos["greedy"]]}) + (strings.OWN["key_other"] if rule != ACCEPT else "")
 
 
 def own_inputs(page: Page, d: str, vocab: list[str]):
@@ -180,7 +180,7 @@ def test_your_own_position_starts_from_the_shipped_position_last_shown(pages, pa
     for d, dist in (("p", pos["target"]), ("q", pos["draft"])):
         for box, value in zip(own_inputs(page, d, vocab), eighths(dist), strict=True):
             expect(box).to_have_value(str(value))
-    expect(lab(page).locator("[data-lab-rate]")).to_have_text(rate_text(pos, 0, vocab))
+    expect(lab(page).locator("[data-lab-rate]")).to_have_text(rate_text(pos, ACCEPT, vocab))
     lab(page).get_by_label("Position", exact=True).select_option(where)
     expect(lab(page).get_by_role("spinbutton")).to_have_count(0)
     page.close()
@@ -206,7 +206,7 @@ def test_every_edit_gives_the_analysis_alpha_and_accept_probabilities(pages, pag
     own_inputs(page, d, vocab)[y].fill(str(value))
     if sum(after["p"]) == 8 == sum(after["q"]):
         facts = position_facts_of(record(after["p"], after["q"]), 0, vocab, 8).json()
-        expect(lab(page).locator("[data-lab-rate]")).to_have_text(rate_text(facts, 0, vocab))
+        expect(lab(page).locator("[data-lab-rate]")).to_have_text(rate_text(facts, ACCEPT, vocab))
         x = int(lab(page).get_by_role("group", name="Proposed token").get_by_role("radio", checked=True).input_value())
         expect(lab(page).locator("[data-lab-threshold]")).to_have_text(f"accept if u < {facts['accept'][x]}")
     expect(page).to_have_url(page_url + link(after["p"], after["q"]))
@@ -228,7 +228,7 @@ def test_every_input_moves_alpha_and_the_accept_probabilities_to_the_analysis_va
             own_inputs(page, d, vocab)[y].fill(str(values[d][y]))
             own_inputs(page, d, vocab)[z].fill(str(values[d][z]))
             facts = position_facts_of(record(values["p"], values["q"]), 0, vocab, 8).json()
-            expect(rate).to_have_text(rate_text(facts, 0, vocab))
+            expect(rate).to_have_text(rate_text(facts, ACCEPT, vocab))
     page.close()
 
 
@@ -267,7 +267,7 @@ def test_the_deep_link_restores_an_edited_position_clamped(pages, page_url, trac
         for box, value in zip(own_inputs(page, d, vocab), values, strict=True):
             expect(box).to_have_value(str(value))
     if sum(p) == 8 == sum(q):
-        expect(lab(page).locator("[data-lab-rate]")).to_have_text(rate_text(position_facts_of(record(p, q), 0, vocab, 8).json(), 0, vocab))
+        expect(lab(page).locator("[data-lab-rate]")).to_have_text(rate_text(position_facts_of(record(p, q), 0, vocab, 8).json(), ACCEPT, vocab))
     else:
         expect(lab(page).locator("[data-lab-off]")).to_contain_text("sums to")
     page.close()
@@ -293,13 +293,13 @@ def test_each_rule_shows_its_acceptance_and_check(pages, page_url, trace):
     tokens = lab(page).get_by_role("group", name="Proposed token")
     for where, pos in shipped_positions(trace):
         lab(page).get_by_label("Position", exact=True).select_option(where)
-        for i, name in enumerate(RULES):
+        for rule, name in NAMES.items():
             rules.get_by_role("radio", name=name).check()
-            expect(lab(page).locator("[data-lab-rate]")).to_have_text(rate_text(pos, i, vocab))
-            if i == 1:  # a greedy draft proposes one token only
+            expect(lab(page).locator("[data-lab-rate]")).to_have_text(rate_text(pos, rule, vocab))
+            if rule == "greedy-draft":  # a greedy draft proposes one token only
                 expect(tokens.get_by_role("radio")).to_have_count(1)
                 expect(tokens.get_by_role("radio", name=vocab[pos["greedy"]], exact=True)).to_be_checked()
-        rules.get_by_role("radio", name=RULES[0]).check()
+        rules.get_by_role("radio", name=NAMES[ACCEPT]).check()
     page.close()
 
 
@@ -347,18 +347,18 @@ def test_a_greedy_rejection_draws_from_p_without_the_proposal(pages, page_url, t
 
 @pytest.mark.browser
 @pytest.mark.slow
-@pytest.mark.parametrize("rule", [0, 1, 2])
+@pytest.mark.parametrize("rule", NAMES)
 def test_the_tally_under_each_rule_matches_p_at_every_shipped_position(pages, page_url, trace, rule):
     page = seeded(pages, page_url)
-    lab(page).get_by_role("radio", name=RULES[rule]).check()
+    lab(page).get_by_role("radio", name=NAMES[rule]).check()
     for where, pos in shipped_positions(trace):
         lab(page).get_by_label("Position", exact=True).select_option(where)
         expect(lab(page).locator("[data-tally-readout]")).to_contain_text("No draws yet")
         draw(page, 10)  # 100,000 draws
         shares = route_shares(pos, rule)
         assert chi_square_p(tally_counts(page), shares) > 1e-6, (where, rule)
-        expect(lab(page).locator("[data-tally-readout]")).to_contain_text(f"the rule’s exact rate is {pos['rates'][list(NAMES)[rule]]}.")
-        assert accepted_rate(page) == pytest.approx(float(Fraction(pos["rates"][list(NAMES)[rule]])), abs=0.02)
+        expect(lab(page).locator("[data-tally-readout]")).to_contain_text(f"the rule’s exact rate is {pos['rates'][rule]}.")
+        assert accepted_rate(page) == pytest.approx(float(Fraction(pos["rates"][rule])), abs=0.02)
     page.close()
 
 
@@ -397,16 +397,16 @@ def test_the_tally_counts_each_tokens_proposals_and_how_often_they_pass(pages, p
 
 
 # The cut points each rule's draws read: shifting one sends draws to the wrong token.
-PLANTS = {0: "q_cuts", 1: "greedy_cuts", 2: "p_cuts"}
+PLANTS = {"accept-test": "q_cuts", "greedy-draft": "greedy_cuts", "exact-match": "p_cuts"}
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("rule", [0, 1, 2])
+@pytest.mark.parametrize("rule", NAMES)
 def test_a_planted_wrong_cut_point_is_caught_under_each_rule(pages, page_url, trace, rule):
     where, pos = shipped_positions(trace)[0]
     page = seeded(pages, page_url)
     lab(page).get_by_label("Position", exact=True).select_option(where)
-    lab(page).get_by_role("radio", name=RULES[rule]).check()
+    lab(page).get_by_role("radio", name=NAMES[rule]).check()
     page.evaluate("""([where, field]) => { const [id, n] = where.split('/');
       const pos = window.__player.figures.lab.trace.profiles.find(p => p.id === id).positions[n - 1];
       const y = pos[field].findIndex(c => c > 0); pos[field][y] += 0.05; }""", [where, PLANTS[rule]])
@@ -420,7 +420,7 @@ def test_the_tally_of_your_own_position_matches_its_p_under_each_rule(pages, pag
     p, q = [4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 1]
     facts = position_facts_of(record(p, q), 0, trace["vocabulary"], 8).json()
     page = seeded(pages, page_url, "#lab/p=4.1.0.0.2.1/q=3.1.1.1.1.1")
-    for rule, name in enumerate(RULES):
+    for rule, name in NAMES.items():
         lab(page).get_by_role("radio", name=name).check()
         draw(page, 5)
         assert chi_square_p(tally_counts(page), route_shares(facts, rule)) > 1e-6, name

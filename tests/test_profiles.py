@@ -153,26 +153,16 @@ def test_schema_key_is_allowed_and_optional():
 
 
 def test_the_data_reference_states_the_loaders_limits():
+    from speculative import limits as lim
     from speculative.errors import MAX_INPUT_BYTES
-    from speculative.limits import (
-        MAX_COSTS,
-        MAX_DENOMINATOR,
-        MAX_DEPTH,
-        MAX_DIGITS,
-        MAX_DRAWN,
-        MAX_ID,
-        MAX_LABEL,
-        MAX_NAME,
-        MAX_POSITIONS,
-        MAX_PROFILES,
-        MAX_TOKENS,
-    )
+
     readme = " ".join((DATA.parent.parent / "docs" / "data.md").read_text(encoding="utf-8").split())
-    for claim in [f"at most {MAX_TOKENS} tokens, {MAX_POSITIONS} positions, {MAX_PROFILES} profiles, {MAX_COSTS} "
-                  f"`compare_draft_steps` costs and {MAX_DRAWN} `drawn_rounds`",
-                  f"a token label at most {MAX_LABEL} characters, a profile `name` at most {MAX_NAME} and an `id` "
-                  f"at most {MAX_ID}", f"is at most {MAX_DENOMINATOR}, and no number has more than {MAX_DIGITS} digits",
-                  f"at most {MAX_INPUT_BYTES:,} bytes", f"nested at most {MAX_DEPTH} deep"]:
+    for claim in [f"at most {lim.MAX_TOKENS} tokens, {lim.MAX_POSITIONS} positions, {lim.MAX_PROFILES} profiles, "
+                  f"{lim.MAX_COSTS} `compare_draft_steps` costs and {lim.MAX_DRAWN} `drawn_rounds`",
+                  f"a token label at most {lim.MAX_LABEL} characters, a profile `name` at most {lim.MAX_NAME} and "
+                  f"an `id` at most {lim.MAX_ID}",
+                  f"is at most {lim.MAX_DENOMINATOR}, and no number has more than {lim.MAX_DIGITS} digits",
+                  f"at most {MAX_INPUT_BYTES:,} bytes", f"nested at most {lim.MAX_DEPTH} deep"]:
         assert claim in readme
 
 

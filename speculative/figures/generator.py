@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import prose, strings, text, variants
+from ..sizes import CONTEXTS, KS, PROFILE_K, PROFILE_ROUNDS
 from ..stats import round_cost
 from ..text import decimal_str
 
@@ -24,15 +25,7 @@ IDS = frozenset({"gen", "gen-title", "gen-draft", "gen-k", "gen-temp", "gen-samp
 PREFIXES: frozenset[str] = frozenset()
 KINDS = {"a": "accepted", "r": "replaced", "b": "bonus"}
 CLOCK_STEPS = 20  # target steps the lanes' clock strips show
-PROFILE_ROUNDS, PROFILE_K = 600, 8  # language.PROFILE_ROUNDS and PROFILE_K (a test keeps them equal; no numpy here)
 CHOOSE_KEYS = ("Enter", " ")  # the keys that press a focused token, as they press a button
-KS = (1, 2)  # the k the suite's check of the pair uses (lm_checks.KS, which a test keeps equal; no numpy here)
-CHECK_CONTEXTS = 20  # ... and how many contexts (lm_checks.CONTEXTS)
-
-
-def lm_checks_contexts() -> int:
-    """Returns how many of the prose's contexts the pair's check starts from."""
-    return CHECK_CONTEXTS
 
 
 def joined(tokens: Sequence[str]) -> list[tuple[str, str]]:
@@ -96,7 +89,7 @@ class Generator:
                         "order": s.target_order, "alpha_t": temp_label(s.temperatures[t1]), "seed": s.seed,
                         "regex": prose.TOKEN.pattern,
                         "context_words": text.count(s.target_order - 1, "token"),
-                        "check_contexts": lm_checks_contexts(), "check_ks": text.and_list([str(k) for k in KS]),
+                        "check_contexts": CONTEXTS, "check_ks": text.and_list([str(k) for k in KS]),
                         "alphas": [{"name": strings.GEN["short"][m], "alpha": decimal_str(row[t1], 2)}
                                    for m, row in zip(s.draft_orders, r.alphas[:len(s.draft_orders)], strict=True)],  # then the target's own row
                         "temps": [temp_label(t) for t in s.temperatures],

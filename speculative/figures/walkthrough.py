@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .. import strings, text
-from ..frames import BonusFrame, DoneFrame, Draw, Frame, ProposeFrame, Round, VerifyFrame
+from ..frames import BonusFrame, DoneFrame, Draw, Frame, ProposeFrame, Round, VerifyFrame, by_chance
 from ..stats import cumulative
 from .common import Facts, PositionFacts
 
@@ -52,7 +52,7 @@ def draw_texts(d: Draw, name: str) -> dict[str, str]:
 
 def frame_fields(frame: Frame, vocab: Sequence[str]) -> dict[str, Any]:
     """Returns the caption fields one frame adds, as finished strings."""
-    if isinstance(frame, ProposeFrame):  # the kinds by their classes: frame.kind is each class's own
+    if isinstance(frame, ProposeFrame):  # frames told apart by their classes; frame.kind is the trace's name
         return {"tokens_count": text.token_count(len(frame.slots) - 1),
                 "proposals": text.quoted([vocab[held(s.token)] for s in frame.slots[:-1]])}
     if isinstance(frame, VerifyFrame):
@@ -86,7 +86,7 @@ def frame_json(frame: Frame) -> dict[str, Any]:
     in strings.CAPTIONS, its draw ("" where it draws nothing) and whether chance decides it; what it shows is in the
     trace's points."""
     return {"kind": frame.kind, "pos": frame.position or 0, "slots": [s.state for s in frame.slots],
-            "caption": list(frame.caption), "u": u_text(frame), "chance": bool(getattr(frame, "chance", False))}
+            "caption": list(frame.caption), "u": u_text(frame), "chance": by_chance(frame)}
 
 
 def round_json(rnd: Round, frames: Sequence[Frame], vocab: Sequence[str]) -> dict[str, Any]:
@@ -131,7 +131,7 @@ def frame_views(profile_id: str, rnd: Round, frames: Sequence[Frame], facts: Seq
     """Returns the no-JS list's frames: head, strip and caption, all finished strings."""
     out, n = [], len(frames)
     for f in frames:
-        head = text.fill(strings.PLAYER["head_verify" if f.kind == "verify" else "head"],
+        head = text.fill(strings.PLAYER["head_verify" if isinstance(f, VerifyFrame) else "head"],
                          {"i": f.index, "n": n, "kind": strings.KIND_NAMES[f.kind], "pos": f.position or 0})
         out.append({"id": f"{profile_id}/{f.index}", "head": head, "slots": slot_views(f, rnd, vocab),
                     "caption": caption(f, frames, facts, vocab)})
@@ -140,7 +140,7 @@ def frame_views(profile_id: str, rnd: Round, frames: Sequence[Frame], facts: Seq
 
 def chance_frame(frames: Sequence[Frame]) -> int:
     """Returns the number of a round's first frame whose check chance decides."""
-    return next(f.index for f in frames if getattr(f, "chance", False))
+    return next(f.index for f in frames if by_chance(f))
 
 
 def chance_note(r: ProfileResult) -> str:
