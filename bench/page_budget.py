@@ -33,8 +33,8 @@ CONTROLS = [
     ("lab, Replacement draw", "#lab-rep"),
     ("lab, Position", "#lab-position"),
     ("lab, Sampler", "#lab-sampler"),
-    ("convergence, Rounds", "input[data-conv-rounds]"),
-    ("convergence, Position", "select[data-conv-position]"),
+    ("convergence, Rounds", "input[data-convergence-rounds]"),
+    ("convergence, Position", "select[data-convergence-position]"),
     ("explorer, Positions drafted", "#explorer-k"),
     ("explorer, Draft step cost", "#explorer-cost"),
 ]

@@ -200,7 +200,7 @@ LAB = {
 }
 
 # The convergence figure's words.
-CONV = {
+CONVERGENCE = {
     "position": "position {pos}",
     "bonus": "bonus position {pos}",
     "short": "bonus {pos}",

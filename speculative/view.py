@@ -96,7 +96,7 @@ def text_table() -> dict[str, Any]:
     """Returns every pattern and word the script shows: it has none of its own."""
     own = {k: v for k, v in browser_words(strings.OWN).items() if not re.search(r"_\d$", k)}  # rule_words has those
     return {"captions": strings.CAPTIONS, "player": browser_words(strings.PLAYER), "kinds": strings.KIND_NAMES,
-            "states": strings.STATE_NAMES, "lab": browser_words(strings.LAB), "conv": browser_words(strings.CONV),
+            "states": strings.STATE_NAMES, "lab": browser_words(strings.LAB), "convergence": browser_words(strings.CONVERGENCE),
             "explorer": browser_words(strings.EXPLORER), "own": own, "rules": rule_words(),
             "draws": {k: v for k, v in strings.DRAWS.items() if k not in BUILD_ONLY_DRAWS},
             "gen": {k: v for k, v in strings.GEN.items() if k not in ("drafts", "short")}}  # the template names the drafts

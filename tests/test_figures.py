@@ -174,16 +174,16 @@ def test_a_positions_block_link_opens_the_lab_there(page: Page, page_url):
 def test_the_rounds_slider_shows_the_trace_tv_at_every_checkpoint(page: Page, page_url, trace):
     page.goto(page_url)
     for i, p in enumerate(trace["profiles"]):
-        fig = page.locator(f'[data-conv="{i}"]')
+        fig = page.locator(f'[data-convergence="{i}"]')
         conv = p["convergence"]
         for pos in (1, len(p["positions"]) + 1):
             fig.get_by_label("Position", exact=True).select_option(str(pos))
             for c, n in enumerate(conv["checkpoints"]):
                 fig.get_by_label("Rounds").fill(str(c))
-                readout = fig.locator("[data-conv-readout]")
+                readout = fig.locator("[data-convergence-readout]")
                 count = conv["reached"][c][pos - 1]
                 expect(readout).to_contain_text(f"After {n:,} rounds: {count:,} round{'' if count == 1 else 's'} committed")
-                expect(fig.locator("[data-conv-out]")).to_have_text(f"{n:,}")
+                expect(fig.locator("[data-convergence-out]")).to_have_text(f"{n:,}")
                 expect(readout).to_contain_text(f"Total variation from the target {conv['tv_text'][c][pos - 1]}")
                 if not conv["vacuous"][c][pos - 1]:
                     expect(readout).to_contain_text(conv["bound_text"][c][pos - 1])
@@ -192,7 +192,7 @@ def test_the_rounds_slider_shows_the_trace_tv_at_every_checkpoint(page: Page, pa
 def test_the_tv_chart_marks_the_rounds_shown_and_follows_the_slider(page: Page, page_url, trace):
     page.goto(page_url)
     conv = trace["profiles"][0]["convergence"]
-    fig, now = page.locator('[data-conv="0"]'), page.locator(".conv").first.locator(".ch-now")
+    fig, now = page.locator('[data-convergence="0"]'), page.locator(".convergence").first.locator(".ch-now")
     xs = now.get_attribute("data-xs").split()
     for c in (0, len(xs) // 2, len(xs) - 1):
         fig.get_by_label("Rounds").fill(str(c))
@@ -211,10 +211,10 @@ def test_figure_controls_work_from_the_keyboard(page: Page, page_url):
     before = u.input_value()
     page.keyboard.press("ArrowLeft")
     expect(u).not_to_have_value(before)
-    rounds = page.locator('[data-conv="0"]').get_by_label("Rounds")
+    rounds = page.locator('[data-convergence="0"]').get_by_label("Rounds")
     rounds.focus()
     page.keyboard.press("Home")
-    expect(page.locator('[data-conv="0"] [data-conv-readout]')).to_contain_text("After 10 rounds")
+    expect(page.locator('[data-convergence="0"] [data-convergence-readout]')).to_contain_text("After 10 rounds")
     k = page.get_by_label("Positions drafted")
     k.focus()
     page.keyboard.press("Home")
@@ -227,13 +227,13 @@ def test_figure_controls_work_from_the_keyboard(page: Page, page_url):
 def test_axe_finds_nothing_in_the_figures_default_or_changed(page: Page, page_url, scheme):
     page.emulate_media(color_scheme=scheme)
     page.goto(page_url)
-    found = axe_violations(page, ["#lab", ".conv", ".explorer"])
+    found = axe_violations(page, ["#lab", ".convergence", ".explorer"])
     lab(page).get_by_label("Uniform draw u").fill("0.100")
-    page.locator('[data-conv="0"]').get_by_label("Rounds").fill("2")
+    page.locator('[data-convergence="0"]').get_by_label("Rounds").fill("2")
     page.get_by_label("Draft step cost").select_option("7")
     page.locator(".explorer").get_by_label("Rule", exact=True).select_option("exact-match")
     page.get_by_label("Verification cost per position").select_option("3")
-    found += axe_violations(page, ["#lab", ".conv", ".explorer"])
+    found += axe_violations(page, ["#lab", ".convergence", ".explorer"])
     assert found == []
 
 

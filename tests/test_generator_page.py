@@ -124,8 +124,8 @@ def test_too_little_prose_is_refused_and_the_site_left_as_it_was(run_build, proj
     for path in (project / "content").glob("*.md"):
         path.unlink()
     (project / "content" / "01-what.md").write_text("---\ntitle: What\norder: 1\nid: what\n---\n{{ generator }}\n"
-                                                   "{{ lab }} {{ positions }} {{ walkthrough }} {{ checks_identity }}\n"
-                                                   "{{ checks_charts }} {{ explorer }} {{ servers }}\n", encoding="utf-8")
+                                                   "{{ lab }} {{ positions }} {{ walkthrough }} {{ identity }}\n"
+                                                   "{{ convergence }} {{ explorer }} {{ servers }}\n", encoding="utf-8")
     lines = refused(run_build, project)
     assert lines == ["content: found 0 tokens of prose (0 distinct) once template syntax, HTML and markup are removed; "
                      "expected at least 20 tokens, 2 of them distinct, for the generator's models to be counted from",

@@ -131,7 +131,7 @@ function renderTally(fig, pos) {
 function renderTallyReadout(fig, ps, freq, pos) {
   const L = fig.L, s = fig.state, n = s.n;
   if (!freq) { fig.tally.readout.textContent = fig.broken ? L.tally_empty_broken : L.tally_empty; return; }
-  const tv = distance(freq, ps), C = fig.trace.text.conv;
+  const tv = distance(freq, ps), C = fig.trace.text.convergence;
   const bound = Math.sqrt((ps.length * Math.LN2 + Math.log(1 / NOISE_DELTA)) / (2 * n));
   const accepted = s.acc.reduce((a, b) => a + b, 0), f = { n: grouped(n, L.group), tv: tv.toFixed(4),
     bound: bound.toFixed(4), rel: tv <= bound ? C.within : C.above, acc: grouped(accepted, L.group), seen: (accepted / n).toFixed(3) };
