@@ -291,7 +291,7 @@ DRAWS = {
 }
 
 # "Watch it generate": the generator figure's words (templates/js/generator.js fills the same patterns).
-GEN: dict[str, Any] = {
+GENERATOR: dict[str, Any] = {
     "drafts": {1: "a unigram model (word frequencies alone)", 2: "a bigram model (the previous word)",
                3: "a trigram model (the previous two words)", 0: "the target itself (a perfect draft)"},
     "short": {1: "the unigram draft", 2: "the bigram draft", 3: "the trigram draft"},

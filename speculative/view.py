@@ -99,7 +99,7 @@ def text_table() -> dict[str, Any]:
             "states": strings.STATE_NAMES, "lab": browser_words(strings.LAB), "convergence": browser_words(strings.CONVERGENCE),
             "explorer": browser_words(strings.EXPLORER), "own": own, "rules": rule_words(),
             "draws": {k: v for k, v in strings.DRAWS.items() if k not in BUILD_ONLY_DRAWS},
-            "gen": {k: v for k, v in strings.GEN.items() if k not in ("drafts", "short")}}  # the template names the drafts
+            "generator": {k: v for k, v in strings.GENERATOR.items() if k not in ("drafts", "short")}}  # the template names the drafts
 
 
 def whole_numbers(value: Any) -> Any:

@@ -276,24 +276,24 @@ def test_the_generator_runs_each_broken_sampler_as_python_does_draw_for_draw(pag
     step(page, 100)
     p, q = generate.rows(run.target, 1.0), generate.rows(run.drafts[run.draft_index(run.settings.default_draft)], 1.0)
     rounds = generate.generate(p, q, run.prompt, run.settings.k, iter(spec), 100, rule=v.rule)
-    assert page.evaluate(LANE_JS, "[data-gen-spec]") == text_of(run, (*run.prompt, *(t for r in rounds for t in r.committed)))
+    assert page.evaluate(LANE_JS, "[data-generator-spec]") == text_of(run, (*run.prompt, *(t for r in rounds for t in r.committed)))
     right = generate.generate(p, q, run.prompt, run.settings.k, iter(spec), 100, rule=sampler.RULE)
     assert [r.committed for r in rounds] != [r.committed for r in right]  # the comparison can tell them apart
     ctx = tuple(run.top_contexts[0])
     tv = float(variants.total_variation(v.committed(p(ctx), q(ctx)), p(ctx)))
-    expect(gen(page).locator("[data-gen-broken-text]")).to_contain_text(f"is {tv:.4f} in total variation")
-    expect(gen(page).locator("[data-gen-broken-bars] .bar-row")).to_have_count(6)
-    expect(gen(page).locator("[data-gen-expected]")).to_contain_text("The expected values are the rule’s")
+    expect(gen(page).locator("[data-generator-broken-text]")).to_contain_text(f"is {tv:.4f} in total variation")
+    expect(gen(page).locator("[data-generator-broken-bars] .bar-row")).to_have_count(6)
+    expect(gen(page).locator("[data-generator-expected]")).to_contain_text("The expected values are the rule’s")
 
 
 @pytest.mark.browser
 def test_the_generator_with_the_rule_shows_no_broken_part(page: Page, page_url):
     open_figure(page, page_url)
     expect(gen(page).get_by_label("Sampler", exact=True)).to_have_value("0")
-    expect(gen(page).locator("[data-gen-broken]")).to_be_hidden()
-    expect(gen(page).locator("[data-gen-broken-bars] > *")).to_have_count(0)
+    expect(gen(page).locator("[data-generator-broken]")).to_be_hidden()
+    expect(gen(page).locator("[data-generator-broken-bars] > *")).to_have_count(0)
     gen(page).get_by_label("Sampler", exact=True).select_option("4")
-    expect(gen(page).locator("[data-gen-broken]")).to_be_visible()
+    expect(gen(page).locator("[data-generator-broken]")).to_be_visible()
     gen(page).get_by_label("Sampler", exact=True).select_option("0")
-    expect(gen(page).locator("[data-gen-broken]")).to_be_hidden()
-    expect(gen(page).locator("[data-gen-expected]")).not_to_contain_text("rule’s")
+    expect(gen(page).locator("[data-generator-broken]")).to_be_hidden()
+    expect(gen(page).locator("[data-generator-expected]")).not_to_contain_text("rule’s")

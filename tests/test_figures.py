@@ -253,7 +253,7 @@ def test_no_js_text_names_no_control_that_is_not_there(browser, page_url):
     page = context.new_page()
     page.goto(page_url)
     text = page.locator("main").inner_text()
-    for lane in page.locator(".gen-text").all_inner_texts():  # the n-gram models' own writing, counted from this
+    for lane in page.locator(".generator-text").all_inner_texts():  # the n-gram models' own writing, counted from this
         text = text.replace(lane, "")  # prose, may repeat any phrase of it
     for phrase in ("then drag u", "Slide Rounds", "Switch to Rounds drawn", "the explorer draws", "step through it with the buttons"):
         assert phrase not in text, phrase

@@ -47,7 +47,7 @@ EDITS = {f.__name__: f for f in (chance_at_divergent_2, aligned_rejected_first, 
 def no_js_text(html: str) -> str:
     """The page's prose as a reader without scripting reads it, less the generator's lanes: the n-gram models write
     those from the prose itself, so they can repeat any phrase of it (such as "Slide Rounds")."""
-    html = re.sub(r"<script.*?</script>|<style>.*?</style>|<p class=\"gen-text\">.*?</p>", "", html, flags=re.S)
+    html = re.sub(r"<script.*?</script>|<style>.*?</style>|<p class=\"generator-text\">.*?</p>", "", html, flags=re.S)
     html = html.replace("<noscript data-static>", "").replace("<noscript>", "").replace("</noscript>", "")
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split()).replace(" .", ".").replace(" ,", ",")
 
