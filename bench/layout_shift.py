@@ -35,8 +35,8 @@ OBSERVE_JS = """() => {
 # and the height from the top of the controls to the bottom of the last visible panel of the stage.
 STEP_JS = """async () => {
   const paint = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-  const player = document.querySelector('[data-player]'), stage = player.querySelector('.player-stage');
-  const controls = player.querySelector('.player-controls'), scrubber = player.querySelector('[data-scrubber]');
+  const player = document.querySelector('[data-walkthrough]'), stage = player.querySelector('.walkthrough-stage');
+  const controls = player.querySelector('.walkthrough-controls'), scrubber = player.querySelector('[data-scrubber]');
   const next = player.querySelector('[data-action="next"]');
   player.querySelector('[data-action="first"]').click();
   window.scrollTo(0, window.scrollY + player.getBoundingClientRect().top);
@@ -82,7 +82,7 @@ def viewport_figures(browser, url: str, width: int, height: int) -> dict:
     """Returns the largest and total shift while stepping, the rounds whose frames differ in height, and the worst span."""
     page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(url)
-    page.wait_for_selector("[data-player]", state="visible")
+    page.wait_for_selector("[data-walkthrough]", state="visible")
     page.evaluate("window.__trace = JSON.parse(document.getElementById('trace').textContent)")
     page.evaluate(OBSERVE_JS)
     worst = {"shift": 0.0, "sum": 0.0, "span": 0.0, "uneven": 0, "rounds": 0, "frames": 0, "where": "", "sources": []}

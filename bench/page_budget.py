@@ -112,7 +112,7 @@ OWN_JS = """(actions) => {
 # Clicks the player's Next step button; at the last frame, First step (untimed) starts the walk again.
 NEXT_JS = """(actions) => {
   /* TIMED */
-  const player = document.querySelector('[data-player]'), scrubber = player.querySelector('[data-scrubber]');
+  const player = document.querySelector('[data-walkthrough]'), scrubber = player.querySelector('[data-scrubber]');
   const next = player.querySelector('[data-action="next"]'), first = player.querySelector('[data-action="first"]');
   const times = [];
   for (let i = 0; i < actions; i++) {
@@ -130,7 +130,7 @@ def chromium_path() -> str | None:
 def open_ready(page: Page, url: str) -> None:
     """Opens the page and waits until its script has shown the player."""
     page.goto(url)
-    page.wait_for_selector("[data-player]", state="visible")
+    page.wait_for_selector("[data-walkthrough]", state="visible")
 
 
 def controls(page: Page) -> dict[str, list[float]]:

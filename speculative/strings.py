@@ -53,7 +53,7 @@ CAPTIONS = {
 }
 
 # The player's own words: headings, labels and notes it writes around a frame.
-PLAYER = {
+WALKTHROUGH = {
     "quoted": "“{tok}”",  # one token of a caption's list; the list joins them with spaces (quoted(), the player's)
     "token_one": "{n} token",  # how many tokens a round proposes or commits (token_count(), the player's)
     "tokens": "{n} tokens",

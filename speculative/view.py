@@ -95,7 +95,7 @@ def rule_words() -> dict[str, dict[str, str]]:
 def text_table() -> dict[str, Any]:
     """Returns every pattern and word the script shows: it has none of its own."""
     own = {k: v for k, v in browser_words(strings.OWN).items() if not re.search(r"_\d$", k)}  # rule_words has those
-    return {"captions": strings.CAPTIONS, "player": browser_words(strings.PLAYER), "kinds": strings.KIND_NAMES,
+    return {"captions": strings.CAPTIONS, "walkthrough": browser_words(strings.WALKTHROUGH), "kinds": strings.KIND_NAMES,
             "states": strings.STATE_NAMES, "lab": browser_words(strings.LAB), "convergence": browser_words(strings.CONVERGENCE),
             "explorer": browser_words(strings.EXPLORER), "own": own, "rules": rule_words(),
             "draws": {k: v for k, v in strings.DRAWS.items() if k not in BUILD_ONLY_DRAWS},
@@ -146,7 +146,7 @@ def point_view(ex: Explained, where: tuple[int, int, int] | None) -> dict[str, A
     if where is None:
         return {"href": None, "label": None}
     r, frame, round_ = ex.results[where[0]], where[1], where[2]
-    label = text.fill(strings.PLAYER["point_drawn" if round_ else "point"],
+    label = text.fill(strings.WALKTHROUGH["point_drawn" if round_ else "point"],
                       {"name": r.profile.name, "i": frame, "n": len(r.frames_of(round_)), "r": round_})
     return {"href": f"#{point_href(ex, where)}", "label": label}
 
@@ -223,7 +223,7 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         "residual_example": residual_example(ex),
         "state_names": strings.STATE_NAMES,
         "n": counts(ex),
-        "player_counter": text.fill(strings.PLAYER["counter"], {"i": 1, "n": len(ex.results[0].frames)}),
+        "walkthrough_counter": text.fill(strings.WALKTHROUGH["counter"], {"i": 1, "n": len(ex.results[0].frames)}),
         "authored_chance": text.and_list([r.profile.name for r in ex.results if r.walk_by_chance]),
         "authored_rounds": "round" if sum(r.walk_by_chance for r in ex.results) == 1 else "rounds",
         "seeds": {"walk": data.walkthrough_seed, "mc": data.monte_carlo.seed, "drawn": data.drawn_rounds},

@@ -19,7 +19,7 @@ WIDTHS = (360, 1280)
 def open_ready(page: Page, url: str) -> None:
     """Opens the page and waits until its script has filled the player and the lab."""
     page.goto(url)
-    expect(page.locator("[data-player]")).to_be_visible()
+    expect(page.locator("[data-walkthrough]")).to_be_visible()
     expect(page.locator("#lab [data-lab-verdict]")).to_contain_text("Rejected")
 
 

@@ -56,11 +56,11 @@ def rejection(trace: dict) -> tuple[dict, dict]:
 
 
 def counter(page: Page):
-    return page.locator("[data-player] [data-counter]")
+    return page.locator("[data-walkthrough] [data-counter]")
 
 
 def player(page: Page):
-    return page.locator("[data-player]")
+    return page.locator("[data-walkthrough]")
 
 
 def at(page: Page, i: int, n: int) -> None:
@@ -439,7 +439,7 @@ def test_axe_finds_nothing_in_the_player_in_light_or_dark(page: Page, page_url, 
         for p, frame in looks:
             page.evaluate("where => { location.hash = where; }", f"#{p['id']}/{frame['index']}")
             at(page, frame["index"], len(frames(p)))
-            assert axe_violations(page, "[data-player]") == [], (scheme, p["id"], frame["index"])
+            assert axe_violations(page, "[data-walkthrough]") == [], (scheme, p["id"], frame["index"])
 
 
 def test_axe_finds_nothing_on_the_whole_page_in_light_or_dark(page: Page, page_url):
@@ -565,7 +565,7 @@ def test_the_round_buttons_and_the_step_buttons_stay_put_from_round_to_round(pag
 
 STAGE_HEIGHTS_JS = """async () => {
   const paint = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-  const stage = document.querySelector('.player-stage'), scrubber = document.querySelector('[data-scrubber]');
+  const stage = document.querySelector('.walkthrough-stage'), scrubber = document.querySelector('[data-scrubber]');
   const heights = [];
   for (let i = 1; i <= Number(scrubber.max); i++) {
     document.querySelector('[data-action="' + (i === 1 ? 'first' : 'next') + '"]').click();
@@ -580,7 +580,7 @@ STAGE_HEIGHTS_JS = """async () => {
 def test_every_frame_of_a_round_has_the_same_height(page: Page, page_url, trace, width):
     page.set_viewport_size({"width": width, "height": 800})
     page.goto(page_url)
-    stage = page.locator(".player-stage")
+    stage = page.locator(".walkthrough-stage")
     page.evaluate("() => new Promise(r => requestIdleCallback(() => requestIdleCallback(r)))")
     expect(stage).not_to_have_class(re.compile(r"\bis-sized\b"))  # far below the first screen: no sizing at load
     stage.scroll_into_view_if_needed()  # the player sizes its round once the reader comes near it
@@ -609,8 +609,8 @@ def test_the_page_pool_lends_a_page_again_with_the_viewport_and_media_a_test_cha
 def test_the_axe_helper_reports_a_planted_violation_in_its_context_only(page: Page, page_url):
     page.goto(page_url)
     page.evaluate("""() => { const b = document.createElement('button');
-        b.id = 'planted-unnamed'; document.querySelector('[data-player]').append(b); }""")  # a button with no name
-    assert any(v.startswith("button-name: #planted-unnamed") for v in axe_violations(page, "[data-player]"))
+        b.id = 'planted-unnamed'; document.querySelector('[data-walkthrough]').append(b); }""")  # a button with no name
+    assert any(v.startswith("button-name: #planted-unnamed") for v in axe_violations(page, "[data-walkthrough]"))
     assert axe_violations(page, ".explorer") == []  # another figure: the planted button is not in it
 
 
@@ -651,6 +651,6 @@ def test_a_frame_that_checks_nothing_says_so_where_the_check_stands_on_a_wide_sc
             expect(player(page).locator("[data-test]")).to_be_visible()
         else:
             expect(idle).to_be_visible()
-            expect(idle).to_contain_text(trace["text"]["player"][f"idle_{frame['kind']}"].split("{")[0][:20])
+            expect(idle).to_contain_text(trace["text"]["walkthrough"][f"idle_{frame['kind']}"].split("{")[0][:20])
     page.set_viewport_size({"width": 390, "height": 844})  # one column: the note would only push the frame down
     expect(idle).to_be_hidden()

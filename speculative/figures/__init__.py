@@ -16,7 +16,7 @@ COMPONENTS = tuple(f.COMPONENT for f in FIGURES)
 SHARED_SCRIPTS = ("js/core.js", "js/variants.js")
 SCRIPTS = (*SHARED_SCRIPTS, *(name for f in FIGURES for name in f.SCRIPTS), "js/folds.js", "js/print.js", "js/boot.js")
 SHELL_IDS = frozenset({"main", "trace"})  # the page template's own element ids
-STYLES = ("style.css", "charts.css", "player.css", "figures.css")  # joined, in this order, into the page's one style
+STYLES = ("style.css", "charts.css", "walkthrough.css", "figures.css")  # joined, in this order, into the page's one style
 
 
 def needed_templates() -> tuple[str, ...]:

@@ -23,7 +23,7 @@ PREFIXES = frozenset({"convergence-title", "convergence-rounds", "convergence-po
 def tv_text(x: float, n: int = 1) -> str:
     """Returns a total-variation distance or bound as the page prints it: 4 decimals, a bound capped at 1; the dash
     for "none" where no round reached the position (n = 0), so there is nothing to compare with the target."""
-    return decimal_str(min(x, 1.0), 4) if n else strings.PLAYER["no_token"]
+    return decimal_str(min(x, 1.0), 4) if n else strings.WALKTHROUGH["no_token"]
 
 
 def shares(values: Any) -> list[float]:

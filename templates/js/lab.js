@@ -85,7 +85,7 @@ function renderLab(fig) {
   ui.rules.querySelectorAll('input').forEach(input => { input.checked = input.value === s.rule; });
   renderOwn(fig);
   renderLabTokens(fig, pos);
-  ui.bars.replaceChildren(...overlapRows(pos, fig.trace.vocabulary, ok ? s.token : -1, fig.trace.text.player.bar_numbers));
+  ui.bars.replaceChildren(...overlapRows(pos, fig.trace.vocabulary, ok ? s.token : -1, fig.trace.text.walkthrough.bar_numbers));
   const hands = ok && !fig.broken;  // the check by hand is the rule's; a broken sampler shows what it commits instead
   ui.tokens.hidden = ui.test.hidden = ui.rate.hidden = !hands;
   fig.tally.drawU.hidden = !!fig.broken;
@@ -130,7 +130,7 @@ function renderLabTest(fig, pos) {
   const f = { u, worked: pos.worked[x], accept: s.rule === 'greedy-draft' ? pos.rates[s.rule] : pos.accept[x], tok: labels[x],
     lo, hi: (c.at + c.w).toFixed(3), rep: labels[c.y] };
   ui.u.value = u;
-  ui.u.setAttribute('aria-valuetext', fill(fig.trace.text.player.u, f));
+  ui.u.setAttribute('aria-valuetext', fill(fig.trace.text.walkthrough.u, f));
   ui.yes.style.setProperty('--w', String(c.w));
   ui.yes.style.setProperty('--at', String(c.at));
   ui.yes.parentNode.classList.toggle('is-never', c.w === 0);
@@ -160,7 +160,7 @@ function renderLabResidual(fig, cuts, shares) {
 
 // How often the chosen rule passes a proposal here, exact; under the accept test, every token's accept probability.
 function renderLabRate(fig, pos) {
-  const O = fig.O, labels = fig.trace.labels, none = fig.trace.text.player.no_token;
+  const O = fig.O, labels = fig.trace.labels, none = fig.trace.text.walkthrough.no_token;
   const list = pos.accept.map((a, y) => fill(O.item, { tok: labels[y], accept: a === null ? none : a }));
   const rule = fig.state.rule, other = rule !== fig.trace.rules[0].id;  // the bars' key is the accept test's
   fig.ui.rate.textContent = fill(fig.trace.text.rules[rule].rate,

@@ -104,7 +104,7 @@ function bindTally(fig) {
 
 // The tally's table, made once and put in the figure only while there are draws (a page at rest stays small).
 function tallyBox(L) {
-  const box = node('div', 'table-scroll'), table = node('table', 'dist player-table'), caption = node('caption');
+  const box = node('div', 'table-scroll'), table = node('table', 'dist fig-table'), caption = node('caption');
   box.setAttribute('role', 'region');
   box.tabIndex = 0;
   caption.id = 'tally-cap';
@@ -151,7 +151,7 @@ function distance(a, b) { return 0.5 * a.reduce((sum, x, y) => sum + Math.abs(x 
 // The identity as an experiment: per token, the counts by route and the observed frequency, its bar stacked the
 // same way as the exact shares drawn just above it, on one scale (exactShares: what each rule commits by each route).
 function renderTallyTable(fig, pos, freq) {
-  const s = fig.state, L = fig.L, T = fig.trace.text.player, top = Math.max(...pos.target.concat(pos.draft).map(fracValue));
+  const s = fig.state, L = fig.L, T = fig.trace.text.walkthrough, top = Math.max(...pos.target.concat(pos.draft).map(fracValue));
   fig.tally.box.caption.textContent = L.tally_counts + (fig.broken ? L.tally_caption_broken
     : fig.trace.text.rules[s.rule].caption);
   fig.tally.box.head.replaceChildren(headRow([T.col_token, L.col_prop, L.col_acc, L.col_kept, L.col_rep, L.col_freq, T.col_p]));

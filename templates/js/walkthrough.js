@@ -65,7 +65,7 @@ function committedOf(slots) {
 // The round's token lists as its captions quote them (text.quoted): its proposals, and from its closing frame's
 // strip the tokens it committed (and how many) and the proposals it dropped; and its replacement's label.
 function roundTokens(trace, rnd) {
-  const P = trace.text.player, last = slotsOf(trace, rnd, rnd.frames[rnd.frames.length - 1]);
+  const P = trace.text.walkthrough, last = slotsOf(trace, rnd, rnd.frames[rnd.frames.length - 1]);
   const committed = committedOf(last).map(c => c.token);
   function quoted(tokens) {
     return tokens.map(t => fill(P.quoted, { tok: trace.labels[t] })).join(' ');
@@ -112,7 +112,7 @@ function startPlayer(root, trace) {
     linked: false    // true once the reader has used the player or a frame link: the hash then follows the state
   }, limitPlayer, renderPlayer);
   fig.ui = ui;
-  fig.T = trace.text.player;
+  fig.T = trace.text.walkthrough;
   fig.D = trace.text.draws;
   fig.timer = null;
   fig.stage = root.querySelector('[data-stage]');
@@ -400,7 +400,7 @@ function renderTest(fig, f, ctx, rnd) {
   ui.bar.style.setProperty('--u', f.u);
   ui.bar.dataset.uEnd = scaleEnd(f.u);
   ui.uLabel.textContent = fill(T.u, { u: f.u });
-  ui.verdict.className = `player-verdict ${passed ? 'is-accepted' : 'is-rejected'}`;
+  ui.verdict.className = `walkthrough-verdict ${passed ? 'is-accepted' : 'is-rejected'}`;
   ui.verdict.replaceChildren(node('strong', '', passed ? T.accepted : T.rejected),
     fill(passed ? T.below : T.not_below, { u: f.u, accept: ctx.accept }));
   ui.chance.hidden = !f.chance;
@@ -545,7 +545,7 @@ function bindPlayerLinks(fig) {
   });
   // A link to the frame already in the hash fires no hashchange: open it here instead. A link from elsewhere on
   // the page leaves a way back to it.
-  const back = fig.root.querySelector('[data-player-back]');
+  const back = fig.root.querySelector('[data-walkthrough-back]');
   document.addEventListener('click', e => {
     const a = e.target.closest && e.target.closest('a[href^="#"]');
     if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
@@ -558,4 +558,4 @@ function bindPlayerLinks(fig) {
   });
 }
 
-starts('player', '[data-player]', startPlayer);
+starts('walkthrough', '[data-walkthrough]', startPlayer);
