@@ -13,6 +13,7 @@ from typing import Any
 from . import checks, strings, text, variants
 from .analysis import Explained, ProfileResult
 from .figures import FIGURES, common, identity, positions, walkthrough
+from .figures import name as figure_name
 from .rules import NAMES
 from .text import decimal_str, percent_str, prob_str
 
@@ -133,7 +134,7 @@ def full_trace(ex: Explained, figs: Figures) -> dict[str, Any]:
         "text": text_table(),
         "rules": [{"id": rule, "name": name} for rule, name in NAMES.items()],  # the script names them by id
         "samplers": [v.json() for v in variants.VARIANTS],  # the rule, then the broken samplers a reader may switch on
-        **{module.TRACE_KEY: m.trace() for module, m in zip(FIGURES, figs.models, strict=True) if hasattr(m, "trace")},
+        **{figure_name(module): m.trace() for module, m in zip(FIGURES, figs.models, strict=True) if hasattr(m, "trace")},
         "profiles": [profile_trace(ex, figs, i) for i in range(len(ex.results))],
     }
 

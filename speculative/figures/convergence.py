@@ -14,7 +14,6 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
     from ..analysis import Explained, ProfileResult
 
 SCRIPTS: tuple[str, ...] = ('js/convergence.js',)  # its files in templates/, in the order they join
-COMPONENT = "convergence"
 IDS: frozenset[str] = frozenset()
 PREFIXES = frozenset({"convergence-title", "convergence-rounds", "convergence-position", "convergence-chart",
                       "convergence-table"})  # each "<prefix>-<profile id>"

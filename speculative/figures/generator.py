@@ -17,9 +17,7 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
     from ..analysis import Explained
     from ..language import LanguageRun
 
-TRACE_KEY = "generator"  # where trace() goes in the trace
 SCRIPTS: tuple[str, ...] = ("js/generator.js",)
-COMPONENT = "generator"
 IDS = frozenset({"generator", "generator-title", "generator-draft", "generator-k", "generator-temp", "generator-sampler",
                  "generator-check"})
 PREFIXES: frozenset[str] = frozenset()

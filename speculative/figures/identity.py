@@ -13,7 +13,6 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
     from ..analysis import Explained
 
 SCRIPTS: tuple[str, ...] = ()  # its files in templates/, in the order they join
-COMPONENT = "identity"
 IDS = frozenset({"identity", "identity-cap"})
 PREFIXES: frozenset[str] = frozenset()
 

@@ -14,7 +14,6 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
     from ..analysis import Explained
 
 SCRIPTS: tuple[str, ...] = ()  # its files in templates/, in the order they join
-COMPONENT = "positions"
 IDS = frozenset({"positions"})
 # "positions-profile-<profile id>" and its "-cap", the chart's "positions-chart-<profile id>"
 PREFIXES = frozenset({"positions-profile", "positions-chart"})

@@ -16,7 +16,6 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
     from ..analysis import Explained, ProfileResult
 
 SCRIPTS: tuple[str, ...] = ()  # its files in templates/, in the order they join
-COMPONENT = "servers"
 IDS: frozenset[str] = frozenset()
 PREFIXES = frozenset({"servers-profile"})  # "servers-profile-<profile id>" and its "-cap"
 

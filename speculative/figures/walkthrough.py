@@ -17,7 +17,6 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
     from ..analysis import Explained, ProfileResult
 
 SCRIPTS: tuple[str, ...] = ('js/walkthrough.js',)  # its files in templates/, in the order they join
-COMPONENT = "walkthrough"
 IDS = frozenset({"walkthrough", "walkthrough-player", "walkthrough-frame", "walkthrough-speed", "walkthrough-draw-hint",
                  "walkthrough-chance-note"})
 PREFIXES = frozenset({"walkthrough-frames"})  # "walkthrough-frames-<profile id>", and each frame's "<profile id>/<n>"
