@@ -124,7 +124,7 @@ def test_a_chosen_tokens_check_shows_the_draw_and_accept_probability_of_the_mode
 
     def opening(seed: int) -> tuple[list, int]:
         """Returns the seeded opening run's tokens, and how many of the first ones the lane has joined into plain
-        text: half its cap (GEN_MAX_TOKENS = 40), once, when the opening run writes more than the cap."""
+        text: half its cap (GENERATOR_MAX_TOKENS = 40), once, when the opening run writes more than the cap."""
         rounds = generate.generate(p, q, run.prompt, run.settings.k, generate.mulberry32(seed), len(run.run))
         tokens = [(r, j) for r in rounds for j in range(len(r.committed))]
         return tokens, 20 if len(tokens) > 40 else 0

@@ -8,7 +8,7 @@ const {
   partsOf, starts, uniformSource, variantPieces, whole
 } = shared;
 
-const GEN_PARTS = {
+const GENERATOR_PARTS = {
   play: '[data-generator-play]', step: '[data-generator-step]', reset: '[data-generator-reset]', draft: '[data-generator-draft]',
   k: '[data-generator-k]', kOut: '[data-generator-k-out]', temp: '[data-generator-temp]', spec: '[data-generator-spec]',
   plain: '[data-generator-plain]', specStats: '[data-generator-spec-stats]', plainStats: '[data-generator-plain-stats]',
@@ -16,8 +16,8 @@ const GEN_PARTS = {
   expected: '[data-generator-expected]', note: '[data-generator-note]', check: '[data-generator-check-text]', bars: '[data-generator-bars]',
   how: '[data-generator-how]', sampler: '[data-generator-sampler]', brokenAt: '[data-generator-broken-at]'
 };
-const GEN_MAX_TOKENS = 40;  // token buttons a lane keeps before its oldest half joins one plain span
-const GEN_MS = 450;
+const GENERATOR_MAX_TOKENS = 40;  // token buttons a lane keeps before its oldest half joins one plain span
+const GENERATOR_MS = 450;
 let KINDS = [];  // a committed token's kinds, from the trace: accepted, replaced, bonus
 let KEYS = [];  // the keys that choose a focused token, from the trace: Enter and space, as a button's  // play: milliseconds per target step of the clock
 
@@ -115,7 +115,7 @@ function proposalRow(spec, q) {
   return one;
 }
 
-function genRound(P, Q, context, k, draw, spec) {
+function generatorRound(P, Q, context, k, draw, spec) {
   const proposals = [];
   let ctx = context, i;
   for (i = 0; i < k; i++) { proposals.push(inverseCdf(proposalRow(spec, Q(ctx)), draw())); ctx = ctx.slice(1).concat([proposals[i]]); }
@@ -148,7 +148,7 @@ function startGenerator(root, trace) {
   KINDS = g.kinds;
   KEYS = g.keys;
   const fig = figure(root, trace, { draft: g.draft, k: g.k, temp: g.temp, sampler: 0, playing: false }, limitGenerator, renderGenerator);
-  fig.ui = partsOf(root, GEN_PARTS);
+  fig.ui = partsOf(root, GENERATOR_PARTS);
   fig.G = trace.text.generator;
   fig.pure = { tempered, inverseCdf };  // what a test opting in with __playerDebug may call
   fig.reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -224,7 +224,7 @@ function restart(fig, seed) {
 function stepOnce(fig) {
   const run = fig.run, g = fig.trace.generator, k = fig.state.k, width = g.order - 1;
   const spec = fig.trace.samplers[fig.state.sampler];
-  const round = genRound(fig.P, fig.Q, run.text.slice(run.text.length - width), k, fig.drawSpec, spec);
+  const round = generatorRound(fig.P, fig.Q, run.text.slice(run.text.length - width), k, fig.drawSpec, spec);
   round.k = k;
   round.sampler = spec;
   round.index = run.rounds.length;
@@ -254,7 +254,7 @@ function tick(fig) {
     stepOnce(fig);
     fig.update({});
     tick(fig);
-  }, GEN_MS * cost);
+  }, GENERATOR_MS * cost);
 }
 
 /* ---------- render: the lanes grow by what is new; the rest is rewritten ---------- */
@@ -362,12 +362,12 @@ function growPlain(fig) {
   if (follow) fig.ui.plain.scrollTop = fig.ui.plain.scrollHeight;
 }
 
-// A lane holds at most GEN_MAX_TOKENS token elements: the oldest half becomes plain text in one span, and a token
+// A lane holds at most GENERATOR_MAX_TOKENS token elements: the oldest half becomes plain text in one span, and a token
 // chosen among them is let go (its check no longer has a token to point at).
 function joinOldest(fig) {
   const lane = fig.ui.spec, toks = lane.querySelectorAll('[role=button]');
-  if (toks.length <= GEN_MAX_TOKENS) return;
-  const half = Math.floor(GEN_MAX_TOKENS / 2), cut = toks[half], older = node('span', 'generator-older');
+  if (toks.length <= GENERATOR_MAX_TOKENS) return;
+  const half = Math.floor(GENERATOR_MAX_TOKENS / 2), cut = toks[half], older = node('span', 'generator-older');
   let text = '';
   while (lane.firstChild && lane.firstChild !== cut) { text += lane.firstChild.textContent; lane.firstChild.remove(); }
   older.textContent = text;

@@ -81,7 +81,7 @@ function roundOf(prof, i) { return i ? prof.drawn[i - 1] : prof.walk; }
 
 /* ---------- the figure: state, limit, actions ---------- */
 
-const PLAYER_PARTS = {
+const WALKTHROUGH_PARTS = {
   roundCounter: '[data-round-counter]', playLabel: '[data-play-label]', scrubber: '[data-scrubber]',
   counter: '[data-counter]', speed: '[data-speed]', head: '[data-head]', caption: '[data-caption]', strip: '[data-strip]',
   test: '[data-test]', testTitle: '[data-test-title]', p: '[data-p]', q: '[data-q]', ratio: '[data-ratio]',
@@ -94,11 +94,11 @@ const PLAYER_PARTS = {
 };
 
 // The parts whose height changes from frame to frame: each keeps the tallest it is in its round.
-const PLAYER_HELD = ['[data-strip]', '[data-caption]', '[data-test]', '[data-test-title]', '[data-math]', '[data-dist]', '[data-dropped]',
+const WALKTHROUGH_HELD = ['[data-strip]', '[data-caption]', '[data-test]', '[data-test-title]', '[data-math]', '[data-dist]', '[data-dropped]',
   '[data-committed-box]'];
 
-function startPlayer(root, trace) {
-  const ui = partsOf(root, PLAYER_PARTS);
+function startWalkthrough(root, trace) {
+  const ui = partsOf(root, WALKTHROUGH_PARTS);
   ui.radios = root.querySelectorAll('[data-profile]');
   ui.roundRadios = root.querySelectorAll('[data-round]');
   ui.buttons = root.querySelectorAll('[data-action]');
@@ -110,15 +110,15 @@ function startPlayer(root, trace) {
     playing: false,
     delay: Number(ui.speed.value),
     linked: false    // true once the reader has used the player or a frame link: the hash then follows the state
-  }, limitPlayer, renderPlayer);
+  }, limitWalkthrough, renderWalkthrough);
   fig.ui = ui;
   fig.T = trace.text.walkthrough;
   fig.D = trace.text.draws;
   fig.timer = null;
   fig.stage = root.querySelector('[data-stage]');
-  bindPlayerControls(fig);
+  bindWalkthroughControls(fig);
   watchWidth(fig);
-  bindPlayerLinks(fig);
+  bindWalkthroughLinks(fig);
   document.addEventListener(NEAR_EVENT, () => { if (fig.shownFrame) renderLinked(fig, fig.shownFrame); });  // a chart joined
   const initial = parseHash(location.hash, trace.profiles);
   if (initial) openAt(fig, initial); else fig.update({});
@@ -128,7 +128,7 @@ function startPlayer(root, trace) {
 function currentProfile(fig) { return fig.trace.profiles[fig.state.profile]; }
 function currentRound(fig) { return roundOf(currentProfile(fig), fig.state.round); }
 
-function limitPlayer(fig) {
+function limitWalkthrough(fig) {
   const s = fig.state;
   s.profile = clamp(whole(s.profile, 0), 0, fig.trace.profiles.length - 1);
   s.round = clamp(whole(s.round, 0), 0, currentProfile(fig).drawn.length);
@@ -182,7 +182,7 @@ function reveal(fig) {
 
 /* ---------- render: the panels, each writing only its own part ---------- */
 
-function renderPlayer(fig) {
+function renderWalkthrough(fig) {
   const rnd = currentRound(fig);
   fig.root.hidden = false;
   renderControls(fig, rnd.frames.length);
@@ -222,7 +222,7 @@ function sizeRound(fig) {
   const sizes = roundSizes(fig, fig.state.profile, fig.state.round);
   if (fig.sized !== sizes) {
     fig.sized = sizes;
-    fig.parts = PLAYER_HELD.map(sel => fig.root.querySelector(sel));
+    fig.parts = WALKTHROUGH_HELD.map(sel => fig.root.querySelector(sel));
     hold(fig.parts, sizes.most);
     fig.room = sizes.room;
     fig.stage.style.setProperty('--held', String(sizes.tallest));
@@ -263,9 +263,9 @@ function ghostFrame(fig, state, rnd, i, width) {
   stage.className = `${fig.stage.className.replace('is-sized', '')} is-ghost`;
   stage.style.setProperty('--gw', String(width));
   fig.stage.after(stage);
-  const ghost = { ui: partsOf(stage, PLAYER_PARTS), trace: fig.trace, state, T: fig.T, D: fig.D };
+  const ghost = { ui: partsOf(stage, WALKTHROUGH_PARTS), trace: fig.trace, state, T: fig.T, D: fig.D };
   renderStage(ghost, rnd, i);
-  const parts = PLAYER_HELD.map(sel => stage.querySelector(sel));
+  const parts = WALKTHROUGH_HELD.map(sel => stage.querySelector(sel));
   parts.forEach(el => { el.classList.remove('is-held', 'is-sized'); });
   return { stage, parts };
 }
@@ -507,9 +507,9 @@ function renderPlayback(fig) {
 
 /* ---------- events: each handler calls update() ---------- */
 
-const PLAYER_KEYS = { ArrowLeft: 'prev', ArrowRight: 'next', ' ': 'play', Home: 'first', End: 'last' };
+const WALKTHROUGH_KEYS = { ArrowLeft: 'prev', ArrowRight: 'next', ' ': 'play', Home: 'first', End: 'last' };
 
-function bindPlayerControls(fig) {
+function bindWalkthroughControls(fig) {
   const root = fig.root, s = fig.state;
   root.addEventListener('click', e => {
     const b = e.target.closest('[data-action]');
@@ -517,7 +517,7 @@ function bindPlayerControls(fig) {
   });
   // Form fields keep their own keys: arrows move the scrubber or switch the profile natively.
   root.addEventListener('keydown', e => {
-    const action = PLAYER_KEYS[e.key];
+    const action = WALKTHROUGH_KEYS[e.key];
     if (!action || e.altKey || e.ctrlKey || e.metaKey || isFormField(e.target)) return;
     e.preventDefault();
     act(fig, action);
@@ -537,7 +537,7 @@ function bindPlayerControls(fig) {
   });
 }
 
-function bindPlayerLinks(fig) {
+function bindWalkthroughLinks(fig) {
   const profiles = fig.trace.profiles;
   window.addEventListener('hashchange', () => {
     const where = parseHash(location.hash, profiles);
@@ -558,4 +558,4 @@ function bindPlayerLinks(fig) {
   });
 }
 
-starts('walkthrough', '[data-walkthrough]', startPlayer);
+starts('walkthrough', '[data-walkthrough]', startWalkthrough);
