@@ -36,9 +36,9 @@ OBSERVE_JS = """() => {
 STEP_JS = """async () => {
   const paint = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   const player = document.querySelector('[data-walkthrough]'), stage = player.querySelector('.walkthrough-stage');
-  const controls = player.querySelector('.walkthrough-controls'), scrubber = player.querySelector('[data-scrubber]');
-  const next = player.querySelector('[data-action="next"]');
-  player.querySelector('[data-action="first"]').click();
+  const controls = player.querySelector('.walkthrough-controls'), scrubber = player.querySelector('[data-walkthrough-scrubber]');
+  const next = player.querySelector('[data-walkthrough-action="next"]');
+  player.querySelector('[data-walkthrough-action="first"]').click();
   window.scrollTo(0, window.scrollY + player.getBoundingClientRect().top);
   await paint(); await paint();
   const measure = () => {
@@ -66,15 +66,15 @@ def chromium_path() -> str | None:
 
 def rounds(page: Page) -> Iterator[tuple[str, str]]:
     """Yields (profile id, round name) for every round, after selecting it in the player."""
-    for profile in page.eval_on_selector_all("[data-profile]", "els => els.map(e => e.value)"):
-        page.click(f"[data-profile][value='{profile}']")
-        page.click("[data-round][value='walk']")
+    for profile in page.eval_on_selector_all("[data-walkthrough-profile]", "els => els.map(e => e.value)"):
+        page.click(f"[data-walkthrough-profile][value='{profile}']")
+        page.click("[data-walkthrough-round][value='walk']")
         yield profile, "walkthrough"
-        page.click("[data-round][value='drawn']")
+        page.click("[data-walkthrough-round][value='drawn']")
         count = page.evaluate("id => window.__trace.profiles.find(p => p.id === id).drawn.length", profile)
         for i in range(1, count + 1):
             if i > 1:
-                page.click("[data-action='draw']")
+                page.click("[data-walkthrough-action='draw']")
             yield profile, f"drawn {i}"
 
 

@@ -74,8 +74,8 @@ BUTTONS = [
     ("lab, Draw 100 times", "[data-tally-draw='100']", ACTIONS),
     ("lab, Draw 10,000 times (10,000 draws and the redraw)", "[data-tally-draw='10000']", 10),
     ("lab, Reset tally", "[data-tally-reset]", 10),
-    ("player, Next round where chance decides", "[data-action='chance']", 10),
-    ("player, Draw another round", "[data-action='draw']", 10),
+    ("player, Next round where chance decides", "[data-walkthrough-action='chance']", 10),
+    ("player, Draw another round", "[data-walkthrough-action='draw']", 10),
 ]
 
 CLICK_JS = """async ([selector, clicks]) => {
@@ -112,8 +112,8 @@ OWN_JS = """(actions) => {
 # Clicks the player's Next step button; at the last frame, First step (untimed) starts the walk again.
 NEXT_JS = """(actions) => {
   /* TIMED */
-  const player = document.querySelector('[data-walkthrough]'), scrubber = player.querySelector('[data-scrubber]');
-  const next = player.querySelector('[data-action="next"]'), first = player.querySelector('[data-action="first"]');
+  const player = document.querySelector('[data-walkthrough]'), scrubber = player.querySelector('[data-walkthrough-scrubber]');
+  const next = player.querySelector('[data-walkthrough-action="next"]'), first = player.querySelector('[data-walkthrough-action="first"]');
   const times = [];
   for (let i = 0; i < actions; i++) {
     if (next.disabled || scrubber.value === scrubber.max) first.click();

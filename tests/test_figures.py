@@ -109,11 +109,11 @@ def test_draw_another_round_walks_every_drawn_round_and_wraps(page: Page, page_u
         drawn = p["drawn"]
         # The clicks and the counters' texts in one call: one round trip, not two waits per round.
         seen = player.evaluate("""(player, clicks) => {
-            const draw = player.querySelector('[data-action="draw"]'), out = [];
+            const draw = player.querySelector('[data-walkthrough-action="draw"]'), out = [];
             for (let i = 0; i < clicks; i++) {
                 draw.click();
-                out.push([player.querySelector('[data-round-counter]').textContent,
-                          player.querySelector('[data-counter]').textContent]);
+                out.push([player.querySelector('[data-walkthrough-round-counter]').textContent,
+                          player.querySelector('[data-walkthrough-counter]').textContent]);
             }
             return out;
         }""", len(drawn) + 1)
@@ -121,7 +121,7 @@ def test_draw_another_round_walks_every_drawn_round_and_wraps(page: Page, page_u
                         for i, rnd in enumerate(drawn + drawn[:1], start=1)]
         expect(player.get_by_role("radio", name="Rounds drawn from the draft")).to_be_checked()
         player.get_by_role("radio", name="The authored walkthrough").check()
-        expect(player.locator("[data-round-counter]")).to_have_text("")
+        expect(player.locator("[data-walkthrough-round-counter]")).to_have_text("")
 
 
 @pytest.mark.parametrize("hash_, round_, frame", [("#divergent/r7/3", 7, 3), ("#divergent/4", 0, 4), ("#aligned/r24/1", 24, 1)])
@@ -131,9 +131,9 @@ def test_deep_links_open_the_right_round_and_frame(page: Page, page_url, trace, 
     frame = min(frame, len(rnd["frames"]))
     page.goto(page_url + hash_)
     player = page.locator("[data-walkthrough]")
-    expect(player.locator("[data-counter]")).to_have_text(f"Frame {frame} of {len(rnd['frames'])}")
+    expect(player.locator("[data-walkthrough-counter]")).to_have_text(f"Frame {frame} of {len(rnd['frames'])}")
     counter = f"Drawn round {round_} of {len(p['drawn'])}" if round_ else ""
-    expect(player.locator("[data-round-counter]")).to_have_text(counter)
+    expect(player.locator("[data-walkthrough-round-counter]")).to_have_text(counter)
     name = "Rounds drawn from the draft" if round_ else "The authored walkthrough"
     expect(player.get_by_role("radio", name=name)).to_be_checked()
 
@@ -143,9 +143,9 @@ def test_a_check_that_chance_decides_is_marked(page: Page, page_url, trace):
                  for j, row in enumerate(rnd["frames"], start=1) if row["chance"])
     p, i, j = where
     page.goto(f"{page_url}#{p['id']}/r{i}/{j}")
-    expect(page.locator("[data-walkthrough] [data-chance]")).to_contain_text("Decided by chance")
+    expect(page.locator("[data-walkthrough] [data-walkthrough-chance]")).to_contain_text("Decided by chance")
     page.goto(f"{page_url}#{p['id']}/2")
-    expect(page.locator("[data-walkthrough] [data-chance]")).to_be_hidden()
+    expect(page.locator("[data-walkthrough] [data-walkthrough-chance]")).to_be_hidden()
 
 
 def test_a_verify_frame_lights_up_its_position_block_and_shows_its_bars(page: Page, page_url, trace):
@@ -155,7 +155,7 @@ def test_a_verify_frame_lights_up_its_position_block_and_shows_its_bars(page: Pa
     # the chart joins the page only when it comes near the viewport (print.js's startNear); the player marks it then
     block.scroll_into_view_if_needed()
     expect(page.locator('path[data-position-block="divergent-2"]')).to_have_class("ch-band is-current")  # the chart's row
-    expect(page.locator("[data-walkthrough] [data-bars] .bar-row")).to_have_count(len(trace["vocabulary"]))
+    expect(page.locator("[data-walkthrough] [data-walkthrough-bars] .bar-row")).to_have_count(len(trace["vocabulary"]))
     page.goto(page_url + "#divergent/1")
     expect(page.locator("[data-position-block].is-current")).to_have_count(0)
 

@@ -78,6 +78,6 @@ def test_nothing_scrolls_sideways_at_the_limits(page: Page, limits_url, width):
 
 def test_a_right_to_left_label_stays_isolated_in_sentences(page: Page, limits_url):
     page.goto(limits_url)
-    caption = page.locator("[data-walkthrough] [data-caption]").inner_text()
+    caption = page.locator("[data-walkthrough] [data-walkthrough-caption]").inner_text()
     arabic = LABELS[1][:MAX_LABEL]
     assert f"\u2068{arabic}\u2069" in caption or arabic not in caption

@@ -82,26 +82,26 @@ function roundOf(prof, i) { return i ? prof.drawn[i - 1] : prof.walk; }
 /* ---------- the figure: state, limit, actions ---------- */
 
 const WALKTHROUGH_PARTS = {
-  roundCounter: '[data-round-counter]', playLabel: '[data-play-label]', scrubber: '[data-scrubber]',
-  counter: '[data-counter]', speed: '[data-speed]', head: '[data-head]', caption: '[data-caption]', strip: '[data-strip]',
-  test: '[data-test]', testTitle: '[data-test-title]', p: '[data-p]', q: '[data-q]', ratio: '[data-ratio]',
-  accept: '[data-accept]', u: '[data-u]', bar: '[data-bar]', uLabel: '[data-u-label]', verdict: '[data-verdict]',
-  chance: '[data-chance]', bars: '[data-bars]', dist: '[data-dist]', distTitle: '[data-dist-title]',
-  distHead: '[data-dist-head]', distBody: '[data-dist-body]', dropped: '[data-dropped]',
-  droppedList: '[data-dropped-list]', committed: '[data-committed]', distDraw: '[data-dist-draw]',
-  idle: '[data-idle]', controls: '[data-controls]', distSegs: '[data-dist-segs]', distMark: '[data-dist-mark]', distR: '[data-dist-r]', chanceNote: '[data-chance-note]',
-  drawHint: '[data-draw-hint]', roundChance: '[data-round-chance]', chanceButton: '[data-action="chance"]'
+  roundCounter: '[data-walkthrough-round-counter]', playLabel: '[data-walkthrough-play-label]', scrubber: '[data-walkthrough-scrubber]',
+  counter: '[data-walkthrough-counter]', speed: '[data-walkthrough-speed]', head: '[data-walkthrough-head]', caption: '[data-walkthrough-caption]', strip: '[data-walkthrough-strip]',
+  test: '[data-walkthrough-test]', testTitle: '[data-walkthrough-test-title]', p: '[data-walkthrough-p]', q: '[data-walkthrough-q]', ratio: '[data-walkthrough-ratio]',
+  accept: '[data-walkthrough-accept]', u: '[data-walkthrough-u]', bar: '[data-walkthrough-bar]', uLabel: '[data-walkthrough-u-label]', verdict: '[data-walkthrough-verdict]',
+  chance: '[data-walkthrough-chance]', bars: '[data-walkthrough-bars]', dist: '[data-walkthrough-dist]', distTitle: '[data-walkthrough-dist-title]',
+  distHead: '[data-walkthrough-dist-head]', distBody: '[data-walkthrough-dist-body]', dropped: '[data-walkthrough-dropped]',
+  droppedList: '[data-walkthrough-dropped-list]', committed: '[data-walkthrough-committed]', distDraw: '[data-walkthrough-dist-draw]',
+  idle: '[data-walkthrough-idle]', controls: '[data-walkthrough-controls]', distSegs: '[data-walkthrough-dist-segs]', distMark: '[data-walkthrough-dist-mark]', distR: '[data-walkthrough-dist-r]', chanceNote: '[data-walkthrough-chance-note]',
+  drawHint: '[data-walkthrough-draw-hint]', roundChance: '[data-walkthrough-round-chance]', chanceButton: '[data-walkthrough-action="chance"]'
 };
 
 // The parts whose height changes from frame to frame: each keeps the tallest it is in its round.
-const WALKTHROUGH_HELD = ['[data-strip]', '[data-caption]', '[data-test]', '[data-test-title]', '[data-math]', '[data-dist]', '[data-dropped]',
-  '[data-committed-box]'];
+const WALKTHROUGH_HELD = ['[data-walkthrough-strip]', '[data-walkthrough-caption]', '[data-walkthrough-test]', '[data-walkthrough-test-title]', '[data-walkthrough-math]', '[data-walkthrough-dist]', '[data-walkthrough-dropped]',
+  '[data-walkthrough-committed-box]'];
 
 function startWalkthrough(root, trace) {
   const ui = partsOf(root, WALKTHROUGH_PARTS);
-  ui.radios = root.querySelectorAll('[data-profile]');
-  ui.roundRadios = root.querySelectorAll('[data-round]');
-  ui.buttons = root.querySelectorAll('[data-action]');
+  ui.radios = root.querySelectorAll('[data-walkthrough-profile]');
+  ui.roundRadios = root.querySelectorAll('[data-walkthrough-round]');
+  ui.buttons = root.querySelectorAll('[data-walkthrough-action]');
   const fig = figure(root, trace, {
     profile: 0,      // index into trace.profiles
     round: 0,        // 0: the authored walkthrough; 1..R: drawn round i
@@ -115,7 +115,7 @@ function startWalkthrough(root, trace) {
   fig.T = trace.text.walkthrough;
   fig.D = trace.text.draws;
   fig.timer = null;
-  fig.stage = root.querySelector('[data-stage]');
+  fig.stage = root.querySelector('[data-walkthrough-stage]');
   bindWalkthroughControls(fig);
   watchWidth(fig);
   bindWalkthroughLinks(fig);
@@ -347,7 +347,7 @@ function renderControls(fig, n) {
   ui.radios.forEach(r => { r.checked = r.value === p.id; });
   ui.roundRadios.forEach(r => { r.checked = (r.value === 'drawn') === (s.round > 0); });
   ui.buttons.forEach(b => {
-    const a = b.dataset.action;
+    const a = b.dataset.walkthroughAction;
     const off = (a === 'first' || a === 'prev') ? s.frame === 1 : (a === 'next' || a === 'last') ? s.frame === n : false;
     if (off) b.setAttribute('aria-disabled', 'true'); else b.removeAttribute('aria-disabled');
   });
@@ -398,7 +398,7 @@ function renderTest(fig, f, ctx, rnd) {
   ui.bar.style.setProperty('--accept', String(pos.accept_f[x]));
   ui.bar.classList.toggle('is-never', pos.accept_f[x] === 0);
   ui.bar.style.setProperty('--u', f.u);
-  ui.bar.dataset.uEnd = scaleEnd(f.u);
+  ui.bar.dataset.walkthroughUEnd = scaleEnd(f.u);
   ui.uLabel.textContent = fill(T.u, { u: f.u });
   ui.verdict.className = `walkthrough-verdict ${passed ? 'is-accepted' : 'is-rejected'}`;
   ui.verdict.replaceChildren(node('strong', '', passed ? T.accepted : T.rejected),
@@ -411,7 +411,7 @@ function renderTest(fig, f, ctx, rnd) {
 function renderDist(fig, f, ctx, rnd) {
   const rejected = f.kind === 'verify' && f.slots[f.pos - 1] === 'rejected', bonus = f.kind === 'bonus';
   fig.ui.dist.hidden = !(rejected || bonus);
-  fig.ui.dist.dataset.kind = bonus ? 'bonus' : 'residual';
+  fig.ui.dist.dataset.walkthroughKind = bonus ? 'bonus' : 'residual';
   if (rejected) renderResidual(fig, f, ctx, rnd);
   else if (bonus) renderBonus(fig, ctx, rnd);
   else [fig.ui.distHead, fig.ui.distBody, fig.ui.distSegs].forEach(e => { e.replaceChildren(); });
@@ -458,7 +458,7 @@ function renderDraw(fig, cuts, shares, chosen, r) {
   });
   ui.distSegs.replaceChildren(...segments.concat([ui.distMark]));
   ui.distDraw.style.setProperty('--u', r);
-  ui.distDraw.dataset.uEnd = scaleEnd(Number(r));
+  ui.distDraw.dataset.walkthroughUEnd = scaleEnd(Number(r));
   ui.distR.textContent = fill(fig.D.r, { r });
 }
 
@@ -512,8 +512,8 @@ const WALKTHROUGH_KEYS = { ArrowLeft: 'prev', ArrowRight: 'next', ' ': 'play', H
 function bindWalkthroughControls(fig) {
   const root = fig.root, s = fig.state;
   root.addEventListener('click', e => {
-    const b = e.target.closest('[data-action]');
-    if (b && b.getAttribute('aria-disabled') !== 'true') act(fig, b.dataset.action);
+    const b = e.target.closest('[data-walkthrough-action]');
+    if (b && b.getAttribute('aria-disabled') !== 'true') act(fig, b.dataset.walkthroughAction);
   });
   // Form fields keep their own keys: arrows move the scrubber or switch the profile natively.
   root.addEventListener('keydown', e => {
@@ -523,12 +523,12 @@ function bindWalkthroughControls(fig) {
     act(fig, action);
   });
   root.addEventListener('change', e => {
-    if (e.target.matches('[data-profile]')) {
+    if (e.target.matches('[data-walkthrough-profile]')) {
       const index = fig.trace.profiles.findIndex(p => p.id === e.target.value);
       fig.update({ profile: index, frame: 1, lastDrawn: 0, round: s.round ? 1 : 0, playing: false, linked: true });
-    } else if (e.target.matches('[data-round]')) {
+    } else if (e.target.matches('[data-walkthrough-round]')) {
       fig.update({ round: e.target.value === 'drawn' ? Math.max(1, s.lastDrawn) : 0, frame: 1, playing: false, linked: true });
-    } else if (e.target.matches('[data-speed]')) {
+    } else if (e.target.matches('[data-walkthrough-speed]')) {
       fig.update({ delay: Number(e.target.value) });
     }
   });
