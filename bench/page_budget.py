@@ -71,9 +71,9 @@ SET_JS = """([selector, index, actions]) => {
 # reader's repeated clicks do. (row name, selector, clicks)
 BUTTONS = [
     ("lab, Draw u", "[data-lab-draw-u]", ACTIONS),
-    ("lab, Draw 100 times", "[data-tally-draw='100']", ACTIONS),
-    ("lab, Draw 10,000 times (10,000 draws and the redraw)", "[data-tally-draw='10000']", 10),
-    ("lab, Reset tally", "[data-tally-reset]", 10),
+    ("lab, Draw 100 times", "[data-lab-tally-draw='100']", ACTIONS),
+    ("lab, Draw 10,000 times (10,000 draws and the redraw)", "[data-lab-tally-draw='10000']", 10),
+    ("lab, Reset tally", "[data-lab-tally-reset]", 10),
     ("player, Next round where chance decides", "[data-walkthrough-action='chance']", 10),
     ("player, Draw another round", "[data-walkthrough-action='draw']", 10),
 ]
@@ -95,7 +95,7 @@ OWN_JS = """(actions) => {
   const select = document.querySelector('#lab-position');
   select.value = [...select.options].at(-1).value;
   select.dispatchEvent(new Event('change', {bubbles: true}));
-  const inputs = [...document.querySelectorAll('[data-own-grid] input')], times = [];
+  const inputs = [...document.querySelectorAll('[data-lab-own-grid] input')], times = [];
   for (let i = 0; i < actions; i++) {
     const el = inputs[i % inputs.length], value = el.value;
     for (const v of ['0', value]) {

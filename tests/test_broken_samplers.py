@@ -162,7 +162,7 @@ def token_chi_square(counts: list[int], probs) -> float:
 def choose(page: Page, where: str, sampler_index: int) -> None:
     lab(page).get_by_label("Position", exact=True).select_option(where)
     lab(page).get_by_label("Sampler", exact=True).select_option(str(sampler_index))
-    expect(lab(page).locator("[data-tally-readout]")).to_contain_text("No draws yet")
+    expect(lab(page).locator("[data-lab-tally-readout]")).to_contain_text("No draws yet")
 
 
 @pytest.mark.browser
@@ -192,7 +192,7 @@ def rules_out(counts: list[int], probs) -> bool:
 @pytest.mark.browser
 def test_the_words_say_broken_for_each_broken_sampler_where_it_shows_and_never_for_the_rule(pages, page_url, trace):
     page = seeded(pages, page_url)
-    readout = lab(page).locator("[data-tally-readout]")
+    readout = lab(page).locator("[data-lab-tally-readout]")
     for i, where in enumerate(trace["lab"]["shows"], start=1):
         choose(page, where, i)
         draw(page, 1)
@@ -221,8 +221,8 @@ def test_a_position_where_a_sampler_commits_p_says_so_and_names_one_that_shows_i
     expect(text).to_contain_text(f"Position {shows.split('/')[1]} of {prof['name']} shows it (total variation "
                                  f"{at[shows][i][2]} from p)")
     draw(page, 1)
-    expect(lab(page).locator("[data-tally-readout]")).not_to_contain_text(BROKEN_WORDS)
-    expect(lab(page).locator("[data-tally-readout]")).to_contain_text(LAB["still_p"].strip())
+    expect(lab(page).locator("[data-lab-tally-readout]")).not_to_contain_text(BROKEN_WORDS)
+    expect(lab(page).locator("[data-lab-tally-readout]")).to_contain_text(LAB["still_p"].strip())
     page.close()
 
 

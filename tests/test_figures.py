@@ -309,7 +309,7 @@ def test_the_tally_bound_is_the_analysis_bound_and_reset_clears_it(pages, page_u
     from speculative.sampler import tv_bound
 
     page = seeded(pages, page_url)
-    readout = lab(page).locator("[data-tally-readout]")
+    readout = lab(page).locator("[data-lab-tally-readout]")
     lab(page).get_by_role("button", name="Draw 100 times").click()
     lab(page).get_by_role("button", name="Draw 10,000 times").click()
     expect(readout).to_contain_text("10,100 draws")
@@ -317,7 +317,7 @@ def test_the_tally_bound_is_the_analysis_bound_and_reset_clears_it(pages, page_u
     assert sum(a + r for a, r in tally_counts(page)) == 10_100
     lab(page).get_by_role("button", name="Reset tally").click()
     expect(readout).to_contain_text("No draws yet")
-    expect(lab(page).locator("[data-tally] table")).to_have_count(0)
+    expect(lab(page).locator("[data-lab-tally] table")).to_have_count(0)
     page.close()
 
 

@@ -10,7 +10,7 @@ const LAB_PARTS = {
   select: '[data-lab-position]', tokens: '[data-lab-tokens]', bars: '[data-lab-bars]', u: '[data-lab-u]',
   yes: '[data-lab-yes]', mark: '[data-lab-mark]', threshold: '[data-lab-threshold]', verdict: '[data-lab-verdict]',
   residual: '[data-lab-residual]', r: '[data-lab-r]', segments: '[data-lab-segments]', rep: '[data-lab-rep]',
-  rules: '[data-lab-rules]', own: '[data-lab-own]', grid: '[data-own-grid]', row: '[data-own-row]', off: '[data-lab-off]',
+  rules: '[data-lab-rules]', own: '[data-lab-own]', grid: '[data-lab-own-grid]', row: '[data-lab-own-row]', off: '[data-lab-off]',
   rate: '[data-lab-rate]', test: '[data-lab-test]', sampler: '[data-lab-sampler]', variantAt: '[data-lab-variant-at]'
 };
 
@@ -179,8 +179,8 @@ function bindLab(fig) {
   ui.sampler.addEventListener('change', () => { fig.update({ sampler: Number(ui.sampler.value), rule: fig.trace.rules[0].id }); });
   ui.grid.addEventListener('input', e => {
     const t = e.target, patch = {};
-    patch[t.dataset.own] = fig.state[t.dataset.own].slice();
-    patch[t.dataset.own][Number(t.dataset.y)] = t.value;
+    patch[t.dataset.labOwnValue] = fig.state[t.dataset.labOwnValue].slice();
+    patch[t.dataset.labOwnValue][Number(t.dataset.y)] = t.value;
     fig.update(patch);
   });
   window.addEventListener('hashchange', () => { const own = ownFromHash(location.hash); if (own) fig.update(own); });
@@ -288,13 +288,13 @@ function renderLabLink(fig) {
 // rest stays small. Draws wait until both distributions sum to 8/8.
 function renderOwn(fig) {
   const ui = fig.ui, s = fig.state, on = s.where === OWN_WHERE;
-  fig.root.querySelectorAll('[data-tally-draw], [data-lab-draw-u]').forEach(b => { b.disabled = !!fig.off; });
+  fig.root.querySelectorAll('[data-lab-tally-draw], [data-lab-draw-u]').forEach(b => { b.disabled = !!fig.off; });
   ui.own.hidden = ui.off.hidden = !on;
   ui.off.textContent = fig.off;
   if (!on) { ui.grid.replaceChildren(); return; }
   if (!ui.grid.firstChild) ownInputs(fig);
   ui.grid.querySelectorAll('input').forEach(input => {
-    const v = s[input.dataset.own][Number(input.dataset.y)];
+    const v = s[input.dataset.labOwnValue][Number(input.dataset.y)];
     if (input.value === '' || Number(input.value) !== v) input.value = String(v);
   });
 }

@@ -7,7 +7,7 @@
 
 const { fill, fracValue, grouped, headRow, inverseCdf, node, partsOf, row, uniformSource } = shared;
 
-const TALLY_PARTS = { root: '[data-tally]', drawU: '[data-lab-draw-u]', readout: '[data-tally-readout]' };
+const TALLY_PARTS = { root: '[data-lab-tally]', drawU: '[data-lab-draw-u]', readout: '[data-lab-tally-readout]' };
 
 // The noise level of the tally's bound, as the analysis's total-variation bound uses (tests hold the two equal).
 const NOISE_DELTA = 1e-6;
@@ -93,10 +93,10 @@ function bindTally(fig) {
   fig.tally.box = tallyBox(fig.L);
   fig.tally.drawU.addEventListener('click', () => { drawU(fig); });
   fig.root.addEventListener('click', e => {
-    const b = e.target.closest('[data-tally-draw], [data-tally-reset]');
+    const b = e.target.closest('[data-lab-tally-draw], [data-lab-tally-reset]');
     if (!b) return;
-    if (b.hasAttribute('data-tally-reset')) fig.update({ tallyAt: null });
-    else drawMany(fig, Number(b.dataset.tallyDraw));
+    if (b.hasAttribute('data-lab-tally-reset')) fig.update({ tallyAt: null });
+    else drawMany(fig, Number(b.dataset.labTallyDraw));
   });
 }
 
