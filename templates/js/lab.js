@@ -288,7 +288,7 @@ function renderLabLink(fig) {
 // rest stays small. Draws wait until both distributions sum to 8/8.
 function renderOwn(fig) {
   const ui = fig.ui, s = fig.state, on = s.where === OWN_WHERE;
-  fig.root.querySelectorAll('[data-lab-tally-draw], [data-lab-draw-u]').forEach(b => { b.disabled = !!fig.off; });
+  fig.root.querySelectorAll('[data-lab-draw-u], [data-lab-tally-draw]').forEach(b => { b.disabled = !!fig.off; });
   ui.own.hidden = ui.off.hidden = !on;
   ui.off.textContent = fig.off;
   if (!on) { ui.grid.replaceChildren(); return; }
