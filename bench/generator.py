@@ -26,21 +26,21 @@ LOADS = 7
 # Writes rounds until the speculative lane holds 1,000 tokens (untimed), then times each control ACTIONS times:
 # milliseconds of script, style and layout (offsetHeight makes the browser do both inside the span).
 RESPOND_JS = """async (actions) => {
-  const fig = document.querySelector('[data-gen]'), step = fig.querySelector('[data-gen-step]');
-  const written = () => Number(fig.querySelector('[data-gen-spec-stats]').textContent.split(' ')[0].replace(/,/g, ''));
+  const fig = document.querySelector('[data-generator]'), step = fig.querySelector('[data-generator-step]');
+  const written = () => Number(fig.querySelector('[data-generator-spec-stats]').textContent.split(' ')[0].replace(/,/g, ''));
   while (written() < 1000) step.click();
   const timed = act => { document.body.offsetHeight; const t = performance.now(); act(); document.body.offsetHeight;
                          return performance.now() - t; };
   const out = {};
   const refill = () => { while (written() < 1000) step.click(); };
   out['Step one round'] = [...Array(actions)].map(() => timed(() => step.click()));
-  const k = fig.querySelector('[data-gen-k]');
+  const k = fig.querySelector('[data-generator-k]');
   out['Tokens drafted per round'] = [...Array(actions)].map((_, i) => { refill(); return timed(() => {
     k.value = String(1 + i % 8); k.dispatchEvent(new Event('input', {bubbles: true})); }); });
   refill();
-  const tokens = () => fig.querySelectorAll('[data-gen-spec] [role=button]');
+  const tokens = () => fig.querySelectorAll('[data-generator-spec] [role=button]');
   out['a token\\'s check'] = [...Array(actions)].map((_, i) => { const b = tokens(); return timed(() => b[i % b.length].click()); });
-  for (const [name, sel] of [['Draft model', '[data-gen-draft]'], ['Temperature', '[data-gen-temp]']]) {
+  for (const [name, sel] of [['Draft model', '[data-generator-draft]'], ['Temperature', '[data-generator-temp]']]) {
     const el = fig.querySelector(sel), values = [...el.options].map(o => o.value);
     out[name] = [];
     for (let i = 0; i < actions; i++) {
@@ -50,7 +50,7 @@ RESPOND_JS = """async (actions) => {
     }
   }
   refill();
-  out['Start over'] = [...Array(actions)].map(() => { refill(); return timed(() => fig.querySelector('[data-gen-reset]').click()); });
+  out['Start over'] = [...Array(actions)].map(() => { refill(); return timed(() => fig.querySelector('[data-generator-reset]').click()); });
   refill();
   return {times: out, dom: document.getElementsByTagName('*').length, tokens: tokens().length};
 }"""
@@ -59,12 +59,12 @@ SHIFT_JS = r"""async (rounds) => {
   const shifts = [];
   new PerformanceObserver(list => { for (const e of list.getEntries()) shifts.push(e.value); })
     .observe({type: 'layout-shift', buffered: false});
-  const fig = document.querySelector('[data-gen]');
-  const count = () => Number(/· ([\d,]+) target pass/.exec(fig.querySelector('[data-gen-spec-stats]').textContent)[1].replace(/,/g, ''));
+  const fig = document.querySelector('[data-generator]');
+  const count = () => Number(/· ([\d,]+) target pass/.exec(fig.querySelector('[data-generator-spec-stats]').textContent)[1].replace(/,/g, ''));
   const start = count();
-  fig.querySelector('[data-gen-play]').click();
+  fig.querySelector('[data-generator-play]').click();
   await new Promise(r => { const t = setInterval(() => { if (count() >= start + rounds) { clearInterval(t); r(); } }, 50); });
-  fig.querySelector('[data-gen-play]').click();
+  fig.querySelector('[data-generator-play]').click();
   await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   return Math.max(0, ...shifts);
 }"""
@@ -92,14 +92,14 @@ def measure(page_path: Path, old: Path | None) -> dict:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         page.add_init_script("window.__generateSeed = 1")
         page.goto(page_path.as_uri())
-        page.wait_for_selector("[data-gen-step]:enabled")
+        page.wait_for_selector("[data-generator-step]:enabled")
         responded = page.evaluate(RESPOND_JS, ACTIONS)
         page.close()
         shifts = {}
         for width, height in WIDTHS:
             page = browser.new_page(viewport={"width": width, "height": height})
             page.goto(page_path.as_uri())
-            page.wait_for_selector("[data-gen-play]:enabled")
+            page.wait_for_selector("[data-generator-play]:enabled")
             shifts[width] = page.evaluate(SHIFT_JS, 8)
             page.close()
         now = lcp(browser, page_path)

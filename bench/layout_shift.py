@@ -34,10 +34,10 @@ OBSERVE_JS = """() => {
 # and the height from the top of the controls to the bottom of the last visible panel of the stage.
 STEP_JS = """async () => {
   const paint = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-  const player = document.querySelector('[data-player]'), stage = player.querySelector('.player-stage');
-  const controls = player.querySelector('.player-controls'), scrubber = player.querySelector('[data-scrubber]');
-  const next = player.querySelector('[data-action="next"]');
-  player.querySelector('[data-action="first"]').click();
+  const player = document.querySelector('[data-walkthrough]'), stage = player.querySelector('.walkthrough-stage');
+  const controls = player.querySelector('.walkthrough-controls'), scrubber = player.querySelector('[data-walkthrough-scrubber]');
+  const next = player.querySelector('[data-walkthrough-action="next"]');
+  player.querySelector('[data-walkthrough-action="first"]').click();
   window.scrollTo(0, window.scrollY + player.getBoundingClientRect().top);
   await paint(); await paint();
   const measure = () => {
@@ -61,15 +61,15 @@ STEP_JS = """async () => {
 
 def rounds(page: Page) -> Iterator[tuple[str, str]]:
     """Yields (profile id, round name) for every round, after selecting it in the player."""
-    for profile in page.eval_on_selector_all("[data-profile]", "els => els.map(e => e.value)"):
-        page.click(f"[data-profile][value='{profile}']")
-        page.click("[data-round][value='walk']")
+    for profile in page.eval_on_selector_all("[data-walkthrough-profile]", "els => els.map(e => e.value)"):
+        page.click(f"[data-walkthrough-profile][value='{profile}']")
+        page.click("[data-walkthrough-round][value='walk']")
         yield profile, "walkthrough"
-        page.click("[data-round][value='drawn']")
+        page.click("[data-walkthrough-round][value='drawn']")
         count = page.evaluate("id => window.__trace.profiles.find(p => p.id === id).drawn.length", profile)
         for i in range(1, count + 1):
             if i > 1:
-                page.click("[data-action='draw']")
+                page.click("[data-walkthrough-action='draw']")
             yield profile, f"drawn {i}"
 
 
@@ -77,7 +77,7 @@ def viewport_figures(browser, url: str, width: int, height: int) -> dict:
     """Returns the largest and total shift while stepping, the rounds whose frames differ in height, and the worst span."""
     page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(url)
-    page.wait_for_selector("[data-player]", state="visible")
+    page.wait_for_selector("[data-walkthrough]", state="visible")
     page.evaluate("window.__trace = JSON.parse(document.getElementById('trace').textContent)")
     page.evaluate(OBSERVE_JS)
     worst = {"shift": 0.0, "sum": 0.0, "span": 0.0, "uneven": 0, "rounds": 0, "frames": 0, "where": "", "sources": []}

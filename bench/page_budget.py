@@ -34,8 +34,8 @@ CONTROLS = [
     ("lab, Replacement draw", "#lab-rep"),
     ("lab, Position", "#lab-position"),
     ("lab, Sampler", "#lab-sampler"),
-    ("convergence, Rounds", "input[data-conv-rounds]"),
-    ("convergence, Position", "select[data-conv-position]"),
+    ("convergence, Rounds", "input[data-convergence-rounds]"),
+    ("convergence, Position", "select[data-convergence-position]"),
     ("explorer, Positions drafted", "#explorer-k"),
     ("explorer, Draft step cost", "#explorer-cost"),
 ]
@@ -72,11 +72,11 @@ SET_JS = """([selector, index, actions]) => {
 # reader's repeated clicks do. (row name, selector, clicks)
 BUTTONS = [
     ("lab, Draw u", "[data-lab-draw-u]", ACTIONS),
-    ("lab, Draw 100 times", "[data-tally-draw='100']", ACTIONS),
-    ("lab, Draw 10,000 times (10,000 draws and the redraw)", "[data-tally-draw='10000']", 10),
-    ("lab, Reset tally", "[data-tally-reset]", 10),
-    ("player, Next round where chance decides", "[data-action='chance']", 10),
-    ("player, Draw another round", "[data-action='draw']", 10),
+    ("lab, Draw 100 times", "[data-lab-tally-draw='100']", ACTIONS),
+    ("lab, Draw 10,000 times (10,000 draws and the redraw)", "[data-lab-tally-draw='10000']", 10),
+    ("lab, Reset tally", "[data-lab-tally-reset]", 10),
+    ("player, Next round where chance decides", "[data-walkthrough-action='chance']", 10),
+    ("player, Draw another round", "[data-walkthrough-action='draw']", 10),
 ]
 
 CLICK_JS = """async ([selector, clicks]) => {
@@ -96,7 +96,7 @@ OWN_JS = """(actions) => {
   const select = document.querySelector('#lab-position');
   select.value = [...select.options].at(-1).value;
   select.dispatchEvent(new Event('change', {bubbles: true}));
-  const inputs = [...document.querySelectorAll('[data-own-grid] input')], times = [];
+  const inputs = [...document.querySelectorAll('[data-lab-own-grid] input')], times = [];
   for (let i = 0; i < actions; i++) {
     const el = inputs[i % inputs.length], value = el.value;
     for (const v of ['0', value]) {
@@ -113,8 +113,8 @@ OWN_JS = """(actions) => {
 # Clicks the player's Next step button; at the last frame, First step (untimed) starts the walk again.
 NEXT_JS = """(actions) => {
   /* TIMED */
-  const player = document.querySelector('[data-player]'), scrubber = player.querySelector('[data-scrubber]');
-  const next = player.querySelector('[data-action="next"]'), first = player.querySelector('[data-action="first"]');
+  const player = document.querySelector('[data-walkthrough]'), scrubber = player.querySelector('[data-walkthrough-scrubber]');
+  const next = player.querySelector('[data-walkthrough-action="next"]'), first = player.querySelector('[data-walkthrough-action="first"]');
   const times = [];
   for (let i = 0; i < actions; i++) {
     if (next.disabled || scrubber.value === scrubber.max) first.click();
@@ -127,7 +127,7 @@ NEXT_JS = """(actions) => {
 def open_ready(page: Page, url: str) -> None:
     """Opens the page and waits until its script has shown the player."""
     page.goto(url)
-    page.wait_for_selector("[data-player]", state="visible")
+    page.wait_for_selector("[data-walkthrough]", state="visible")
 
 
 def controls(page: Page) -> dict[str, list[float]]:

@@ -21,8 +21,8 @@ STEPS = 100
 # Steps through every frame of every profile in turn; reading offsetHeight makes the browser
 # recompute style and layout for each step, so the figure is what a reader waits for, not only the script.
 STEP_JS = """([steps, layout]) => {
-  const p = window.__player, radios = document.querySelectorAll('[data-player] [data-profile]');
-  const counts = [...radios].map((r, i) => { p.update({profile: i, frame: 1}); return Number(document.querySelector('[data-scrubber]').max); });
+  const p = window.__player, radios = document.querySelectorAll('[data-walkthrough] [data-walkthrough-profile]');
+  const counts = [...radios].map((r, i) => { p.update({profile: i, frame: 1}); return Number(document.querySelector('[data-walkthrough-scrubber]').max); });
   p.update({profile: 0, frame: 1});
   document.body.offsetHeight;
   let profile = 0, frame = 1;

@@ -89,7 +89,7 @@ def measure() -> dict:
         for width, height in SIZES:
             page = browser.new_page(viewport={"width": width, "height": height})
             page.goto(PAGE.as_uri())
-            page.wait_for_selector("[data-player]", state="visible")
+            page.wait_for_selector("[data-walkthrough]", state="visible")
             page.evaluate(SCROLL_JS)  # charts far below the fold join the page only when they come near
             if width == SIZES[0][0]:
                 out.update(page.evaluate(COUNT_JS))

@@ -30,7 +30,7 @@ def shoot(out: Path, page_path: Path = ROOT / "site" / "index.html") -> list[Pat
         page = browser.new_page(viewport={"width": 1280, "height": 1300}, reduced_motion="reduce")
         page.goto(page_path.as_uri() + "#divergent/4")
         page.get_by_text("Frame 4 of 5", exact=True).wait_for()
-        page.locator("[data-player]").screenshot(path=str(target))
+        page.locator("[data-walkthrough]").screenshot(path=str(target))
         browser.close()
     return [target]
 

@@ -290,7 +290,7 @@ def _now(rounds: Sequence[int], x: Callable[[float], float], top: float, bottom:
     """Returns the line at the checkpoint shown, with its round count on top; data-xs and data-ticks hold every
     checkpoint's x and count, so the script moves it (and the no-JS page shows the whole run)."""
     xs, ticks = [_n(x(n)) for n in rounds], [_tick(n) for n in rounds]
-    return (f'<g class="ch-now" data-conv-now="" transform="translate({xs[-1]} 0)" data-xs="{" ".join(xs)}" '
+    return (f'<g class="ch-now" data-convergence-now="" transform="translate({xs[-1]} 0)" data-xs="{" ".join(xs)}" '
             f'data-ticks="{" ".join(ticks)}"><path d="M0 {_n(top - 4)}V{_n(bottom)}"/>'
             f'{_text(0, top - 8, ticks[-1], "ch-m ch-b")}</g>')
 

@@ -107,7 +107,7 @@ def _profiles(check: Checker, value: Any, vocab: tuple[str, ...] | None, size: i
 
 def _ids(check: Checker, ids: list[tuple[int, Any]]) -> None:
     """Reports ids that repeat an earlier one, or that begin with an earlier one and a dash: the page builds element
-    ids such as "pos-<id>-cap" from each, so "aligned" and "aligned-cap" would both own "pos-aligned-cap"."""
+    ids such as "positions-profile-<id>-cap" from each, so "aligned" and "aligned-cap" would both own "positions-profile-aligned-cap"."""
     seen: list[tuple[int, str]] = []
     for i, pid in ids:
         if not isinstance(pid, str) or not PROFILE_ID.fullmatch(pid):
@@ -121,7 +121,7 @@ def _ids(check: Checker, ids: list[tuple[int, Any]]) -> None:
                          f"is how profiles[{j}].id {describe(other)} begins")
                 check.fail(f"profiles[{i}].id", f"found {describe(pid)}, which {clash}; expected ids where none is "
                            "another followed by a dash, because the page names elements by id and suffix "
-                           f"(pos-{short}-cap), so two profiles could name the same element")
+                           f"(positions-profile-{short}-cap), so two profiles could name the same element")
             else:
                 continue
             break

@@ -53,7 +53,7 @@ CAPTIONS = {
 }
 
 # The player's own words: headings, labels and notes it writes around a frame.
-PLAYER = {
+WALKTHROUGH = {
     "quoted": "“{tok}”",  # one token of a caption's list; the list joins them with spaces (quoted(), the player's)
     "token_one": "{n} token",  # how many tokens a round proposes or commits (token_count(), the player's)
     "tokens": "{n} tokens",
@@ -194,7 +194,7 @@ LAB = {
 }
 
 # The convergence figure's words.
-CONV = {
+CONVERGENCE = {
     "position": "position {pos}",
     "bonus": "bonus position {pos}",
     "short": "bonus {pos}",
@@ -303,7 +303,7 @@ DRAWS = {
 }
 
 # "Watch it generate": the generator figure's words (templates/js/generator.js fills the same patterns).
-GEN: dict[str, Any] = {
+GENERATOR: dict[str, Any] = {
     "drafts": {1: "a unigram model (word frequencies alone)", 2: "a bigram model (the previous word)",
                3: "a trigram model (the previous two words)", 0: "the target itself (a perfect draft)"},
     "short": {1: "the unigram draft", 2: "the bigram draft", 3: "the trigram draft"},

@@ -11,7 +11,7 @@ from fractions import Fraction
 from math import log10
 from typing import Any
 
-from .strings import OWN, PLAYER
+from .strings import OWN, WALKTHROUGH
 
 # --- numbers --------------------------------------------------------------------
 
@@ -82,7 +82,7 @@ def isolated(label: str) -> str:
 
 def quoted(labels: Sequence[str]) -> str:
     """Returns labels as “a” “b” “c” for captions, each isolated where its direction could reorder the rest."""
-    return " ".join(fill(PLAYER["quoted"], {"tok": isolated(t)}) for t in labels)
+    return " ".join(fill(WALKTHROUGH["quoted"], {"tok": isolated(t)}) for t in labels)
 
 
 def and_list(items: Sequence[object]) -> str:
@@ -110,8 +110,8 @@ def some_of(k: int, n: int, noun: str, verb: str) -> str:
 
 
 def token_count(n: int) -> str:
-    """Returns "1 token" or "3 tokens" from PLAYER's patterns, which the player fills the same way."""
-    return fill(PLAYER["token_one" if n == 1 else "tokens"], {"n": n})
+    """Returns "1 token" or "3 tokens" from WALKTHROUGH's patterns, which the player fills the same way."""
+    return fill(WALKTHROUGH["token_one" if n == 1 else "tokens"], {"n": n})
 
 
 def position_words(positions: Sequence[int]) -> str:

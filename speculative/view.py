@@ -12,6 +12,7 @@ from typing import Any
 from . import checks, strings, text, variants
 from .analysis import Explained, ProfileResult
 from .figures import FIGURES, common, identity, positions, walkthrough
+from .figures import name as figure_name
 from .rules import NAMES
 from .text import decimal_str, percent_str, prob_str
 
@@ -85,11 +86,11 @@ def rule_words() -> dict[str, dict[str, str]]:
 
 def text_table() -> dict[str, Any]:
     """Returns every pattern and word the script shows: it has none of its own."""
-    return {"captions": strings.CAPTIONS, "player": browser_words(strings.PLAYER), "kinds": strings.KIND_NAMES,
-            "states": strings.STATE_NAMES, "lab": browser_words(strings.LAB), "conv": browser_words(strings.CONV),
+    return {"captions": strings.CAPTIONS, "walkthrough": browser_words(strings.WALKTHROUGH), "kinds": strings.KIND_NAMES,
+            "states": strings.STATE_NAMES, "lab": browser_words(strings.LAB), "convergence": browser_words(strings.CONVERGENCE),
             "explorer": browser_words(strings.EXPLORER), "own": browser_words(strings.OWN), "rules": rule_words(),
             "draws": {k: v for k, v in strings.DRAWS.items() if k not in BUILD_ONLY_DRAWS},
-            "gen": {k: v for k, v in strings.GEN.items() if k not in ("drafts", "short")}}  # the template names the drafts
+            "generator": {k: v for k, v in strings.GENERATOR.items() if k not in ("drafts", "short")}}  # the template names the drafts
 
 
 def whole_numbers(value: Any) -> Any:
@@ -123,7 +124,7 @@ def full_trace(ex: Explained, figs: Figures) -> dict[str, Any]:
         "text": text_table(),
         "rules": [{"id": rule, "name": name} for rule, name in NAMES.items()],  # the script names them by id
         "samplers": [v.json() for v in variants.VARIANTS],  # the rule, then the broken samplers a reader may switch on
-        **{module.TRACE_KEY: m.trace() for module, m in zip(FIGURES, figs.models, strict=True) if hasattr(m, "trace")},
+        **{figure_name(module): m.trace() for module, m in zip(FIGURES, figs.models, strict=True) if hasattr(m, "trace")},
         "profiles": [profile_trace(ex, figs, i) for i in range(len(ex.results))],
     }
 
@@ -136,7 +137,7 @@ def point_view(ex: Explained, where: tuple[int, int, int] | None) -> dict[str, A
     if where is None:
         return {"href": None, "label": None}
     r, frame, round_ = ex.results[where[0]], where[1], where[2]
-    label = text.fill(strings.PLAYER["point_drawn" if round_ else "point"],
+    label = text.fill(strings.WALKTHROUGH["point_drawn" if round_ else "point"],
                       {"name": r.profile.name, "i": frame, "n": len(r.frames_of(round_)), "r": round_})
     return {"href": f"#{point_href(ex, where)}", "label": label}
 
@@ -213,7 +214,7 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         "residual_example": residual_example(ex),
         "state_names": strings.STATE_NAMES,
         "n": counts(ex),
-        "player_counter": text.fill(strings.PLAYER["counter"], {"i": 1, "n": len(ex.results[0].frames)}),
+        "walkthrough_counter": text.fill(strings.WALKTHROUGH["counter"], {"i": 1, "n": len(ex.results[0].frames)}),
         "authored_chance": text.and_list([r.profile.name for r in ex.results if r.walk_by_chance]),
         "authored_rounds": "round" if sum(r.walk_by_chance for r in ex.results) == 1 else "rounds",
         "seeds": {"walk": data.walkthrough_seed, "mc": data.monte_carlo.seed, "drawn": data.drawn_rounds},

@@ -51,7 +51,7 @@ def chi_square_p(counts: list[tuple[int, int]], shares: list[Fraction]) -> float
 
 def tally_columns(page: Page, *names: str) -> list[tuple[int, ...]]:
     """Returns each token's counts in the tally's columns headed `names` ("proposed", "accepted", "replaced")."""
-    rows = page.locator("[data-tally] table").evaluate(
+    rows = page.locator("[data-lab-tally] table").evaluate(
         """(t, names) => {
           const heads = [...t.tHead.rows[0].cells].map(c => c.textContent.trim());
           const at = names.map(n => heads.indexOf(n));
@@ -68,7 +68,7 @@ def tally_counts(page: Page) -> list[tuple[int, int]]:
 
 def draw(page: Page, times: int) -> None:
     """Presses "Draw 10,000 times" `times` times in one go (found by its accessible name), then waits for the count."""
-    button, readout = lab(page).get_by_role("button", name="Draw 10,000 times"), lab(page).locator("[data-tally-readout]")
+    button, readout = lab(page).get_by_role("button", name="Draw 10,000 times"), lab(page).locator("[data-lab-tally-readout]")
     before = readout.text_content() or ""
     start = 0 if "No draws yet" in before else int(before.split(" draws")[0].replace(",", "").split()[-1])
     button.evaluate("(b, n) => { for (let i = 0; i < n; i++) b.click(); }", times)

@@ -334,18 +334,18 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     # profile ids
     ("id and id-t", edited(put("profiles.1.id", "aligned-t")),
      ['profiles[1].id: found "aligned-t", which begins with "aligned-", the id of profiles[0]; expected ids where '
-      "none is another followed by a dash, because the page names elements by id and suffix (pos-aligned-cap), "
+      "none is another followed by a dash, because the page names elements by id and suffix (positions-profile-aligned-cap), "
       "so two profiles could name the same element"]),
     ("id-t and id", edited(lambda raw: (put("profiles.0.id", "divergent-t")(raw), put("profiles.1.id", "divergent")(raw))),
      ['profiles[1].id: found "divergent", which is how profiles[0].id "divergent-t" begins; expected ids where '
-      "none is another followed by a dash, because the page names elements by id and suffix (pos-divergent-cap), "
+      "none is another followed by a dash, because the page names elements by id and suffix (positions-profile-divergent-cap), "
       "so two profiles could name the same element"]),
     ("same id twice", edited(put("profiles.1.id", "aligned")),
      ['profiles[1].id: found "aligned" again; expected every profile id to be unique']),
     ("id main", edited(put("profiles.0.id", "main")),
      ['profiles[0].id: found "main", which the page already uses for its own elements; expected another id']),
-    ("id pos", edited(put("profiles.1.id", "pos")),
-     ['profiles[1].id: found "pos", which the page already uses for its own elements; expected another id']),
+    ("id positions-profile", edited(put("profiles.1.id", "positions-profile")),
+     ['profiles[1].id: found "positions-profile", which the page already uses for its own elements; expected another id']),
     ("id with two dashes", edited(put("profiles.1.id", "very--divergent")),
      ['profiles[1].id: found "very--divergent"; expected lower-case letters and digits, with single dashes between '
       'them, such as "aligned"']),

@@ -162,7 +162,7 @@ def token_chi_square(counts: list[int], probs) -> float:
 def choose(page: Page, where: str, sampler_index: int) -> None:
     lab(page).get_by_label("Position", exact=True).select_option(where)
     lab(page).get_by_label("Sampler", exact=True).select_option(str(sampler_index))
-    expect(lab(page).locator("[data-tally-readout]")).to_contain_text("No draws yet")
+    expect(lab(page).locator("[data-lab-tally-readout]")).to_contain_text("No draws yet")
 
 
 @pytest.mark.browser
@@ -192,7 +192,7 @@ def rules_out(counts: list[int], probs) -> bool:
 @pytest.mark.browser
 def test_the_words_say_broken_for_each_broken_sampler_where_it_shows_and_never_for_the_rule(pages, page_url, trace):
     page = seeded(pages, page_url)
-    readout = lab(page).locator("[data-tally-readout]")
+    readout = lab(page).locator("[data-lab-tally-readout]")
     for i, where in enumerate(trace["lab"]["shows"], start=1):
         choose(page, where, i)
         draw(page, 1)
@@ -221,8 +221,8 @@ def test_a_position_where_a_sampler_commits_p_says_so_and_names_one_that_shows_i
     expect(text).to_contain_text(f"Position {shows.split('/')[1]} of {prof['name']} shows it (total variation "
                                  f"{at[shows][i][2]} from p)")
     draw(page, 1)
-    expect(lab(page).locator("[data-tally-readout]")).not_to_contain_text(BROKEN_WORDS)
-    expect(lab(page).locator("[data-tally-readout]")).to_contain_text(LAB["still_p"].strip())
+    expect(lab(page).locator("[data-lab-tally-readout]")).not_to_contain_text(BROKEN_WORDS)
+    expect(lab(page).locator("[data-lab-tally-readout]")).to_contain_text(LAB["still_p"].strip())
     page.close()
 
 
@@ -276,24 +276,24 @@ def test_the_generator_runs_each_broken_sampler_as_python_does_draw_for_draw(pag
     step(page, 100)
     p, q = generate.rows(run.target, 1.0), generate.rows(run.drafts[run.draft_index(run.settings.default_draft)], 1.0)
     rounds = generate.generate(p, q, run.prompt, run.settings.k, iter(spec), 100, rule=v.rule)
-    assert page.evaluate(LANE_JS, "[data-gen-spec]") == text_of(run, (*run.prompt, *(t for r in rounds for t in r.committed)))
+    assert page.evaluate(LANE_JS, "[data-generator-spec]") == text_of(run, (*run.prompt, *(t for r in rounds for t in r.committed)))
     right = generate.generate(p, q, run.prompt, run.settings.k, iter(spec), 100, rule=sampler.RULE)
     assert [r.committed for r in rounds] != [r.committed for r in right]  # the comparison can tell them apart
     ctx = tuple(run.top_contexts[0])
     tv = float(variants.total_variation(v.committed(p(ctx), q(ctx)), p(ctx)))
-    expect(gen(page).locator("[data-gen-broken-text]")).to_contain_text(f"is {tv:.4f} in total variation")
-    expect(gen(page).locator("[data-gen-broken-bars] .bar-row")).to_have_count(6)
-    expect(gen(page).locator("[data-gen-expected]")).to_contain_text("The expected values are the rule’s")
+    expect(gen(page).locator("[data-generator-broken-text]")).to_contain_text(f"is {tv:.4f} in total variation")
+    expect(gen(page).locator("[data-generator-broken-bars] .bar-row")).to_have_count(6)
+    expect(gen(page).locator("[data-generator-expected]")).to_contain_text("The expected values are the rule’s")
 
 
 @pytest.mark.browser
 def test_the_generator_with_the_rule_shows_no_broken_part(page: Page, page_url):
     open_figure(page, page_url)
     expect(gen(page).get_by_label("Sampler", exact=True)).to_have_value("0")
-    expect(gen(page).locator("[data-gen-broken]")).to_be_hidden()
-    expect(gen(page).locator("[data-gen-broken-bars] > *")).to_have_count(0)
+    expect(gen(page).locator("[data-generator-broken]")).to_be_hidden()
+    expect(gen(page).locator("[data-generator-broken-bars] > *")).to_have_count(0)
     gen(page).get_by_label("Sampler", exact=True).select_option("4")
-    expect(gen(page).locator("[data-gen-broken]")).to_be_visible()
+    expect(gen(page).locator("[data-generator-broken]")).to_be_visible()
     gen(page).get_by_label("Sampler", exact=True).select_option("0")
-    expect(gen(page).locator("[data-gen-broken]")).to_be_hidden()
-    expect(gen(page).locator("[data-gen-expected]")).not_to_contain_text("rule’s")
+    expect(gen(page).locator("[data-generator-broken]")).to_be_hidden()
+    expect(gen(page).locator("[data-generator-expected]")).not_to_contain_text("rule’s")

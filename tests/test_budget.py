@@ -19,7 +19,7 @@ WIDTHS = (360, 1280)
 def open_ready(page: Page, url: str) -> None:
     """Opens the page and waits until its script has filled the player and the lab."""
     page.goto(url)
-    expect(page.locator("[data-player]")).to_be_visible()
+    expect(page.locator("[data-walkthrough]")).to_be_visible()
     expect(page.locator("#lab [data-lab-verdict]")).to_contain_text("Rejected")
 
 
@@ -32,9 +32,9 @@ def change_every_figure(page: Page) -> None:
     """Moves the lab's u to accept, the first convergence figure to its first checkpoint, and the explorer's cost."""
     page.locator("#lab").get_by_label("Uniform draw u").fill("0.010")
     expect(page.locator("#lab [data-lab-verdict]")).to_contain_text("Accepted")
-    conv = page.locator('[data-conv="0"]')
+    conv = page.locator('[data-convergence="0"]')
     conv.get_by_label("Rounds").fill("0")
-    expect(conv.locator("[data-conv-readout]")).to_contain_text("After 10 rounds")
+    expect(conv.locator("[data-convergence-readout]")).to_contain_text("After 10 rounds")
     cost = page.locator("[data-explorer]").get_by_label("Draft step cost")
     other = "0" if cost.input_value() != "0" else str(cost.locator("option").count() - 1)
     cost.select_option(other)
@@ -61,7 +61,7 @@ def test_nothing_scrolls_sideways_by_default_or_with_every_figure_changed(page: 
 
 def test_the_convergence_histograms_are_built_only_near_the_viewport_or_for_print(page: Page, page_url):
     open_ready(page, page_url)
-    first, second = page.locator('[data-conv="0"] [data-conv-hist]'), page.locator('[data-conv="1"] [data-conv-hist]')
+    first, second = page.locator('[data-convergence="0"] [data-convergence-hist]'), page.locator('[data-convergence="1"] [data-convergence-hist]')
     expect(first.locator(".hist-row")).to_have_count(0)  # far below the fold at load
     first.scroll_into_view_if_needed()
     rows = len(page.evaluate("JSON.parse(document.getElementById('trace').textContent).vocabulary"))

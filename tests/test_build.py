@@ -133,11 +133,11 @@ def test_data_content_and_template_problems_are_listed_together(tmp_path, run_bu
 def test_a_missing_template_is_named(tmp_path, run_build):
     templates = tmp_path / "templates"
     shutil.copytree(ROOT / "templates", templates)
-    (templates / "js" / "player.js").unlink()
+    (templates / "js" / "walkthrough.js").unlink()
     code, _, err = run_build("--templates", str(templates), "--out", str(tmp_path / "site"))
     assert code == 1
-    assert err.startswith(f"{templates / 'js' / 'player.js'}: found no such file; expected the template file "
-                          "js/player.js, which the page needs\n")
+    assert err.startswith(f"{templates / 'js' / 'walkthrough.js'}: found no such file; expected the template file "
+                          "js/walkthrough.js, which the page needs\n")
 
 
 def test_an_edited_data_file_changes_every_dependent_number(tmp_path, run_build):
@@ -148,7 +148,7 @@ def test_an_edited_data_file_changes_every_dependent_number(tmp_path, run_build)
     assert new.expected != old.expected
     # the generator's figure is left out: its n-gram run's own figures ("2.62× plain decoding's tokens") do not
     # come from the profiles, and may match an old one by chance
-    html = re.sub(r'<figure class="fig gen".*?</figure>', "", new_html.split('<script type="application/json"')[0], flags=re.S)
+    html = re.sub(r'<figure class="fig generator".*?</figure>', "", new_html.split('<script type="application/json"')[0], flags=re.S)
     assert "This run:" not in html
     text = re.sub(r"<[^>]+>", " ", html)
     for figure in (decimal_str(new.expected), str(new.expected), decimal_str(new.speedup) + "×"):

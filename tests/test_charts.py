@@ -244,9 +244,9 @@ def test_a_left_to_right_legend_label_carries_no_invisible_isolates(built_site):
 def test_the_residuals_colour_is_not_the_rejected_red_in_light_or_dark():
     """Hatching means "the residual's share" on this page, red means "rejected": a reader must not take one for the
     other, so every residual colour (charts, lab bars, player) sits at least 60° of hue from every rejected red."""
-    css = "".join((ROOT / "templates" / f).read_text(encoding="utf-8") for f in ("style.css", "charts.css", "figures.css", "player.css"))
+    css = "".join((ROOT / "templates" / f).read_text(encoding="utf-8") for f in ("style.css", "charts.css", "figures.css", "walkthrough.css"))
     hue = lambda names: [int(h) for h in re.findall(rf"--(?:{names}): hsl\((\d+) ", css)]  # noqa: E731
-    residual, rejected = hue("residual|bar-res|player-residual"), hue("rejected")
+    residual, rejected = hue("residual|bar-res|walkthrough-residual"), hue("rejected")
     assert len(residual) == 6 and len(rejected) == 2
     for r in residual:
         for x in rejected:

@@ -159,8 +159,8 @@ CONTENT_BUILD_CASES = [
       "closed in it"]),
     ("duplicate title", "01-what.md", lambda t: t.replace("title: What this is", "title: A\ntitle: B"),
      ["content/01-what.md: line 3: title: found the key a second time (first on line 2); expected each key once"]),
-    ("id of the player", "01-what.md", lambda t: t.replace("id: what", "id: player"),
-     ['content/01-what.md: line 4: id: found "player", which another element on the page has too; expected an id '
+    ("id of the player", "01-what.md", lambda t: t.replace("id: what", "id: walkthrough-player"),
+     ['content/01-what.md: line 4: id: found "walkthrough-player", which another element on the page has too; expected an id '
       "of its own"]),
     ("id of the trace", "01-what.md", lambda t: t.replace("id: what", "id: trace"),  # the scripts read it by id
      ['content/01-what.md: line 4: id: found "trace", which another element on the page has too; expected an id '

@@ -102,18 +102,18 @@ def closed_form(rnd: dict) -> int:
 
 def test_draw_another_round_walks_every_drawn_round_and_wraps(page: Page, page_url, trace):
     page.goto(page_url)
-    player = page.locator("[data-player]")
+    player = page.locator("[data-walkthrough]")
     for p in trace["profiles"]:
         player.get_by_role("radio", name=p["name"]).check()
         player.get_by_role("radio", name="The authored walkthrough").check()
         drawn = p["drawn"]
         # The clicks and the counters' texts in one call: one round trip, not two waits per round.
         seen = player.evaluate("""(player, clicks) => {
-            const draw = player.querySelector('[data-action="draw"]'), out = [];
+            const draw = player.querySelector('[data-walkthrough-action="draw"]'), out = [];
             for (let i = 0; i < clicks; i++) {
                 draw.click();
-                out.push([player.querySelector('[data-round-counter]').textContent,
-                          player.querySelector('[data-counter]').textContent]);
+                out.push([player.querySelector('[data-walkthrough-round-counter]').textContent,
+                          player.querySelector('[data-walkthrough-counter]').textContent]);
             }
             return out;
         }""", len(drawn) + 1)
@@ -121,7 +121,7 @@ def test_draw_another_round_walks_every_drawn_round_and_wraps(page: Page, page_u
                         for i, rnd in enumerate(drawn + drawn[:1], start=1)]
         expect(player.get_by_role("radio", name="Rounds drawn from the draft")).to_be_checked()
         player.get_by_role("radio", name="The authored walkthrough").check()
-        expect(player.locator("[data-round-counter]")).to_have_text("")
+        expect(player.locator("[data-walkthrough-round-counter]")).to_have_text("")
 
 
 @pytest.mark.parametrize("hash_, round_, frame", [("#divergent/r7/3", 7, 3), ("#divergent/4", 0, 4), ("#aligned/r24/1", 24, 1)])
@@ -130,10 +130,10 @@ def test_deep_links_open_the_right_round_and_frame(page: Page, page_url, trace, 
     rnd = p["drawn"][round_ - 1] if round_ else p["walk"]
     frame = min(frame, len(rnd["frames"]))
     page.goto(page_url + hash_)
-    player = page.locator("[data-player]")
-    expect(player.locator("[data-counter]")).to_have_text(f"Frame {frame} of {len(rnd['frames'])}")
+    player = page.locator("[data-walkthrough]")
+    expect(player.locator("[data-walkthrough-counter]")).to_have_text(f"Frame {frame} of {len(rnd['frames'])}")
     counter = f"Drawn round {round_} of {len(p['drawn'])}" if round_ else ""
-    expect(player.locator("[data-round-counter]")).to_have_text(counter)
+    expect(player.locator("[data-walkthrough-round-counter]")).to_have_text(counter)
     name = "Rounds drawn from the draft" if round_ else "The authored walkthrough"
     expect(player.get_by_role("radio", name=name)).to_be_checked()
 
@@ -143,9 +143,9 @@ def test_a_check_that_chance_decides_is_marked(page: Page, page_url, trace):
                  for j, row in enumerate(rnd["frames"], start=1) if row["chance"])
     p, i, j = where
     page.goto(f"{page_url}#{p['id']}/r{i}/{j}")
-    expect(page.locator("[data-player] [data-chance]")).to_contain_text("Decided by chance")
+    expect(page.locator("[data-walkthrough] [data-walkthrough-chance]")).to_contain_text("Decided by chance")
     page.goto(f"{page_url}#{p['id']}/2")
-    expect(page.locator("[data-player] [data-chance]")).to_be_hidden()
+    expect(page.locator("[data-walkthrough] [data-walkthrough-chance]")).to_be_hidden()
 
 
 def test_a_verify_frame_lights_up_its_position_block_and_shows_its_bars(page: Page, page_url, trace):
@@ -155,7 +155,7 @@ def test_a_verify_frame_lights_up_its_position_block_and_shows_its_bars(page: Pa
     # the chart joins the page only when it comes near the viewport (print.js's startNear); the player marks it then
     block.scroll_into_view_if_needed()
     expect(page.locator('path[data-position-block="divergent-2"]')).to_have_class("ch-band is-current")  # the chart's row
-    expect(page.locator("[data-player] [data-bars] .bar-row")).to_have_count(len(trace["vocabulary"]))
+    expect(page.locator("[data-walkthrough] [data-walkthrough-bars] .bar-row")).to_have_count(len(trace["vocabulary"]))
     page.goto(page_url + "#divergent/1")
     expect(page.locator("[data-position-block].is-current")).to_have_count(0)
 
@@ -174,16 +174,16 @@ def test_a_positions_block_link_opens_the_lab_there(page: Page, page_url):
 def test_the_rounds_slider_shows_the_trace_tv_at_every_checkpoint(page: Page, page_url, trace):
     page.goto(page_url)
     for i, p in enumerate(trace["profiles"]):
-        fig = page.locator(f'[data-conv="{i}"]')
+        fig = page.locator(f'[data-convergence="{i}"]')
         conv = p["convergence"]
         for pos in (1, len(p["positions"]) + 1):
             fig.get_by_label("Position", exact=True).select_option(str(pos))
             for c, n in enumerate(conv["checkpoints"]):
                 fig.get_by_label("Rounds").fill(str(c))
-                readout = fig.locator("[data-conv-readout]")
+                readout = fig.locator("[data-convergence-readout]")
                 count = conv["reached"][c][pos - 1]
                 expect(readout).to_contain_text(f"After {n:,} rounds: {count:,} round{'' if count == 1 else 's'} committed")
-                expect(fig.locator("[data-conv-out]")).to_have_text(f"{n:,}")
+                expect(fig.locator("[data-convergence-out]")).to_have_text(f"{n:,}")
                 expect(readout).to_contain_text(f"Total variation from the target {conv['tv_text'][c][pos - 1]}")
                 if not conv["vacuous"][c][pos - 1]:
                     expect(readout).to_contain_text(conv["bound_text"][c][pos - 1])
@@ -192,7 +192,7 @@ def test_the_rounds_slider_shows_the_trace_tv_at_every_checkpoint(page: Page, pa
 def test_the_tv_chart_marks_the_rounds_shown_and_follows_the_slider(page: Page, page_url, trace):
     page.goto(page_url)
     conv = trace["profiles"][0]["convergence"]
-    fig, now = page.locator('[data-conv="0"]'), page.locator(".conv").first.locator(".ch-now")
+    fig, now = page.locator('[data-convergence="0"]'), page.locator(".convergence").first.locator(".ch-now")
     xs = now.get_attribute("data-xs").split()
     for c in (0, len(xs) // 2, len(xs) - 1):
         fig.get_by_label("Rounds").fill(str(c))
@@ -211,10 +211,10 @@ def test_figure_controls_work_from_the_keyboard(page: Page, page_url):
     before = u.input_value()
     page.keyboard.press("ArrowLeft")
     expect(u).not_to_have_value(before)
-    rounds = page.locator('[data-conv="0"]').get_by_label("Rounds")
+    rounds = page.locator('[data-convergence="0"]').get_by_label("Rounds")
     rounds.focus()
     page.keyboard.press("Home")
-    expect(page.locator('[data-conv="0"] [data-conv-readout]')).to_contain_text("After 10 rounds")
+    expect(page.locator('[data-convergence="0"] [data-convergence-readout]')).to_contain_text("After 10 rounds")
     k = page.get_by_label("Positions drafted")
     k.focus()
     page.keyboard.press("Home")
@@ -227,13 +227,13 @@ def test_figure_controls_work_from_the_keyboard(page: Page, page_url):
 def test_axe_finds_nothing_in_the_figures_default_or_changed(page: Page, page_url, scheme):
     page.emulate_media(color_scheme=scheme)
     page.goto(page_url)
-    found = axe_violations(page, ["#lab", ".conv", ".explorer"])
+    found = axe_violations(page, ["#lab", ".convergence", ".explorer"])
     lab(page).get_by_label("Uniform draw u").fill("0.100")
-    page.locator('[data-conv="0"]').get_by_label("Rounds").fill("2")
+    page.locator('[data-convergence="0"]').get_by_label("Rounds").fill("2")
     page.get_by_label("Draft step cost").select_option("7")
     page.locator(".explorer").get_by_label("Rule", exact=True).select_option("exact-match")
     page.get_by_label("Verification cost per position").select_option("3")
-    found += axe_violations(page, ["#lab", ".conv", ".explorer"])
+    found += axe_violations(page, ["#lab", ".convergence", ".explorer"])
     assert found == []
 
 
@@ -253,7 +253,7 @@ def test_no_js_text_names_no_control_that_is_not_there(browser, page_url):
     page = context.new_page()
     page.goto(page_url)
     text = page.locator("main").inner_text()
-    for lane in page.locator(".gen-text").all_inner_texts():  # the n-gram models' own writing, counted from this
+    for lane in page.locator(".generator-text").all_inner_texts():  # the n-gram models' own writing, counted from this
         text = text.replace(lane, "")  # prose, may repeat any phrase of it
     for phrase in ("then drag u", "Slide Rounds", "Switch to Rounds drawn", "the explorer draws", "step through it with the buttons"):
         assert phrase not in text, phrase
@@ -309,7 +309,7 @@ def test_the_tally_bound_is_the_analysis_bound_and_reset_clears_it(pages, page_u
     from speculative.sampler import tv_bound
 
     page = seeded(pages, page_url)
-    readout = lab(page).locator("[data-tally-readout]")
+    readout = lab(page).locator("[data-lab-tally-readout]")
     lab(page).get_by_role("button", name="Draw 100 times").click()
     lab(page).get_by_role("button", name="Draw 10,000 times").click()
     expect(readout).to_contain_text("10,100 draws")
@@ -317,7 +317,7 @@ def test_the_tally_bound_is_the_analysis_bound_and_reset_clears_it(pages, page_u
     assert sum(a + r for a, r in tally_counts(page)) == 10_100
     lab(page).get_by_role("button", name="Reset tally").click()
     expect(readout).to_contain_text("No draws yet")
-    expect(lab(page).locator("[data-tally] table")).to_have_count(0)
+    expect(lab(page).locator("[data-lab-tally] table")).to_have_count(0)
     page.close()
 
 

@@ -35,7 +35,7 @@ def open_states(page: Page) -> list[bool]:
 @pytest.mark.browser
 def test_the_page_opens_with_every_fold_closed_and_each_says_what_it_holds(page: Page, page_url, built_site):
     page.goto(page_url)
-    expect(page.locator("[data-player]")).to_be_visible()
+    expect(page.locator("[data-walkthrough]")).to_be_visible()
     states = open_states(page)
     assert len(states) >= 10 and not any(states)
     summaries = page.locator(f"{FOLDS} > summary").all_inner_texts()
@@ -58,7 +58,7 @@ def test_the_address_opens_the_fold_it_points_into(pages, page_url, built_site):
 @pytest.mark.browser
 def test_a_link_to_something_inside_a_closed_fold_opens_it(page: Page, page_url):
     page.goto(page_url)
-    expect(page.locator("[data-player]")).to_be_visible()
+    expect(page.locator("[data-walkthrough]")).to_be_visible()
     # in-page links whose target sits inside a fold, from outside any fold
     pairs = page.evaluate("""() => [...document.querySelectorAll('main a[href^="#"]')].filter(a => !a.closest('details'))
         .map(a => [a, document.getElementById(decodeURIComponent(a.hash.slice(1)))])
@@ -94,7 +94,7 @@ def test_the_folded_text_is_in_the_page_for_find_in_page(page: Page, page_url):
     a fold's words must not wait in a <template> or a <noscript>. The drafts' chart folds are the one exception:
     each holds a drawing of the table printed just above it, which joins the page when the reader comes near."""
     page.goto(page_url)
-    expect(page.locator("[data-player]")).to_be_visible()
+    expect(page.locator("[data-walkthrough]")).to_be_visible()
     words = page.locator(f"{FOLDS}:not(.chart-fold)").evaluate_all("""ds => ds.map(d => [d.id || d.querySelector('summary').textContent,
         [...d.children].filter(c => c.tagName !== 'SUMMARY' && c.tagName !== 'NOSCRIPT' && c.tagName !== 'TEMPLATE')
           .map(c => c.textContent).join(' ').trim().split(/\\s+/).filter(Boolean).length])""")
@@ -107,7 +107,7 @@ def test_the_folded_text_is_in_the_page_for_find_in_page(page: Page, page_url):
 def test_axe_finds_nothing_with_the_folds_closed_or_open(page: Page, page_url, scheme):
     page.emulate_media(color_scheme=scheme)
     page.goto(page_url)
-    expect(page.locator("[data-player]")).to_be_visible()
+    expect(page.locator("[data-walkthrough]")).to_be_visible()
     assert axe_violations(page, "main") == []
     page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
     expect(page.locator(FOLDS).last).to_have_attribute("open", "")

@@ -18,9 +18,9 @@ from .test_budget import DOM_BUDGET
 
 pytestmark = pytest.mark.browser
 
-STEP_JS = "n => { const b = document.querySelector('[data-gen-step]'); for (let i = 0; i < n; i++) b.click(); }"
+STEP_JS = "n => { const b = document.querySelector('[data-generator-step]'); for (let i = 0; i < n; i++) b.click(); }"
 LANE_JS = """sel => { const lane = document.querySelector(sel).cloneNode(true);
-  lane.querySelectorAll('.gen-drop').forEach(s => s.remove()); return lane.textContent; }"""  # a lane's text, ghosts left out
+  lane.querySelectorAll('.generator-drop').forEach(s => s.remove()); return lane.textContent; }"""  # a lane's text, ghosts left out
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,7 @@ def run(explained):
 
 
 def gen(page: Page):
-    return page.locator("#gen")
+    return page.locator("#generator")
 
 
 def open_figure(page: Page, url: str, init: str | None = None) -> None:
@@ -45,11 +45,11 @@ def step(page: Page, n: int) -> None:
     before = rounds_done(page)
     page.evaluate(STEP_JS, n)
     passes = f"{before + n:,} target pass" + ("es" if before + n != 1 else "")
-    expect(gen(page).locator("[data-gen-spec-stats]")).to_contain_text(f"· {passes} ·")
+    expect(gen(page).locator("[data-generator-spec-stats]")).to_contain_text(f"· {passes} ·")
 
 
 def stat(page: Page, pattern: str) -> str:
-    return re.search(pattern, gen(page).locator("[data-gen-spec-stats]").inner_text()).group(1).replace(",", "")
+    return re.search(pattern, gen(page).locator("[data-generator-spec-stats]").inner_text()).group(1).replace(",", "")
 
 
 def rounds_done(page: Page) -> int:
@@ -99,10 +99,10 @@ def test_at_temperature_zero_a_run_and_a_second_run_from_start_over_write_the_sa
     g = gen(page)
     g.get_by_label("Temperature").select_option(label="0")
     step(page, 25)
-    first = page.evaluate(LANE_JS, "[data-gen-spec]")
+    first = page.evaluate(LANE_JS, "[data-generator-spec]")
     g.get_by_role("button", name="Start over").click()
     step(page, 25)
-    assert page.evaluate(LANE_JS, "[data-gen-spec]") == first and len(first.split()) > 25
+    assert page.evaluate(LANE_JS, "[data-generator-spec]") == first and len(first.split()) > 25
 
 
 def test_over_300_rounds_the_bigram_draft_commits_more_per_round_than_the_unigram(page: Page, page_url):
@@ -124,7 +124,7 @@ def test_a_chosen_tokens_check_shows_the_draw_and_accept_probability_of_the_mode
 
     def opening(seed: int) -> tuple[list, int]:
         """Returns the seeded opening run's tokens, and how many of the first ones the lane has joined into plain
-        text: half its cap (GEN_MAX_TOKENS = 40), once, when the opening run writes more than the cap."""
+        text: half its cap (GENERATOR_MAX_TOKENS = 40), once, when the opening run writes more than the cap."""
         rounds = generate.generate(p, q, run.prompt, run.settings.k, generate.mulberry32(seed), len(run.run))
         tokens = [(r, j) for r in rounds for j in range(len(r.committed))]
         return tokens, 20 if len(tokens) > 40 else 0
@@ -138,12 +138,12 @@ def test_a_chosen_tokens_check_shows_the_draw_and_accept_probability_of_the_mode
     tokens, joined_ = opening(seed)
     open_figure(page, page_url, f"window.__generateSeed = {seed};")
     g = gen(page)
-    expect(g.locator("[data-gen-spec] [role=button]")).to_have_count(len(tokens) - joined_)
+    expect(g.locator("[data-generator-spec] [role=button]")).to_have_count(len(tokens) - joined_)
     for kind, look in looks.items():
         n = next(i for i, t in enumerate(tokens) if i >= joined_ and look(*t))
         r, j = tokens[n]
-        g.locator("[data-gen-spec] [role=button]").nth(n - joined_).click()
-        shown = g.locator("[data-gen-check-text]")
+        g.locator("[data-generator-spec] [role=button]").nth(n - joined_).click()
+        shown = g.locator("[data-generator-check-text]")
         if kind == "bonus":
             expect(shown).to_contain_text(f"r = {r.last_draw:.4f}")
             continue
@@ -155,7 +155,7 @@ def test_a_chosen_tokens_check_shows_the_draw_and_accept_probability_of_the_mode
         x, ctx = r.proposals[j], (*r.context, *r.proposals[:j])[-len(r.context):]
         expect(shown).to_contain_text(f"p = {shown_prob(p(ctx)[x])}")
         expect(shown).to_contain_text(f"q = {shown_prob(q(ctx)[x])}")
-        expect(g.locator("[data-gen-bars] .bar-row")).to_have_count(6)
+        expect(g.locator("[data-generator-bars] .bar-row")).to_have_count(6)
 
 
 @pytest.mark.parametrize("temperature", ["1", "0.5", "0"])
@@ -169,24 +169,24 @@ def test_the_script_and_python_agree_draw_for_draw_over_200_rounds(page: Page, p
     t = float(temperature)
     p, q = generate.rows(run.target, t), generate.rows(run.drafts[run.draft_index(run.settings.default_draft)], t)
     rounds = generate.generate(p, q, run.prompt, run.settings.k, iter(spec), 200)
-    assert page.evaluate(LANE_JS, "[data-gen-spec]") == text_of(run, (*run.prompt, *(t for r in rounds for t in r.committed)))
+    assert page.evaluate(LANE_JS, "[data-generator-spec]") == text_of(run, (*run.prompt, *(t for r in rounds for t in r.committed)))
     tokens = generate.plain(p, run.prompt, iter(plain), int(run.round_cost * 200))
-    assert page.evaluate(LANE_JS, "[data-gen-plain]") == text_of(run, (*run.prompt, *tokens))
+    assert page.evaluate(LANE_JS, "[data-generator-plain]") == text_of(run, (*run.prompt, *tokens))
 
 
 def test_the_live_figure_opens_on_the_same_seeded_run_the_page_shows_without_scripting(browser, page: Page, page_url,
                                                                                         run):
     expected = text_of(run, (*run.prompt, *(t for r in run.run for t in r.committed)))
     open_figure(page, page_url)
-    assert page.evaluate(LANE_JS, "[data-gen-spec]") == expected
-    assert page.evaluate(LANE_JS, "[data-gen-plain]") == text_of(run, (*run.prompt, *run.plain))
+    assert page.evaluate(LANE_JS, "[data-generator-spec]") == expected
+    assert page.evaluate(LANE_JS, "[data-generator-plain]") == text_of(run, (*run.prompt, *run.plain))
     context = browser.new_context(java_script_enabled=False)
     static = context.new_page()
     static.goto(page_url)
-    lanes = static.locator("#gen noscript .gen-text")
+    lanes = static.locator("#generator noscript .generator-text")
     expect(lanes.first).to_have_text(expected)
     expect(lanes.nth(1)).to_have_text(text_of(run, (*run.prompt, *run.plain)))
-    expect(static.locator("#gen noscript .gen-tok.is-replaced").first).to_be_visible()
+    expect(static.locator("#generator noscript .generator-tok.is-replaced").first).to_be_visible()
     context.close()
 
 
@@ -196,7 +196,7 @@ def test_after_1000_tokens_the_lanes_stay_small_and_the_page_within_its_dom_budg
     gen(page).get_by_label("Tokens drafted per round").fill("8")
     while tokens_written(page) < 1000:
         step(page, 50)
-    buttons = page.evaluate("document.querySelectorAll('[data-gen-spec] [role=button]').length")
+    buttons = page.evaluate("document.querySelectorAll('[data-generator-spec] [role=button]').length")
     assert 0 < buttons <= 300
     assert page.evaluate("document.getElementsByTagName('*').length") <= DOM_BUDGET
 
@@ -207,7 +207,7 @@ def test_play_becomes_pause_and_writes_until_paused(page: Page, page_url):
     before = rounds_done(page)
     g.get_by_role("button", name="Play").click()
     expect(g.get_by_role("button", name="Pause")).to_be_visible()
-    expect(g.locator("[data-gen-spec-stats]")).to_contain_text(f"· {before + 2} target passes ·", timeout=10_000)
+    expect(g.locator("[data-generator-spec-stats]")).to_contain_text(f"· {before + 2} target passes ·", timeout=10_000)
     g.get_by_role("button", name="Pause").click()
     expect(g.get_by_role("button", name="Play")).to_be_visible()
 
@@ -222,22 +222,22 @@ def test_with_reduced_motion_nothing_plays_but_stepping_works(page: Page, page_u
     step(page, 1)
     assert rounds_done(page) == before + 1
     for _ in range(100):  # until a round ends with a rejection that drops proposals
-        if g.locator("[data-gen-spec] s.is-ghost").count():
+        if g.locator("[data-generator-spec] s.is-ghost").count():
             break
         step(page, 1)
-    expect(g.locator("[data-gen-spec] s.is-ghost")).to_have_count(1)
-    expect(g.locator("[data-gen-spec] .is-fading")).to_have_count(0)
+    expect(g.locator("[data-generator-spec] s.is-ghost")).to_have_count(1)
+    expect(g.locator("[data-generator-spec] .is-fading")).to_have_count(0)
 
 
 def test_axe_finds_nothing_in_the_generator_while_it_plays_in_light_or_dark(page: Page, page_url):
     open_figure(page, page_url)
     g = gen(page)
-    g.locator("[data-gen-spec] [role=button]").first.click()
+    g.locator("[data-generator-spec] [role=button]").first.click()
     g.get_by_role("button", name="Play").click()
     found = []
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
-        found += [(scheme, v) for v in axe_violations(page, "#gen")]
+        found += [(scheme, v) for v in axe_violations(page, "#generator")]
     g.get_by_role("button", name="Pause").click()
     assert found == []
 
@@ -249,20 +249,20 @@ def test_the_expected_figures_follow_the_chosen_draft_temperature_and_k(page: Pa
     run = explained.language
     open_figure(page, page_url)
     g = gen(page)
-    expect(g.locator("[data-gen-expected]")).to_have_text(Generator(explained).facts()["expected"])
+    expect(g.locator("[data-generator-expected]")).to_have_text(Generator(explained).facts()["expected"])
     g.get_by_label("Temperature").select_option(label="0")
     g.get_by_label("Tokens drafted per round").fill("6")
     per = 1 + sum(run.passes[run.draft_index(run.settings.default_draft)][0][:6])
     cost = 6 * float(shipped.cost.draft_step) + float(shipped.cost.verify_round)
-    expect(g.locator("[data-gen-expected]")).to_have_text(
+    expect(g.locator("[data-generator-expected]")).to_have_text(
         f"Expected at these settings: {decimal_str(per, 2)} tokens per round, {decimal_str(per / cost, 2)}×.")
-    expect(g.locator("[data-gen-note]")).to_contain_text("A round is assumed to cost 6 × 1/10 + 1 = 8/5")
+    expect(g.locator("[data-generator-note]")).to_contain_text("A round is assumed to cost 6 × 1/10 + 1 = 8/5")
 
 
 def test_the_scripts_tie_break_and_cut_points_are_pythons(page: Page, page_url):
     open_figure(page, page_url, "window.__playerDebug = true;")
-    page.wait_for_function("() => window.__player && window.__player.figures.gen")
-    pure = "window.__player.figures.gen.pure"
+    page.wait_for_function("() => window.__player && window.__player.figures.generator")
+    pure = "window.__player.figures.generator.pure"
     assert page.evaluate(f"Array.from({pure}.tempered(new Float64Array([0.2, 0.4, 0.4]), 0))") == [0, 1, 0]
     assert page.evaluate(f"{pure}.inverseCdf([0.5, 0.5], 0.5)") == generate.inverse_cdf(np.array([0.5, 0.5]), 0.5) == 1
     assert page.evaluate(f"{pure}.inverseCdf([0.25, 0.75, 0], 0.9999999999999999)") == 1
@@ -289,5 +289,5 @@ def test_a_page_template_without_the_sections_tokens_hides_the_live_figure_witho
     page.wait_for_function("() => window.__player")  # every figure has started: the generator shows its place
     # its models are counted in a task after the next frame; a task queued after a later frame runs after it
     page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done))))")
-    expect(gen(page).locator("[data-gen]")).to_be_hidden()
+    expect(gen(page).locator("[data-generator]")).to_be_hidden()
     assert errors == []

@@ -24,9 +24,9 @@ def text_of(run, ids) -> str:
 
 def static_lanes(html: str) -> list[str]:
     """Returns the text of the generator's no-JS lanes: speculative, then plain."""
-    figure = html[html.index('id="gen"'):]
+    figure = html[html.index('id="generator"'):]
     static = figure[figure.index("<noscript data-static>"):figure.index("</noscript>")]
-    return [unescape(re.sub(r"<[^>]+>", "", lane)) for lane in re.findall(r'<p class="gen-text">(.*?)</p>', static)]
+    return [unescape(re.sub(r"<[^>]+>", "", lane)) for lane in re.findall(r'<p class="generator-text">(.*?)</p>', static)]
 
 
 def test_the_page_without_scripting_shows_pythons_seeded_run(built_site, explained):
@@ -41,9 +41,9 @@ def test_the_page_without_scripting_shows_pythons_seeded_run(built_site, explain
 
 def test_every_committed_token_of_the_no_js_run_is_marked_with_how_it_came(built_site, explained):
     html = (built_site / "index.html").read_text(encoding="utf-8")
-    figure = html[html.index('id="gen"'):]
+    figure = html[html.index('id="generator"'):]
     static = figure[figure.index("<noscript data-static>"):figure.index("</noscript>")]
-    kinds = re.findall(r'<span class="gen-tok is-(\w+)">', static)
+    kinds = re.findall(r'<span class="generator-tok is-(\w+)">', static)
     expected = [{"a": "accepted", "r": "replaced", "b": "bonus"}[k] for r in explained.language.run for k in r.kinds]
     assert kinds[:len(expected)] == expected and "replaced" in kinds and "bonus" in kinds
 
@@ -60,16 +60,16 @@ def test_each_section_carries_its_own_tokens_for_the_script(built_site, corpus):
     html = (built_site / "index.html").read_text(encoding="utf-8")
     parts = [unescape(p) for p in re.findall(r'<section id="[^"]+" aria-labelledby="[^"]+" data-corpus="([^"]*)"', html)]
     assert " ".join(p for p in parts if p).split(" ") == list(corpus)
-    assert "vocab" not in json.loads((built_site / "trace.json").read_text(encoding="utf-8"))["gen"]
+    assert "vocab" not in json.loads((built_site / "trace.json").read_text(encoding="utf-8"))["generator"]
 
 
 def test_an_edit_to_the_prose_changes_the_models(project):
     before = json.loads(pipeline.build_files(project / "data" / "profiles.v1.json", project / "content",
-                                          project / "templates")["trace.json"])["gen"]["types"]
+                                          project / "templates")["trace.json"])["generator"]["types"]
     why = project / "content" / "12-limits.md"
     why.write_text(why.read_text(encoding="utf-8") + "\nZyzzyva quokka axolotl.\n", encoding="utf-8")
     files = pipeline.build_files(project / "data" / "profiles.v1.json", project / "content", project / "templates")
-    assert json.loads(files["trace.json"])["gen"]["types"] == before + 3
+    assert json.loads(files["trace.json"])["generator"]["types"] == before + 3
     assert "Zyzzyva quokka axolotl ." in files["index.html"].decode("utf-8")
 
 
@@ -79,14 +79,14 @@ def test_without_language_model_the_defaults_apply_and_with_it_the_page_follows(
     del raw["language_model"]
     data.write_text(json.dumps(raw), encoding="utf-8")
     files = pipeline.build_files(data, project / "content", project / "templates")
-    assert json.loads(files["trace.json"])["gen"]["k"] == 4
+    assert json.loads(files["trace.json"])["generator"]["k"] == 4
     raw["language_model"] = {"k": 6, "default_draft": 1, "temperatures": ["0", "1"], "default_temperature": "0"}
     data.write_text(json.dumps(raw), encoding="utf-8")
     files = pipeline.build_files(data, project / "content", project / "templates")
-    g = json.loads(files["trace.json"])["gen"]
+    g = json.loads(files["trace.json"])["generator"]
     assert (g["k"], g["draft"], g["temps"], g["temp"]) == (6, 0, [0, 1], 0)
     page = files["index.html"].decode("utf-8")
-    assert 'value="6" data-gen-k' in page and "A round is assumed to cost 6 × 1/10 + 1 = 8/5 target steps" in page
+    assert 'value="6" data-generator-k' in page and "A round is assumed to cost 6 × 1/10 + 1 = 8/5 target steps" in page
 
 
 LM = json.loads(DATA.read_text(encoding="utf-8"))
@@ -124,8 +124,8 @@ def test_too_little_prose_is_refused_and_the_site_left_as_it_was(run_build, proj
     for path in (project / "content").glob("*.md"):
         path.unlink()
     (project / "content" / "01-what.md").write_text("---\ntitle: What\norder: 1\nid: what\n---\n{{ generator }}\n"
-                                                   "{{ lab }} {{ positions }} {{ walkthrough }} {{ checks_identity }}\n"
-                                                   "{{ checks_charts }} {{ explorer }} {{ servers }}\n", encoding="utf-8")
+                                                   "{{ lab }} {{ positions }} {{ walkthrough }} {{ identity }}\n"
+                                                   "{{ convergence }} {{ explorer }} {{ servers }}\n", encoding="utf-8")
     lines = refused(run_build, project)
     assert lines == ["content: found 0 tokens of prose (0 distinct) once template syntax, HTML and markup are removed; "
                      "expected at least 20 tokens, 2 of them distinct, for the generator's models to be counted from",

@@ -353,11 +353,11 @@ def test_the_tally_under_each_rule_matches_p_at_every_shipped_position(pages, pa
     lab(page).get_by_role("radio", name=NAMES[rule]).check()
     for where, pos in shipped_positions(trace):
         lab(page).get_by_label("Position", exact=True).select_option(where)
-        expect(lab(page).locator("[data-tally-readout]")).to_contain_text("No draws yet")
+        expect(lab(page).locator("[data-lab-tally-readout]")).to_contain_text("No draws yet")
         draw(page, 10)  # 100,000 draws
         shares = route_shares(pos, rule)
         assert chi_square_p(tally_counts(page), shares) > 1e-6, (where, rule)
-        expect(lab(page).locator("[data-tally-readout]")).to_contain_text(f"the rule’s exact rate is {pos['rates'][rule]}.")
+        expect(lab(page).locator("[data-lab-tally-readout]")).to_contain_text(f"the rule’s exact rate is {pos['rates'][rule]}.")
         assert accepted_rate(page) == pytest.approx(float(Fraction(pos["rates"][rule])), abs=0.02)
     page.close()
 
@@ -387,7 +387,7 @@ def test_the_tally_counts_each_tokens_proposals_and_how_often_they_pass(pages, p
     rows = tally_columns(page, "proposed", "accepted")
     assert chi_square_p([(n,) for n, _ in rows], q) > 1e-6
     assert chi_square_p([(a, n - a) for n, a in rows], [s for y in range(len(q)) for s in (min(p[y], q[y]), q[y] - min(p[y], q[y]))]) > 1e-6
-    kept = page.locator("[data-tally] tbody tr").evaluate_all("rs => rs.map(r => r.cells[3].textContent)")
+    kept = page.locator("[data-lab-tally] tbody tr").evaluate_all("rs => rs.map(r => r.cells[3].textContent)")
     assert kept == [f"{a / n:.3f}" if n else "–" for n, a in rows]
     greedy = next(i for i, s in enumerate(trace["samplers"]) if s["name"].startswith("greedy"))
     lab(page).get_by_label("Sampler", exact=True).select_option(str(greedy))

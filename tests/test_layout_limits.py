@@ -62,9 +62,9 @@ def overflow(page: Page) -> int:
 def test_nothing_scrolls_sideways_at_the_limits(page: Page, limits_url, width):
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(limits_url)
-    expect(page.locator("[data-player]")).to_be_visible()
+    expect(page.locator("[data-walkthrough]")).to_be_visible()
     assert overflow(page) == 0
-    player = page.locator("[data-player]")
+    player = page.locator("[data-walkthrough]")
     for i in range(MAX_PROFILES):
         player.get_by_role("radio", name=f"draft number {i}", exact=False).check()
         player.get_by_role("button", name="Last step").click()
@@ -78,6 +78,6 @@ def test_nothing_scrolls_sideways_at_the_limits(page: Page, limits_url, width):
 
 def test_a_right_to_left_label_stays_isolated_in_sentences(page: Page, limits_url):
     page.goto(limits_url)
-    caption = page.locator("[data-player] [data-caption]").inner_text()
+    caption = page.locator("[data-walkthrough] [data-walkthrough-caption]").inner_text()
     arabic = LABELS[1][:MAX_LABEL]
     assert f"\u2068{arabic}\u2069" in caption or arabic not in caption

@@ -56,11 +56,11 @@ def rejection(trace: dict) -> tuple[dict, dict]:
 
 
 def counter(page: Page):
-    return page.locator("[data-player] [data-counter]")
+    return page.locator("[data-walkthrough] [data-walkthrough-counter]")
 
 
 def player(page: Page):
-    return page.locator("[data-player]")
+    return page.locator("[data-walkthrough]")
 
 
 def at(page: Page, i: int, n: int) -> None:
@@ -109,7 +109,7 @@ def test_next_step_walks_every_frame_of_the_profile(page: Page, page_url, trace,
     for i in range(2, n + 1):
         nxt.click()
         at(page, i, n)
-        expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, frames(p)[i - 1]))
+        expect(page.locator("[data-walkthrough-caption]")).to_have_text(caption(trace, p, frames(p)[i - 1]))
     expect(nxt).to_be_disabled()
     expect(page.get_by_role("button", name="Last step")).to_be_disabled()
     page.keyboard.press("ArrowRight")
@@ -152,9 +152,9 @@ def test_rejection_frame_shows_residual_and_dropped_positions(page: Page, page_u
     assert (p["id"], f["position"], dropped) == ("divergent", 3, [4, 5])  # the authored rejection, 4 and 5 dropped
     page.goto(f"{page_url}#{p['id']}/{f['index']}")
     at(page, f["index"], len(frames(p)))
-    expect(page.locator("[data-verdict]")).to_contain_text("Rejected")
-    expect(page.locator("[data-verdict]")).to_contain_text(f["u"])
-    rows = page.locator("[data-dist-body] tr")
+    expect(page.locator("[data-walkthrough-verdict]")).to_contain_text("Rejected")
+    expect(page.locator("[data-walkthrough-verdict]")).to_contain_text(f["u"])
+    rows = page.locator("[data-walkthrough-dist-body] tr")
     expect(rows).to_have_count(len(vocab))
     pos = p["positions"][f["position"] - 1]
     for y, _token in enumerate(vocab):
@@ -163,15 +163,15 @@ def test_rejection_frame_shows_residual_and_dropped_positions(page: Page, page_u
     expect(rows.nth(f["token"])).to_contain_text("rejected")
     expect(rows.nth(f["token"]).locator("td").nth(3)).to_have_text("0")
     expect(rows.nth(f["round"]["replacement"])).to_contain_text("drawn")
-    expect(page.locator("[data-dist-head]")).to_contain_text("max(0, p − q)")
-    dropped_slots = page.locator("[data-strip] .slot.is-dropped")
+    expect(page.locator("[data-walkthrough-dist-head]")).to_contain_text("max(0, p − q)")
+    dropped_slots = page.locator("[data-walkthrough-strip] .slot.is-dropped")
     expect(dropped_slots).to_have_count(len(dropped))
     for i, d in enumerate(dropped):
         expect(dropped_slots.nth(i)).to_contain_text(vocab[f["round"]["proposals"][d - 1]])
         expect(dropped_slots.nth(i)).to_contain_text("dropped, never checked")
     rep = f["round"]["replacement"]
-    expect(page.locator("[data-strip] .slot.is-rejected")).to_contain_text(f"“{vocab[rep]}” instead")
-    expect(page.locator("[data-dropped-list] li")).to_have_count(len(dropped))
+    expect(page.locator("[data-walkthrough-strip] .slot.is-rejected")).to_contain_text(f"“{vocab[rep]}” instead")
+    expect(page.locator("[data-walkthrough-dropped-list] li")).to_have_count(len(dropped))
 
 
 def test_captions_and_figures_show_the_exact_fractions(page: Page, page_url, trace):
@@ -183,34 +183,34 @@ def test_captions_and_figures_show_the_exact_fractions(page: Page, page_url, tra
         for frame in frames(p):
             page.get_by_label("Frame", exact=True).fill(str(frame["index"]))
             at(page, frame["index"], len(frames(p)))
-            expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, frame))
+            expect(page.locator("[data-walkthrough-caption]")).to_have_text(caption(trace, p, frame))
             if frame is f:
-                expect(page.locator("[data-caption]")).to_contain_text("min(1, 0/(3/8)) = 0")
+                expect(page.locator("[data-walkthrough-caption]")).to_contain_text("min(1, 0/(3/8)) = 0")
             if frame["kind"] != "verify":
-                expect(page.locator("[data-test]")).to_be_hidden()
+                expect(page.locator("[data-walkthrough-test]")).to_be_hidden()
                 continue
             x = facts(p, frame)
-            expect(page.locator("[data-p]")).to_have_text(x["p"])
-            expect(page.locator("[data-q]")).to_have_text(x["q"])
+            expect(page.locator("[data-walkthrough-p]")).to_have_text(x["p"])
+            expect(page.locator("[data-walkthrough-q]")).to_have_text(x["q"])
             top, bottom = (f"({v})" if "/" in v else v for v in (x["p"], x["q"]))  # only fractions in brackets
-            expect(page.locator("[data-ratio]")).to_have_text(f"{top}/{bottom} = {x['ratio']}")
+            expect(page.locator("[data-walkthrough-ratio]")).to_have_text(f"{top}/{bottom} = {x['ratio']}")
             if frame is f:
-                expect(page.locator("[data-ratio]")).to_have_text("0/(3/8) = 0")
-            expect(page.locator("[data-accept]")).to_have_text(f"min(1, {x['ratio']}) = {x['accept']}")
-            expect(page.locator("[data-u]")).to_have_text(frame["u"])
-            expect(page.locator("[data-verdict]")).to_contain_text(frame["verdict"].capitalize())
+                expect(page.locator("[data-walkthrough-ratio]")).to_have_text("0/(3/8) = 0")
+            expect(page.locator("[data-walkthrough-accept]")).to_have_text(f"min(1, {x['ratio']}) = {x['accept']}")
+            expect(page.locator("[data-walkthrough-u]")).to_have_text(frame["u"])
+            expect(page.locator("[data-walkthrough-verdict]")).to_contain_text(frame["verdict"].capitalize())
 
 
 def test_bonus_frame_shows_the_draw_from_the_target(page: Page, page_url, trace):
     p = profile(trace, "aligned")
     f = next(f for f in frames(p) if f["kind"] == "bonus")
     page.goto(f"{page_url}#aligned/{f['index']}")
-    rows = page.locator("[data-dist-body] tr")
+    rows = page.locator("[data-walkthrough-dist-body] tr")
     expect(rows).to_have_count(len(trace["vocabulary"]))
     expect(rows.nth(f["token"])).to_contain_text("drawn")
     for y, value in enumerate(p["bonus_target"]):
         expect(rows.nth(y).locator("td")).to_have_text(value)
-    expect(page.locator("[data-committed] li")).to_have_count(f["slots"].count("accepted") + f["slots"].count("bonus"))
+    expect(page.locator("[data-walkthrough-committed] li")).to_have_count(f["slots"].count("accepted") + f["slots"].count("bonus"))
 
 
 def test_keyboard_shortcuts_step_jump_and_play(page: Page, page_url, trace):
@@ -287,7 +287,7 @@ def test_deep_link_restores_state_and_stepping_replaces_the_hash(page: Page, pag
     page.goto(page_url + "#divergent/4")
     at(page, 4, n)
     expect(page.get_by_role("radio", name=p["name"])).to_be_checked()
-    expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, frames(p)[3]))
+    expect(page.locator("[data-walkthrough-caption]")).to_have_text(caption(trace, p, frames(p)[3]))
     length = page.evaluate("history.length")
     page.get_by_role("button", name="Next step").click()
     expect(page).to_have_url(re.compile(r"#divergent/5$"))
@@ -405,7 +405,7 @@ def test_print_shows_every_static_frame_and_hides_the_player(page: Page, page_ur
 def test_reduced_motion_turns_animation_off(page: Page, page_url):
     page.emulate_media(reduced_motion="reduce")
     page.goto(page_url + "#aligned/2")
-    current = page.locator("[data-strip] .slot.is-current")
+    current = page.locator("[data-walkthrough-strip] .slot.is-current")
     expect(current).to_have_css("animation-name", "none")
     expect(page.locator(".accept-yes")).to_have_css("transition-duration", "0s")
 
@@ -439,7 +439,7 @@ def test_axe_finds_nothing_in_the_player_in_light_or_dark(page: Page, page_url, 
         for p, frame in looks:
             page.evaluate("where => { location.hash = where; }", f"#{p['id']}/{frame['index']}")
             at(page, frame["index"], len(frames(p)))
-            assert axe_violations(page, "[data-player]") == [], (scheme, p["id"], frame["index"])
+            assert axe_violations(page, "[data-walkthrough]") == [], (scheme, p["id"], frame["index"])
 
 
 def test_axe_finds_nothing_on_the_whole_page_in_light_or_dark(page: Page, page_url):
@@ -453,15 +453,15 @@ def test_axe_finds_nothing_on_the_whole_page_in_light_or_dark(page: Page, page_u
 
 
 DRAW_GEOMETRY_JS = """() => {
-  const segs = [...document.querySelectorAll('[data-dist-segs] .r-seg')];
+  const segs = [...document.querySelectorAll('[data-walkthrough-dist-segs] .r-seg')];
   const drawn = segs.findIndex(s => s.classList.contains('is-drawn'));
-  const box = segs[drawn].getBoundingClientRect(), mark = document.querySelector('[data-dist-mark]').getBoundingClientRect();
-  const label = document.querySelector('[data-dist-r]'), b = label.getBoundingClientRect(), s = label.parentElement.getBoundingClientRect();
+  const box = segs[drawn].getBoundingClientRect(), mark = document.querySelector('[data-walkthrough-dist-mark]').getBoundingClientRect();
+  const label = document.querySelector('[data-walkthrough-dist-r]'), b = label.getBoundingClientRect(), s = label.parentElement.getBoundingClientRect();
   const ends = [...label.parentElement.children].filter(e => e !== label && getComputedStyle(e).visibility !== 'hidden');
   const clash = b.left < s.left - 0.5 || b.right > s.right + 0.5
       || ends.some(e => { const r = e.getBoundingClientRect(); return r.left < b.right && r.right > b.left; });
   return {drawn, left: box.left, right: box.right, at: mark.left + mark.width / 2, clash,
-          kind: document.querySelector('[data-dist]').dataset.kind};
+          kind: document.querySelector('[data-walkthrough-dist]').dataset.walkthroughKind};
 }"""
 
 
@@ -475,7 +475,7 @@ def draw_frames(page: Page, trace):
                     continue
                 name = "rep" if f["kind"] == "verify" else "bonus"
                 page.evaluate("h => { location.hash = h; }", f"{p['id']}/{f'r{r}/' if r else ''}{f['index']}")
-                expect(page.locator("[data-dist-r]")).to_have_text(f"r = {rnd['fields'][name + '_u']}")
+                expect(page.locator("[data-walkthrough-dist-r]")).to_have_text(f"r = {rnd['fields'][name + '_u']}")
                 yield p, r, rnd, f, name, rnd["fields"][name + "_u"]
 
 
@@ -487,7 +487,7 @@ def test_every_replacement_and_bonus_strip_shows_the_recorded_draw_in_its_tokens
     page.goto(page_url)
     seen = near = 0
     for p, r, rnd, f, name, drawn in draw_frames(page, trace):
-        expect(page.locator("[data-caption]")).to_have_text(caption(trace, p, f))
+        expect(page.locator("[data-walkthrough-caption]")).to_have_text(caption(trace, p, f))
         token = rnd["replacement"] if name == "rep" else rnd["bonus"]
         g = page.evaluate(DRAW_GEOMETRY_JS)
         assert g["drawn"] == token and g["kind"] == ("residual" if name == "rep" else "bonus"), (p["id"], r, g)
@@ -505,16 +505,16 @@ def test_next_round_where_chance_decides_visits_the_rounds_the_analysis_lists_an
     button = page.get_by_role("button", name="Next round where chance decides")
     p = profile(trace, "aligned")
     assert [r for r, _ in p["chance"]] == [5, 11, 12, 23]
-    expect(page.locator("[data-chance-note]")).to_have_text(p["chance_note"])
+    expect(page.locator("[data-walkthrough-chance-note]")).to_have_text(p["chance_note"])
     for r, frame in p["chance"] + p["chance"][:1]:  # round 23 wraps around to round 5
         button.click()
         expect(page).to_have_url(re.compile(f"#aligned/r{r}/{frame}$"))
-        expect(page.locator("[data-round-counter]")).to_have_text(f"Drawn round {r} of {len(p['drawn'])}")
-        expect(page.locator("[data-round-chance]")).to_have_text("· chance decides a check")
-        expect(page.locator("[data-chance]")).to_be_visible()
+        expect(page.locator("[data-walkthrough-round-counter]")).to_have_text(f"Drawn round {r} of {len(p['drawn'])}")
+        expect(page.locator("[data-walkthrough-round-chance]")).to_have_text("· chance decides a check")
+        expect(page.locator("[data-walkthrough-chance]")).to_be_visible()
     page.get_by_role("button", name="Draw another round").click()  # round 6: no chance mark
-    expect(page.locator("[data-round-counter]")).to_have_text(f"Drawn round 6 of {len(p['drawn'])}")
-    expect(page.locator("[data-round-chance]")).to_have_text("")
+    expect(page.locator("[data-walkthrough-round-counter]")).to_have_text(f"Drawn round 6 of {len(p['drawn'])}")
+    expect(page.locator("[data-walkthrough-round-chance]")).to_have_text("")
 
 
 def test_where_chance_decides_nothing_the_control_is_disabled_and_the_page_says_why(page: Page, page_url, trace):
@@ -527,7 +527,7 @@ def test_where_chance_decides_nothing_the_control_is_disabled_and_the_page_says_
     expect(button).to_have_accessible_description(p["chance_note"])
     button.click(force=True)  # it stays focusable, and a click does nothing
     expect(page).to_have_url(re.compile(r"#divergent/1$"))
-    expect(page.locator("[data-round-counter]")).to_have_text("")
+    expect(page.locator("[data-walkthrough-round-counter]")).to_have_text("")
 
 
 def test_draw_another_round_says_which_round_it_moves_to(page: Page, page_url, trace):
@@ -535,10 +535,10 @@ def test_draw_another_round_says_which_round_it_moves_to(page: Page, page_url, t
     n = len(profile(trace, "aligned")["drawn"])
     draw = page.get_by_role("button", name="Draw another round")
     expect(draw).to_have_accessible_description(f"Draw another round moves to drawn round 1 of {n}.")
-    expect(page.locator("[data-draw-hint]")).to_be_visible()
+    expect(page.locator("[data-walkthrough-draw-hint]")).to_be_visible()
     draw.click()
-    expect(page.locator("[data-round-counter]")).to_have_text(f"Drawn round 1 of {n}")
-    expect(page.locator("[data-draw-hint]")).to_have_text(f"Draw another round moves to drawn round 2 of {n}.")
+    expect(page.locator("[data-walkthrough-round-counter]")).to_have_text(f"Drawn round 1 of {n}")
+    expect(page.locator("[data-walkthrough-draw-hint]")).to_have_text(f"Draw another round moves to drawn round 2 of {n}.")
     page.get_by_role("radio", name="The authored walkthrough").check()
     expect(draw).to_have_accessible_description(f"Draw another round moves to drawn round 2 of {n}.")
 
@@ -565,10 +565,10 @@ def test_the_round_buttons_and_the_step_buttons_stay_put_from_round_to_round(pag
 
 STAGE_HEIGHTS_JS = """async () => {
   const paint = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-  const stage = document.querySelector('.player-stage'), scrubber = document.querySelector('[data-scrubber]');
+  const stage = document.querySelector('.walkthrough-stage'), scrubber = document.querySelector('[data-walkthrough-scrubber]');
   const heights = [];
   for (let i = 1; i <= Number(scrubber.max); i++) {
-    document.querySelector('[data-action="' + (i === 1 ? 'first' : 'next') + '"]').click();
+    document.querySelector('[data-walkthrough-action="' + (i === 1 ? 'first' : 'next') + '"]').click();
     await paint();
     heights.push(stage.getBoundingClientRect().height);
   }
@@ -580,7 +580,7 @@ STAGE_HEIGHTS_JS = """async () => {
 def test_every_frame_of_a_round_has_the_same_height(page: Page, page_url, trace, width):
     page.set_viewport_size({"width": width, "height": 800})
     page.goto(page_url)
-    stage = page.locator(".player-stage")
+    stage = page.locator(".walkthrough-stage")
     page.evaluate("() => new Promise(r => requestIdleCallback(() => requestIdleCallback(r)))")
     expect(stage).not_to_have_class(re.compile(r"\bis-sized\b"))  # far below the first screen: no sizing at load
     stage.scroll_into_view_if_needed()  # the player sizes its round once the reader comes near it
@@ -609,8 +609,8 @@ def test_the_page_pool_lends_a_page_again_with_the_viewport_and_media_a_test_cha
 def test_the_axe_helper_reports_a_planted_violation_in_its_context_only(page: Page, page_url):
     page.goto(page_url)
     page.evaluate("""() => { const b = document.createElement('button');
-        b.id = 'planted-unnamed'; document.querySelector('[data-player]').append(b); }""")  # a button with no name
-    assert any(v.startswith("button-name: #planted-unnamed") for v in axe_violations(page, "[data-player]"))
+        b.id = 'planted-unnamed'; document.querySelector('[data-walkthrough]').append(b); }""")  # a button with no name
+    assert any(v.startswith("button-name: #planted-unnamed") for v in axe_violations(page, "[data-walkthrough]"))
     assert axe_violations(page, ".explorer") == []  # another figure: the planted button is not in it
 
 
@@ -621,7 +621,7 @@ def test_the_frame_area_keeps_one_height_within_one_screen_from_draft_to_draft(p
     screen under the step controls; a taller frame scrolls inside it."""
     page.set_viewport_size({"width": width, "height": height})
     page.goto(page_url)
-    stage = player(page).locator("[data-stage]")
+    stage = player(page).locator("[data-walkthrough-stage]")
     player(page).scroll_into_view_if_needed()  # the player sizes its rounds once the reader comes near
     expect(stage).to_have_class(re.compile(r"\bis-sized\b"))
     seen = set()
@@ -630,7 +630,7 @@ def test_the_frame_area_keeps_one_height_within_one_screen_from_draft_to_draft(p
         for frame in frames(p):
             page.get_by_label("Frame", exact=True).fill(str(frame["index"]))
             at(page, frame["index"], len(frames(p)))
-            box, controls = stage.bounding_box(), player(page).locator("[data-controls]").bounding_box()
+            box, controls = stage.bounding_box(), player(page).locator("[data-walkthrough-controls]").bounding_box()
             seen.add(round(box["height"]))
             assert controls["height"] + box["height"] <= height, (p["id"], frame["index"])
     assert len(seen) == 1, seen  # one height for every frame of every draft's walkthrough
@@ -641,16 +641,16 @@ def test_the_frame_area_keeps_one_height_within_one_screen_from_draft_to_draft(p
 def test_a_frame_that_checks_nothing_says_so_where_the_check_stands_on_a_wide_screen(page: Page, page_url, trace):
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(page_url)
-    idle = player(page).locator("[data-idle]")
+    idle = player(page).locator("[data-walkthrough-idle]")
     p = trace["profiles"][0]
     for frame in frames(p):
         page.get_by_label("Frame", exact=True).fill(str(frame["index"]))
         at(page, frame["index"], len(frames(p)))
         if frame["kind"] == "verify":
             expect(idle).to_be_hidden()
-            expect(player(page).locator("[data-test]")).to_be_visible()
+            expect(player(page).locator("[data-walkthrough-test]")).to_be_visible()
         else:
             expect(idle).to_be_visible()
-            expect(idle).to_contain_text(trace["text"]["player"][f"idle_{frame['kind']}"].split("{")[0][:20])
+            expect(idle).to_contain_text(trace["text"]["walkthrough"][f"idle_{frame['kind']}"].split("{")[0][:20])
     page.set_viewport_size({"width": 390, "height": 844})  # one column: the note would only push the frame down
     expect(idle).to_be_hidden()

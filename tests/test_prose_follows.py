@@ -47,7 +47,7 @@ EDITS = {f.__name__: f for f in (chance_at_divergent_2, aligned_rejected_first, 
 def no_js_text(html: str) -> str:
     """The page's prose as a reader without scripting reads it, less the generator's lanes: the n-gram models write
     those from the prose itself, so they can repeat any phrase of it (such as "Slide Rounds")."""
-    html = re.sub(r"<script.*?</script>|<style>.*?</style>|<p class=\"gen-text\">.*?</p>", "", html, flags=re.S)
+    html = re.sub(r"<script.*?</script>|<style>.*?</style>|<p class=\"generator-text\">.*?</p>", "", html, flags=re.S)
     html = html.replace("<noscript data-static>", "").replace("<noscript>", "").replace("</noscript>", "")
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split()).replace(" .", ".").replace(" ,", ",")
 
@@ -201,7 +201,7 @@ def test_positions_no_round_reached_show_no_tv_and_no_verdict(tmp_path):
         raw["profiles"][1]["proposals"][0] = "sat"
     files = pipeline.build_files(edited_data(tmp_path, disjoint), checkout.ROOT / "content", checkout.ROOT / "templates")
     html = files["index.html"].decode("utf-8")
-    table = re.search(r'<table class="tv-table">(?:(?!</table>).)*?tvt-divergent.*?</table>', html, re.S).group(0)
+    table = re.search(r'<table class="convergence-table">(?:(?!</table>).)*?convergence-table-divergent.*?</table>', html, re.S).group(0)
     rows = [[unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<t[hd][^>]*>(.*?)(?=<t[hd]|</tr>|$)", r, re.S)]
             for r in re.findall(r"<tr>(.*?)(?=<tr>|</tbody>)", table.split("<tbody>")[1], re.S)]
     assert rows[0][1] == "100,000" and rows[0][4] == "within"
@@ -271,7 +271,7 @@ def test_a_draft_equal_to_the_target_shows_the_capped_point(tmp_path):
 
 
 def chart_descriptions(html: str) -> list[str]:
-    return [unescape(d) for d in re.findall(r'<desc id="tv-[^"]+">(.*?)</desc>', html, re.S)]
+    return [unescape(d) for d in re.findall(r'<desc id="convergence-chart-[^"]+">(.*?)</desc>', html, re.S)]
 
 
 def test_the_tv_charts_description_follows_the_run(tmp_path):

@@ -151,14 +151,14 @@ FILE_CASES = [
       "expected UTF-8 text (save the file as UTF-8)"]),
     ("oversized template", "templates/style.css", lambda p: p.write_bytes(b"a{}" * 400_000),
      ["templates/style.css: found 1,200,000 bytes; expected at most 1,000,000 bytes for an input file"]),
-    ("FIFO as a template", "templates/js/player.js", fifo,
-     ["templates/js/player.js: found a named pipe (FIFO); expected a regular file"]),
+    ("FIFO as a template", "templates/js/walkthrough.js", fifo,
+     ["templates/js/walkthrough.js: found a named pipe (FIFO); expected a regular file"]),
     ("folder named as a section", "content/99-notes.md", Path.mkdir,  # a subfolder otherwise is no input
      ["content/99-notes.md: found a folder; expected a regular file"]),
     ("folder named as a template", "templates/js/extra.js", Path.mkdir,
      ["templates/js/extra.js: found a folder; expected a regular file"]),
-    ("missing template", "templates/js/player.js", Path.unlink,
-     ["templates/js/player.js: found no such file; expected the template file js/player.js, which the page needs"]),
+    ("missing template", "templates/js/walkthrough.js", Path.unlink,
+     ["templates/js/walkthrough.js: found no such file; expected the template file js/walkthrough.js, which the page needs"]),
     ("missing templates folder", "templates", shutil.rmtree,
      ["templates: found no such folder; expected the folder of the page's templates"]),
     ("missing content folder", "content", shutil.rmtree,  # said "found no *.md sections"

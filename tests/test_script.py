@@ -23,7 +23,7 @@ TEMPLATES = ROOT / "templates"
 LIMIT = 40
 
 # DOM names a script needs that no template or stylesheet spells: tags it creates or finds, events it listens
-# to, attribute names and values, media queries, the values of the round radios, the player's data-kind and
+# to, attribute names and values, media queries, the values of the round radios, the player's data-walkthrough-kind and
 # the id of the tally's caption, which the lab makes only while it has draws.
 DOM_NAMES = frozenset("""
     a div span tr th td li bdi strong small label legend input select textarea template noscript figure button number
@@ -160,7 +160,7 @@ def test_the_english_scan_lets_names_through():
 
 
 # Each figure's live part, which its script shows once it has started (the generator's at once, the others on render).
-LIVE = {"generator": "[data-gen]", "lab": "[data-lab]", "walkthrough": "[data-player]", "convergence": "[data-conv]",
+LIVE = {"generator": "[data-generator]", "lab": "[data-lab]", "walkthrough": "[data-walkthrough]", "convergence": "[data-convergence]",
         "explorer": "[data-explorer]"}
 
 

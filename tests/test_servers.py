@@ -22,7 +22,7 @@ SHIPPED = {  # accept test, greedy draft, exact match: acceptance per position, 
 
 @pytest.fixture(scope="session")
 def rules(explained):
-    return {v["id"]: v for v in view.context(explained)["rules"]["profiles"]}
+    return {v["id"]: v for v in view.context(explained)["servers_facts"]["profiles"]}
 
 
 @pytest.mark.shipped

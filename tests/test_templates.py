@@ -160,8 +160,8 @@ CASES = [
     ("an end tag in a style", append("templates/figures.css", "\n.x::after { content: '</style>'; }\n"),
      [f"templates/figures.css: line {lines_of('templates/figures.css') + 2}: found '</style', which would end the "
       "page's inline style there; expected its < escaped, such as '\\3c /style'"]),
-    ("a missing stylesheet", lambda root: (root / "templates" / "player.css").unlink(),
-     ["templates/player.css: found no such file; expected the template file player.css, which the page needs"]),
+    ("a missing stylesheet", lambda root: (root / "templates" / "walkthrough.css").unlink(),
+     ["templates/walkthrough.css: found no such file; expected the template file walkthrough.css, which the page needs"]),
     ("a missing page template", lambda root: (root / "templates" / "page.html.j2").unlink(),
      ["templates/page.html.j2: found no such file; expected the template file page.html.j2, which the page needs"]),
     ("a folder named like a template", lambda root: ((root / "templates" / "lab.html.j2").unlink(),

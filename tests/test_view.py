@@ -26,8 +26,8 @@ def test_every_figure_has_its_template_and_is_placed_by_a_section():
     root = Path(__file__).resolve().parent.parent
     sections = " ".join(p.read_text(encoding="utf-8") for p in (root / "content").glob("*.md"))
     for fig in figures.FIGURES:
-        assert (root / ROOT_TEMPLATES / f"{fig.COMPONENT}.html.j2").is_file(), fig.COMPONENT
-        assert re.search(r"^\{\{ " + fig.COMPONENT + r" \}\}$", sections, re.M), fig.COMPONENT
+        assert (root / ROOT_TEMPLATES / f"{figures.name(fig)}.html.j2").is_file(), figures.name(fig)
+        assert re.search(r"^\{\{ " + figures.name(fig) + r" \}\}$", sections, re.M), figures.name(fig)
 
 
 def test_page_ids_hold_every_figures_ids_and_prefixes():

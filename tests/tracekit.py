@@ -52,7 +52,7 @@ def round_tokens(rnd: dict[str, Any], vocab: Sequence[str]) -> dict[str, str]:
     lost = [rnd["proposals"][i] for i, state in enumerate(slots) if state == "dropped" and i < k]
     made = {"proposals": text.quoted([vocab[t] for t in rnd["proposals"]]),
             "committed": text.quoted([vocab[t] for t in committed]), "lost": text.quoted([vocab[t] for t in lost]),
-            "committed_count": text.fill(strings.PLAYER["token_one" if len(committed) == 1 else "tokens"], {"n": len(committed)})}
+            "committed_count": text.fill(strings.WALKTHROUGH["token_one" if len(committed) == 1 else "tokens"], {"n": len(committed)})}
     return made | ({} if rnd["replacement"] is None else {"rep": text.isolated(vocab[rnd["replacement"]])})
 
 

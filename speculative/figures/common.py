@@ -112,4 +112,4 @@ def all_facts(ex: Explained) -> tuple[tuple[PositionFacts, ...], ...]:
 
 def none_mark(value: str | None) -> str:
     """Returns the value, or the dash the page prints where there is none."""
-    return strings.PLAYER["no_token"] if value is None else value
+    return strings.WALKTHROUGH["no_token"] if value is None else value

@@ -14,15 +14,15 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
     from ..analysis import Explained, ProfileResult
 
 SCRIPTS: tuple[str, ...] = ('js/convergence.js',)  # its files in templates/, in the order they join
-COMPONENT = "checks_charts"
 IDS: frozenset[str] = frozenset()
-PREFIXES = frozenset({"cw", "cr", "cp", "tv", "tvt"})  # each "<prefix>-<profile id>"
+PREFIXES = frozenset({"convergence-title", "convergence-rounds", "convergence-position", "convergence-chart",
+                      "convergence-table"})  # each "<prefix>-<profile id>"
 
 
 def tv_text(x: float, n: int = 1) -> str:
     """Returns a total-variation distance or bound as the page prints it: 4 decimals, a bound capped at 1; the dash
     for "none" where no round reached the position (n = 0), so there is nothing to compare with the target."""
-    return decimal_str(min(x, 1.0), 4) if n else strings.PLAYER["no_token"]
+    return decimal_str(min(x, 1.0), 4) if n else strings.WALKTHROUGH["no_token"]
 
 
 def shares(values: Any) -> list[float]:
@@ -49,17 +49,17 @@ def profile_view(r: ProfileResult, k: int) -> dict[str, Any]:
     """Returns one profile's figure at its default state (the whole run, position 1), and its TV table."""
     cps = r.checkpoints
     positions: list[dict[str, Any]] = [
-        {"value": i, "label": text.fill(strings.CONV["position" if i <= k else "bonus"], {"pos": i})}
+        {"value": i, "label": text.fill(strings.CONVERGENCE["position" if i <= k else "bonus"], {"pos": i})}
         for i in range(1, k + 2)]
     rows = [{"position": c.position, "label": positions[c.position - 1]["label"], "n": f"{c.n:,}",
              "tv": tv_text(c.tv, c.n), "bound": tv_text(c.tv_bound, c.n),
-             "ok": tv_text(0, c.n) if not c.n else strings.CONV["few" if c.tv_bound >= 1 else "within" if c.tv <= c.tv_bound
+             "ok": tv_text(0, c.n) if not c.n else strings.CONVERGENCE["few" if c.tv_bound >= 1 else "within" if c.tv <= c.tv_bound
                                                             else "above"]}
             for c in r.checks]
-    labels = [p["label"] if p["value"] <= k else text.fill(strings.CONV["short"], {"pos": p["value"]}) for p in positions]
+    labels = [p["label"] if p["value"] <= k else text.fill(strings.CONVERGENCE["short"], {"pos": p["value"]}) for p in positions]
     return {"id": r.profile.id, "name": r.profile.name, "last": len(cps) - 1, "positions": positions, "rows": rows,
             "chart": charts.tv_chart([c.rounds for c in cps], [[x.tv for x in c.checks] for c in cps],
-                                     [[x.tv_bound for x in c.checks] for c in cps], labels, f"tv-{r.profile.id}",
+                                     [[x.tv_bound for x in c.checks] for c in cps], labels, f"convergence-chart-{r.profile.id}",
                                      [[x.n for x in c.checks] for c in cps])}
 
 
@@ -73,8 +73,8 @@ class Convergence:
 
     def context(self) -> dict[str, Any]:
         """Returns every profile's figure and the figure's words."""
-        return {"convergence": [profile_view(r, self.ex.data.k) for r in self.ex.results], "conv_words": strings.CONV,
-                "conv_run": run_facts(self.ex.results)}
+        return {"convergence": [profile_view(r, self.ex.data.k) for r in self.ex.results], "convergence_words": strings.CONVERGENCE,
+                "convergence_facts": run_facts(self.ex.results)}
 
 
 def run_facts(results: Sequence[ProfileResult]) -> dict[str, bool]:

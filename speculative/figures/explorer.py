@@ -17,9 +17,7 @@ from .common import Facts
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
 
-TRACE_KEY = "explorer"  # where trace() goes in the trace
 SCRIPTS: tuple[str, ...] = ('js/explorer.js',)  # its files in templates/, in the order they join
-COMPONENT = "explorer"
 IDS = frozenset({"explorer-title", "explorer-k", "explorer-cost", "explorer-rule", "explorer-verify"})
 PREFIXES = frozenset({"explorer-table"})  # "explorer-table-<profile id>"
 

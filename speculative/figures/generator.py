@@ -1,7 +1,7 @@
 """Watch it generate: a small real model pair writes text, speculative decoding against plain decoding on one clock.
 
 The script counts the models from the prose's token ids (the trace carries them, not the tables), runs the rounds
-live and fills strings.GEN's patterns; this module gives it those ids and settings, and the no-JS page one seeded run."""
+live and fills strings.GENERATOR's patterns; this module gives it those ids and settings, and the no-JS page one seeded run."""
 
 from __future__ import annotations
 
@@ -18,10 +18,9 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
     from ..analysis import Explained
     from ..language import LanguageRun
 
-TRACE_KEY = "gen"  # where trace() goes in the trace
 SCRIPTS: tuple[str, ...] = ("js/generator.js",)
-COMPONENT = "generator"
-IDS = frozenset({"gen", "gen-title", "gen-draft", "gen-k", "gen-temp", "gen-sampler", "gen-check"})
+IDS = frozenset({"generator", "generator-title", "generator-draft", "generator-k", "generator-temp", "generator-sampler",
+                 "generator-check"})
 PREFIXES: frozenset[str] = frozenset()
 KINDS = {"a": "accepted", "r": "replaced", "b": "bonus"}
 CLOCK_STEPS = 20  # target steps the lanes' clock strips show
@@ -39,13 +38,13 @@ def joined(tokens: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def counted(n: int, one: str, many: str) -> str:
-    """Returns n with its noun from a pair of strings.GEN's patterns, such as "1 token" or "{n} tokens"."""
-    return strings.GEN[one] if n == 1 else text.fill(strings.GEN[many], {"n": f"{n:,}"})
+    """Returns n with its noun from a pair of strings.GENERATOR's patterns, such as "1 token" or "{n} tokens"."""
+    return strings.GENERATOR[one] if n == 1 else text.fill(strings.GENERATOR[many], {"n": f"{n:,}"})
 
 
 def draft_names(run: LanguageRun) -> list[str]:
     """Returns the drafts' names, in the order the figure offers them (the target itself last)."""
-    return [strings.GEN["drafts"][m] for m in run.settings.draft_orders] + [strings.GEN["drafts"][0]]
+    return [strings.GENERATOR["drafts"][m] for m in run.settings.draft_orders] + [strings.GENERATOR["drafts"][0]]
 
 
 def temp_label(t: Any) -> str:
@@ -84,20 +83,21 @@ class Generator:
         """Returns the controls' choices and the seeded run, as the page shows it without scripting."""
         r, s = self.run, self.run.settings
         t1 = s.temperatures.index(1) if 1 in s.temperatures else s.temperatures.index(s.default_temperature)
-        return {"gen": {"drafts": draft_names(r), "draft": r.draft_index(s.default_draft), "k": s.k,
-                        "tokens": f"{len(r.ids):,}", "types": f"{len(r.vocab):,}", "discount": str(s.discount),
-                        "order": s.target_order, "alpha_t": temp_label(s.temperatures[t1]), "seed": s.seed,
-                        "regex": prose.TOKEN.pattern,
-                        "context_words": text.count(s.target_order - 1, "token"),
-                        "check_contexts": CONTEXTS, "check_ks": text.and_list([str(k) for k in KS]),
-                        "alphas": [{"name": strings.GEN["short"][m], "alpha": decimal_str(row[t1], 2)}
-                                   for m, row in zip(s.draft_orders, r.alphas[:len(s.draft_orders)], strict=True)],  # then the target's own row
-                        "temps": [temp_label(t) for t in s.temperatures],
-                        "temp": s.temperatures.index(s.default_temperature), "spec_name": strings.GEN["spec"],
-                        "plain_name": strings.GEN["plain"], "dropped": strings.GEN["dropped"], "pick": strings.GEN["pick"],
-                        "clock": text.fill(strings.GEN["clock"], {"window": CLOCK_STEPS}), "how": strings.GEN["how"],
-                        "prompt_key": strings.GEN["prompt"], "samplers": [v.name for v in variants.VARIANTS],
-                        **self.seeded(), **self.facts()}}
+        return {"generator_facts": {
+            "drafts": draft_names(r), "draft": r.draft_index(s.default_draft), "k": s.k,
+            "tokens": f"{len(r.ids):,}", "types": f"{len(r.vocab):,}", "discount": str(s.discount),
+            "order": s.target_order, "alpha_t": temp_label(s.temperatures[t1]), "seed": s.seed,
+            "regex": prose.TOKEN.pattern,
+            "context_words": text.count(s.target_order - 1, "token"),
+            "check_contexts": CONTEXTS, "check_ks": text.and_list([str(k) for k in KS]),
+            "alphas": [{"name": strings.GENERATOR["short"][m], "alpha": decimal_str(row[t1], 2)}
+                       for m, row in zip(s.draft_orders, r.alphas[:len(s.draft_orders)], strict=True)],  # then the target's own row
+            "temps": [temp_label(t) for t in s.temperatures],
+            "temp": s.temperatures.index(s.default_temperature), "spec_name": strings.GENERATOR["spec"],
+            "plain_name": strings.GENERATOR["plain"], "dropped": strings.GENERATOR["dropped"], "pick": strings.GENERATOR["pick"],
+            "clock": text.fill(strings.GENERATOR["clock"], {"window": CLOCK_STEPS}), "how": strings.GENERATOR["how"],
+            "prompt_key": strings.GENERATOR["prompt"], "samplers": [v.name for v in variants.VARIANTS],
+            **self.seeded(), **self.facts()}}
 
     def seeded(self) -> dict[str, Any]:
         """Returns the seeded run's lanes: the prompt, the speculative tokens with their kinds, the plain tokens."""
@@ -109,11 +109,11 @@ class Generator:
         return {"prompt": "".join(a + b for a, b in spaced[:n]),
                 "spec": [{"space": a, "token": b, "kind": KINDS[kind]} for (a, b), (_, kind) in zip(spaced[n:], spec, strict=True)],
                 "plain": "".join(a + b for a, b in plain[n:]),
-                "legend": [{"kind": name, "text": strings.GEN[name]} for name in ("accepted", "replaced", "bonus")]}
+                "legend": [{"kind": name, "text": strings.GENERATOR[name]} for name in ("accepted", "replaced", "bonus")]}
 
     def facts(self) -> dict[str, Any]:
         """Returns the seeded run's figures and the expected ones, as finished sentences."""
-        r, s, cost, g = self.run, self.run.settings, self.ex.data.cost, strings.GEN
+        r, s, cost, g = self.run, self.run.settings, self.ex.data.cost, strings.GENERATOR
         rounds, tokens = len(r.run), sum(len(x.committed) for x in r.run)
         time = float(r.round_cost) * rounds
         per = tokens / rounds

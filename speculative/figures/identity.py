@@ -13,7 +13,6 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
     from ..analysis import Explained
 
 SCRIPTS: tuple[str, ...] = ()  # its files in templates/, in the order they join
-COMPONENT = "checks_identity"
 IDS = frozenset({"identity", "identity-cap"})
 PREFIXES: frozenset[str] = frozenset()
 
@@ -44,8 +43,8 @@ class Identity:
         scope = text.fill(strings.IDENTITY["all" if ex.identity_equal == ex.identity_total else "only"],
                           {"n": n, "equal": ex.identity_equal})
         summary = text.fill(strings.IDENTITY["summary"], {"drafts": drafts_phrase(len(ex.results)), "scope": scope})
-        return {"identity": {"profile": r.profile.name, "position": i + 1, "rows": rows, "summary": summary,
-                             "where": strings.IDENTITY["where"] if where and not where[2] else ""}}  # authored only
+        return {"identity_facts": {"profile": r.profile.name, "position": i + 1, "rows": rows, "summary": summary,
+                                   "where": strings.IDENTITY["where"] if where and not where[2] else ""}}  # authored only
 
 
 def model(ex: Explained, facts: Facts) -> Identity:

@@ -14,9 +14,7 @@ from .common import Facts, PositionFacts, none_mark
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained
 
-TRACE_KEY = "lab"  # where trace() goes in the trace
 SCRIPTS: tuple[str, ...] = ('js/eighths.js', 'js/tally.js', 'js/lab.js')  # its files in templates/, in the order they join
-COMPONENT = "lab"
 IDS = frozenset({"lab", "lab-title", "lab-position", "lab-sampler", "lab-u", "lab-rep", "lab-broken-cap"})
 PREFIXES = frozenset({"lab-cap"})  # "lab-cap-<profile id>"
 SIGNS = {1: "+", -1: "-", 0: "="}  # a token's change from p under a broken sampler: gains, loses, keeps

@@ -14,9 +14,9 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
     from ..analysis import Explained
 
 SCRIPTS: tuple[str, ...] = ()  # its files in templates/, in the order they join
-COMPONENT = "positions"
 IDS = frozenset({"positions"})
-PREFIXES = frozenset({"pos", "ov"})  # "pos-<profile id>", "pos-<profile id>-cap", the chart's "ov-<profile id>"
+# "positions-profile-<profile id>" and its "-cap", the chart's "positions-chart-<profile id>"
+PREFIXES = frozenset({"positions-profile", "positions-chart"})
 
 
 U_MAX = Fraction(999, 1000)  # the lab's u slider runs 0 to 0.999 in steps of 0.001
@@ -59,7 +59,7 @@ class Positions:
         r, d = self.ex.results[i], self.ex.denom
         rows = [(rec.position, prob_str(rec.alpha, d), [t.p for t in rec.tokens], [t.q for t in rec.tokens], x)
                 for rec, x in zip(r.stats.records, r.profile.proposals, strict=True)]
-        return charts.overlap_matrix(self.ex.data.vocabulary, rows, f"ov-{r.profile.id}", row_key=r.profile.id)
+        return charts.overlap_matrix(self.ex.data.vocabulary, rows, f"positions-chart-{r.profile.id}", row_key=r.profile.id)
 
     def profile_context(self, i: int) -> dict[str, Any]:
         """Returns profile i's table rows and chart."""

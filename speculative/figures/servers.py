@@ -16,9 +16,8 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
     from ..analysis import Explained, ProfileResult
 
 SCRIPTS: tuple[str, ...] = ()  # its files in templates/, in the order they join
-COMPONENT = "servers"
 IDS: frozenset[str] = frozenset()
-PREFIXES = frozenset({"srv", "t0"})  # "srv-<profile id>", "t0-<profile id>"
+PREFIXES = frozenset({"servers-profile"})  # "servers-profile-<profile id>" and its "-cap"
 
 
 def rule_rows(r: ProfileResult, d: int) -> list[dict[str, Any]]:
@@ -99,8 +98,8 @@ class Servers:
 
     def context(self) -> dict[str, Any]:
         """Returns the rules' names and every draft's tables."""
-        return {"rules": {"names": list(NAMES.values()), "ties": ties(self.ex),
-                            "profiles": [profile_view(self.ex, r) for r in self.ex.results]}}
+        return {"servers_facts": {"names": list(NAMES.values()), "ties": ties(self.ex),
+                                    "profiles": [profile_view(self.ex, r) for r in self.ex.results]}}
 
 
 def model(ex: Explained, facts: Facts) -> Servers:

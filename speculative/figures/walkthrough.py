@@ -16,10 +16,10 @@ from .common import Facts, PositionFacts
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
 
-SCRIPTS: tuple[str, ...] = ('js/player.js',)  # its files in templates/, in the order they join
-COMPONENT = "walkthrough"
-IDS = frozenset({"walkthrough", "player", "player-frame", "player-speed"})
-PREFIXES = frozenset({"frames"})  # "frames-<profile id>", and each frame's "<profile id>/<n>"
+SCRIPTS: tuple[str, ...] = ('js/walkthrough.js',)  # its files in templates/, in the order they join
+IDS = frozenset({"walkthrough", "walkthrough-player", "walkthrough-frame", "walkthrough-speed", "walkthrough-draw-hint",
+                 "walkthrough-chance-note"})
+PREFIXES = frozenset({"walkthrough-frames"})  # "walkthrough-frames-<profile id>", and each frame's "<profile id>/<n>"
 
 
 
@@ -119,10 +119,10 @@ def slot_views(frame: Frame, rnd: Round, vocab: Sequence[str]) -> list[dict[str,
     for pos, slot in enumerate(frame.slots, start=1):
         words = strings.STATE_NAMES[slot.state]
         if slot.state == "rejected":
-            words += text.fill(strings.PLAYER["slot_instead"], {"rep": text.isolated(vocab[held(slot.replacement)])})
+            words += text.fill(strings.WALKTHROUGH["slot_instead"], {"rep": text.isolated(vocab[held(slot.replacement)])})
         out.append({"state": slot.state, "current": pos == frame.position,
-                    "pos": text.fill(strings.PLAYER["slot_bonus"], {"pos": pos}) if pos > k else str(pos),
-                    "token": strings.PLAYER["no_token"] if slot.token is None else vocab[slot.token], "text": words})
+                    "pos": text.fill(strings.WALKTHROUGH["slot_bonus"], {"pos": pos}) if pos > k else str(pos),
+                    "token": strings.WALKTHROUGH["no_token"] if slot.token is None else vocab[slot.token], "text": words})
     return out
 
 
@@ -131,7 +131,7 @@ def frame_views(profile_id: str, rnd: Round, frames: Sequence[Frame], facts: Seq
     """Returns the no-JS list's frames: head, strip and caption, all finished strings."""
     out, n = [], len(frames)
     for f in frames:
-        head = text.fill(strings.PLAYER["head_verify" if isinstance(f, VerifyFrame) else "head"],
+        head = text.fill(strings.WALKTHROUGH["head_verify" if isinstance(f, VerifyFrame) else "head"],
                          {"i": f.index, "n": n, "kind": strings.KIND_NAMES[f.kind], "pos": f.position or 0})
         out.append({"id": f"{profile_id}/{f.index}", "head": head, "slots": slot_views(f, rnd, vocab),
                     "caption": caption(f, frames, facts, vocab)})

@@ -27,7 +27,7 @@ function startEach(selector, start, trace) {
 // initMs: the script's own start-up time, every figure's start summed, without the gaps between them.
 function expose(figures, spent) {
   if (window.__playerDebug !== true) return;
-  const p = figures.player || {};
+  const p = figures.walkthrough || {};
   window.__player = { update: p.update, state: p.state, figures, initMs: spent };
 }
 

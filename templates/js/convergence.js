@@ -2,19 +2,19 @@
 
 const { clamp, figure, fill, fracValue, grouped, node, partsOf, starts, whenNear, whole } = shared;
 
-const CONV_PARTS = {
-  rounds: '[data-conv-rounds]', position: '[data-conv-position]', readout: '[data-conv-readout]',
-  hist: '[data-conv-hist]', lengths: '[data-conv-lengths]', out: '[data-conv-out]'
+const CONVERGENCE_PARTS = {
+  rounds: '[data-convergence-rounds]', position: '[data-convergence-position]', readout: '[data-convergence-readout]',
+  hist: '[data-convergence-hist]', lengths: '[data-convergence-lengths]', out: '[data-convergence-out]'
 };
 
 function startConvergence(root, trace) {
-  const prof = trace.profiles[Number(root.dataset.conv)];
+  const prof = trace.profiles[Number(root.dataset.convergence)];
   const fig = figure(root, trace, { cp: prof.convergence.checkpoints.length - 1, pos: 1 }, limitConvergence, renderConvergence);
   fig.prof = prof;
-  fig.C = trace.text.conv;
-  fig.ui = partsOf(root, CONV_PARTS);
+  fig.C = trace.text.convergence;
+  fig.ui = partsOf(root, CONVERGENCE_PARTS);
   fig.chart = root.closest('figure');  // the TV chart beside the live part marks the checkpoint and position
-  fig.now = fig.chart.querySelector('[data-conv-now]');
+  fig.now = fig.chart.querySelector('[data-convergence-now]');
   fig.xs = fig.now ? fig.now.dataset.xs.split(' ') : [];
   fig.ticks = fig.now ? fig.now.dataset.ticks.split(' ') : [];
   fig.ui.rounds.addEventListener('input', () => { fig.update({ cp: fig.ui.rounds.value }); });
@@ -70,4 +70,4 @@ function renderHistograms(fig) {
   fig.ui.lengths.replaceChildren(...fig.prof.stats.tokens_per_round_distribution.map((p, j) => histRow(fig, fill(fig.C.n, { n: j + 1 }), p, lengths[j])));
 }
 
-starts('conv', '[data-conv]', startConvergence, true);
+starts('convergence', '[data-convergence]', startConvergence, true);

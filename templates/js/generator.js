@@ -8,16 +8,16 @@ const {
   partsOf, starts, uniformSource, variantPieces, whole
 } = shared;
 
-const GEN_PARTS = {
-  play: '[data-gen-play]', step: '[data-gen-step]', reset: '[data-gen-reset]', draft: '[data-gen-draft]',
-  k: '[data-gen-k]', kOut: '[data-gen-k-out]', temp: '[data-gen-temp]', spec: '[data-gen-spec]',
-  plain: '[data-gen-plain]', specStats: '[data-gen-spec-stats]', plainStats: '[data-gen-plain-stats]',
-  specBar: '[data-gen-spec-bar]', plainBar: '[data-gen-plain-bar]', measured: '[data-gen-measured]',
-  expected: '[data-gen-expected]', note: '[data-gen-note]', check: '[data-gen-check-text]', bars: '[data-gen-bars]',
-  how: '[data-gen-how]', sampler: '[data-gen-sampler]', brokenAt: '[data-gen-broken-at]'
+const GENERATOR_PARTS = {
+  play: '[data-generator-play]', step: '[data-generator-step]', reset: '[data-generator-reset]', draft: '[data-generator-draft]',
+  k: '[data-generator-k]', kOut: '[data-generator-k-out]', temp: '[data-generator-temp]', spec: '[data-generator-spec]',
+  plain: '[data-generator-plain]', specStats: '[data-generator-spec-stats]', plainStats: '[data-generator-plain-stats]',
+  specBar: '[data-generator-spec-bar]', plainBar: '[data-generator-plain-bar]', measured: '[data-generator-measured]',
+  expected: '[data-generator-expected]', note: '[data-generator-note]', check: '[data-generator-check-text]', bars: '[data-generator-bars]',
+  how: '[data-generator-how]', sampler: '[data-generator-sampler]', brokenAt: '[data-generator-broken-at]'
 };
-const GEN_MAX_TOKENS = 40;  // token buttons a lane keeps before its oldest half joins one plain span
-const GEN_MS = 450;
+const GENERATOR_MAX_TOKENS = 40;  // token buttons a lane keeps before its oldest half joins one plain span
+const GENERATOR_MS = 450;
 let KINDS = [];  // a committed token's kinds, from the trace: accepted, replaced, bonus
 let KEYS = [];  // the keys that choose a focused token, from the trace: Enter and space, as a button's  // play: milliseconds per target step of the clock
 
@@ -115,7 +115,7 @@ function proposalRow(spec, q) {
   return one;
 }
 
-function genRound(P, Q, context, k, draw, spec) {
+function generatorRound(P, Q, context, k, draw, spec) {
   const proposals = [];
   let ctx = context, i;
   for (i = 0; i < k; i++) { proposals.push(inverseCdf(proposalRow(spec, Q(ctx)), draw())); ctx = ctx.slice(1).concat([proposals[i]]); }
@@ -144,12 +144,12 @@ function genRound(P, Q, context, k, draw, spec) {
 /* ---------- the figure ---------- */
 
 function startGenerator(root, trace) {
-  const g = trace.gen;
+  const g = trace.generator;
   KINDS = g.kinds;
   KEYS = g.keys;
   const fig = figure(root, trace, { draft: g.draft, k: g.k, temp: g.temp, sampler: 0, playing: false }, limitGenerator, renderGenerator);
-  fig.ui = partsOf(root, GEN_PARTS);
-  fig.G = trace.text.gen;
+  fig.ui = partsOf(root, GENERATOR_PARTS);
+  fig.G = trace.text.generator;
   fig.pure = { tempered, inverseCdf };  // what a test opting in with __playerDebug may call
   fig.reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   if (fig.reduced) {
@@ -163,7 +163,7 @@ function startGenerator(root, trace) {
 
 // Counts the models (tens of milliseconds), writes the page's seeded run, then lets the controls work.
 function readyGenerator(fig) {
-  const g = fig.trace.gen, corpus = corpusIds(document), ids = corpus.ids, V = corpus.vocab.length;
+  const g = fig.trace.generator, corpus = corpusIds(document), ids = corpus.ids, V = corpus.vocab.length;
   if (V !== g.types) { fig.root.hidden = true; return; }  // a page template without the sections' tokens: no model
   fig.vocab = corpus.vocab;
   fig.target = ngramModel(ids, V, g.order, g.discount);
@@ -196,7 +196,7 @@ function wireGenerator(fig) {
 }
 
 function limitGenerator(fig) {
-  const s = fig.state, g = fig.trace.gen;
+  const s = fig.state, g = fig.trace.generator;
   s.draft = clamp(whole(s.draft, 0), 0, g.orders.length - 1);
   s.k = clamp(whole(s.k, 1), 1, g.max_k);
   s.temp = clamp(whole(s.temp, 0), 0, g.temps.length - 1);
@@ -205,7 +205,7 @@ function limitGenerator(fig) {
 
 // A fresh run from the prompt: seeded (the page's run, or a test's opt-in), or from crypto.
 function restart(fig, seed) {
-  const g = fig.trace.gen, s = fig.state, given = window.__generateUniforms, T = g.temps[s.temp];
+  const g = fig.trace.generator, s = fig.state, given = window.__generateUniforms, T = g.temps[s.temp];
   const opt = window.__generateSeed;
   if (Number.isInteger(opt)) seed = opt;
   fig.drawSpec = given ? listUniform(given.spec) : oneAtATime(uniformSource(seed));  // seed null: crypto
@@ -222,9 +222,9 @@ function restart(fig, seed) {
 
 // One round of the speculative lane; the plain lane writes a token for each whole target step of the clock.
 function stepOnce(fig) {
-  const run = fig.run, g = fig.trace.gen, k = fig.state.k, width = g.order - 1;
+  const run = fig.run, g = fig.trace.generator, k = fig.state.k, width = g.order - 1;
   const spec = fig.trace.samplers[fig.state.sampler];
-  const round = genRound(fig.P, fig.Q, run.text.slice(run.text.length - width), k, fig.drawSpec, spec);
+  const round = generatorRound(fig.P, fig.Q, run.text.slice(run.text.length - width), k, fig.drawSpec, spec);
   round.k = k;
   round.sampler = spec;
   round.index = run.rounds.length;
@@ -248,13 +248,13 @@ function setPlaying(fig, on) {
 }
 
 function tick(fig) {
-  const g = fig.trace.gen, cost = fig.state.k * g.cost.c + g.cost.v;
+  const g = fig.trace.generator, cost = fig.state.k * g.cost.c + g.cost.v;
   fig.timer = setTimeout(() => {
     if (!fig.state.playing) return;
     stepOnce(fig);
     fig.update({});
     tick(fig);
-  }, GEN_MS * cost);
+  }, GENERATOR_MS * cost);
 }
 
 /* ---------- render: the lanes grow by what is new; the rest is rewritten ---------- */
@@ -263,14 +263,14 @@ function clearLanes(fig) {
   const ui = fig.ui, prompt = spacedText(fig, fig.prompt, null);
   ui.spec.textContent = '';
   ui.plain.textContent = '';
-  ui.spec.append(node('span', 'gen-prompt', prompt));
-  ui.plain.append(node('span', 'gen-prompt', prompt), document.createTextNode(''));
+  ui.spec.append(node('span', 'generator-prompt', prompt));
+  ui.plain.append(node('span', 'generator-prompt', prompt), document.createTextNode(''));
   fig.ghosts = [];
 }
 
 // Tokens joined as the build joins them (figures/generator.joined): a space unless punctuation holds them together.
 function spaceBefore(fig, token, previous) {
-  const j = fig.trace.gen.join;
+  const j = fig.trace.generator.join;
   return previous === null || j.before.indexOf(token.charAt(0)) >= 0 || j.after.indexOf(previous.charAt(previous.length - 1)) >= 0 ? '' : ' ';
 }
 
@@ -302,9 +302,9 @@ function renderBroken(fig) {
   if (fig.brokenKey === key) return;
   fig.brokenKey = key;
   // made from its template only while a broken sampler runs: the page at rest keeps none of its elements
-  const ui = fig.broken || (fig.broken = cloned(fig.ui.brokenAt, { text: '[data-gen-broken-text]', bars: '[data-gen-broken-bars]' }));
+  const ui = fig.broken || (fig.broken = cloned(fig.ui.brokenAt, { text: '[data-generator-broken-text]', bars: '[data-generator-broken-bars]' }));
   if (!ui.root.isConnected) fig.ui.brokenAt.after(ui.root);
-  const ctx = fig.trace.gen.context, p = fig.P(ctx), c = committedIn(variantPieces(spec, p, fig.Q(ctx), FLOATS), FLOATS);
+  const ctx = fig.trace.generator.context, p = fig.P(ctx), c = committedIn(variantPieces(spec, p, fig.Q(ctx), FLOATS), FLOATS);
   const tv = 0.5 * c.reduce((sum, x, y) => sum + Math.abs(x - p[y]), 0);
   const same = fixed(tv, 4) === fixed(0, 4);  // it commits p here, to the places shown
   ui.text.textContent = fill(same ? fig.G.broken_ctx_same : fig.G.broken_ctx, { context: spacedText(fig, ctx, null), name: spec.name, tv: fixed(tv, 4) });
@@ -325,7 +325,7 @@ function growSpec(fig) {
   const frag = document.createDocumentFragment();
   let previous = lastToken(fig, run.text, start);
   run.tokens.slice(start).forEach(t => {
-    const tok = fig.vocab[t.y], b = node('span', `gen-tok is-${t.kind}`, tok);
+    const tok = fig.vocab[t.y], b = node('span', `generator-tok is-${t.kind}`, tok);
     b.setAttribute('role', 'button');  // a span, not a button element: it flows and wraps as the words around it
     b.tabIndex = 0;
     b.setAttribute('aria-label', `${tok}: ${fig.G[t.kind]}`);
@@ -342,7 +342,7 @@ function growSpec(fig) {
 
 // The proposals a rejection dropped, struck through after the round's text; it goes, with its space, next round.
 function ghostOf(fig, ghosts, previous) {
-  const ghost = node('span', 'gen-drop'), struck = node('s', `gen-tok is-ghost${fig.reduced ? '' : ' is-fading'}`);
+  const ghost = node('span', 'generator-drop'), struck = node('s', `generator-tok is-ghost${fig.reduced ? '' : ' is-fading'}`);
   const text = spacedText(fig, ghosts, previous);
   struck.textContent = text.trim();
   ghost.append(text.charAt(0) === ' ' ? ' ' : '', struck);
@@ -362,12 +362,12 @@ function growPlain(fig) {
   if (follow) fig.ui.plain.scrollTop = fig.ui.plain.scrollHeight;
 }
 
-// A lane holds at most GEN_MAX_TOKENS token elements: the oldest half becomes plain text in one span, and a token
+// A lane holds at most GENERATOR_MAX_TOKENS token elements: the oldest half becomes plain text in one span, and a token
 // chosen among them is let go (its check no longer has a token to point at).
 function joinOldest(fig) {
   const lane = fig.ui.spec, toks = lane.querySelectorAll('[role=button]');
-  if (toks.length <= GEN_MAX_TOKENS) return;
-  const half = Math.floor(GEN_MAX_TOKENS / 2), cut = toks[half], older = node('span', 'gen-older');
+  if (toks.length <= GENERATOR_MAX_TOKENS) return;
+  const half = Math.floor(GENERATOR_MAX_TOKENS / 2), cut = toks[half], older = node('span', 'generator-older');
   let text = '';
   while (lane.firstChild && lane.firstChild !== cut) { text += lane.firstChild.textContent; lane.firstChild.remove(); }
   older.textContent = text;
@@ -385,7 +385,7 @@ function fixed(x, places) { return (Math.round(x * 10**places) / 10**places).toF
 function countText(n, one, many) { return n === 1 ? one : fill(many, { n: String(n).replace(/\B(?=(\d{3})+$)/g, ',') }); }
 
 function renderFigures(fig) {
-  const run = fig.run, G = fig.G, g = fig.trace.gen, s = fig.state, ui = fig.ui;
+  const run = fig.run, G = fig.G, g = fig.trace.generator, s = fig.state, ui = fig.ui;
   const tokens = run.tokens.length, rounds = run.rounds.length, plain = run.plain.length - fig.prompt.length;
   const per = rounds ? tokens / rounds : 0;
   ui.specStats.textContent = fill(G.spec_stats, {
@@ -406,7 +406,7 @@ function renderFigures(fig) {
 // The plain lane's blocks are its passes, one a step; the speculative lane's repeat a round from the right: the
 // target pass (v), then the k draft steps.
 function renderClock(fig) {
-  const g = fig.trace.gen, round = fig.state.k * g.cost.c + g.cost.v, empty = 1 - Math.min(1, fig.run.time / g.clock);
+  const g = fig.trace.generator, round = fig.state.k * g.cost.c + g.cost.v, empty = 1 - Math.min(1, fig.run.time / g.clock);
   const spec = fig.ui.specBar.style, plain = fig.ui.plainBar.style;
   spec.setProperty('--round', `${100 * round / g.clock}%`);
   spec.setProperty('--pass', `${100 * g.cost.v / g.clock}%`);
@@ -458,4 +458,4 @@ function topBars(fig, p, q, mark, numbers) {
   return overlapRows(pos, pick.map(y => fig.vocab[y]), pick.indexOf(mark), numbers);
 }
 
-starts('gen', '[data-gen]', startGenerator);
+starts('generator', '[data-generator]', startGenerator);

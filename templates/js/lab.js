@@ -10,7 +10,7 @@ const LAB_PARTS = {
   select: '[data-lab-position]', tokens: '[data-lab-tokens]', bars: '[data-lab-bars]', u: '[data-lab-u]',
   yes: '[data-lab-yes]', mark: '[data-lab-mark]', threshold: '[data-lab-threshold]', verdict: '[data-lab-verdict]',
   residual: '[data-lab-residual]', r: '[data-lab-r]', segments: '[data-lab-segments]', rep: '[data-lab-rep]',
-  rules: '[data-lab-rules]', own: '[data-lab-own]', grid: '[data-own-grid]', row: '[data-own-row]', off: '[data-lab-off]',
+  rules: '[data-lab-rules]', own: '[data-lab-own]', grid: '[data-lab-own-grid]', row: '[data-lab-own-row]', off: '[data-lab-off]',
   rate: '[data-lab-rate]', test: '[data-lab-test]', sampler: '[data-lab-sampler]', variantAt: '[data-lab-variant-at]'
 };
 
@@ -85,7 +85,7 @@ function renderLab(fig) {
   ui.rules.querySelectorAll('input').forEach(input => { input.checked = input.value === s.rule; });
   renderOwn(fig);
   renderLabTokens(fig, pos);
-  ui.bars.replaceChildren(...overlapRows(pos, fig.trace.vocabulary, ok ? s.token : -1, fig.trace.text.player.bar_numbers));
+  ui.bars.replaceChildren(...overlapRows(pos, fig.trace.vocabulary, ok ? s.token : -1, fig.trace.text.walkthrough.bar_numbers));
   const hands = ok && !fig.broken;  // the check by hand is the rule's; a broken sampler shows what it commits instead
   ui.tokens.hidden = ui.test.hidden = ui.rate.hidden = !hands;
   fig.tally.drawU.hidden = !!fig.broken;
@@ -130,7 +130,7 @@ function renderLabTest(fig, pos) {
   const f = { u, worked: pos.worked[x], accept: s.rule === 'greedy-draft' ? pos.rates[s.rule] : pos.accept[x], tok: labels[x],
     lo, hi: (c.at + c.w).toFixed(3), rep: labels[c.y] };
   ui.u.value = u;
-  ui.u.setAttribute('aria-valuetext', fill(fig.trace.text.player.u, f));
+  ui.u.setAttribute('aria-valuetext', fill(fig.trace.text.walkthrough.u, f));
   ui.yes.style.setProperty('--w', String(c.w));
   ui.yes.style.setProperty('--at', String(c.at));
   ui.yes.parentNode.classList.toggle('is-never', c.w === 0);
@@ -160,7 +160,7 @@ function renderLabResidual(fig, cuts, shares) {
 
 // How often the chosen rule passes a proposal here, exact; under the accept test, every token's accept probability.
 function renderLabRate(fig, pos) {
-  const O = fig.O, labels = fig.trace.labels, none = fig.trace.text.player.no_token;
+  const O = fig.O, labels = fig.trace.labels, none = fig.trace.text.walkthrough.no_token;
   const list = pos.accept.map((a, y) => fill(O.item, { tok: labels[y], accept: a === null ? none : a }));
   const rule = fig.state.rule, other = rule !== fig.trace.rules[0].id;  // the bars' key is the accept test's
   fig.ui.rate.textContent = fill(fig.trace.text.rules[rule].rate,
@@ -179,8 +179,8 @@ function bindLab(fig) {
   ui.sampler.addEventListener('change', () => { fig.update({ sampler: Number(ui.sampler.value), rule: fig.trace.rules[0].id }); });
   ui.grid.addEventListener('input', e => {
     const t = e.target, patch = {};
-    patch[t.dataset.own] = fig.state[t.dataset.own].slice();
-    patch[t.dataset.own][Number(t.dataset.y)] = t.value;
+    patch[t.dataset.labOwnValue] = fig.state[t.dataset.labOwnValue].slice();
+    patch[t.dataset.labOwnValue][Number(t.dataset.y)] = t.value;
     fig.update(patch);
   });
   window.addEventListener('hashchange', () => { const own = ownFromHash(location.hash); if (own) fig.update(own); });
@@ -288,13 +288,13 @@ function renderLabLink(fig) {
 // rest stays small. Draws wait until both distributions sum to 8/8.
 function renderOwn(fig) {
   const ui = fig.ui, s = fig.state, on = s.where === OWN_WHERE;
-  fig.root.querySelectorAll('[data-tally-draw], [data-lab-draw-u]').forEach(b => { b.disabled = !!fig.off; });
+  fig.root.querySelectorAll('[data-lab-draw-u], [data-lab-tally-draw]').forEach(b => { b.disabled = !!fig.off; });
   ui.own.hidden = ui.off.hidden = !on;
   ui.off.textContent = fig.off;
   if (!on) { ui.grid.replaceChildren(); return; }
   if (!ui.grid.firstChild) ownInputs(fig);
   ui.grid.querySelectorAll('input').forEach(input => {
-    const v = s[input.dataset.own][Number(input.dataset.y)];
+    const v = s[input.dataset.labOwnValue][Number(input.dataset.y)];
     if (input.value === '' || Number(input.value) !== v) input.value = String(v);
   });
 }

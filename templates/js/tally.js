@@ -7,7 +7,7 @@
 
 const { fill, fracValue, grouped, headRow, inverseCdf, node, partsOf, row, uniformSource } = shared;
 
-const TALLY_PARTS = { root: '[data-tally]', drawU: '[data-lab-draw-u]', readout: '[data-tally-readout]' };
+const TALLY_PARTS = { root: '[data-lab-tally]', drawU: '[data-lab-draw-u]', readout: '[data-lab-tally-readout]' };
 
 // The noise level of the tally's bound, as the analysis's total-variation bound uses (tests hold the two equal).
 const NOISE_DELTA = 1e-6;
@@ -93,10 +93,10 @@ function bindTally(fig) {
   fig.tally.box = tallyBox(fig.L);
   fig.tally.drawU.addEventListener('click', () => { drawU(fig); });
   fig.root.addEventListener('click', e => {
-    const b = e.target.closest('[data-tally-draw], [data-tally-reset]');
+    const b = e.target.closest('[data-lab-tally-draw], [data-lab-tally-reset]');
     if (!b) return;
-    if (b.hasAttribute('data-tally-reset')) fig.update({ tallyAt: null });
-    else drawMany(fig, Number(b.dataset.tallyDraw));
+    if (b.hasAttribute('data-lab-tally-reset')) fig.update({ tallyAt: null });
+    else drawMany(fig, Number(b.dataset.labTallyDraw));
   });
 }
 
@@ -104,7 +104,7 @@ function bindTally(fig) {
 
 // The tally's table, made once and put in the figure only while there are draws (a page at rest stays small).
 function tallyBox(L) {
-  const box = node('div', 'table-scroll'), table = node('table', 'dist player-table'), caption = node('caption');
+  const box = node('div', 'table-scroll'), table = node('table', 'dist fig-table'), caption = node('caption');
   box.setAttribute('role', 'region');
   box.tabIndex = 0;
   caption.id = 'tally-cap';
@@ -131,7 +131,7 @@ function renderTally(fig, pos) {
 function renderTallyReadout(fig, ps, freq, pos) {
   const L = fig.L, s = fig.state, n = s.n;
   if (!freq) { fig.tally.readout.textContent = fig.broken ? L.tally_empty_broken : L.tally_empty; return; }
-  const tv = distance(freq, ps), C = fig.trace.text.conv;
+  const tv = distance(freq, ps), C = fig.trace.text.convergence;
   const bound = Math.sqrt((ps.length * Math.LN2 + Math.log(1 / NOISE_DELTA)) / (2 * n));
   const accepted = s.acc.reduce((a, b) => a + b, 0), f = { n: grouped(n, L.group), tv: tv.toFixed(4),
     bound: bound.toFixed(4), rel: tv <= bound ? C.within : C.above, acc: grouped(accepted, L.group), seen: (accepted / n).toFixed(3) };
@@ -151,7 +151,7 @@ function distance(a, b) { return 0.5 * a.reduce((sum, x, y) => sum + Math.abs(x 
 // The identity as an experiment: per token, the counts by route and the observed frequency, its bar stacked the
 // same way as the exact shares drawn just above it, on one scale (exactShares: what each rule commits by each route).
 function renderTallyTable(fig, pos, freq) {
-  const s = fig.state, L = fig.L, T = fig.trace.text.player, top = Math.max(...pos.target.concat(pos.draft).map(fracValue));
+  const s = fig.state, L = fig.L, T = fig.trace.text.walkthrough, top = Math.max(...pos.target.concat(pos.draft).map(fracValue));
   fig.tally.box.caption.textContent = L.tally_counts + (fig.broken ? L.tally_caption_broken
     : fig.trace.text.rules[s.rule].caption);
   fig.tally.box.head.replaceChildren(headRow([T.col_token, L.col_prop, L.col_acc, L.col_kept, L.col_rep, L.col_freq, T.col_p]));

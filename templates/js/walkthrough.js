@@ -65,7 +65,7 @@ function committedOf(slots) {
 // The round's token lists as its captions quote them (text.quoted): its proposals, and from its closing frame's
 // strip the tokens it committed (and how many) and the proposals it dropped; and its replacement's label.
 function roundTokens(trace, rnd) {
-  const P = trace.text.player, last = slotsOf(trace, rnd, rnd.frames[rnd.frames.length - 1]);
+  const P = trace.text.walkthrough, last = slotsOf(trace, rnd, rnd.frames[rnd.frames.length - 1]);
   const committed = committedOf(last).map(c => c.token);
   function quoted(tokens) {
     return tokens.map(t => fill(P.quoted, { tok: trace.labels[t] })).join(' ');
@@ -81,27 +81,27 @@ function roundOf(prof, i) { return i ? prof.drawn[i - 1] : prof.walk; }
 
 /* ---------- the figure: state, limit, actions ---------- */
 
-const PLAYER_PARTS = {
-  roundCounter: '[data-round-counter]', playLabel: '[data-play-label]', scrubber: '[data-scrubber]',
-  counter: '[data-counter]', speed: '[data-speed]', head: '[data-head]', caption: '[data-caption]', strip: '[data-strip]',
-  test: '[data-test]', testTitle: '[data-test-title]', p: '[data-p]', q: '[data-q]', ratio: '[data-ratio]',
-  accept: '[data-accept]', u: '[data-u]', bar: '[data-bar]', uLabel: '[data-u-label]', verdict: '[data-verdict]',
-  chance: '[data-chance]', bars: '[data-bars]', dist: '[data-dist]', distTitle: '[data-dist-title]',
-  distHead: '[data-dist-head]', distBody: '[data-dist-body]', dropped: '[data-dropped]',
-  droppedList: '[data-dropped-list]', committed: '[data-committed]', distDraw: '[data-dist-draw]',
-  idle: '[data-idle]', controls: '[data-controls]', distSegs: '[data-dist-segs]', distMark: '[data-dist-mark]', distR: '[data-dist-r]', chanceNote: '[data-chance-note]',
-  drawHint: '[data-draw-hint]', roundChance: '[data-round-chance]', chanceButton: '[data-action="chance"]'
+const WALKTHROUGH_PARTS = {
+  roundCounter: '[data-walkthrough-round-counter]', playLabel: '[data-walkthrough-play-label]', scrubber: '[data-walkthrough-scrubber]',
+  counter: '[data-walkthrough-counter]', speed: '[data-walkthrough-speed]', head: '[data-walkthrough-head]', caption: '[data-walkthrough-caption]', strip: '[data-walkthrough-strip]',
+  test: '[data-walkthrough-test]', testTitle: '[data-walkthrough-test-title]', p: '[data-walkthrough-p]', q: '[data-walkthrough-q]', ratio: '[data-walkthrough-ratio]',
+  accept: '[data-walkthrough-accept]', u: '[data-walkthrough-u]', bar: '[data-walkthrough-bar]', uLabel: '[data-walkthrough-u-label]', verdict: '[data-walkthrough-verdict]',
+  chance: '[data-walkthrough-chance]', bars: '[data-walkthrough-bars]', dist: '[data-walkthrough-dist]', distTitle: '[data-walkthrough-dist-title]',
+  distHead: '[data-walkthrough-dist-head]', distBody: '[data-walkthrough-dist-body]', dropped: '[data-walkthrough-dropped]',
+  droppedList: '[data-walkthrough-dropped-list]', committed: '[data-walkthrough-committed]', distDraw: '[data-walkthrough-dist-draw]',
+  idle: '[data-walkthrough-idle]', controls: '[data-walkthrough-controls]', distSegs: '[data-walkthrough-dist-segs]', distMark: '[data-walkthrough-dist-mark]', distR: '[data-walkthrough-dist-r]', chanceNote: '[data-walkthrough-chance-note]',
+  drawHint: '[data-walkthrough-draw-hint]', roundChance: '[data-walkthrough-round-chance]', chanceButton: '[data-walkthrough-action="chance"]'
 };
 
 // The parts whose height changes from frame to frame: each keeps the tallest it is in its round.
-const PLAYER_HELD = ['[data-strip]', '[data-caption]', '[data-test]', '[data-test-title]', '[data-math]', '[data-dist]', '[data-dropped]',
-  '[data-committed-box]'];
+const WALKTHROUGH_HELD = ['[data-walkthrough-strip]', '[data-walkthrough-caption]', '[data-walkthrough-test]', '[data-walkthrough-test-title]', '[data-walkthrough-math]', '[data-walkthrough-dist]', '[data-walkthrough-dropped]',
+  '[data-walkthrough-committed-box]'];
 
-function startPlayer(root, trace) {
-  const ui = partsOf(root, PLAYER_PARTS);
-  ui.radios = root.querySelectorAll('[data-profile]');
-  ui.roundRadios = root.querySelectorAll('[data-round]');
-  ui.buttons = root.querySelectorAll('[data-action]');
+function startWalkthrough(root, trace) {
+  const ui = partsOf(root, WALKTHROUGH_PARTS);
+  ui.radios = root.querySelectorAll('[data-walkthrough-profile]');
+  ui.roundRadios = root.querySelectorAll('[data-walkthrough-round]');
+  ui.buttons = root.querySelectorAll('[data-walkthrough-action]');
   const fig = figure(root, trace, {
     profile: 0,      // index into trace.profiles
     round: 0,        // 0: the authored walkthrough; 1..R: drawn round i
@@ -110,15 +110,15 @@ function startPlayer(root, trace) {
     playing: false,
     delay: Number(ui.speed.value),
     linked: false    // true once the reader has used the player or a frame link: the hash then follows the state
-  }, limitPlayer, renderPlayer);
+  }, limitWalkthrough, renderWalkthrough);
   fig.ui = ui;
-  fig.T = trace.text.player;
+  fig.T = trace.text.walkthrough;
   fig.D = trace.text.draws;
   fig.timer = null;
-  fig.stage = root.querySelector('[data-stage]');
-  bindPlayerControls(fig);
+  fig.stage = root.querySelector('[data-walkthrough-stage]');
+  bindWalkthroughControls(fig);
   watchWidth(fig);
-  bindPlayerLinks(fig);
+  bindWalkthroughLinks(fig);
   document.addEventListener(NEAR_EVENT, () => { if (fig.shownFrame) renderLinked(fig, fig.shownFrame); });  // a chart joined
   const initial = parseHash(location.hash, trace.profiles);
   if (initial) openAt(fig, initial); else fig.update({});
@@ -128,7 +128,7 @@ function startPlayer(root, trace) {
 function currentProfile(fig) { return fig.trace.profiles[fig.state.profile]; }
 function currentRound(fig) { return roundOf(currentProfile(fig), fig.state.round); }
 
-function limitPlayer(fig) {
+function limitWalkthrough(fig) {
   const s = fig.state;
   s.profile = clamp(whole(s.profile, 0), 0, fig.trace.profiles.length - 1);
   s.round = clamp(whole(s.round, 0), 0, currentProfile(fig).drawn.length);
@@ -182,7 +182,7 @@ function reveal(fig) {
 
 /* ---------- render: the panels, each writing only its own part ---------- */
 
-function renderPlayer(fig) {
+function renderWalkthrough(fig) {
   const rnd = currentRound(fig);
   fig.root.hidden = false;
   renderControls(fig, rnd.frames.length);
@@ -222,7 +222,7 @@ function sizeRound(fig) {
   const sizes = roundSizes(fig, fig.state.profile, fig.state.round);
   if (fig.sized !== sizes) {
     fig.sized = sizes;
-    fig.parts = PLAYER_HELD.map(sel => fig.root.querySelector(sel));
+    fig.parts = WALKTHROUGH_HELD.map(sel => fig.root.querySelector(sel));
     hold(fig.parts, sizes.most);
     fig.room = sizes.room;
     fig.stage.style.setProperty('--held', String(sizes.tallest));
@@ -263,9 +263,9 @@ function ghostFrame(fig, state, rnd, i, width) {
   stage.className = `${fig.stage.className.replace('is-sized', '')} is-ghost`;
   stage.style.setProperty('--gw', String(width));
   fig.stage.after(stage);
-  const ghost = { ui: partsOf(stage, PLAYER_PARTS), trace: fig.trace, state, T: fig.T, D: fig.D };
+  const ghost = { ui: partsOf(stage, WALKTHROUGH_PARTS), trace: fig.trace, state, T: fig.T, D: fig.D };
   renderStage(ghost, rnd, i);
-  const parts = PLAYER_HELD.map(sel => stage.querySelector(sel));
+  const parts = WALKTHROUGH_HELD.map(sel => stage.querySelector(sel));
   parts.forEach(el => { el.classList.remove('is-held', 'is-sized'); });
   return { stage, parts };
 }
@@ -347,7 +347,7 @@ function renderControls(fig, n) {
   ui.radios.forEach(r => { r.checked = r.value === p.id; });
   ui.roundRadios.forEach(r => { r.checked = (r.value === 'drawn') === (s.round > 0); });
   ui.buttons.forEach(b => {
-    const a = b.dataset.action;
+    const a = b.dataset.walkthroughAction;
     const off = (a === 'first' || a === 'prev') ? s.frame === 1 : (a === 'next' || a === 'last') ? s.frame === n : false;
     if (off) b.setAttribute('aria-disabled', 'true'); else b.removeAttribute('aria-disabled');
   });
@@ -398,9 +398,9 @@ function renderTest(fig, f, ctx, rnd) {
   ui.bar.style.setProperty('--accept', String(pos.accept_f[x]));
   ui.bar.classList.toggle('is-never', pos.accept_f[x] === 0);
   ui.bar.style.setProperty('--u', f.u);
-  ui.bar.dataset.uEnd = scaleEnd(f.u);
+  ui.bar.dataset.walkthroughUEnd = scaleEnd(f.u);
   ui.uLabel.textContent = fill(T.u, { u: f.u });
-  ui.verdict.className = `player-verdict ${passed ? 'is-accepted' : 'is-rejected'}`;
+  ui.verdict.className = `walkthrough-verdict ${passed ? 'is-accepted' : 'is-rejected'}`;
   ui.verdict.replaceChildren(node('strong', '', passed ? T.accepted : T.rejected),
     fill(passed ? T.below : T.not_below, { u: f.u, accept: ctx.accept }));
   ui.chance.hidden = !f.chance;
@@ -411,7 +411,7 @@ function renderTest(fig, f, ctx, rnd) {
 function renderDist(fig, f, ctx, rnd) {
   const rejected = f.kind === 'verify' && f.slots[f.pos - 1] === 'rejected', bonus = f.kind === 'bonus';
   fig.ui.dist.hidden = !(rejected || bonus);
-  fig.ui.dist.dataset.kind = bonus ? 'bonus' : 'residual';
+  fig.ui.dist.dataset.walkthroughKind = bonus ? 'bonus' : 'residual';
   if (rejected) renderResidual(fig, f, ctx, rnd);
   else if (bonus) renderBonus(fig, ctx, rnd);
   else [fig.ui.distHead, fig.ui.distBody, fig.ui.distSegs].forEach(e => { e.replaceChildren(); });
@@ -458,7 +458,7 @@ function renderDraw(fig, cuts, shares, chosen, r) {
   });
   ui.distSegs.replaceChildren(...segments.concat([ui.distMark]));
   ui.distDraw.style.setProperty('--u', r);
-  ui.distDraw.dataset.uEnd = scaleEnd(Number(r));
+  ui.distDraw.dataset.walkthroughUEnd = scaleEnd(Number(r));
   ui.distR.textContent = fill(fig.D.r, { r });
 }
 
@@ -507,28 +507,28 @@ function renderPlayback(fig) {
 
 /* ---------- events: each handler calls update() ---------- */
 
-const PLAYER_KEYS = { ArrowLeft: 'prev', ArrowRight: 'next', ' ': 'play', Home: 'first', End: 'last' };
+const WALKTHROUGH_KEYS = { ArrowLeft: 'prev', ArrowRight: 'next', ' ': 'play', Home: 'first', End: 'last' };
 
-function bindPlayerControls(fig) {
+function bindWalkthroughControls(fig) {
   const root = fig.root, s = fig.state;
   root.addEventListener('click', e => {
-    const b = e.target.closest('[data-action]');
-    if (b && b.getAttribute('aria-disabled') !== 'true') act(fig, b.dataset.action);
+    const b = e.target.closest('[data-walkthrough-action]');
+    if (b && b.getAttribute('aria-disabled') !== 'true') act(fig, b.dataset.walkthroughAction);
   });
   // Form fields keep their own keys: arrows move the scrubber or switch the profile natively.
   root.addEventListener('keydown', e => {
-    const action = PLAYER_KEYS[e.key];
+    const action = WALKTHROUGH_KEYS[e.key];
     if (!action || e.altKey || e.ctrlKey || e.metaKey || isFormField(e.target)) return;
     e.preventDefault();
     act(fig, action);
   });
   root.addEventListener('change', e => {
-    if (e.target.matches('[data-profile]')) {
+    if (e.target.matches('[data-walkthrough-profile]')) {
       const index = fig.trace.profiles.findIndex(p => p.id === e.target.value);
       fig.update({ profile: index, frame: 1, lastDrawn: 0, round: s.round ? 1 : 0, playing: false, linked: true });
-    } else if (e.target.matches('[data-round]')) {
+    } else if (e.target.matches('[data-walkthrough-round]')) {
       fig.update({ round: e.target.value === 'drawn' ? Math.max(1, s.lastDrawn) : 0, frame: 1, playing: false, linked: true });
-    } else if (e.target.matches('[data-speed]')) {
+    } else if (e.target.matches('[data-walkthrough-speed]')) {
       fig.update({ delay: Number(e.target.value) });
     }
   });
@@ -537,7 +537,7 @@ function bindPlayerControls(fig) {
   });
 }
 
-function bindPlayerLinks(fig) {
+function bindWalkthroughLinks(fig) {
   const profiles = fig.trace.profiles;
   window.addEventListener('hashchange', () => {
     const where = parseHash(location.hash, profiles);
@@ -545,7 +545,7 @@ function bindPlayerLinks(fig) {
   });
   // A link to the frame already in the hash fires no hashchange: open it here instead. A link from elsewhere on
   // the page leaves a way back to it.
-  const back = fig.root.querySelector('[data-player-back]');
+  const back = fig.root.querySelector('[data-walkthrough-back]');
   document.addEventListener('click', e => {
     const a = e.target.closest && e.target.closest('a[href^="#"]');
     if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
@@ -558,4 +558,4 @@ function bindPlayerLinks(fig) {
   });
 }
 
-starts('player', '[data-player]', startPlayer);
+starts('walkthrough', '[data-walkthrough]', startWalkthrough);
