@@ -242,8 +242,10 @@ def test_prefix_counts_count_the_rounds_sample_rounds_draws_in_the_same_order(sh
     t, d, b = arrays(shipped, shipped.profiles[1])
     n = 3 * sampler.CHUNK + 123  # a last, partial chunk too
     sizes = (10, sampler.CHUNK, sampler.CHUNK + 7, n)  # a prefix inside a chunk, at a chunk's end, and just past it
-    counted = sampler.prefix_counts(t, d, b, sizes, np.random.default_rng(9))
+    reported: list[int] = []  # the check command's progress bar: rounds drawn, a chunk at a time
+    counted = sampler.prefix_counts(t, d, b, sizes, np.random.default_rng(9), progress=reported.append)
     r = sampler.sample_rounds(t, d, b, n, np.random.default_rng(9))
+    assert reported == [sampler.CHUNK] * 3 + [123]
     assert len(counted) == len(sizes)
     for m, (positions, lengths) in zip(sizes, counted, strict=True):
         first = dataclasses.replace(r, committed_pm=r.committed_pm[:, :m])
