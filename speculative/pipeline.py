@@ -166,8 +166,8 @@ def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
         html = render_page(sections, template_texts, ctx, script_json(trace_text), templates_cache, shown(templates),
                            passed)
     finally:
-        if passed != set(known):
-            save_passed([*known, *sorted(passed - set(known))])
+        if new := passed.difference(known):
+            save_passed([*known, *sorted(new)])
     return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}
 
 
@@ -175,10 +175,15 @@ PASSED = "checked.json"  # in .cache/: digests of the inputs the slow checks of 
 PASSED_MAX = 512  # the newest digests kept: enough for every template and figure through many edits
 
 
+def package_sources() -> dict[str, bytes]:
+    """Returns every module of the package by its path in the package: part of both caches' keys."""
+    source = Path(cache.__file__).parent
+    return {str(p.relative_to(source)): p.read_bytes() for p in source.rglob("*.py")}
+
+
 def package_key() -> str:
     """Returns the digest of every module of the package: a pass recorded by other code (a changed check) is void."""
-    source = Path(cache.__file__).parent
-    return cache.key(b"", {str(p.relative_to(source)): p.read_bytes() for p in source.rglob("*.py")}, {})
+    return cache.key(b"", package_sources(), {})
 
 
 def passed_checks() -> list[str]:
@@ -205,9 +210,7 @@ def explain(dataset, corpus: tuple[str, ...]):
 def analysis_key(dataset, corpus: tuple[str, ...] = ()) -> str:
     """Returns the analysis cache's key: the data, every module of the package (a view edit must not serve a stale
     page) and the versions the analysis depends on."""
-    source = Path(cache.__file__).parent
-    return cache.key(cache.canonical([dataset, list(corpus)]), {str(p.relative_to(source)): p.read_bytes() for p in source.rglob("*.py")},
-                     cache.versions(numpy_version()))
+    return cache.key(cache.canonical([dataset, list(corpus)]), package_sources(), cache.versions(numpy_version()))
 
 
 def numpy_version() -> str:
