@@ -62,7 +62,7 @@ def joined_source(texts: Iterable[str]) -> str:
     """Returns script files joined, each in a block of its own: what a file declares is its own, and what it shares
     it puts on `shared`, from which the files after it name what they use (the page stays one classic script, which
     a page opened from file:// may run, where it may not load modules)."""
-    return "const shared = {};\n" + "".join(f"{{\n{text}\n}}\n" for text in texts)
+    return "const shared = {};\n" + "".join(page_checks.in_block(text) for text in texts)
 
 
 def joined_script(templates: Mapping[str, str], folder: str = "templates", passed: set[str] | None = None) -> str:
