@@ -155,15 +155,17 @@ def profile_checks(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, rou
                    progress: Callable[[int], None] | None = None) -> list[Check]:
     """Returns one check per position, bonus included, and one of the tokens-per-round histogram.
 
-    A position the rule reaches with chance exactly 0 (an acceptance of 0 before it) has nothing to compare: it
-    passes while no round reaches it, and the histogram fails should one ever get there.
+    A position the rule reaches with chance exactly 0 (an acceptance of 0 before it), or so rarely that no round
+    reaching it is likely (at least P_MIN) in `rounds`, has nothing to compare: it passes while no round reaches it,
+    and the histogram fails should one get there more often than its exact chance allows.
     """
     [(positions, lengths)] = sampler.prefix_counts(target, draft, bonus, (rounds,), rng, rule, progress)
     targets = np.vstack([target, bonus[None]])  # [k+1, V]
     dist = tokens_dist(target, draft, rule)  # [k+1] P(N = n)
     reach = [1 - sum(dist[:i]) for i in range(len(dist))]  # [k+1] the chance a round gets to each position
     names = [f"{name} position {i + 1}".strip() for i in range(len(targets))]
-    out = [check(n, c, p) if r or c.any() else unreachable(n) for n, c, p, r in zip(names, positions, targets, reach, strict=True)]
+    out = [check(n, c, p) if c.any() or (1 - float(r)) ** rounds < P_MIN else unreachable(n)
+           for n, c, p, r in zip(names, positions, targets, reach, strict=True)]
     return out + [check(f"{name} tokens per round".strip(), lengths, np.array([float(x) for x in dist]))]
 
 
@@ -173,7 +175,7 @@ def tokens_dist(target: np.ndarray, draft: np.ndarray, rule: sampler.Rule = samp
 
 
 def unreachable(name: str) -> Check:
-    """Returns the passed check of a position the rule can never reach, which no round reached."""
+    """Returns the passed check of a position the rule never or too rarely reaches to check, which no round reached."""
     return Check(name, 0, float("nan"), float("nan"), float("nan"), None)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -17,6 +18,8 @@ from speculative.analysis import Explained, explain
 from speculative.dataset import Dataset
 from speculative.profiles import parse
 from speculative.sections import parse_sections
+
+from . import valid_data
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "profiles.v1.json"
@@ -90,16 +93,27 @@ def data_is_shipped() -> bool:
         return False
 
 
+@functools.cache
+def _shipped_dataset() -> Dataset | None:
+    return parse(DATA.read_text(encoding="utf-8"), str(DATA)) if data_is_shipped() else None
+
+
+def is_shipped(dataset: Dataset) -> bool:
+    """Returns whether `dataset` is the shipped file's: for a test that holds for any file and also checks a shipped
+    figure, which it may only check on the shipped file."""
+    return dataset == _shipped_dataset()
+
+
 NOT_SHIPPED = ("data/profiles.v1.json is not the file this project ships (its content differs): this test checks "
                "the shipped file's hand-worked figures (docs/figures.md)")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    shipped = data_is_shipped()
+    dataset = data_is_shipped()
     for item in items:
         if item.nodeid.split("[")[0] in SLOW_ELSEWHERE:
             item.add_marker(pytest.mark.slow)
-        if not shipped and item.get_closest_marker("shipped") is not None:
+        if not dataset and item.get_closest_marker("shipped") is not None:
             item.add_marker(pytest.mark.skip(reason=NOT_SHIPPED))
     items.sort(key=lambda item: item.nodeid.split("[")[0] not in LONGEST_FIRST)  # stable: the rest keep their order
 
@@ -128,9 +142,36 @@ def pytest_runtest_protocol(item: pytest.Item):  # set-up, body and tear-down: t
             cov.start()
 
 
+# The any-data tier. Every test that does not check the shipped file's hand-worked figures must hold for any valid
+# data file, so the data fixtures (data_file, dataset, explained, built_site, trace, page_text) are parametrised over
+# data/profiles.v1.json ("data-file", whatever it holds) and the valid files tests/valid_data.py generates from the
+# loader's limits. A test that assumes a shipped number then fails here, on the developer's own machine, instead of
+# blocking an author's page from publishing. The tests of the shipped file's figures carry the mark `shipped` and
+# run on data-file alone (skipped when it is not the shipped file), as do the tests of what the data does not change
+# (publishing, serving, the prose's and templates' checks: mark `data_independent`). Browser tests load data-file's page alone, as
+# each load costs about a second; tests/test_any_data_page.py (mark `every_file`) loads every generated file's page.
+DATA_FILES = ("data-file", *valid_data.NAMES_OF_FILES)
+
+
+def pytest_generate_tests(metafunc) -> None:
+    if "data_file" not in metafunc.fixturenames:
+        return
+    marked = metafunc.definition.get_closest_marker
+    one = marked("shipped") or marked("data_independent") or (marked("browser") and not marked("every_file"))
+    metafunc.parametrize("data_file", DATA_FILES[:1] if one else DATA_FILES, indirect=True, scope="session")
+
+
 @pytest.fixture(scope="session")
-def shipped() -> Dataset:
-    return parse(DATA.read_text(encoding="utf-8"), str(DATA))
+def data_file(request, tmp_path_factory) -> Path:
+    """Returns the path of the data file a test runs on: data/profiles.v1.json, or a generated valid file."""
+    if request.param == "data-file":
+        return DATA
+    return valid_data.write_variant(request.param, FIXTURE, tmp_path_factory.mktemp(request.param) / "profiles.v1.json")
+
+
+@pytest.fixture(scope="session")
+def dataset(data_file) -> Dataset:
+    return parse(data_file.read_text(encoding="utf-8"), str(data_file))
 
 
 def shipped_corpus() -> tuple[str, ...]:
@@ -145,9 +186,9 @@ def corpus() -> tuple[str, ...]:
 
 
 @pytest.fixture(scope="session")
-def explained(shipped, corpus) -> Explained:
-    """Returns the analysis of the shipped data and prose, computed once per session."""
-    return explain(shipped, corpus)
+def explained(dataset, corpus) -> Explained:
+    """Returns the analysis of the data file and the shipped prose, computed once per session and file."""
+    return explain(dataset, corpus)
 
 
 def edited_data(folder: Path, edit: Callable[[dict], None], name: str = "edited.json") -> Path:
@@ -224,12 +265,12 @@ def browser_type_launch_args(browser_type_launch_args):
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Path:
-    """Builds the shipped data into a fresh folder once per test session and returns that folder."""
+def built_site(tmp_path_factory, data_file) -> Path:
+    """Builds the data file into a fresh folder once per test session and file, and returns that folder."""
     from speculative import pipeline, publish
 
     out = tmp_path_factory.mktemp("site") / "site"
-    publish.write_atomic(out, pipeline.build_files(DATA, ROOT / "content", ROOT / "templates"))
+    publish.write_atomic(out, pipeline.build_files(data_file, ROOT / "content", ROOT / "templates"))
     return out
 
 
@@ -271,13 +312,15 @@ def shipped_profiles(data: Dataset) -> list[tuple[str, np.ndarray, np.ndarray, n
     return [(profile.id, *arrays(data, profile)) for profile in data.profiles]
 
 
-def closed_form(data: Dataset, profile) -> int:
+def closed_form(data: Dataset, profile, uniforms: tuple[float, ...]) -> int:
     """Returns the walkthrough's frame count worked out by hand: 1 propose + one verify per position up to the first
-    proposal with accept probability 0 + the bonus if there is none + 1 done."""
-    accept = [data.target[i][x] / profile.draft[i][x] for i, x in enumerate(profile.proposals)]
-    assert all(a == 0 or a >= 1 for a in accept), "the shipped walkthrough is decided by the rule alone"
-    first_zero = next((i + 1 for i, a in enumerate(accept) if a == 0), None)
-    return 1 + (first_zero or data.k) + (0 if first_zero else 1) + 1
+    failed check + the bonus if none failed + 1 done. A check fails when its accept probability min(1, p/q) is 0, or,
+    where chance decides (0 < p/q < 1), when its recorded draw u is not below p/q."""
+    for i, x in enumerate(profile.proposals):
+        accept = min(1, data.target[i][x] / profile.draft[i][x])
+        if accept == 0 or (accept < 1 and Fraction(uniforms[i]) >= accept):
+            return 1 + (i + 1) + 1
+    return 1 + data.k + 1 + 1
 
 
 def script_source(*names: str) -> str:

@@ -61,8 +61,11 @@ def test_the_trace_holds_every_broken_samplers_exact_distribution_at_every_shipp
 def test_each_broken_sampler_is_shown_at_the_position_where_it_moves_furthest(trace):
     at = trace["lab"]["broken"]
     for i, v in enumerate(variants.BROKEN):
-        where = trace["lab"]["shows"][i]
-        assert Fraction(at[where][i][1]) == max(Fraction(b[i][1]) for b in at.values()) > 0, v.id
+        where, furthest = trace["lab"]["shows"][i], max(Fraction(b[i][1]) for b in at.values())
+        if where == "":  # this file has no position where the sampler goes wrong (p = q at every one, say)
+            assert furthest == 0, v.id
+        else:
+            assert Fraction(at[where][i][1]) == furthest > 0, v.id
 
 
 def noscript_table(page_html: str) -> tuple[str, list[list[str]]]:
@@ -87,7 +90,7 @@ def test_readers_without_scripting_see_every_sampler_at_one_position_that_shows_
         assert row[0].lower() == v.name.lower()
         assert [Fraction(cell.rstrip(" ▲▼")) for cell in row[1:-1]] == list(c), v.id
         tv = variants.total_variation(c, p)
-        assert Fraction(row[-1].split(" ≈")[0]) == tv and (tv > 0) == (v.id != "rule"), v.id
+        assert Fraction(row[-1].split(" ≈")[0]) == tv and (tv == 0 if v.id == "rule" else tv >= 0), v.id
     for v in variants.BROKEN:
         assert f"{v.name[0].upper()}{v.name[1:]}: {v.why}." in " ".join(html.unescape(page_html).split())
 

@@ -125,12 +125,12 @@ def test_the_key_is_the_same_for_the_same_inputs_in_any_order():
     assert cache.key(BASE[0], dict(reversed(BASE[1].items())), BASE[2]) == cache.key(*BASE)
 
 
-def test_equal_datasets_have_equal_bytes_and_other_data_other_bytes(shipped):
+def test_equal_datasets_have_equal_bytes_and_other_data_other_bytes(dataset, data_file):
     import dataclasses
-    again = profiles.load(str(DATA))
-    assert cache.canonical(again) == cache.canonical(shipped)
-    other = dataclasses.replace(shipped, walkthrough_seed=shipped.walkthrough_seed + 1)
-    assert cache.canonical(other) != cache.canonical(shipped)
+    again = profiles.load(str(data_file))
+    assert cache.canonical(again) == cache.canonical(dataset)
+    other = dataclasses.replace(dataset, walkthrough_seed=dataset.walkthrough_seed + 1)
+    assert cache.canonical(other) != cache.canonical(dataset)
 
 
 # --- the build: a hit skips the analysis, and the bytes are the same either way -------------------------------

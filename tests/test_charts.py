@@ -13,6 +13,7 @@ from fractions import Fraction as F
 import pytest
 
 from speculative.charts import overlap_matrix, tv_chart
+from speculative.text import isolated
 
 from .conftest import ROOT
 
@@ -235,10 +236,13 @@ def test_tv_chart_legend_sits_below_the_ticks_so_the_plot_keeps_the_width():
 
 def test_a_left_to_right_legend_label_carries_no_invisible_isolates(built_site):
     """Copying a chart's legend ("position 1") from a printed PDF picked up FSI/PDI around it (a reader's review):
-    a label of left-to-right words and digits needs no isolates, so the shipped page has none in its charts."""
-    svgs = re.findall(r"<svg.*?</svg>", (built_site / "index.html").read_text(encoding="utf-8"), re.S)
-    assert svgs and "position 1" in "".join(svgs)
-    assert not re.search("[\u2066-\u2069]", "".join(svgs))
+    a label of left-to-right words and digits needs no isolates; one whose direction could reorder the text around it
+    (an emoji, a right-to-left word) keeps them."""
+    svgs = "".join(re.findall(r"<svg.*?</svg>", (built_site / "index.html").read_text(encoding="utf-8"), re.S))
+    assert "position 1" in svgs
+    assert not re.search("[\u2066\u2067\u202a-\u202e]", svgs)
+    for inner in re.findall("\u2068([^\u2069]*)\u2069", svgs):
+        assert isolated(inner) != inner, inner
 
 
 def test_the_residuals_colour_is_not_the_rejected_red_in_light_or_dark():

@@ -99,8 +99,8 @@ def test_rare_cells_are_pooled_before_the_chi_square():
     assert counts.tolist() == [50, 40] and expected.tolist() == [49.0, 41.0]
 
 
-def test_planted_error_has_exactly_the_stated_total_variation(shipped):
-    for probs in [np.array([float(x) for x in shipped.bonus_target]), np.array([0.5, 0.125, 0.25, 0.125])]:
+def test_planted_error_has_exactly_the_stated_total_variation(dataset):
+    for probs in [np.array([float(x) for x in dataset.bonus_target]), np.array([0.5, 0.125, 0.25, 0.125])]:
         moved = checks.plant(probs, checks.DETECTABLE_TV)
         assert 0.5 * np.abs(moved - probs).sum() == pytest.approx(checks.DETECTABLE_TV)
         assert moved.sum() == pytest.approx(1) and (moved >= 0).all()
@@ -132,31 +132,31 @@ def test_planted_error_takes_the_shape_a_chi_square_sees_least():
 
 
 @pytest.mark.shipped
-def test_rounds_reach_every_shipped_position_often_enough_to_see_the_detectable_tv(shipped):
-    for profile in shipped.profiles:
+def test_rounds_reach_every_shipped_position_often_enough_to_see_the_detectable_tv(dataset):
+    for profile in dataset.profiles:
         reach = Fraction(1)
-        for p, q in [*zip(shipped.target, profile.draft, strict=True), (shipped.bonus_target, None)]:
+        for p, q in [*zip(dataset.target, profile.draft, strict=True), (dataset.bonus_target, None)]:
             n = int(checks.ROUNDS * reach)
             assert checks.detectable_tv(n, len(p)) <= checks.DETECTABLE_TV
             reach *= stats.overlap(p, q) if q else 1
 
 
 @pytest.mark.shipped
-def test_the_bonus_check_catches_an_error_of_the_detectable_size_as_often_as_promised_and_never_a_right_one(shipped):
+def test_the_bonus_check_catches_an_error_of_the_detectable_size_as_often_as_promised_and_never_a_right_one(dataset):
     """The power claim at each shipped profile's least-reached position (the bonus position): over POWER_TRIALS draws
     of what ROUNDS rounds give its check, an error of DETECTABLE_TV planted there is caught at least POWER of the
     time, and the right distribution never; a hundredth of the rounds falls short, so the rate can fail."""
     rng = np.random.default_rng(checks.SEED)
-    for name, t, d, b in shipped_profiles(shipped):
+    for name, t, d, b in shipped_profiles(dataset):
         assert checks.catch_rate(t, d, b, checks.DETECTABLE_TV, rng) >= checks.POWER, name
         assert checks.catch_rate(t, d, b, 0.0, rng) == 0, name
         assert checks.catch_rate(t, d, b, checks.DETECTABLE_TV, rng, rounds=checks.ROUNDS // 100) < checks.POWER, name
 
 
 @pytest.mark.slow  # statistical power or many random cases: the full run only
-def test_the_sampler_hands_an_error_planted_at_the_bonus_position_to_that_positions_check_alone(shipped):
+def test_the_sampler_hands_an_error_planted_at_the_bonus_position_to_that_positions_check_alone(dataset):
     rng = np.random.default_rng(checks.SEED)
-    for name, t, d, b in shipped_profiles(shipped):
+    for name, t, d, b in shipped_profiles(dataset):
         rule = checks.planted(checks.DETECTABLE_TV)
         found = checks.problems(checks.profile_checks(t, d, b, checks.ROUNDS, rng, rule, name))
         assert len(found) == 1 and found[0].startswith(f"{name} position {len(t) + 1}: "), found
@@ -164,8 +164,8 @@ def test_the_sampler_hands_an_error_planted_at_the_bonus_position_to_that_positi
 
 @pytest.mark.slow  # statistical power or many random cases: the full run only
 @pytest.mark.parametrize("seed", range(checks.SEED, checks.SEED + checks.QUIET_SEEDS))  # one test per seed, so the
-def test_the_correct_sampler_passes_at_every_seed_tried(shipped, seed):  # workers share them
-    assert not any(checks.caught(shipped_profiles(shipped), sampler.RULE, seed))
+def test_the_correct_sampler_passes_at_every_seed_tried(dataset, seed):  # workers share them
+    assert not any(checks.caught(shipped_profiles(dataset), sampler.RULE, seed))
 
 
 SHUFFLED = "tokens shuffled between texts at each position"
@@ -182,7 +182,7 @@ def test_each_marginal_is_the_sum_of_the_joint_over_the_other_positions():
 
 
 @pytest.mark.slow  # statistical power or many random cases: the full run only
-def test_a_sampler_right_at_every_position_but_not_jointly_fails_only_the_joint_check(shipped):
+def test_a_sampler_right_at_every_position_but_not_jointly_fails_only_the_joint_check(dataset):
     rule = checks.SEQUENCE_BROKEN[SHUFFLED]
     texts = checks.SEQUENCE_TEXTS
     marginal = checks.marginal_checks(checks.TOY, texts, np.random.default_rng(checks.SEED), rule)
@@ -190,7 +190,7 @@ def test_a_sampler_right_at_every_position_but_not_jointly_fails_only_the_joint_
     assert checks.problems(marginal) == []
     right = checks.marginal_checks(checks.TOY, texts, np.random.default_rng(checks.SEED))
     assert [c.tv for c in marginal] == [c.tv for c in right]  # the very same tokens at every position
-    rounds = [c for name, t, d, b in shipped_profiles(shipped)
+    rounds = [c for name, t, d, b in shipped_profiles(dataset)
               for c in checks.profile_checks(t, d, b, 200_000, np.random.default_rng(checks.SEED), rule, name)]
     assert checks.problems(rounds) == []  # nor does any per-position or tokens-per-round check of the profiles
     joint = checks.sequence_check(checks.TOY, texts, np.random.default_rng(checks.SEED), rule)
@@ -251,7 +251,7 @@ def test_a_position_the_rule_cannot_reach_is_still_checked_when_rounds_reach_it(
     assert rows[1].name == "x position 2" and rows[1].n == 1_000 and not rows[1].ok
 
 
-def test_catch_rate_draws_as_many_rounds_as_reach_the_bonus_position(shipped):
+def test_catch_rate_draws_as_many_rounds_as_reach_the_bonus_position(dataset):
     """Its binomial's chance is P(N = k + 1), every proposal accepted: the product of the positions' overlaps."""
     seen = []
 
@@ -263,10 +263,10 @@ def test_catch_rate_draws_as_many_rounds_as_reach_the_bonus_position(shipped):
         def multinomial(self, n, pvals):
             return np.zeros(len(pvals), int)
 
-    for (name, t, d, b), profile in zip(shipped_profiles(shipped), shipped.profiles, strict=True):
+    for (name, t, d, b), profile in zip(shipped_profiles(dataset), dataset.profiles, strict=True):
         seen.clear()
         checks.catch_rate(t, d, b, checks.DETECTABLE_TV, Recording(), trials=1)
-        reach = float(np.prod([float(stats.overlap(p, q)) for p, q in zip(shipped.target, profile.draft, strict=True)]))
+        reach = float(np.prod([float(stats.overlap(p, q)) for p, q in zip(dataset.target, profile.draft, strict=True)]))
         assert seen == [pytest.approx(reach, rel=1e-12)], name
 
 

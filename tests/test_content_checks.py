@@ -12,6 +12,8 @@ from speculative.sections import ALLOWED_TAGS, MAX_SECTION_CHARS, html_problems,
 from .conftest import ROOT
 from .test_publish import ARGS, hint, project, refused  # noqa: F401  (project: the published-site fixture)
 
+pytestmark = pytest.mark.data_independent
+
 EXPECTED_KEYS = "expected title, order and id, one per line"
 TITLE = "expected a title of at most 80 characters on one line"
 ORDER = "expected a whole number from -9999 to 9999, such as 3"

@@ -11,6 +11,8 @@ import pytest
 
 from speculative import checks, generate, language, lm_checks, ngram, rules
 
+pytestmark = pytest.mark.data_independent
+
 
 @pytest.fixture(scope="module")
 def run(explained):
@@ -77,13 +79,13 @@ def test_mulberry32_is_the_32_bit_generator_the_script_repeats():
     assert all(0 <= u < 1 for u in draws) and abs(np.mean(draws) - 0.5) < 0.01 and len(set(draws)) == len(draws)
 
 
-def test_the_pages_run_is_seeded_from_the_data_and_its_plain_lane_fills_the_same_time(explained, shipped):
-    run, s = explained.language, shipped.language_model
-    again = language.explain.__wrapped__(tuple(run.vocab[i] for i in run.ids), s, shipped.cost)
+def test_the_pages_run_is_seeded_from_the_data_and_its_plain_lane_fills_the_same_time(explained, dataset):
+    run, s = explained.language, dataset.language_model
+    again = language.explain.__wrapped__(tuple(run.vocab[i] for i in run.ids), s, dataset.cost)
     assert again.run == run.run and again.plain == run.plain
     assert len(run.run) >= 12
     assert len(run.plain) == int(run.round_cost * len(run.run))
-    assert run.round_cost == s.k * shipped.cost.draft_step + shipped.cost.verify_round
+    assert run.round_cost == s.k * dataset.cost.draft_step + dataset.cost.verify_round
 
 
 def test_the_expected_tokens_per_round_add_the_chance_that_the_first_i_checks_pass(run):

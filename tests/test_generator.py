@@ -242,7 +242,7 @@ def test_axe_finds_nothing_in_the_generator_while_it_plays_in_light_or_dark(page
     assert found == []
 
 
-def test_the_expected_figures_follow_the_chosen_draft_temperature_and_k(page: Page, page_url, explained, shipped):
+def test_the_expected_figures_follow_the_chosen_draft_temperature_and_k(page: Page, page_url, explained, dataset):
     from speculative.figures.generator import Generator
     from speculative.text import decimal_str
 
@@ -253,7 +253,7 @@ def test_the_expected_figures_follow_the_chosen_draft_temperature_and_k(page: Pa
     g.get_by_label("Temperature").select_option(label="0")
     g.get_by_label("Tokens drafted per round").fill("6")
     per = 1 + sum(run.passes[run.draft_index(run.settings.default_draft)][0][:6])
-    cost = 6 * float(shipped.cost.draft_step) + float(shipped.cost.verify_round)
+    cost = 6 * float(dataset.cost.draft_step) + float(dataset.cost.verify_round)
     expect(g.locator("[data-generator-expected]")).to_have_text(
         f"Expected at these settings: {decimal_str(per, 2)} tokens per round, {decimal_str(per / cost, 2)}×.")
     expect(g.locator("[data-generator-note]")).to_contain_text("A round is assumed to cost 6 × 1/10 + 1 = 8/5")

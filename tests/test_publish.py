@@ -28,6 +28,8 @@ from speculative.profiles import parse
 from .conftest import ROOT, edited_data
 from .test_broken_data import BROKEN_FILES
 
+pytestmark = pytest.mark.data_independent
+
 SRC = "data/profiles.v1.json"
 HINT = "Fix the problem{s} above and build again; site/ was left as it was."
 TEMP = re.compile(r"^\..*\.tmp$")

@@ -12,7 +12,7 @@ import pytest
 from speculative import checks, sampler
 from speculative.analysis import arrays, walkthrough
 
-from .conftest import shipped_profiles
+from .conftest import agreement_profile, as_float, is_shipped, shipped_profiles
 
 
 def each_failure(data, rule, seed: int = checks.SEED, random: bool = True) -> Iterator[str]:
@@ -36,20 +36,20 @@ def fails(data, rule) -> bool:
 
 
 @pytest.mark.slow  # statistical power or many random cases: the full run only
-def test_output_matches_the_target_on_shipped_and_random_profiles(shipped):
-    assert failures(shipped, sampler.RULE) == []
+def test_output_matches_the_target_on_shipped_and_random_profiles(dataset):
+    assert failures(dataset, sampler.RULE) == []
 
 
 @pytest.mark.slow  # statistical power or many random cases: the full run only
 @pytest.mark.parametrize("name", checks.BROKEN)
-def test_checks_fail_on_a_broken_sampler(shipped, name):
-    assert fails(shipped, checks.BROKEN[name])
+def test_checks_fail_on_a_broken_sampler(dataset, name):
+    assert fails(dataset, checks.BROKEN[name])
 
 
 @pytest.mark.slow  # statistical power or many random cases: the full run only
 @pytest.mark.parametrize("name", checks.HARMLESS)
-def test_checks_pass_a_harmless_change(shipped, name):
-    assert failures(shipped, checks.HARMLESS[name]) == []
+def test_checks_pass_a_harmless_change(dataset, name):
+    assert failures(dataset, checks.HARMLESS[name]) == []
 
 
 def test_random_profiles_span_the_stated_token_and_position_ranges():
@@ -61,9 +61,9 @@ def test_random_profiles_span_the_stated_token_and_position_ranges():
 
 
 @pytest.mark.slow  # statistical power or many random cases: the full run only
-def test_checks_fail_when_small_vocabulary_tokens_are_stored_as_int8_at_200_tokens(shipped, monkeypatch):
+def test_checks_fail_when_small_vocabulary_tokens_are_stored_as_int8_at_200_tokens(dataset, monkeypatch):
     monkeypatch.setattr(sampler, "token_dtype", lambda size: np.int8)
-    assert fails(shipped, sampler.RULE)
+    assert fails(dataset, sampler.RULE)
 
 
 # sha256 of committed_pm from the sampler as it was before tables could depend on the previous token:
@@ -79,8 +79,8 @@ def test_tables_without_context_are_sampled_draw_for_draw_as_before():
         assert hashlib.sha256(r.committed_pm.tobytes()).hexdigest()[:16] == digest
 
 
-def test_a_table_whose_rows_are_all_the_same_samples_as_the_table_without_context(shipped):
-    t, d, b = arrays(shipped, shipped.profiles[1])
+def test_a_table_whose_rows_are_all_the_same_samples_as_the_table_without_context(dataset):
+    t, d, b = arrays(dataset, dataset.profiles[-1])
     size = len(b)
     flat = sampler.sample_rounds(t, d, b, 20_000, np.random.default_rng(8), chunk=5000)
     rows = sampler.sample_rounds(np.repeat(t[:, None], size, 1), np.repeat(d[:, None], size, 1), np.tile(b, (size, 1)),
@@ -99,8 +99,8 @@ def test_each_proposal_is_drafted_and_verified_given_the_proposal_before_it():
     assert set(r.committed[:, 1]) == {0, 1}
 
 
-def test_context_tables_need_a_start_token(shipped):
-    t, d, b = arrays(shipped, shipped.profiles[0])
+def test_context_tables_need_a_start_token(dataset):
+    t, d, b = arrays(dataset, dataset.profiles[0])
     with pytest.raises(ValueError, match="start"):
         sampler.sample_rounds(t, np.repeat(d[:, None], len(b), 1), b, 10, np.random.default_rng(0))
 
@@ -113,32 +113,37 @@ def test_texts_are_continued_from_the_last_committed_token_until_long_enough():
     assert not impossible.any()
 
 
-def test_walkthrough_uses_the_authored_proposals_and_stops_at_the_first_rejection(shipped):
-    for i, profile in enumerate(shipped.profiles):
-        walk = walkthrough(shipped, i)
+def test_walkthrough_uses_the_authored_proposals_and_stops_at_the_first_rejection(dataset):
+    for i, profile in enumerate(dataset.profiles):
+        walk = walkthrough(dataset, i)
         assert walk.proposals[0].tolist() == list(profile.proposals)
         checked = int(walk.n_checked[0])
         assert walk.passed[0, : checked - 1].all()
         assert not walk.checked[0, checked:].any()
 
 
-def test_walkthrough_is_reproducible_from_the_seed(shipped):
-    a, b = walkthrough(shipped, 1), walkthrough(shipped, 1)
+def test_walkthrough_is_reproducible_from_the_seed(dataset):
+    a, b = walkthrough(dataset, len(dataset.profiles) - 1), walkthrough(dataset, len(dataset.profiles) - 1)
     assert (a.committed == b.committed).all() and (a.uniforms == b.uniforms).all()
 
 
-def test_zero_target_token_is_always_rejected_and_never_replaced_by_itself(shipped):
-    t, d, b = arrays(shipped, shipped.profiles[1])
-    x = np.array(shipped.profiles[1].proposals)
-    rounds = sampler.sample_rounds(t, d, b, 10_000, np.random.default_rng(3), proposals=x)
-    assert not rounds.passed[:, 2].any()
-    assert (rounds.n_checked == 3).all()
-    assert (rounds.replacements[:, 2] != x[2]).all()
-    assert (rounds.committed[:, 3:] == -1).all()
+def test_zero_target_token_is_always_rejected_and_never_replaced_by_itself(dataset):
+    seen = 0
+    for profile in dataset.profiles:
+        t, d, b = arrays(dataset, profile)
+        x = np.array(profile.proposals)
+        rounds = sampler.sample_rounds(t, d, b, 10_000, np.random.default_rng(3), proposals=x)
+        for i in np.flatnonzero(t[np.arange(len(x)), x] == 0):  # the authored proposals the target never produces
+            reached = rounds.n_checked > i
+            assert not rounds.passed[reached, i].any() and (rounds.n_checked[reached] == i + 1).all()
+            assert (rounds.replacements[reached, i] != x[i]).all() and (rounds.committed[reached, i + 1:] == -1).all()
+            seen += int(reached.sum())
+    if is_shipped(dataset):  # the divergent draft proposes "cat" at position 3, which the target gives 0
+        assert seen == 10_000
 
 
-def test_committed_lengths_follow_the_checked_positions(shipped):
-    t, d, b = arrays(shipped, shipped.profiles[0])
+def test_committed_lengths_follow_the_checked_positions(dataset):
+    t, d, b = arrays(dataset, dataset.profiles[0])
     rounds = sampler.sample_rounds(t, d, b, 5_000, np.random.default_rng(4))
     all_pass = rounds.passed.all(1)
     assert (rounds.n_committed == rounds.n_checked + all_pass).all()
@@ -182,16 +187,21 @@ def test_a_check_accepts_only_when_u_is_below_the_accept_probability():
     assert sampler.RULE.accepts(np.array([0.25, 0.5, 0.75]), np.array([0.5, 0.5, 0.5])).tolist() == [True, False, False]
 
 
-def test_the_next_round_continues_from_the_bonus_or_else_the_replacement(shipped):
+def test_the_next_round_continues_from_the_bonus_or_else_the_replacement(dataset):
     """A round that passes every proposal ends on its bonus token, not on its last proposal; one that fails ends on
-    its replacement. (Texts of k + 1 tokens cannot tell the two apart: only a second round after a full one can.)"""
-    t, d, b = arrays(shipped, shipped.profiles[0])
-    rounds = sampler.sample_rounds(t, d, b, 10_000, np.random.default_rng(5))
-    after, full = sampler.RULE.next_context(rounds), rounds.passed.all(1)
-    assert full.any() and not full.all()
-    assert (after[full] == rounds.bonus[full]).all() and (rounds.bonus[full] >= 0).all()
-    failed = rounds.replacements[np.arange(len(after)), rounds.n_checked - 1]
-    assert (after[~full] == failed[~full]).all() and (failed[~full] >= 0).all()
+    its replacement. (Texts of k + 1 tokens cannot tell the two apart: only a second round after a full one can.)
+    On every draft of the file, and on a random pair that surely has rounds of both kinds."""
+    target, draft, bonus = agreement_profile(np.random.default_rng(3), 4, 3)
+    pairs = [*(arrays(dataset, p) for p in dataset.profiles), (as_float(target), as_float(draft), as_float([bonus])[0])]
+    kinds = set()
+    for t, d, b in pairs:
+        rounds = sampler.sample_rounds(t, d, b, 10_000, np.random.default_rng(5))
+        after, full = sampler.RULE.next_context(rounds), rounds.passed.all(1)
+        assert (after[full] == rounds.bonus[full]).all() and (rounds.bonus[full] >= 0).all()
+        failed = rounds.replacements[np.arange(len(after)), rounds.n_checked - 1]
+        assert (after[~full] == failed[~full]).all() and (failed[~full] >= 0).all()
+        kinds |= set(full.tolist())
+    assert kinds == {True, False}
 
 
 def test_tv_bound_solves_the_bretagnolle_huber_carol_tail_for_delta():
@@ -200,8 +210,8 @@ def test_tv_bound_solves_the_bretagnolle_huber_carol_tail_for_delta():
     assert 2 ** m * np.exp(-n * l1 ** 2 / 2) == pytest.approx(delta)
 
 
-def test_counts_agree_with_a_count_round_by_round(shipped):
-    t, d, b = arrays(shipped, shipped.profiles[1])
+def test_counts_agree_with_a_count_round_by_round(dataset):
+    t, d, b = arrays(dataset, dataset.profiles[-1])
     r = sampler.sample_rounds(t, d, b, 300, np.random.default_rng(6))
     positions, lengths = np.zeros((len(t) + 1, len(b)), int), np.zeros(len(t) + 1, int)
     for row in r.committed.tolist():
@@ -213,10 +223,10 @@ def test_counts_agree_with_a_count_round_by_round(shipped):
 
 
 @pytest.mark.parametrize("token", [-2, -128])
-def test_counts_read_any_negative_token_as_a_position_not_reached(shipped, token):
+def test_counts_read_any_negative_token_as_a_position_not_reached(dataset, token):
     """A token overflowed into int8 is negative: counted like -1 (not reached) at its own position, as n_committed
     reads it, and never filed under a neighbouring position's tokens."""
-    t, d, b = arrays(shipped, shipped.profiles[0])
+    t, d, b = arrays(dataset, dataset.profiles[0])
     r = sampler.sample_rounds(t, d, b, 50, np.random.default_rng(2))
     before = sampler.position_counts(r, len(b))
     j = np.flatnonzero(r.committed_pm[1] >= 0)[0]  # a round that reached position 2
@@ -227,8 +237,8 @@ def test_counts_read_any_negative_token_as_a_position_not_reached(shipped, token
 
 
 @pytest.mark.parametrize("where", ["just past", "far past"])
-def test_counts_refuse_a_committed_token_past_the_vocabulary(shipped, where):
-    t, d, b = arrays(shipped, shipped.profiles[0])
+def test_counts_refuse_a_committed_token_past_the_vocabulary(dataset, where):
+    t, d, b = arrays(dataset, dataset.profiles[0])
     token = len(b) if where == "just past" else 127  # the first id past the vocabulary, and the largest an int8 holds
     r = sampler.sample_rounds(t, d, b, 50, np.random.default_rng(2))
     r.committed_pm[1, 7] = token
@@ -236,10 +246,10 @@ def test_counts_refuse_a_committed_token_past_the_vocabulary(shipped, where):
         sampler.position_counts(r, len(b))
 
 
-def test_prefix_counts_count_the_rounds_sample_rounds_draws_in_the_same_order(shipped):
+def test_prefix_counts_count_the_rounds_sample_rounds_draws_in_the_same_order(dataset):
     """prefix_counts, which the check command and the page's run both count by, streams chunks through reused
     buffers; each prefix must count exactly the first rounds one sample_rounds call draws from the same seed."""
-    t, d, b = arrays(shipped, shipped.profiles[1])
+    t, d, b = arrays(dataset, dataset.profiles[-1])
     n = 3 * sampler.CHUNK + 123  # a last, partial chunk too
     sizes = (10, sampler.CHUNK, sampler.CHUNK + 7, n)  # a prefix inside a chunk, at a chunk's end, and just past it
     reported: list[int] = []  # the check command's progress bar: rounds drawn, a chunk at a time
@@ -253,11 +263,13 @@ def test_prefix_counts_count_the_rounds_sample_rounds_draws_in_the_same_order(sh
         assert (lengths == sampler.length_counts(first)).all() and positions[0].sum() == m
 
 
-def test_the_broken_samplers_are_seven_different_ways_to_be_wrong(shipped):
-    """Two mutants that always commit the same tokens would be one failure named twice."""
-    t, d, b = arrays(shipped, shipped.profiles[1])
+def test_the_broken_samplers_are_seven_different_ways_to_be_wrong(dataset):
+    """Two mutants that always commit the same tokens would be one failure named twice. On the file's last draft
+    and a random pair (a file with p = q everywhere leaves several mutants right, and so alike)."""
+    target, draft, bonus = agreement_profile(np.random.default_rng(3), 4, 3)
+    pairs = [arrays(dataset, dataset.profiles[-1]), (as_float(target), as_float(draft), as_float([bonus])[0])]
     outputs = {}
     for name, rule in checks.BROKEN.items():
-        rounds = sampler.sample_rounds(t, d, b, 20_000, np.random.default_rng(5), rule=rule)
-        outputs[name] = rounds.committed_pm.tobytes()
+        outputs[name] = b"".join(sampler.sample_rounds(t, d, b, 20_000, np.random.default_rng(5), rule=rule)
+                                 .committed_pm.tobytes() for t, d, b in pairs)
     assert len(set(outputs.values())) == len(checks.BROKEN) == 7  # the lab's five, and two of whole rounds

@@ -20,6 +20,8 @@ from speculative import errors, serve
 
 from .conftest import ROOT
 
+pytestmark = pytest.mark.data_independent
+
 
 @pytest.fixture
 def served(tmp_path, built_site):

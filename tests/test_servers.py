@@ -41,6 +41,7 @@ def test_exact_match_alone_is_slower_than_plain_decoding_for_both_drafts(rules):
                                                                         ("exact match (0.86×)", "is")]
 
 
+@pytest.mark.shipped
 def test_temperature_zero_agrees_where_the_top_tokens_agree(rules):
     assert [r["agree"] for r in rules["divergent"]["t0"]] == [True, False, False, True, False]
     assert rules["divergent"]["t0"][1]["text"] == "2 “cat” ≠ “the”"
@@ -49,10 +50,13 @@ def test_temperature_zero_agrees_where_the_top_tokens_agree(rules):
 
 def test_the_accept_test_stops_paying_where_the_speedup_is_one(explained, rules):
     cost = explained.data.cost
+    k = explained.data.k
     for r in explained.results:
-        v = Fraction(rules[r.profile.id]["stops_exact"][0])
-        k = explained.data.k
-        assert r.stats.rules[0].expected == k * cost.draft_step + cost.verify_round + k * v
+        stops, plain = rules[r.profile.id]["stops_exact"][0], k * cost.draft_step + cost.verify_round
+        if stops == "":  # the draft never pays, even when verification is free
+            assert r.stats.rules[0].expected < plain
+        else:
+            assert r.stats.rules[0].expected == plain + k * Fraction(stops)
 
 
 @pytest.mark.shipped

@@ -29,20 +29,23 @@ def test_shipped_profiles_reproduce_the_authored_figures(explained, pid):
     assert len(r.frames) == FIGURES[pid]["frames"]
 
 
-def test_aligned_draft_is_accepted_outright_everywhere(shipped, explained):
+@pytest.mark.shipped
+def test_aligned_draft_is_accepted_outright_everywhere(dataset, explained):
     r = by_id(explained, "aligned")
-    assert all(shipped.target[i][x] >= r.profile.draft[i][x] for i, x in enumerate(r.profile.proposals))
-    assert [rec.tokens[x].accept for rec, x in zip(r.stats.records, r.profile.proposals, strict=True)] == [1] * shipped.k
+    assert all(dataset.target[i][x] >= r.profile.draft[i][x] for i, x in enumerate(r.profile.proposals))
+    assert [rec.tokens[x].accept for rec, x in zip(r.stats.records, r.profile.proposals, strict=True)] == [1] * dataset.k
 
 
-def test_divergent_draft_passes_twice_then_proposes_a_zero_target_token(shipped, explained):
+@pytest.mark.shipped
+def test_divergent_draft_passes_twice_then_proposes_a_zero_target_token(dataset, explained):
     r = by_id(explained, "divergent")
     assert [rec.tokens[x].accept for rec, x in zip(r.stats.records, r.profile.proposals, strict=True)][:2] == [1, 1]
-    assert shipped.target[2][r.profile.proposals[2]] == 0 < r.profile.draft[2][r.profile.proposals[2]]
+    assert dataset.target[2][r.profile.proposals[2]] == 0 < r.profile.draft[2][r.profile.proposals[2]]
 
 
-def test_every_shipped_probability_is_a_multiple_of_one_eighth(shipped):
-    rows = list(shipped.target) + [shipped.bonus_target] + [row for p in shipped.profiles for row in p.draft]
+@pytest.mark.shipped
+def test_every_shipped_probability_is_a_multiple_of_one_eighth(dataset):
+    rows = list(dataset.target) + [dataset.bonus_target] + [row for p in dataset.profiles for row in p.draft]
     assert all((x * 8).denominator == 1 for row in rows for x in row)
 
 
@@ -93,9 +96,9 @@ def check_identity(p, q):
     assert stats.commit_chance(p, q) == commit_by_enumeration(p, q) == list(p)
 
 
-def test_rejection_identity_holds_exactly_on_shipped_profiles(shipped):
-    for profile in shipped.profiles:
-        for p, q in zip(shipped.target, profile.draft, strict=True):
+def test_rejection_identity_holds_exactly_on_shipped_profiles(dataset):
+    for profile in dataset.profiles:
+        for p, q in zip(dataset.target, profile.draft, strict=True):
             check_identity(p, q)
 
 
@@ -135,25 +138,25 @@ def test_commit_chance_needs_its_rejection_factor():
     assert without != stats.commit_chance(p, q)
 
 
-def test_residual_never_offers_the_token_just_rejected(shipped):
-    for profile in shipped.profiles:
-        for p, q, x in zip(shipped.target, profile.draft, profile.proposals, strict=True):
+def test_residual_never_offers_the_token_just_rejected(dataset):
+    for profile in dataset.profiles:
+        for p, q, x in zip(dataset.target, profile.draft, profile.proposals, strict=True):
             res = [t.residual for t in stats.position_record(p, q, 1).tokens]
             if stats.accept_prob(p[x], q[x]) < 1:
                 assert res[x] == 0
 
 
-def test_speedup_table_matches_the_headline_speedup(shipped, explained):
-    col = shipped.cost.compare_draft_steps.index(shipped.cost.draft_step)
+def test_speedup_table_matches_the_headline_speedup(dataset, explained):
+    col = dataset.cost.compare_draft_steps.index(dataset.cost.draft_step)
     for r in explained.results:
         assert r.stats.speedup_table[-1][col] == r.stats.speedup
-        assert len(r.stats.speedup_table) == shipped.k
-        assert r.stats.speedup_table[0][col] == (1 + r.stats.alphas[0]) / (shipped.cost.draft_step + shipped.cost.verify_round)
+        assert len(r.stats.speedup_table) == dataset.k
+        assert r.stats.speedup_table[0][col] == (1 + r.stats.alphas[0]) / (dataset.cost.draft_step + dataset.cost.verify_round)
 
 
-def test_speedup_divides_by_the_stated_round_cost(shipped, explained):
+def test_speedup_divides_by_the_stated_round_cost(dataset, explained):
     for r in explained.results:
-        assert r.stats.round_cost == shipped.k * shipped.cost.draft_step + shipped.cost.verify_round
+        assert r.stats.round_cost == dataset.k * dataset.cost.draft_step + dataset.cost.verify_round
         assert r.stats.speedup == r.stats.expected / r.stats.round_cost
 
 
@@ -169,18 +172,18 @@ def test_decimal_rounds_half_up_from_the_exact_value(value, text):
     assert decimal_str(value) == text
 
 
-def test_a_tokens_replacement_chance_is_what_the_residual_gives_it(shipped):
+def test_a_tokens_replacement_chance_is_what_the_residual_gives_it(dataset):
     # (1 - alpha) * max(0, p - q) / (1 - alpha) = max(0, p - q): the chance a token enters as a replacement
-    for profile in shipped.profiles:
-        for i, (p, q) in enumerate(zip(shipped.target, profile.draft, strict=True), start=1):
+    for profile in dataset.profiles:
+        for i, (p, q) in enumerate(zip(dataset.target, profile.draft, strict=True), start=1):
             record = stats.position_record(p, q, i)
             assert [t.replaced for t in record.tokens] == [max(Fraction(0), a - b) for a, b in zip(p, q, strict=True)]
             assert sum(t.replaced for t in record.tokens) == 1 - record.alpha
 
 
-def test_the_worst_round_commits_one_token_for_the_whole_rounds_cost(shipped, explained):
+def test_the_worst_round_commits_one_token_for_the_whole_rounds_cost(dataset, explained):
     for r in explained.results:  # a first rejection commits one token: k draft steps and one pass bought it
-        assert r.stats.worst_speedup == 1 / (shipped.k * shipped.cost.draft_step + shipped.cost.verify_round)
+        assert r.stats.worst_speedup == 1 / (dataset.k * dataset.cost.draft_step + dataset.cost.verify_round)
 
 
 def test_best_k_is_the_highest_speedup_and_the_smallest_k_on_a_tie():

@@ -16,6 +16,8 @@ from speculative.page_checks import MAX_LOOP_STEPS, MAX_OUTPUT_CHARS, link_probl
 from .conftest import ROOT
 from .test_publish import ARGS, hint, project, refused  # noqa: F401  (project: the published-site fixture)
 
+pytestmark = pytest.mark.data_independent
+
 
 def append(relative: str, text: str):
     def edit(root: Path) -> None:

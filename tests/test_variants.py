@@ -10,18 +10,18 @@ import pytest
 
 from speculative import checks, sampler, variants
 
-from .conftest import random_dist, shipped_profiles
+from .conftest import is_shipped, random_dist, shipped_profiles
 
 ROUNDS = 200_000
 
 
 @pytest.mark.parametrize("variant", variants.VARIANTS, ids=[v.id for v in variants.VARIANTS])
-def test_each_variants_exact_distribution_is_what_its_rule_commits(shipped, variant):
+def test_each_variants_exact_distribution_is_what_its_rule_commits(dataset, variant):
     rng = np.random.default_rng(checks.SEED)
-    for (pid, target, draft, bonus), profile in zip(shipped_profiles(shipped), shipped.profiles, strict=True):
+    for (pid, target, draft, bonus), profile in zip(shipped_profiles(dataset), dataset.profiles, strict=True):
         rounds = sampler.sample_rounds(target, draft, bonus, ROUNDS, rng, rule=variant.rule)
         counts = sampler.position_counts(rounds, target.shape[-1])  # [k+1, V]
-        for i, (p, q) in enumerate(zip(shipped.target, profile.draft, strict=True)):
+        for i, (p, q) in enumerate(zip(dataset.target, profile.draft, strict=True)):
             exact = variant.committed(p, q)
             assert sum(exact) == 1
             if counts[i].sum():
@@ -29,11 +29,14 @@ def test_each_variants_exact_distribution_is_what_its_rule_commits(shipped, vari
                 assert c.ok, c
 
 
-def test_the_rule_commits_p_exactly_and_every_broken_variant_moves_a_shipped_position(shipped):
-    rows = [(p, q) for profile in shipped.profiles for p, q in zip(shipped.target, profile.draft, strict=True)]
+def test_the_rule_commits_p_exactly_and_every_broken_variant_moves_a_shipped_position(dataset):
+    rows = [(p, q) for profile in dataset.profiles for p, q in zip(dataset.target, profile.draft, strict=True)]
     for v in variants.VARIANTS:
         distances = [variants.total_variation(v.committed(p, q), p) for p, q in rows]
-        assert (max(distances) == 0) == (v.id == "rule"), (v.id, distances)
+        if v.id == "rule":
+            assert max(distances) == 0, distances
+        elif is_shipped(dataset):  # a file with p = q everywhere leaves some broken samplers right
+            assert max(distances) > 0, (v.id, distances)
 
 
 def test_the_exact_distributions_are_the_textbook_formulas_on_random_pairs():

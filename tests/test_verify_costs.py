@@ -27,8 +27,9 @@ def without_verify_costs(raw):
     del raw["cost_model"]["verify_costs"]
 
 
-def test_shipped_file_offers_four_verification_costs(shipped):
-    assert shipped.cost.verify_costs == (Fraction(0), Fraction(1, 100), Fraction(1, 20), Fraction(1, 10))
+@pytest.mark.shipped
+def test_shipped_file_offers_four_verification_costs(dataset):
+    assert dataset.cost.verify_costs == (Fraction(0), Fraction(1, 100), Fraction(1, 20), Fraction(1, 10))
 
 
 def test_a_file_without_verification_costs_gets_free_verification_only():
@@ -114,16 +115,16 @@ def prefix_expected(accepts) -> Fraction:
 
 
 @pytest.mark.parametrize("rule", rules.BY_ID)
-def test_speedup_tables_divide_by_k_draft_steps_one_verification_and_k_verified_positions(shipped, rule):
-    cost = shipped.cost
-    for profile in shipped.profiles:
-        figures = stats.rule_stats(rule, shipped.target, profile.draft, cost)
+def test_speedup_tables_divide_by_k_draft_steps_one_verification_and_k_verified_positions(dataset, rule):
+    cost = dataset.cost
+    for profile in dataset.profiles:
+        figures = stats.rule_stats(rule, dataset.target, profile.draft, cost)
         assert len(figures.speedup_tables) == len(cost.verify_costs) == len(figures.speedups)
         for v, table, speedup in zip(cost.verify_costs, figures.speedup_tables, figures.speedups, strict=True):
             for k, row in enumerate(table, start=1):
                 e = prefix_expected(figures.acceptance[:k])
                 assert list(row) == [e / (k * c + cost.verify_round + k * v) for c in cost.compare_draft_steps]
-            assert speedup == figures.expected / (shipped.k * cost.draft_step + cost.verify_round + shipped.k * v)
+            assert speedup == figures.expected / (dataset.k * cost.draft_step + cost.verify_round + dataset.k * v)
         assert list(figures.speedups) == sorted(figures.speedups, reverse=True)  # dearer checks, smaller speedup
 
 
@@ -133,13 +134,13 @@ def test_with_free_verification_the_accept_test_keeps_the_old_speedups(explained
         assert rule.speedup_tables[0] == r.stats.speedup_table and rule.speedup == r.stats.speedup
 
 
-def test_a_draft_stops_paying_where_its_speedup_at_k_is_exactly_one(shipped):
-    cost = shipped.cost
-    for profile in shipped.profiles:
+def test_a_draft_stops_paying_where_its_speedup_at_k_is_exactly_one(dataset):
+    cost = dataset.cost
+    for profile in dataset.profiles:
         for rule in rules.BY_ID:
-            figures = stats.rule_stats(rule, shipped.target, profile.draft, cost)
+            figures = stats.rule_stats(rule, dataset.target, profile.draft, cost)
             v = figures.stops_paying
-            at = lambda cost_v, figures=figures: figures.expected / (shipped.k * cost.draft_step + cost.verify_round + shipped.k * cost_v)  # noqa: E731
+            at = lambda cost_v, figures=figures: figures.expected / (dataset.k * cost.draft_step + cost.verify_round + dataset.k * cost_v)  # noqa: E731
             if v is None:
                 assert at(Fraction(0)) < 1
             else:

@@ -9,8 +9,6 @@ from fractions import Fraction
 
 from speculative import figures, strings, text, view
 
-from .conftest import DATA
-
 ROOT_TEMPLATES = "templates"
 
 
@@ -37,7 +35,7 @@ def test_page_ids_hold_every_figures_ids_and_prefixes():
     assert {"main", "trace"} <= ids
 
 
-def test_every_id_on_the_page_is_reserved_so_no_profile_id_can_collide(built_site):
+def test_every_id_on_the_page_is_reserved_so_no_profile_id_can_collide(built_site, data_file):
     from speculative import checkout, pipeline
 
     _, sections, _ = pipeline.parse_inputs(checkout.ROOT / "data" / "profiles.v1.json", checkout.ROOT / "content",
@@ -45,7 +43,7 @@ def test_every_id_on_the_page_is_reserved_so_no_profile_id_can_collide(built_sit
     reserved = pipeline.reserved_ids(sections)
     html = (built_site / "index.html").read_text(encoding="utf-8")
     profile_ids = set(re.findall(r'data-lab-open="([a-z0-9-]+)/', html))
-    assert profile_ids == {p["id"] for p in json.loads(DATA.read_text(encoding="utf-8"))["profiles"]}
+    assert profile_ids == {p["id"] for p in json.loads(data_file.read_text(encoding="utf-8"))["profiles"]}
     for found in set(re.findall(r'\bid="([^"]+)"', html)):
         if found.split("/")[0] in profile_ids:  # a frame of the no-JS list, "<profile id>/<n>"
             continue

@@ -34,8 +34,8 @@ def rule_totals(r: ProfileResult) -> dict[str, Any]:
             "speedup": [decimal_str(rs.speedup) + "×" for rs in rules],
             "slow": [rs.speedup < 1 for rs in rules],
             "stops": [stops_text(rs.stops_paying) for rs in rules],
-            "stops_exact": [str(rs.stops_paying) if rs.stops_paying else "" for rs in rules],
-            "stops_decimal": [decimal_str(rs.stops_paying, 3) if rs.stops_paying else "" for rs in rules]}
+            "stops_exact": [str(rs.stops_paying) if rs.stops_paying is not None else "" for rs in rules],
+            "stops_decimal": [decimal_str(rs.stops_paying, 3) if rs.stops_paying is not None else "" for rs in rules]}
 
 
 def stops_text(v: Fraction | None) -> str:
