@@ -1,7 +1,9 @@
-"""The Pages workflow is valid for GitHub, tests before it builds, publishes site/, and asks for least privilege."""
+"""The Pages workflow is valid for GitHub, builds before it tests (so a refused input stops it with the loader's
+lines), publishes site/, and asks for least privilege."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -57,7 +59,7 @@ def test_runs_on_push_to_main_on_every_pull_request_and_by_hand():
 def test_only_main_uploads_and_deploys_while_every_run_tests_and_builds():
     steps = JOBS["build"]["steps"]
     gated = {s.get("uses", s.get("run", "")).split("@")[0]: s.get("if") for s in steps}
-    assert gated["bash scripts/test.sh"] is None and gated["bash scripts/build.sh"] is None
+    assert gated["bash scripts/test.sh"] is None and gated["bash scripts/ci_build.sh"] is None
     assert gated["actions/configure-pages"] == gated["actions/upload-pages-artifact"] == MAIN_ONLY
     assert JOBS["deploy"]["if"] == MAIN_ONLY
 
@@ -75,15 +77,15 @@ def step_index(steps: list[dict], *, run: str | None = None, uses: str | None = 
     return found[0]
 
 
-def test_build_job_tests_then_builds_then_uploads_site():
+def test_build_job_builds_then_tests_then_uploads_site():
     steps = JOBS["build"]["steps"]
     checkout = step_index(steps, uses="actions/checkout")
     python = step_index(steps, uses="actions/setup-python")
     test = step_index(steps, run="bash scripts/test.sh")
-    build = step_index(steps, run="bash scripts/build.sh")
+    build = step_index(steps, run="bash scripts/ci_build.sh")
     configure = step_index(steps, uses="actions/configure-pages")
     upload = step_index(steps, uses="actions/upload-pages-artifact")
-    assert checkout < python < test < build < configure < upload
+    assert checkout < python < build < test < configure < upload
     assert str(steps[python]["with"]["python-version"]) == "3.11"
     assert steps[upload]["with"]["path"] == "site"
     assert JOBS["build"]["runs-on"] == "ubuntu-latest"
@@ -128,3 +130,31 @@ def test_dependabot_keeps_the_actions_and_the_python_dependencies_current():
     assert config["version"] == 2
     assert {u["package-ecosystem"] for u in config["updates"]} == {"github-actions", "pip"}
     assert all(u["directory"] == "/" and u["schedule"]["interval"] for u in config["updates"])
+
+
+@pytest.mark.slow  # runs the build script, set-up included
+def test_a_refused_build_ends_the_step_with_the_loaders_lines_and_names_them_in_the_job_summary(tmp_path):
+    data = tmp_path / "profiles.v1.json"
+    data.write_text((ROOT / "data" / "profiles.v1.json").read_text(encoding="utf-8").replace('"4/8"', '"5/8"', 1),
+                    encoding="utf-8")
+    summary = tmp_path / "summary.md"
+    env = {**os.environ, "GITHUB_STEP_SUMMARY": str(summary)}
+    done = subprocess.run(["bash", "scripts/ci_build.sh", "--data", str(data), "--out", str(tmp_path / "site")],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()
+    assert last[-1].startswith("Fix the problem") and any("target[0] (the target, position 1): sums to 9/8" in line
+                                                                    for line in last[-4:])
+    said = summary.read_text(encoding="utf-8")
+    assert said.startswith("## The page was not built") and f"{data}: target[0]" in said and "sums to 9/8" in said
+    assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.slow
+def test_a_good_build_writes_no_summary(tmp_path):
+    summary = tmp_path / "summary.md"
+    done = subprocess.run(["bash", "scripts/ci_build.sh", "--out", str(tmp_path / "site")], cwd=ROOT,
+                          env={**os.environ, "GITHUB_STEP_SUMMARY": str(summary)}, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert not summary.exists() and (tmp_path / "site" / "index.html").is_file()
