@@ -286,3 +286,18 @@ def test_an_output_folder_whose_name_begins_another_inputs_path_hides_no_input(p
         assert passes(Change.modified, str((project / "content" / "01-what.md").resolve())), out
         assert passes(Change.modified, str((project / "templates" / "page.html.j2").resolve())), out
         assert not passes(Change.added, str((project / out).resolve() / "index.html")), out
+
+
+@pytest.mark.parametrize("serving", [[], ["--serve", "0"]])
+@pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
+def test_sigterm_stops_the_watcher_with_143_and_says_stopped(serving, project):
+    """watchfiles turns every signal into a plain KeyboardInterrupt: SIGTERM once exited 130 saying "interrupted"."""
+    run = Running(*args_for(project), "--watch", *serving, cwd=project)
+    try:
+        run.wait_for("watching ")
+        run.proc.send_signal(signal.SIGTERM)
+        assert run.proc.wait(timeout=TIMEOUT) == 143
+        run.wait_for("stopped; site/ holds the last complete build")
+        assert not any(line.startswith("interrupted") or "Traceback" in line for line in run.seen)
+    finally:
+        run.stop()

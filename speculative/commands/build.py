@@ -31,6 +31,9 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, handled as Ctrl-C is: clean up, then exit with 143."""
 
 
+TERMINATED_SEEN = threading.Event()  # set by SIGTERM: watchfiles turns any signal into a plain KeyboardInterrupt
+
+
 def build_once(paths: Paths, watching: bool = False, changed: list[str] | None = None) -> int:
     """Builds once; returns the exit code, printing one summary line, the problems found, or one line for a bug.
     Under --watch, `changed` names the files whose change started this build, and the summary says so."""
@@ -110,6 +113,7 @@ def sigterm_as_interrupt() -> Iterator[None]:
         return
 
     def stop(signum: int, frame: object) -> None:
+        TERMINATED_SEEN.set()
         raise Terminated()
     previous = signal.signal(signal.SIGTERM, stop)
     try:
@@ -121,11 +125,12 @@ def sigterm_as_interrupt() -> Iterator[None]:
 def main(paths: Paths, watching: bool = False, port: int | None = None) -> int:
     """Runs the build command until it ends or is stopped; returns its exit code (130 after Ctrl-C, 143 after
     SIGTERM, each with one line saying what the output folder holds)."""
+    TERMINATED_SEEN.clear()
     try:
         with sigterm_as_interrupt():
             return run(paths, watching, port)
     except KeyboardInterrupt as err:
         left = "holds the last complete build" if (paths.out / "index.html").is_file() else "holds no page: no build finished"
-        print(f"{'stopped' if isinstance(err, Terminated) else 'interrupted'}; {shown(paths.out)}/ {left}",
-              file=sys.stderr, flush=True)
-        return TERMINATED if isinstance(err, Terminated) else INTERRUPTED
+        terminated = isinstance(err, Terminated) or TERMINATED_SEEN.is_set()
+        print(f"{'stopped' if terminated else 'interrupted'}; {shown(paths.out)}/ {left}", file=sys.stderr, flush=True)
+        return TERMINATED if terminated else INTERRUPTED
