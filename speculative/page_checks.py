@@ -10,6 +10,7 @@ import re
 import traceback
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from html.parser import HTMLParser
 from typing import Any
 
 import jinja2
@@ -25,10 +26,7 @@ MAX_OUTPUT_CHARS = 4_000_000  # one template's output; the shipped page is about
 MAX_LOOP_STEPS = 1_000_000  # range() items in one build, across every template
 TOP_TARGETS = {"", "top"}  # href="#" and "#top" scroll to the top in every browser
 
-_SCRIPT = re.compile(r"(<script\b[^>]*>).*?</script>", re.S | re.I)  # group 1: the opening tag, whose id counts
-_ATTR = r"\s{name}\s*=\s*(?:\"{prefix}([^\"]*)\"|'{prefix}([^']*)')"
-_IDS = re.compile(_ATTR.format(name="id", prefix=""), re.I)
-_HREFS = re.compile(_ATTR.format(name="href", prefix=""), re.I)
+_HREFS = re.compile(r"\shref\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.I)  # in a source text, to find a link's line
 
 
 class TooLarge(jinja2.TemplateError):
@@ -255,18 +253,40 @@ def runtime_problem(err: Exception, files: Iterable[str]) -> tuple[str, str] | N
 
 # --- the finished page --------------------------------------------------------------------------------------
 
-def _values(pattern: re.Pattern, text: str) -> list[str]:
-    return [html.unescape(a or b) for a, b in pattern.findall(text)]
+class _Anchors(HTMLParser):
+    """Collects every element's id and every link's href in some HTML, as a browser reads them: attribute values are
+    parsed (so a '<script>' inside one is text, not a tag) and unescaped (href="&#35;x" is #x), and a script's or a
+    style's text holds no elements (a script's own id counts, the trace's)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.ids: list[str] = []
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if value is not None and name in ("id", "href"):
+                (self.ids if name == "id" else self.hrefs).append(value)
+
+    handle_startendtag = handle_starttag
+
+
+def _anchors(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Returns (the ids, the hrefs) in text, in order."""
+    parser = _Anchors()
+    parser.feed(text)
+    parser.close()
+    return tuple(parser.ids), tuple(parser.hrefs)
 
 
 def _targets(text: str) -> list[str]:
-    """Returns the id each link in text leads to, read after its character references (href="&#35;x" is #x)."""
-    return [href[1:] for href in _values(_HREFS, text) if href.startswith("#")]
+    """Returns the id each link in text leads to."""
+    return [href[1:] for href in _anchors(text)[1] if href.startswith("#")]
 
 
 def page_ids(page: str) -> Counter:
     """Returns how many elements carry each id on the page: a script's own id counts (the trace's), its text not."""
-    return Counter(_values(_IDS, _SCRIPT.sub(r"\1</script>", page)))
+    return Counter(_anchors(page)[0])
 
 
 _DRAWN_FRAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*/r[1-9][0-9]*/[1-9][0-9]*")
@@ -281,10 +301,11 @@ def link_problems(page: str, parts: Mapping[str, tuple[str, str]],
     """
     ids = page_ids(page)
     problems = []
-    for target in sorted(set(_targets(_SCRIPT.sub("", page))) - set(ids) - TOP_TARGETS):
+    of_part = functools.cache(lambda name: _anchors(parts[name][1]))  # each part parsed once, if a problem needs it
+    for target in sorted(set(_targets(page)) - set(ids) - TOP_TARGETS):
         if _DRAWN_FRAME.fullmatch(target):  # a frame of a drawn round: the player opens it; no element has its id
             continue
-        owners = [name for name, (_, out) in parts.items() if target in _targets(out)] or ["the page"]
+        owners = [name for name in parts if "#" + target in of_part(name)[1]] or ["the page"]
         for name in owners:
             problems.append((name, f"{_line_of(parts.get(name, ('', ''))[0], '#' + target)}found a link to "
                                    f"#{target}, but no element on the page has id=\"{target}\"; expected a section "
@@ -294,7 +315,7 @@ def link_problems(page: str, parts: Mapping[str, tuple[str, str]],
             problems.append((sections[dup][0], f"line {sections[dup][1]}: id: found \"{dup}\", which another element "
                                                f"on the page has too; {OWN_ID}"))
             continue
-        owners = [name for name, (_, out) in parts.items() if dup in _values(_IDS, out)] or ["the page"]
+        owners = [name for name in parts if dup in of_part(name)[0]] or ["the page"]
         problems.append((", ".join(owners), f"found id=\"{dup}\" on {ids[dup]} elements; expected each id on one "
                                             "element only (choose another id)"))
     return problems

@@ -1,0 +1,46 @@
+"""Findings of an audit of the build's refusals, each through the real build (or the loader): every bad input gets
+a clear error naming its own file and place, and good input is never refused by a check that misreads it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .test_publish import ARGS, hint, project, refused  # noqa: F401  (project: the published-site fixture)
+
+pytestmark = pytest.mark.data_independent
+
+
+@pytest.fixture
+def copied(request, built_site) -> Path:
+    """Returns test_publish's project: a copy of the inputs with a built site/ (built_site's), made the current
+    folder."""
+    return request.getfixturevalue("project")
+
+
+def add_to_section(folder: Path, name: str, text: str) -> int:
+    """Appends text to a content file on a line of its own; returns that line's number."""
+    path = folder / "content" / name
+    before = path.read_text(encoding="utf-8")
+    path.write_text(before + "\n" + text + "\n", encoding="utf-8")
+    return before.count("\n") + 2
+
+
+# --- (h) raw HTML attribute values are text, not markup -------------------------------------------------------
+
+@pytest.mark.parametrize("markup", ["<span data-x='<script>'>x</span>", "<span title=\"<a href='#nowhere'>\">x</span>",
+                                    "<abbr title='<b id=\"trace\">'>KN</abbr>"])
+def test_markup_inside_an_allowed_attribute_value_is_not_read_as_tags(markup, copied, run_build):
+    add_to_section(copied, "01-what.md", f"A note: {markup} here.")
+    code, out, err = run_build(*ARGS)
+    assert (code, err) == (0, ""), err
+    assert "A note: <" in (copied / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_links_and_ids_after_such_an_attribute_are_still_checked(copied, run_build):
+    line = add_to_section(copied, "01-what.md", "<span data-x='<script>'>x</span> [a link](#nowhere-at-all)")
+    assert refused(run_build, copied) == [
+        f'content/01-what.md: line {line}: found a link to #nowhere-at-all, but no element on the page has '
+        'id="nowhere-at-all"; expected a section or figure with that id (was its section removed or renamed?)',
+        *hint([""])]
