@@ -156,7 +156,21 @@ def template_problem(err: Exception, fallback: str, files: Iterable[str], names:
     file, line = _where(err, fallback, set(files))
     if isinstance(err, jinja2.TemplateNotFound) and line is None:
         return file, f"found no template named {err.name!r}; expected it in the templates folder"
-    return file, (f"line {line}: " if line else "") + _what(err, names)
+    return _through_section(err, fallback, file, (f"line {line}: " if line else "") + _what(err, names))
+
+
+def _through_section(err: Exception, section: str, file: str, message: str) -> tuple[str, str]:
+    """Returns (file, message) for an error, blamed on the prose section when it arose in a template the section
+    includes (imports, extends): the include, at the section's line, is what the author wrote, not the template."""
+    if not section.endswith(".md") or file == section or isinstance(err, jinja2.TemplateSyntaxError):
+        return file, message
+    lines = [f.lineno for f in traceback.extract_tb(err.__traceback__) if f.filename == section]
+    if not lines:
+        return file, message
+    inner = message.split("; expected")[0].replace("found ", "", 1)
+    return section, (f"line {lines[0]}: found an include of {file}, which fails when the section renders it "
+                     f"({inner}); expected only templates a section can render (a figure is placed by its name on a "
+                     "line of its own, such as {{ lab }})")
 
 
 def _where(err: Exception, fallback: str, files: set[str]) -> tuple[str, int | None]:
@@ -241,14 +255,15 @@ def _reachable(start: str, refs: Mapping[str, list[str]]) -> set[str]:
     return seen
 
 
-def runtime_problem(err: Exception, files: Iterable[str]) -> tuple[str, str] | None:
+def runtime_problem(err: Exception, files: Iterable[str], section: str = "") -> tuple[str, str] | None:
     """Returns (file, "line N: message") for an error a template's own expression raised ({{ 1/0 }}), or None when
-    the error arose outside every template (a bug in the build, not in its input)."""
+    the error arose outside every template (a bug in the build, not in its input); blamed on `section`, the prose
+    section being rendered, when it arose in a template the section includes."""
     file, line = _where(err, "", set(files))
     if not file:
         return None
-    return file, (f"line {line}: " if line else "") + (f"found {type(err).__name__}: {err}; expected an expression "
-                                                       "that works on the page's values")
+    return _through_section(err, section, file, (f"line {line}: " if line else "") + (
+        f"found {type(err).__name__}: {err}; expected an expression that works on the page's values"))
 
 
 # --- the finished page --------------------------------------------------------------------------------------

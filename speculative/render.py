@@ -217,7 +217,7 @@ def _render(env: page_checks.Sandbox, name: str, problems: list[str], call: Call
     except KeyError as err:
         problems.append(f"{name}: missing template {err}; expected it in templates/")
     except (ArithmeticError, TypeError, ValueError, AttributeError, IndexError, RecursionError) as err:
-        problem = page_checks.runtime_problem(err, env.files)
+        problem = page_checks.runtime_problem(err, env.files, name)
         if problem is None:
             raise
         problems += lines_of([problem])
