@@ -134,6 +134,21 @@ class Explained:
         costs = list(self.data.cost.compare_draft_steps)
         return costs.index(self.data.cost.draft_step) if self.data.cost.draft_step in costs else None
 
+    # How the page writes a probability: each distribution over its own group's common denominator, so the target's
+    # eighths stay eighths beside a draft in sixths; what is built from p and q together is over both.
+    @property
+    def target_denom(self) -> int:
+        """Returns the common denominator of the target's rows, the bonus row included."""
+        return lcm(*(x.denominator for row in (*self.data.target, self.data.bonus_target) for x in row))
+
+    def draft_denom(self, i: int) -> int:
+        """Returns the common denominator of profile i's draft rows."""
+        return lcm(*(x.denominator for row in self.data.profiles[i].draft for x in row))
+
+    def position_denom(self, i: int) -> int:
+        """Returns the denominator of values built from the target and profile i's draft: min(p, q), α, residuals."""
+        return lcm(self.target_denom, self.draft_denom(i))
+
 
 def common_denominator(data: Dataset) -> int:
     """Returns the least common denominator of every probability in the file (8 for eighths)."""

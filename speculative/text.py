@@ -5,15 +5,21 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from math import log10
+from math import lcm, log10
 from typing import Any
 
 from .strings import OWN, WALKTHROUGH
 
 # --- numbers --------------------------------------------------------------------
+
+
+def denominator(*rows: Iterable[Fraction]) -> int:
+    """Returns the least common denominator of every value in `rows`: one distribution's own (8 for a row in eighths),
+    or a position's, whose p and q rows its derived values (min, residual, α) are built from."""
+    return lcm(1, *(x.denominator for row in rows for x in row))
 
 
 def prob_str(x: Fraction, denom: int = 1) -> str:

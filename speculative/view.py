@@ -44,7 +44,7 @@ def figures(ex: Explained) -> Figures:
 
 def stats_trace(ex: Explained, r: ProfileResult) -> dict[str, Any]:
     """Returns one profile's exact statistics as the script reads them."""
-    s, d = r.stats, ex.denom
+    s, d = r.stats, ex.position_denom(ex.results.index(r))
     return {"accept_probabilities": [prob_str(a, d) for a in s.alphas],
             "expected_tokens_per_round": float(s.expected), "expected_tokens_exact": str(s.expected),
             "expected_tokens_display": decimal_str(s.expected), "round_cost": str(s.round_cost),
@@ -56,7 +56,7 @@ def profile_trace(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
     """Returns one profile's part of the trace."""
     r = ex.results[i]
     return {"id": r.profile.id, "name": r.profile.name, "positions": [f.json() for f in figs.facts[i]],
-            "bonus_target": [prob_str(x, ex.denom) for x in ex.data.bonus_target],
+            "bonus_target": [prob_str(x, ex.target_denom) for x in ex.data.bonus_target],
             "stats": stats_trace(ex, r), **figs.parts("profile_trace", i)}
 
 
@@ -162,7 +162,7 @@ def profile_view(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
     return {
         "id": r.profile.id,
         "name": r.profile.name,
-        "alphas": [prob_str(a, ex.denom) for a in s.alphas],
+        "alphas": [prob_str(a, ex.position_denom(i)) for a in s.alphas],
         "expected": decimal_str(s.expected),
         "expected_exact": str(s.expected),
         "speedup": decimal_str(s.speedup),
@@ -179,13 +179,13 @@ def profile_view(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
 
 def residual_example(ex: Explained) -> dict[str, Any] | None:
     """Returns the first token the target does produce whose residual is still 0 because q > p, if any."""
-    for r in ex.results:
+    for i, r in enumerate(ex.results):
         for rec in r.stats.records:
             for y, t in enumerate(rec.tokens):
                 if 0 < t.p < t.q:
                     return {"profile": r.profile.name, "position": rec.position, "token": ex.data.vocabulary[y],
                             "open": positions.lab_link(r.profile.id, rec.position, y, t.accept),
-                            "p": prob_str(t.p, ex.denom), "q": prob_str(t.q, ex.denom)}
+                            "p": prob_str(t.p, ex.target_denom), "q": prob_str(t.q, ex.draft_denom(i))}
     return None
 
 
@@ -210,7 +210,7 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
                  "compare": [str(c) for c in cost.compare_draft_steps]},
         "points": {name: point_view(ex, where) for name, where in ex.points.items()},
         "mc_rounds": f"{data.monte_carlo.rounds:,}",
-        "bonus_target": [prob_str(x, ex.denom) for x in data.bonus_target],
+        "bonus_target": [prob_str(x, ex.target_denom) for x in data.bonus_target],
         "residual_example": residual_example(ex),
         "state_names": strings.STATE_NAMES,
         "n": counts(ex),

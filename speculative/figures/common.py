@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from fractions import Fraction
+from math import lcm
 from typing import TYPE_CHECKING, Any
 
 from .. import strings, text
@@ -53,20 +54,26 @@ class PositionFacts:
 
 def position_facts(ex: Explained, r: ProfileResult, rec: PositionRecord) -> PositionFacts:
     """Returns one position of a profile's facts, formatted once."""
-    return position_facts_of(rec, r.profile.proposals[rec.position - 1], ex.data.vocabulary, ex.denom)
+    i = ex.results.index(r)
+    return position_facts_of(rec, r.profile.proposals[rec.position - 1], ex.data.vocabulary, ex.target_denom,
+                             ex.draft_denom(i))
 
 
-def position_facts_of(rec: PositionRecord, proposal: int, vocab: Sequence[str], d: int = 1) -> PositionFacts:
-    """Returns one position's facts with `proposal` as its proposed token, probabilities over denominator d."""
+def position_facts_of(rec: PositionRecord, proposal: int, vocab: Sequence[str], dp: int = 1,
+                      dq: int | None = None) -> PositionFacts:
+    """Returns one position's facts with `proposal` as its proposed token: p over denominator dp, q over dq (dp when
+    not given), and what is built from both over their least common multiple."""
+    dq = dp if dq is None else dq
+    d = lcm(dp, dq)
     kept = [y for y, t in enumerate(rec.tokens) if t.residual_raw > 0]
     return PositionFacts(
-        target=[prob_str(t.p, d) for t in rec.tokens],
-        draft=[prob_str(t.q, d) for t in rec.tokens],
+        target=[prob_str(t.p, dp) for t in rec.tokens],
+        draft=[prob_str(t.q, dq) for t in rec.tokens],
         proposal=proposal,
         alpha=prob_str(rec.alpha, d),
         accept=[None if t.accept is None else str(t.accept) for t in rec.tokens],
         ratio=[None if t.ratio is None else str(t.ratio) for t in rec.tokens],
-        worked=[None if t.accept is None or t.ratio is None else text.ratio_text(prob_str(t.p, d), prob_str(t.q, d), t.ratio, t.accept)
+        worked=[None if t.accept is None or t.ratio is None else text.ratio_text(prob_str(t.p, dp), prob_str(t.q, dq), t.ratio, t.accept)
                 for t in rec.tokens],
         residual_raw=[prob_str(t.residual_raw, d) for t in rec.tokens],
         residual=[None if t.residual is None else str(t.residual) for t in rec.tokens],

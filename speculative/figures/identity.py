@@ -36,7 +36,7 @@ class Identity:
             position = r.frames_of(where[2])[where[1] - 1].position
             assert position is not None  # the residual shows at a rejecting verify frame, which has a position
             i = position - 1
-        d, rec = ex.denom, r.stats.records[i]
+        d, rec = ex.position_denom(ex.results.index(r)), r.stats.records[i]
         rows = [{"token": token, "min": prob_str(t.overlap, d), "fix": prob_str(t.replaced, d),
                  "total": prob_str(t.commit, d), "p": prob_str(t.p, d)} for token, t in zip(ex.data.vocabulary, rec.tokens, strict=True)]
         n = text.count(ex.identity_total, "position")

@@ -83,9 +83,13 @@ class Lab:
 
     def trace(self) -> dict[str, Any]:
         """Returns the script's part: the opening state, and what each broken sampler commits at each position."""
-        d = self.ex.denom
-        return {**self.default(), "broken": {w: [b.json(d) for b in bs] for w, bs in self.broken().items()},
+        return {**self.default(), "broken": {w: [b.json(self.denom_at(w)) for b in bs] for w, bs in self.broken().items()},
                 "shows": self.shows()}
+
+    def denom_at(self, where: str) -> int:
+        """Returns the denominator the committed distributions at "profile id/position" are written over."""
+        pid = where.split("/")[0]
+        return self.ex.position_denom(next(i for i, r in enumerate(self.ex.results) if r.profile.id == pid))
 
     def broken_table(self) -> dict[str, Any]:
         """Returns the no-JS table: every sampler's exact committed distribution at the showcase position."""
@@ -94,9 +98,9 @@ class Lab:
         r = next(r for r in self.ex.results if r.profile.id == name)
         rec = r.stats.records[int(pos) - 1]
         p = tuple(t.p for t in rec.tokens)
-        marks = {"+": " ▲", "-": " ▼", "=": ""}
-        rows = [{"name": variants.THE_RULE.name, "cells": [prob_str(a, self.ex.denom) for a in p], "tv": "0", "why": ""}]
-        rows += [{"name": v.name, "cells": [prob_str(c, self.ex.denom) + marks[s] for c, s in zip(b.committed, b.signs(), strict=True)],
+        marks, d = {"+": " ▲", "-": " ▼", "=": ""}, self.denom_at(where)
+        rows = [{"name": variants.THE_RULE.name, "cells": [prob_str(a, d) for a in p], "tv": "0", "why": ""}]
+        rows += [{"name": v.name, "cells": [prob_str(c, d) + marks[s] for c, s in zip(b.committed, b.signs(), strict=True)],
                   "tv": f"{b.tv} ≈ {decimal_str(b.tv, 3)}", "why": v.why}
                  for v, b in zip(variants.BROKEN, self.broken()[where], strict=True)]
         caption = text.fill(strings.LAB["broken_caption"], {"name": r.profile.name, "pos": rec.position})

@@ -56,7 +56,7 @@ class Positions:
 
     def chart(self, i: int) -> str:
         """Returns profile i's overlap chart: min(p, q), the residual's share and q's excess, per position."""
-        r, d = self.ex.results[i], self.ex.denom
+        r, d = self.ex.results[i], self.ex.position_denom(i)
         rows = [(rec.position, prob_str(rec.alpha, d), [t.p for t in rec.tokens], [t.q for t in rec.tokens], x)
                 for rec, x in zip(r.stats.records, r.profile.proposals, strict=True)]
         return charts.overlap_matrix(self.ex.data.vocabulary, rows, f"positions-chart-{r.profile.id}", row_key=r.profile.id)

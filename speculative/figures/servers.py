@@ -69,7 +69,8 @@ def profile_view(ex: Explained, r: ProfileResult) -> dict[str, Any]:
     """Returns one draft's rule table, its temperature-0 table and the figures the prose quotes."""
     t0 = r.stats.temperature_zero
     by_rule = {rs.rule: rs for rs in r.stats.rules}
-    return {"id": r.profile.id, "name": r.profile.name, "rows": rule_rows(r, ex.denom), **rule_totals(r),
+    return {"id": r.profile.id, "name": r.profile.name, "rows": rule_rows(r, ex.position_denom(ex.results.index(r))),
+            **rule_totals(r),
             "t0": temperature_rows(ex, r), "t0_expected": str(t0.expected),
             "t0_line": text.fill(strings.SERVERS["t0"], {"e": str(t0.expected),
                                                       "list": "; ".join(t["text"] for t in temperature_rows(ex, r))}),
