@@ -18,7 +18,7 @@ if ! "$VENV/bin/mypy" --no-error-summary; then
 fi
 
 if [ -n "$fast" ] && [ "$fast" != 0 ]; then
-  exec "$PY" -m pytest -q -n "${TEST_WORKERS:-auto}" -m "not slow and not browser and not validator" "$@"
+  TEST_TIER=fast exec "$PY" -m pytest -q -n "${TEST_WORKERS:-auto}" -m "not slow and not browser and not validator" "$@"
 fi
 
 apt_updated=""

@@ -9,6 +9,7 @@ imports only the standard library at the top: each command imports what it needs
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib.util
 import os
 import sys
@@ -95,7 +96,11 @@ def check(args: argparse.Namespace, out: TextIO, err: TextIO, rule: Any = None) 
     data, content = in_checkout(args.data, DATA, "file", "--data"), in_checkout(args.content, CONTENT, "folder", "--content")
     from .commands.check import run_checks
 
-    return 0 if run_checks(data, args.rounds, args.texts, out, err, rule, args.generations, content) else 1
+    if args.model and not args.generations:
+        args.usage.error("argument --generations: found 0 with --model; expected a whole number from 1 to 100,000 "
+                         "(or leave out --model)")
+    generations = args.generations if args.model else 0  # the model pair's size: nothing without --model
+    return 0 if run_checks(data, args.rounds, args.texts, out, err, rule, generations, content) else 1
 
 
 def stats(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -141,6 +146,24 @@ def build_options(p: argparse.ArgumentParser, serving: bool) -> None:
                         "every save too")
 
 
+def check_options(p: argparse.ArgumentParser) -> None:
+    """Adds the options of the check command: the size of each part, and --model, the n-gram pair's rows."""
+    p.add_argument("--rounds", type=count(*ROUNDS_RANGE), default=sizes.ROUNDS,
+                   help=f"rounds per profile, {ROUNDS_RANGE[0]:,} to {ROUNDS_RANGE[1]:,} (default: {sizes.ROUNDS:,})")
+    p.add_argument("--texts", type=count(*TEXTS_RANGE), default=sizes.SEQUENCE_TEXTS,
+                   help=f"texts for the sequence check, {TEXTS_RANGE[0]:,} to {TEXTS_RANGE[1]:,} (default: {sizes.SEQUENCE_TEXTS:,})")
+    p.add_argument("--model", action="store_true",
+                   help="also check the n-gram model pair of 'Watch it generate', counted from the prose, not from "
+                        "your file: 18 more rows, which take most of a minute")
+    p.add_argument("--generations", type=count(0, 100_000), default=sizes.REPEATS,
+                   help=f"with --model: generations of the n-gram pair from each of its top contexts, 1 to 100,000 "
+                        f"(default: {sizes.REPEATS:,}); without --model it changes nothing (0 is still accepted there)")
+    p.add_argument("--content", help=f"the prose: the ids no profile may take, and what --model counts the n-gram "
+                                     f"pair from (default: the clone's {CONTENT}/)")
+    p.add_argument("--data", help=f"the profiles file (default: the clone's {DATA})")
+    p.set_defaults(usage=p)  # for the one usage error that takes two options to see
+
+
 # --- the parser and the entry points -------------------------------------------------------------------------
 
 def command(sub: Any, name: str, run: Callable[..., int], summary: str) -> argparse.ArgumentParser:
@@ -160,16 +183,8 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(title="commands", metavar="{build,serve,check,stats}", parser_class=Parser)
     build_options(command(sub, "build", build, "build site/index.html and site/trace.json from the inputs"), False)
     build_options(command(sub, "serve", build, "build, serve the page on 127.0.0.1 and rebuild on every save"), True)
-    p = command(sub, "check", check, "run the suite's statistical checks of the sampler on your profiles file")
-    p.add_argument("--rounds", type=count(*ROUNDS_RANGE), default=sizes.ROUNDS,
-                   help=f"rounds per profile, {ROUNDS_RANGE[0]:,} to {ROUNDS_RANGE[1]:,} (default: {sizes.ROUNDS:,})")
-    p.add_argument("--texts", type=count(*TEXTS_RANGE), default=sizes.SEQUENCE_TEXTS,
-                   help=f"texts for the sequence check, {TEXTS_RANGE[0]:,} to {TEXTS_RANGE[1]:,} (default: {sizes.SEQUENCE_TEXTS:,})")
-    p.add_argument("--generations", type=count(0, 100_000), default=sizes.REPEATS,
-                   help=f"generations of the n-gram pair from each of its top contexts, 0 to 100,000; 0 skips its rows "
-                        f"(default: {sizes.REPEATS:,})")
-    p.add_argument("--content", help=f"the prose the n-gram pair is counted from (default: the clone's {CONTENT}/)")
-    p.add_argument("--data", help=f"the profiles file (default: the clone's {DATA})")
+    check_options(command(sub, "check", check, "run the suite's statistical checks of the sampler on your profiles "
+                          "file (its profiles and the sequence toy); --model adds the page's n-gram model pair"))
     p = command(sub, "stats", stats, "print each profile's α, E, P(N = n), speedup and frame count, exactly")
     p.add_argument("--data", help=f"the profiles file (default: the clone's {DATA})")
     p.add_argument("--content", help=f"the prose, whose ids no profile may take (default: the clone's {CONTENT}/)")
@@ -178,6 +193,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO | None = None, rule: Any = None) -> int:
     """Runs the command line; returns the exit status. `rule` swaps the sampler's rule, for the tests only."""
+    standard_streams()
     out, err = out or sys.stdout, err or sys.stderr
     args = parser().parse_args(sys.argv[1:] if argv is None else argv)
     return answered(PROG, "`.venv/bin/speculative`", out, err,
@@ -189,8 +205,32 @@ def build_py(argv: list[str] | None = None) -> int:
     p = Parser(prog="build.py", description="Build the speculative decoding explainer: site/index.html "
                "(self-contained) and site/trace.json.")
     build_options(p, False)
+    standard_streams()
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
     return answered("build.py", "`.venv/bin/python build.py`", sys.stdout, sys.stderr, lambda: build(args))
+
+
+def standard_streams() -> None:
+    """Points sys.stdout (and sys.stderr) at os.devnull when the shell left nothing to write to: closed (`>&-`, and
+    Python sets it to None) or open for reading only (`1</dev/null`, where every write fails with EBADF). The reader
+    asked for no output, so the command runs as it would and exits with its own status, without a traceback."""
+    for name in ("stdout", "stderr"):
+        if not writable(getattr(sys, name)):
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115  # open until the process ends
+
+
+def writable(stream: TextIO | None) -> bool:
+    """Returns whether `stream` takes writes: False for None or a file descriptor writes fail on with EBADF; True for
+    a stream with no descriptor (a test's StringIO) and for any other error, which the first write will meet."""
+    if stream is None:
+        return False
+    try:
+        os.write(stream.fileno(), b"")
+    except OSError as error:  # io.UnsupportedOperation (no fileno) is an OSError too, with no errno
+        return error.errno != errno.EBADF
+    except ValueError:  # a closed Python stream
+        return False
+    return True
 
 
 def answered(prog: str, then: str, out: TextIO, err: TextIO, run: Callable[[], int]) -> int:
@@ -200,8 +240,10 @@ def answered(prog: str, then: str, out: TextIO, err: TextIO, run: Callable[[], i
         code = run()
         out.flush()  # here, so a reader that stopped reading is met below and not at exit
         return code
-    except BrokenPipeError:  # `speculative stats | head -1`: the reader has all it wanted; print nothing more
-        if out is sys.stdout:
+    except OSError as error:  # `speculative stats | head -1`: the reader has all it wanted; or the output's
+        if not isinstance(error, BrokenPipeError) and writable(out):  # descriptor was closed under the command
+            raise
+        if out is sys.stdout:  # print nothing more
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # Python's flush at exit would fail again
         return 1
     except ModuleNotFoundError as missing:  # run outside .venv: name the command that sets it up

@@ -150,7 +150,11 @@ def pytest_runtest_protocol(item: pytest.Item):  # set-up, body and tear-down: t
 # run on data-file alone (skipped when it is not the shipped file), as do the tests of what the data does not change
 # (publishing, serving, the prose's and templates' checks: mark `data_independent`). Browser tests load data-file's page alone, as
 # each load costs about a second; tests/test_any_data_page.py (mark `every_file`) loads every generated file's page.
+# The fast tier (scripts/test.sh --fast sets TEST_TIER=fast) takes the smallest and the largest generated files and a
+# first-time author's draft in sixths, so the edit loop stays quick; the full test command takes them all.
 DATA_FILES = ("data-file", *valid_data.NAMES_OF_FILES)
+if os.environ.get("TEST_TIER") == "fast":
+    DATA_FILES = ("data-file", "draft-in-sixths", "generated-0", "generated-1")
 
 
 def pytest_generate_tests(metafunc) -> None:
@@ -361,6 +365,10 @@ class Pages:
     a page on which a test changed anything else a new document keeps (an init script, a listener, a route, headers)
     is closed instead of lent again. The clock belongs to the context, so a test that installs it opens a context of
     its own.
+
+    Every page lent records what its documents report as errors, uncaught exceptions (`pageerror`) and console
+    messages of type error, in `page.pool_errors`; give_back returns them all, and the `pages` fixture fails the test
+    that saw any unless it is marked `allow_page_errors`.
     """
 
     KEPT = ("add_init_script", "on", "once", "route", "expose_function", "expose_binding", "emulate_media",
@@ -382,7 +390,9 @@ class Pages:
             page = self.context.new_page()
             if init:
                 page.add_init_script(init)
+            self._recording(page)
         page.pool_init, page.pool_changed, page.pool_viewport = init, set(), page.viewport_size
+        page.pool_errors = []
         for name in self.KEPT:
             setattr(page, name, self._marking(page, getattr(type(page), name)))
         page.close = lambda *a, **k: None  # given back when the test ends
@@ -393,15 +403,28 @@ class Pages:
         return page
 
     @staticmethod
+    def _recording(page) -> None:
+        """Listens, once per page and for as long as it lives, for the errors its documents report."""
+        def console(message) -> None:
+            if message.type == "error":
+                where = message.location
+                page.pool_errors.append(f"console.error at {where.get('url')}:{where.get('lineNumber')}: {message.text}")
+        page.on("pageerror", lambda error: page.pool_errors.append(f"uncaught {error.name}: {error.message}"))
+        page.on("console", console)
+
+    @staticmethod
     def _marking(page, method):
         def call(*args, **kwargs):
             page.pool_changed.add(method.__name__)
             return method(page, *args, **kwargs)
         return call
 
-    def give_back(self) -> None:
-        """Takes back every page lent during a test: kept for the next one, or closed if the test changed it."""
+    def give_back(self) -> list[str]:
+        """Takes back every page lent during a test: kept for the next one, or closed if the test changed it; returns
+        the errors its pages recorded while lent."""
+        errors = []
         for page in self.lent:
+            errors += page.pool_errors
             if page.is_closed():
                 continue
             if page.pool_changed - self.RESET.keys() or page.pool_init in self.idle:
@@ -413,6 +436,7 @@ class Pages:
             page.mouse.move(0, 0)
             self.idle[page.pool_init] = page
         self.lent = []
+        return errors
 
 
 @pytest.fixture(scope="session")
@@ -424,10 +448,14 @@ def _page_pool(browser):
 
 
 @pytest.fixture
-def pages(_page_pool):
-    """Lends pages of the worker's kept context (Pages.open); every one is taken back when the test ends."""
+def pages(_page_pool, request):
+    """Lends pages of the worker's kept context (Pages.open); every one is taken back when the test ends, and the
+    test fails if any of them recorded an uncaught exception or a console error, unless it is marked
+    `allow_page_errors` (a test that provokes one reads it from page.pool_errors)."""
     yield _page_pool
-    _page_pool.give_back()
+    errors = _page_pool.give_back()
+    if errors and request.node.get_closest_marker("allow_page_errors") is None:
+        pytest.fail("the page reported errors:\n" + "\n".join(errors), pytrace=False)
 
 
 @pytest.fixture

@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from speculative.limits import MAX_ROUNDS
+
+from .conftest import edited_data
 from .test_publish import ARGS, hint, project, refused  # noqa: F401  (project: the published-site fixture)
 
 pytestmark = pytest.mark.data_independent
@@ -65,3 +68,36 @@ def test_an_error_in_a_template_a_section_includes_names_the_section_and_its_lin
         f"content/04-rule.md: line {line}: found an include of templates/note.html.j2, which fails when the section "
         "renders it (line 2: ZeroDivisionError: integer division or modulo by zero); expected only templates a section "
         "can render (a figure is placed by its name on a line of its own, such as {{ lab }})", *hint([""])]
+
+
+# --- (j) every problem of language_model is listed at once, with the rest of the file's -------------------------
+
+LM_CASES = [
+    ({"k": 0, "discount": "2", "temperatures": "warm"},
+     ["language_model.discount: found 2; expected a probability between 0 and 1",
+      "language_model.k: found 0; expected a whole number from 1 to 8",
+      'language_model.temperatures: found "warm"; expected a list of 1 to 6 temperatures']),
+    ({"target_order": 9, "k": 9, "temperatures": ["1", "9"], "default_draft": 7, "default_temperature": "5"},
+     ["language_model.target_order: found 9; expected a whole number from 2 to 4",
+      "language_model.k: found 9; expected a whole number from 1 to 8",
+      'language_model.temperatures[1]: found "9"; expected a temperature from 0 to 4',
+      "language_model.default_draft: found 7; expected a whole number from 1 to 4",
+      'language_model.default_temperature: found "5"; expected a temperature from 0 to 4']),
+    ({"seed": -1, "default_draft": 4, "default_temperature": "3/4"},
+     ["language_model.seed: found -1; expected a whole number from 0 to 4294967295",
+      "language_model.default_draft: found 4; expected one of the draft orders (1, 2, 3; 3 is the target itself)",
+      'language_model.default_temperature: found "3/4"; expected one of the temperatures offered (0, 1/2, 1, 3/2)']),
+]
+
+
+@pytest.mark.parametrize("settings, expected", LM_CASES)
+def test_every_problem_of_the_language_model_is_listed_with_the_rest_of_the_file(settings, expected, copied, run_build):
+    def edit(raw: dict) -> None:
+        raw["language_model"] = settings
+        raw["walkthrough_seed"] = "seven"
+        raw["monte_carlo"]["rounds"] = 0
+    edited_data(copied / "data", edit, "profiles.v1.json")
+    lines = [f"data/profiles.v1.json: {line}" for line in
+             ['walkthrough_seed: found "seven"; expected a whole number from 0 to 4294967295',
+              f"monte_carlo.rounds: found 0; expected a whole number from 1 to {MAX_ROUNDS}", *expected]]
+    assert refused(run_build, copied) == lines + hint(lines)

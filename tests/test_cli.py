@@ -404,7 +404,7 @@ def test_the_check_commands_first_and_last_lines_state_its_own_figures():
 
 # --- the n-gram pair's rows -------------------------------------------------------------------------------------
 
-LM_ARGS = ["--rounds", "1000", "--texts", "1000", "--generations", "60", "--data", str(DATA),
+LM_ARGS = ["--model", "--rounds", "1000", "--texts", "1000", "--generations", "60", "--data", str(DATA),
            "--content", str(ROOT / "content")]
 
 
@@ -427,8 +427,8 @@ def test_a_broken_rule_fails_the_model_pair_rows_too():
 
 def test_check_says_which_prose_folder_it_could_not_count_the_pair_from(tmp_path):
     (tmp_path / "a.md").write_text("---\ntitle: A\norder: 1\nid: a\n---\nToo short.\n", encoding="utf-8")
-    status, out, err = run("check", "--rounds", "1000", "--texts", "1000", "--generations", "10", "--data", str(DATA),
-                           "--content", str(tmp_path))
+    status, out, err = run("check", "--model", "--rounds", "1000", "--texts", "1000", "--generations", "10",
+                           "--data", str(DATA), "--content", str(tmp_path))
     assert status == 1
     assert err == (f"{tmp_path}: found 3 tokens of prose (3 distinct) once template syntax, HTML and markup are "
                    "removed; expected at least 20 tokens, 2 of them distinct, for the generator's models to be counted "

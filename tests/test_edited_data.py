@@ -1,23 +1,19 @@
 """An author's own data file: the suite follows it. The tests of the shipped file's hand-worked figures (marked
 `shipped`) are skipped for any other file, with one line saying why; everything that must hold for any valid file
-runs on it. Here the README's fast test command runs on copies of the project, one for each of five valid edits
-(tests/data_edits.py), and must pass in each."""
+runs on it, and on the valid files tests/valid_data.py generates (conftest.py parametrises the data fixtures over
+them, in process). Here: how the shipped file is recognised, and that the generated files vary what they promise."""
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
-
 from speculative.analysis import explain
-from speculative.profiles import load
+from speculative.profiles import load, parse
 
+from . import valid_data
 from .conftest import DATA, FIGURES, FIXTURE, NOT_SHIPPED, ROOT, SHIPPED_SHA256, canonical_sha256, data_is_shipped
-from .data_edits import EDITS, write_edited
 
 LEFT_OUT = {".venv", ".cache", "site", ".git", "__pycache__", ".pytest_cache", "test-results", ".coverage"}
 
@@ -32,7 +28,7 @@ def test_the_shipped_file_is_recognised_by_its_content_not_its_layout(tmp_path):
     copy = tmp_path / "profiles.v1.json"
     copy.write_text(json.dumps(json.loads(FIXTURE.read_text(encoding="utf-8")), indent=7) + "\n", encoding="utf-8")
     assert canonical_sha256(copy) == canonical_sha256(FIXTURE)  # re-indented: the same content
-    write_edited(copy, "nudged")
+    valid_data.write_variant("moved-eighth", FIXTURE, copy)
     assert canonical_sha256(copy) != canonical_sha256(FIXTURE)
 
 
@@ -55,19 +51,24 @@ def test_the_skip_line_says_why():
     assert "not the file this project ships" in NOT_SHIPPED and "docs/figures.md" in NOT_SHIPPED
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("edit", list(EDITS))
-def test_the_fast_test_command_passes_on_an_authors_valid_edit(tmp_path, edit):
-    project = copy_project(tmp_path / "project")
-    data = project / "data" / "profiles.v1.json"
-    shutil.copyfile(FIXTURE, data)  # each edit names places in the known file, whatever this clone's data holds
-    write_edited(data, edit)
-    # the copy shares this project's environment (scripts/setup.sh takes VENV), so it installs nothing
-    env = {**os.environ, "VENV": str(ROOT / ".venv"), "TEST_WORKERS": "1", "PYTHONDONTWRITEBYTECODE": "1"}
-    env.pop("PYTEST_XDIST_WORKER", None)
-    env.pop("PYTEST_CURRENT_TEST", None)
-    done = subprocess.run(["bash", "scripts/test.sh", "--fast", "-p", "no:cacheprovider", "-rs"], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=1500)
-    said = done.stdout + done.stderr
-    assert done.returncode == 0, "\n".join(said.splitlines()[-30:])
-    assert NOT_SHIPPED[:40] in said  # the shipped file's own figures were skipped, each saying why
+def test_the_generated_files_vary_what_an_author_can_vary():
+    """Between them: 2 tokens to the limit, non-ASCII labels, denominators other than 8 (mixed within a file),
+    1 position to the limit, 1 profile to the limit, proposals of every kind, different seeds."""
+    from fractions import Fraction
+
+    from speculative.limits import MAX_POSITIONS, MAX_PROFILES, MAX_TOKENS
+
+    files = [parse(valid_data.written(valid_data.variant(n, FIXTURE)), n) for n in valid_data.NAMES_OF_FILES]
+    assert len(files) >= 8
+    assert {len(d.vocabulary) for d in files} >= {2, MAX_TOKENS} and {d.k for d in files} >= {1, MAX_POSITIONS}
+    assert {len(d.profiles) for d in files} >= {1, MAX_PROFILES}
+    assert any(not t.isascii() for d in files for t in d.vocabulary)
+    denominators = [{x.denominator for row in (*d.target, d.bonus_target, *(r for p in d.profiles for r in p.draft))
+                     for x in row} - {1} for d in files]
+    assert any(len(ds - {2, 4, 8}) >= 2 for ds in denominators)  # other denominators, mixed within one file
+    kinds = {valid_data.kind_of(d.target[i][x], p.draft[i][x]) for d in files for p in d.profiles
+             for i, x in enumerate(p.proposals)}
+    assert kinds == set(valid_data.KINDS)
+    assert len({d.walkthrough_seed for d in files}) > 2
+    bonus_rows = {d.bonus_target for d in files}
+    assert len(bonus_rows) > 2 and all(sum(row) == Fraction(1) for row in bonus_rows)

@@ -176,9 +176,6 @@ def test_a_page_without_one_figures_script_runs_every_other_figure(page, tmp_pat
     own = re.search(r"^function (\w+)", (TEMPLATES / left_out.SCRIPTS[-1]).read_text(encoding="utf-8"), re.M).group(1)
     assert f"function {own}(" not in files["index.html"].decode("utf-8")
     (tmp_path / "index.html").write_bytes(files["index.html"])
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto((tmp_path / "index.html").as_uri())
     name = left_out.__name__.split(".")[-1]
     for other, selector in LIVE.items():
@@ -187,4 +184,4 @@ def test_a_page_without_one_figures_script_runs_every_other_figure(page, tmp_pat
             expect(live).to_be_hidden()
         else:
             expect(live).to_be_visible()
-    assert errors == []
+    assert page.pool_errors == []  # uncaught exceptions and console errors, which the pages fixture records

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 import urllib.request
 from pathlib import Path
 
@@ -299,5 +300,90 @@ def test_sigterm_stops_the_watcher_with_143_and_says_stopped(serving, project):
         assert run.proc.wait(timeout=TIMEOUT) == 143
         run.wait_for("stopped; site/ holds the last complete build")
         assert not any(line.startswith("interrupted") or "Traceback" in line for line in run.seen)
+    finally:
+        run.stop()
+
+
+@pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
+def test_a_data_file_that_is_a_link_is_watched_where_it_points(project, tmp_path_factory):
+    """A save writes the link's target, in another folder: the watcher once saw no change and never rebuilt."""
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    data = project / "data" / "profiles.v1.json"
+    target = elsewhere / "mine.json"
+    shutil.move(data, target)
+    data.symlink_to(target)
+    raw = json.loads(target.read_text())
+    run = Running(*args_for(project), "--watch", cwd=project)
+    try:
+        run.wait_for("watching ")
+        target.write_text(json.dumps(renamed(raw, "saved through the link")))
+        wait_until_page_holds(run, project, "saved through the link")
+        other = project / "data" / "other.json"  # the link pointed elsewhere: where it points now is watched
+        other.write_text(json.dumps(renamed(raw, "the link moved")))
+        data.unlink()
+        data.symlink_to(other.name)
+        wait_until_page_holds(run, project, "the link moved")
+        other.write_text(json.dumps(renamed(raw, "saved beside the link")))
+        wait_until_page_holds(run, project, "saved beside the link")
+    finally:
+        run.stop()
+
+
+@pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
+def test_a_save_after_the_data_folder_is_made_again_is_built(project):
+    """`git checkout` deletes data/ and makes it again, often with the same inode: the watch on the old folder was
+    dead, so a save a second later was never built."""
+    data = project / "data" / "profiles.v1.json"
+    raw = json.loads(data.read_text())
+    run = Running(*args_for(project), "--watch", cwd=project)
+    try:
+        run.wait_for("watching ")
+        for i in range(3):
+            saved = data.read_bytes()
+            shutil.rmtree(project / "data")
+            (project / "data").mkdir()
+            data.write_bytes(saved)
+            deadline = time.monotonic() + 1
+            while time.monotonic() < deadline:  # a second, as a person saves after a checkout
+                time.sleep(0.05)
+            data.write_text(json.dumps(renamed(raw, f"saved after checkout {i}")))
+            wait_until_page_holds(run, project, f"saved after checkout {i}")
+        assert not any("Traceback" in line for line in run.seen)
+    finally:
+        run.stop()
+
+
+def test_the_digest_follows_the_inputs_bytes(project):
+    from speculative import checkout, watch
+
+    paths = checkout.Paths(project / "data" / "profiles.v1.json", project / "content", project / "templates",
+                           project / "site")
+    first = watch.inputs_digest(paths)
+    assert watch.inputs_digest(paths) == first
+    (project / "content" / ".01-what.md.swp").write_text("an editor's")
+    assert watch.inputs_digest(paths) == first, "hidden files are no input"
+    script = project / "templates" / "js" / "boot.js"
+    script.write_text(script.read_text() + " ")
+    assert watch.inputs_digest(paths) != first
+    (project / "data" / "profiles.v1.json").unlink()
+    missing = watch.inputs_digest(paths)
+    assert missing != first
+    os.mkfifo(project / "data" / "profiles.v1.json")  # read, a named pipe would wait for a writer forever
+    assert watch.inputs_digest(paths) not in (first, missing)
+
+
+@pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
+def test_a_deleted_output_folder_is_built_again(project):
+    run = Running(*args_for(project), "--watch", cwd=project)
+    try:
+        run.wait_for("watching ")
+        shutil.rmtree(project / "site")
+        run.wait_for("site/ was deleted after the last build: building it again")
+        run.wait_for("built ")
+        assert (project / "site" / "index.html").is_file()
+        (project / "site" / "index.html").unlink()
+        run.wait_for("site/index.html was deleted after the last build: building it again")
+        run.wait_for("built ")
+        assert sorted(p.name for p in (project / "site").iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
     finally:
         run.stop()

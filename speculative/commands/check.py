@@ -78,8 +78,8 @@ def row(c: Any, categories: int) -> str:
 
 def run_checks(path: str, rounds: int, texts: int, out: TextIO, err: TextIO, rule: Any = None,
                generations: int = 0, content: str = "content") -> bool:
-    """Prints one row per check of every profile in `path`, of the toy's sequences and, with `generations`, of the
-    n-gram pair counted from the prose in `content`; returns whether every row passed."""
+    """Prints one row per check of every profile in `path`, of the toy's sequences and, with `generations` (the
+    command's --model), of the n-gram pair counted from the prose in `content`; returns whether every row passed."""
     swapped, rule = rule, rule or sampler.RULE
     data, sections = page_data(path, content)
     rng = np.random.default_rng(checks.SEED)
@@ -104,6 +104,9 @@ def run_checks(path: str, rounds: int, texts: int, out: TextIO, err: TextIO, rul
           f"{texts:,} texts in {time.perf_counter() - start:.1f} s)", file=out)
     if generations:
         printed += model_pair_rows(data, content, sections, generations, out, swapped)
+    else:
+        print("(the page's n-gram model pair, counted from the prose and not from your file, is checked with --model)",
+              file=out)
     for problem in checks.problems(printed):
         print(f"failed: {problem}", file=out)
     return all(c.ok for c in printed)
