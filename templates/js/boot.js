@@ -1,6 +1,8 @@
 // Finds each figure's root and starts it, one figure per task, so that no start-up task blocks the page for long
-// on a slow phone. Nothing is exposed to the page's scripts, unless a benchmark opts in by setting
-// window.__playerDebug before the page loads: once every figure has started it gets window.__player.
+// on a slow phone. Each root starts on its own: a start that throws is logged with console.error under its figure's
+// name, and every other figure and root still starts (the one that threw stays as far as it got). Nothing is exposed
+// to the page's scripts, unless a benchmark opts in by setting window.__playerDebug before the page loads: once every
+// figure has started it gets window.__player.
 
 const { loadTrace, STARTERS } = shared;
 
@@ -13,15 +15,23 @@ function boot() {
   (function next() {
     const s = queue.shift(), began = performance.now();
     if (!s) return expose(figures, spent);
-    const started = startEach(s[1], s[2], trace);
+    const started = startEach(s[0], s[1], s[2], trace);
     figures[s[0]] = s[3] ? started : started[0];
     spent += performance.now() - began;
     setTimeout(next, 0);
   })();
 }
 
-function startEach(selector, start, trace) {
-  return Array.from(document.querySelectorAll(selector), root => start(root, trace));
+// A root whose start threw gives null in its place.
+function startEach(name, selector, start, trace) {
+  return Array.from(document.querySelectorAll(selector), root => {
+    try {
+      return start(root, trace);
+    } catch (error) {
+      console.error(`${name}:`, error);
+      return null;
+    }
+  });
 }
 
 // initMs: the script's own start-up time, every figure's start summed, without the gaps between them.
