@@ -37,12 +37,22 @@ DEFAULT = LanguageModel()
 
 
 def settings(check: Any, raw: Any) -> LanguageModel:
-    """Returns the settings in `raw` (defaults for absent keys), or raises Refused after reporting each problem to
-    `check`."""
+    """Returns the settings in `raw` (defaults for absent keys), or raises Refused after reporting every problem to
+    `check`: each key is checked, and the chosen draft and temperature against whatever of the rest is known."""
     path = "language_model"
     if not check.keys(raw, path, KEYS, set()):
         raise Refused(path)
     found = len(check.problems)
+    values = _values(check, raw, path)
+    known = {key: value for key, value in values.items() if value is not None}
+    chosen = check.attempt(_defaults, check, raw, LanguageModel(**known), path, set(values) - set(known))
+    if len(check.problems) > found or chosen is None:
+        raise Refused(path)
+    return chosen
+
+
+def _values(check: Any, raw: dict, path: str) -> dict[str, Any]:
+    """Returns each key's value given in raw, None where it was refused (its problem reported to `check`)."""
     values: dict[str, Any] = {}
     if "target_order" in raw:
         values["target_order"] = check.attempt(check.integer, raw["target_order"], f"{path}.target_order", 2, MAX_ORDER)
@@ -57,28 +67,47 @@ def settings(check: Any, raw: Any) -> LanguageModel:
         values["temperatures"] = check.attempt(_temperatures, check, raw["temperatures"], f"{path}.temperatures")
     if "seed" in raw:
         values["seed"] = check.attempt(check.integer, raw["seed"], f"{path}.seed", 0, MAX_SEED)
-    if len(check.problems) > found or any(v is None for v in values.values()):
+    return values
+
+
+def _defaults(check: Any, raw: dict, out: LanguageModel, path: str, refused: set[str]) -> LanguageModel:
+    """Returns the settings with their chosen draft and temperature, each checked against what is offered; where
+    what is offered was refused (`refused` names those keys), a chosen one is checked as far as it can be."""
+    draft = check.attempt(_default_draft, check, raw, out, path, bool(refused & {"target_order", "draft_orders"}))
+    chosen = check.attempt(_default_temperature, check, raw, out, path, "temperatures" in refused)
+    if draft is None or chosen is None or refused:
         raise Refused(path)
-    out = LanguageModel(**values)
-    return _defaults(check, raw, out, path)
+    return LanguageModel(out.target_order, out.draft_orders, out.discount, out.k, draft, out.temperatures, chosen,
+                         out.seed)
 
 
-def _defaults(check: Any, raw: dict, out: LanguageModel, path: str) -> LanguageModel:
-    """Returns the settings with their chosen draft and temperature, each checked against what is offered."""
+def _default_temperature(check: Any, raw: dict, out: LanguageModel, path: str, unknown: bool) -> Fraction:
+    """Returns the chosen temperature: one of those offered, or, when those were refused, one from 0 to 4."""
+    temps = out.temperatures
+    if "default_temperature" not in raw:
+        return out.default_temperature if out.default_temperature in temps else temps[0]
+    value = raw["default_temperature"]
+    chosen = check.fraction(value, f"{path}.default_temperature", probability=False)
+    if unknown and chosen > MAX_TEMPERATURE:
+        raise check.refuse(f"{path}.default_temperature", f"found {describe(value)}; expected a temperature from 0 to "
+                                                          f"{MAX_TEMPERATURE}")
+    if not unknown and chosen not in temps:
+        raise check.refuse(f"{path}.default_temperature", f"found {describe(value)}; expected one of the temperatures "
+                                                          f"offered ({', '.join(map(str, temps))})")
+    return chosen
+
+
+def _default_draft(check: Any, raw: dict, out: LanguageModel, path: str, unknown: bool) -> int:
+    """Returns the chosen draft order: one of the drafts offered, or, when those were refused, a whole number."""
+    if unknown:
+        return check.integer(raw["default_draft"], f"{path}.default_draft", 1, MAX_ORDER) if "default_draft" in raw else 0
     drafts = (*out.draft_orders, out.target_order)
     # left out: the bigram draft where one is offered, else the largest draft below the target, never the target itself
     draft = raw.get("default_draft", out.default_draft if out.default_draft in out.draft_orders else drafts[-2])
     if isinstance(draft, bool) or draft not in drafts:
-        check.fail(f"{path}.default_draft", f"found {describe(draft)}; expected one of the draft orders "
-                                            f"({', '.join(map(str, drafts))}; {out.target_order} is the target itself)")
-        raise Refused(f"{path}.default_draft")
-    temps = out.temperatures
-    chosen = check.fraction(raw["default_temperature"], f"{path}.default_temperature", probability=False) \
-        if "default_temperature" in raw else (out.default_temperature if out.default_temperature in temps else temps[0])
-    if chosen not in temps:
-        raise check.refuse(f"{path}.default_temperature", f"found {describe(raw['default_temperature'])}; expected "
-                                                          f"one of the temperatures offered ({', '.join(map(str, temps))})")
-    return LanguageModel(out.target_order, out.draft_orders, out.discount, out.k, draft, temps, chosen, out.seed)
+        raise check.refuse(f"{path}.default_draft", f"found {describe(draft)}; expected one of the draft orders "
+                                                   f"({', '.join(map(str, drafts))}; {out.target_order} is the target itself)")
+    return draft
 
 
 def shown(value: list) -> str:
