@@ -22,15 +22,15 @@ def launch_options() -> dict:
 
 
 def shoot(out: Path, page_path: Path = ROOT / "site" / "index.html") -> list[Path]:
-    """Returns the screenshot written: the round player at the divergent draft's rejection, desktop width."""
+    """Returns the screenshot written: what a reader meets first, the top of the page on a laptop screen."""
     out.mkdir(parents=True, exist_ok=True)
     target = out / "screenshot.png"
     with sync_playwright() as pw:
         browser = pw.chromium.launch(**launch_options())
-        page = browser.new_page(viewport={"width": 1280, "height": 1300}, reduced_motion="reduce")
-        page.goto(page_path.as_uri() + "#divergent/4")
-        page.get_by_text("Frame 4 of 5", exact=True).wait_for()
-        page.locator("[data-walkthrough]").screenshot(path=str(target))
+        page = browser.new_page(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+        page.goto(page_path.as_uri())
+        page.locator("[data-walkthrough]").wait_for()
+        page.screenshot(path=str(target))
         browser.close()
     return [target]
 
