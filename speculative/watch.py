@@ -1,8 +1,11 @@
 """The watcher: build once it is live, then again on every save to an input, until stopped; a folder deleted and
-made again is watched again as soon as it is back."""
+made again is watched again as soon as it is back (and the inputs' bytes are compared with the last build's, so a
+save made before the new watch was live is built too); a data file that is a symbolic link is watched where it
+points; an output folder deleted after a build is built again."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 import sys
@@ -18,14 +21,16 @@ Rebuild = Callable[[list[str] | None], int]  # builds once; given the files whos
 
 def watched(paths: Paths) -> tuple[list[Path], Path]:
     """Returns the folders to watch (each without its subfolders, so templates/js/ is one of its own) and the data
-    file's path inside the first."""
+    file's path inside the first. A data file that is a symbolic link adds the folder of what it points to."""
+    data = paths.data.parent.resolve() / paths.data.name
     folders = list(dict.fromkeys(p.resolve() for p in (paths.data.parent, paths.content, paths.templates,
-                                                       paths.templates / "js")))
-    return folders, paths.data.parent.resolve() / paths.data.name
+                                                       paths.templates / "js", data.resolve().parent)))
+    return folders, data
 
 
 def identity(folders: list[Path]) -> tuple[tuple[int, int] | None, ...]:
-    """Returns each folder's (device, inode), or None where it is missing: a deleted and re-created folder differs."""
+    """Returns each folder's (device, inode), or None where it is missing: a deleted and re-created folder differs
+    unless it got the same inode back, which the filter's note of the deletion covers."""
     found: list[tuple[int, int] | None] = []
     for folder in folders:
         try:
@@ -36,9 +41,56 @@ def identity(folders: list[Path]) -> tuple[tuple[int, int] | None, ...]:
     return tuple(found)
 
 
-def input_filter(paths: Paths, data: Path) -> Callable[[object, str], bool]:
-    """Returns a watchfiles filter that passes only changes to inputs: the data file itself (not its neighbours,
-    such as a log written beside it), and the visible files directly in content/, templates/ and templates/js/."""
+def inputs_digest(paths: Paths) -> bytes:
+    """Returns a digest of the bytes the build reads: the data file (where its link points) and the visible files
+    directly in content/, templates/ and templates/js/, with their names; a missing one counts as missing."""
+    digest = hashlib.blake2b(digest_size=16)
+    files = [paths.data]
+    for folder in (paths.content, paths.templates, paths.templates / "js"):
+        try:
+            files += sorted(f for f in folder.iterdir() if not f.name.startswith(".") and f.is_file())
+        except OSError:
+            files.append(folder)
+    for file in files:
+        try:  # never open a named pipe or the like: reading one would wait for a writer
+            blob = b"+" + file.read_bytes() if stat.S_ISREG(os.stat(file).st_mode) else b"?"
+        except OSError:
+            blob = b"-"
+        digest.update(str(file).encode("utf-8", "surrogateescape") + b"\0" + hashlib.sha256(blob).digest())
+    return digest.digest()
+
+
+class Watcher:
+    """One watch's state: the rebuild, what the last build read and left, and whether a watched folder was deleted."""
+
+    def __init__(self, paths: Paths, rebuild: Rebuild) -> None:
+        self.paths, self.rebuild = paths, rebuild
+        self.digest: bytes | None = None  # the inputs at the start of the last build
+        self.made_page = False  # whether the output folder held a page after the last build
+        self.folder_gone = False  # set by the filter when a watched folder itself is deleted
+
+    def build(self, changed: list[str] | None) -> None:
+        self.digest = inputs_digest(self.paths)
+        self.rebuild(changed)
+        self.made_page = (self.paths.out / "index.html").is_file()
+
+    def stale(self) -> bool:
+        """Returns whether the inputs differ from what the last build read."""
+        return inputs_digest(self.paths) != self.digest
+
+    def page_deleted(self) -> bool:
+        """Returns whether the page the last build left in the output folder is gone, and says so."""
+        if not self.made_page or (self.paths.out / "index.html").is_file():
+            return False
+        what = f"{shown(self.paths.out)}/" if not self.paths.out.exists() else f"{shown(self.paths.out)}/index.html"
+        print(f"{what} was deleted after the last build: building it again", flush=True)
+        return True
+
+
+def input_filter(paths: Paths, data: Path, watcher: Watcher | None = None) -> Callable[[object, str], bool]:
+    """Returns a watchfiles filter that passes only changes to inputs: the data file itself (or what its link points
+    to; not its neighbours, such as a log written beside it), and the visible files directly in content/, templates/
+    and templates/js/. It notes on `watcher` a watched folder deleted, since one made again may reuse its inode."""
     from watchfiles import Change, DefaultFilter
 
     editors = DefaultFilter()  # swap files and the like
@@ -46,12 +98,15 @@ def input_filter(paths: Paths, data: Path) -> Callable[[object, str], bool]:
     # ignored data/: compare whole path parts instead.
     ours = (paths.out.resolve(), checkout.CACHE.resolve())
     inputs = (paths.content.resolve(), paths.templates.resolve(), (paths.templates / "js").resolve())
+    datas, folders = (data, data.resolve()), set(watched(paths)[0])
 
     def passes(change: Change, path: str) -> bool:
         where = Path(path)
+        if watcher is not None and change == Change.deleted and where in folders:
+            watcher.folder_gone = True
         if not editors(change, path) or any(where.is_relative_to(o) for o in ours):  # the folder itself too
             return False
-        return where == data or (where.parent in inputs and not where.name.startswith("."))
+        return where in datas or (where.parent in inputs and not where.name.startswith("."))
     return passes  # type: ignore[return-value]  # watchfiles calls it with a Change
 
 
@@ -59,40 +114,44 @@ def watch(paths: Paths, rebuild: Rebuild, ready: Callable[[], None]) -> int:
     """Builds once the watcher is live, calls ready() after that first build, then builds again whenever an input
     changes, until stopped; survives its folders being deleted and re-created by watching them again as soon as
     they change. Returns 1 at once when a folder to watch is missing."""
-    folders, data = watched(paths)
-    missing = [f for f in folders if not f.is_dir()]
+    missing = [f for f in watched(paths)[0] if not f.is_dir()]
     if missing:
         print(f"{shown(missing[0])}: found no such folder; expected a folder to watch", file=sys.stderr, flush=True)
         return 1
-    passes, first = input_filter(paths, data), True
+    watcher, first = Watcher(paths, rebuild), True
     while True:
-        seen = identity(folders)
+        folders, data = watched(paths)  # again each time: the data file's link may point elsewhere now
+        watcher.folder_gone, seen, target = False, identity(folders), data.resolve()
         live = [f for f, known in zip(folders, seen, strict=True) if known is not None]
         if not live:  # every folder is gone: look again every 100 ms until one is back
             while identity(folders) == seen:
                 time.sleep(0.1)
             continue
-        for _ in watch_live(live, passes, rebuild, lambda: identity(folders) != seen):  # noqa: B023  (called within this pass only)
+        moved = lambda: watcher.folder_gone or identity(folders) != seen or data.resolve() != target  # noqa: B023, E731
+        for _ in watch_live(live, input_filter(paths, data, watcher), watcher, moved):
             if first:
                 ready()
                 print(f"watching {', '.join(shown(f) for f in folders)} (Ctrl-C stops)", flush=True)
                 first = False
-        # a folder was deleted or re-created: watch the folders as they are now, then build once more
+        # a folder was deleted or re-created, or the link moved: watch the folders as they are now
 
 
-def watch_live(live: list[Path], passes: Callable[[object, str], bool], rebuild: Rebuild,
+def watch_live(live: list[Path], passes: Callable[[object, str], bool], watcher: Watcher,
                moved: Callable[[], bool]) -> Iterator[None]:
-    """Builds when the watcher on `live` is up, then on every change, yielding after each build; returns when
-    moved() says a folder was deleted or re-created."""
+    """Builds when the watcher on `live` is up if the inputs differ from the last build's, then on every change and
+    whenever the output folder's page is deleted, yielding after each build; returns when moved() says a folder was
+    deleted or re-created."""
     from watchfiles import watch as changes
 
-    pending = True  # the watcher is live at its first yield, so a save after this build is never missed
-    # yield_on_timeout hands back an empty batch every 100 ms: build then if pending, and look for moved folders
+    armed = False
+    # yield_on_timeout hands back an empty batch every 100 ms: build then if due, and look for moved folders
     for changed in changes(*live, watch_filter=passes, debounce=200, step=10, rust_timeout=100,
                            yield_on_timeout=True, recursive=False):
         if moved():
             return
-        if pending or changed:
-            rebuild(sorted({shown(Path(path)) for _, path in changed}) or None)
-            pending = False
+        # the watcher is live at its first batch: a save from then on is seen, one made before shows in the bytes
+        due = not armed and watcher.stale()
+        armed = True
+        if due or changed or watcher.page_deleted():
+            watcher.build(sorted({shown(Path(path)) for _, path in changed}) or None)
             yield

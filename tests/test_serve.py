@@ -3,6 +3,7 @@ and one line for a port that cannot be one."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import socket
 import subprocess
@@ -10,17 +11,30 @@ import sys
 import threading
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 import build
-from speculative import errors, serve
+from speculative import checkout, errors, serve
 
 from .conftest import ROOT
 
 pytestmark = pytest.mark.data_independent
+
+
+@contextlib.contextmanager
+def serving(site: Path, live: serve.LiveReload | None = None) -> Iterator[str]:
+    """Runs a preview server over `site` (with live reload when given its news), yields its base URL, then stops it."""
+    server = serve.make_server(site, 0, live)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()  # a quick shutdown
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 @pytest.fixture
@@ -28,11 +42,8 @@ def served(tmp_path, built_site):
     """Returns (site folder, base URL) of a preview server over a copy of the built site, stopped afterwards."""
     site = tmp_path / "site"
     shutil.copytree(built_site, site)
-    server = serve.make_server(site, 0)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()  # a quick shutdown
-    yield site, f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with serving(site) as url:
+        yield site, url
 
 
 def status(url: str) -> int:
@@ -56,15 +67,39 @@ def test_the_page_and_the_trace_are_served_whole_with_their_types(served):
         assert response.read() == b"" and response.headers["Content-Length"] == str((site / "trace.json").stat().st_size)
 
 
-def test_before_any_build_succeeds_the_page_says_so_instead_of_not_found(served):
+def answer_503(url: str) -> str:
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(url, timeout=30)
+    assert caught.value.code == 503
+    return caught.value.read().decode("utf-8")
+
+
+def test_before_any_build_succeeds_the_page_says_so_instead_of_not_found(tmp_path, built_site):
     """--watch --serve with broken inputs from the start has no page to serve: a 404 read as a broken server."""
-    site, url = served
+    site = tmp_path / "site"
+    shutil.copytree(built_site, site)
     (site / "index.html").unlink()
-    for path in ("", "index.html"):
-        with pytest.raises(urllib.error.HTTPError) as caught:
-            urllib.request.urlopen(url + path, timeout=30)
-        assert caught.value.code == 503 and serve.NOT_BUILT in caught.value.read().decode("utf-8")
-    assert status(url + "nope.html") == status(url + "sub/index.html") == 404 and status(url + "trace.json") == 200
+    with serving(site) as url:
+        for path in ("", "index.html"):
+            assert serve.NOT_BUILT in answer_503(url + path)
+        assert status(url + "nope.html") == status(url + "sub/index.html") == 404 and status(url + "trace.json") == 200
+
+
+def test_an_output_folder_deleted_after_a_build_is_said_so(served):
+    """Once a page was served, a missing one was deleted, not "not built yet": the answer says so and what to do."""
+    site, url = served
+    assert status(url) == 200
+    shutil.rmtree(site)
+    text = answer_503(url)
+    assert serve.NOT_BUILT not in text and "The page was deleted after the last build" in text
+    assert f"the output folder {checkout.shown(site.resolve())}/ is gone" in text
+    assert "Build again (.venv/bin/python build.py or speculative build), then reload." in text
+    news = serve.LiveReload()
+    news.report(0, [])
+    with serving(site, news) as watched:  # under --watch, the watcher builds it again and the tab reloads then
+        text = answer_503(watched)
+    assert "The watcher is building it again; this tab reloads when the page is back" in text
+    assert 'data-epoch="1"' in text and "/.livereload" in text
 
 
 def test_a_busy_port_is_refused_with_a_free_one_suggested(tmp_path):

@@ -34,17 +34,20 @@ class Terminated(KeyboardInterrupt):
 TERMINATED_SEEN = threading.Event()  # set by SIGTERM: watchfiles turns any signal into a plain KeyboardInterrupt
 
 
-def build_once(paths: Paths, watching: bool = False, changed: list[str] | None = None) -> int:
+def build_once(paths: Paths, watching: bool = False, changed: list[str] | None = None,
+               problems: list[str] | None = None) -> int:
     """Builds once; returns the exit code, printing one summary line, the problems found, or one line for a bug.
-    Under --watch, `changed` names the files whose change started this build, and the summary says so."""
+    Under --watch, `changed` names the files whose change started this build, and the summary says so; the lines
+    printed for a failed build are added to `problems` too, for the preview's open tabs."""
     start = time.perf_counter()
     try:
         files = build_files(paths.data, paths.content, paths.templates)
         publish(paths.out, files, paths.inputs())
     except Problems as err:
+        (problems if problems is not None else []).extend(err.lines)
         return report_problems(err.lines, paths.out, WATCH_HINT if watching else FIX_HINT)
     except Exception as err:  # a bug, not the author's input: one line here, the traceback in the log
-        return report_unexpected(err, paths.out)
+        return report_unexpected(err, paths.out, problems)
     page = files["index.html"]
     took = time.perf_counter() - start
     print(f"built {shown(paths.out)}/index.html ({len(page) / 1024:.1f} KB, "
@@ -59,7 +62,7 @@ def report_problems(lines: list[str], out: Path, hint: str = FIX_HINT) -> int:
     return 1
 
 
-def report_unexpected(err: Exception, out: Path) -> int:
+def report_unexpected(err: Exception, out: Path, problems: list[str] | None = None) -> int:
     """Saves the traceback to .cache/last-error.log and prints one line naming the error and the log."""
     details = "".join(traceback.format_exception(err))
     log = checkout.CACHE / "last-error.log"
@@ -72,20 +75,29 @@ def report_unexpected(err: Exception, out: Path) -> int:
         where = "details above"
     summary = f"{type(err).__name__}: {err}".splitlines()[0] if str(err) else type(err).__name__
     summary = summary if len(summary) <= 200 else summary[:199] + "…"
-    print(f"build failed unexpectedly: {summary}; {where}; {shown(out)}/ was left as it was", file=sys.stderr, flush=True)
+    line = f"build failed unexpectedly: {summary}; {where}; {shown(out)}/ was left as it was"
+    (problems if problems is not None else []).append(line)
+    print(line, file=sys.stderr, flush=True)
     return 1
 
 
 def run(paths: Paths, watching: bool, port: int | None) -> int:
-    """Returns the exit code of one build, a watch, or a preview server (on `port`), as the options ask."""
-    def rebuild(changed: list[str] | None) -> int:
-        return build_once(paths, watching, changed)
-
+    """Returns the exit code of one build, a watch, or a preview server (on `port`), as the options ask. Under
+    --watch --serve, each build's result goes to the server too, which reloads the open tabs or shows the problems."""
     if port is None:
-        return watch(paths, rebuild, lambda: None) if watching else build_once(paths)
-    from ..serve import make_server, start_serving  # http.server: a one-shot build needs none of it
+        return watch(paths, functools.partial(build_once, paths, True), lambda: None) if watching else build_once(paths)
+    from ..serve import LiveReload, make_server, start_serving  # http.server: a one-shot build needs none of it
+    live = LiveReload() if watching else None
+
+    def rebuild(changed: list[str] | None) -> int:
+        problems: list[str] = []
+        code = build_once(paths, True, changed, problems)
+        if live is not None:
+            live.report(code, problems)
+        return code
+
     try:
-        server = make_server(paths.out, port)
+        server = make_server(paths.out, port, live)
     except Problems as err:
         print("\n".join(err.lines), file=sys.stderr, flush=True)
         return 1
