@@ -33,7 +33,7 @@ class Problems(Exception):
     the data file, content/, templates/, the output folder and the port all report through it."""
 
     def __init__(self, lines: list[str], count: int | None = None):
-        self.lines = lines
+        self.lines = [visible(line) for line in lines]  # a name with a line break (content/a\nb.md) stays on its line
         self.count = len(lines) if count is None else count  # problems found; one file's lines stop at MAX_PROBLEMS
         super().__init__("\n".join(lines))
 
@@ -79,6 +79,17 @@ def _category_name(ch: str) -> str:
 def visible(text: str) -> str:
     """Returns text as typed, with invisible, control and bidi characters written as <U+XXXX>."""
     return "".join(f"<U+{ord(c):04X}>" if c != " " and unicodedata.category(c) in _HIDDEN else c for c in text)
+
+
+def short(text: str, ends: int = 40) -> str:
+    """Returns text (a path) as a one-line message shows it: whole when short, else its first and last `ends`
+    characters around an ellipsis, so a path the system refuses as too long still fits the line."""
+    return text if len(text) <= 2 * ends + 1 else f"{text[:ends]}…{text[-ends:]}"
+
+
+def as_folder(text: str) -> str:
+    """Returns a folder's shown name ending in one slash, as messages write folders: site/, and / for the root."""
+    return text if text.endswith("/") else text + "/"
 
 
 def describe(value: Any, most: int = 40) -> str:

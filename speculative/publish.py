@@ -21,8 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from . import checkout
-from .checkout import shown
-from .errors import Problems
+from .errors import Problems, as_folder, short
 from .reading import kind, open_problem, read_bytes
 from .sections import PAGE_FILES
 
@@ -34,6 +33,11 @@ WRITTEN_BY = "speculative build.py"  # as every earlier build wrote it, so their
 SIGNATURES = {"index.html": b'<script type="application/json" id="trace">{"format":"speculative-decoding-trace/',
               "trace.json": b'{"format":"speculative-decoding-trace/'}
 SIGNATURE_SPAN = 1_000_000
+
+
+def shown(path: Path) -> str:
+    """Returns a path as the output folder's messages show it: as the user would type it, shortened when long."""
+    return short(checkout.shown(path))
 
 
 def is_temp(name: str) -> bool:
@@ -49,21 +53,18 @@ def is_temp(name: str) -> bool:
 def output_problems(out: Path, inputs: list[Path]) -> list[str]:
     """Returns why `out` cannot take the built page: not a folder, the folder of an input, or a folder inside an
     earlier build's output (whose next build would then refuse the folder it did not write)."""
-    try:
-        where = out.resolve()
-    except (RuntimeError, OSError):  # RuntimeError: a symbolic link that leads, through others, back to itself
-        return [f"{shown(out)}: found a symbolic link that leads back to itself; expected a folder for the built page"]
-    if os.path.islink(out) and not out.exists():
-        return [f"{shown(out)}: found a symbolic link to {os.readlink(out)}, which does not exist; expected a folder "
-                "for the built page (make the folder it names, or choose another --out)"]
+    first = length_problem(out) or link_problem(out)
+    if first:
+        return [first]
+    where = out.resolve()
     inside = inside_inputs(out, where, inputs)
     if inside:
         return inside
     holder = next((d for d in where.parents if (d / MANIFEST).is_file()), None)
     if holder is not None:
         what = "a file" if out.exists() and not out.is_dir() else "a folder"
-        return [f"{shown(out)}: found {what} inside {shown(holder)}/, which holds an earlier build's output; "
-                f"expected a folder of its own for the built page, beside {shown(holder)}/ rather than in it"]
+        return [f"{shown(out)}: found {what} inside {as_folder(shown(holder))}, which holds an earlier build's output; "
+                f"expected a folder of its own for the built page, beside {as_folder(shown(holder))} rather than in it"]
     try:
         mode = out.stat().st_mode
     except FileNotFoundError:
@@ -79,12 +80,46 @@ def output_problems(out: Path, inputs: list[Path]) -> list[str]:
     return []
 
 
+def link_problem(out: Path) -> str | None:
+    """Returns why `out` is a symbolic link that leads to no folder: round in a loop, or to nothing."""
+    try:
+        out.resolve()
+    except (RuntimeError, OSError):  # RuntimeError: a symbolic link that leads, through others, back to itself
+        return f"{shown(out)}: found a symbolic link that leads back to itself; expected a folder for the built page"
+    if os.path.islink(out) and not out.exists():
+        return (f"{shown(out)}: found a symbolic link to {short(os.readlink(out))}, which does not exist; expected a "
+                "folder for the built page (make the folder it names, or choose another --out)")
+    return None
+
+
+def system_limit(name: str, default: int) -> int:
+    """Returns a limit of the file system at the root (os.pathconf), or the usual one where it is not known."""
+    try:
+        return os.pathconf("/", name)
+    except (AttributeError, OSError, ValueError):  # no pathconf on Windows
+        return default
+
+
+def length_problem(out: Path) -> str | None:
+    """Returns why the system would refuse `out` as too long, before anything is made or read there: a name in it
+    over NAME_MAX bytes, or the whole path, with the longest file name the build writes in it, over PATH_MAX."""
+    name_max, path_max = system_limit("PC_NAME_MAX", 255), system_limit("PC_PATH_MAX", 4096)
+    longest = max((len(os.fsencode(part)) for part in out.parts), default=0)
+    whole = len(os.fsencode(os.path.abspath(out)))
+    inner = len(f"/.{MANIFEST}.{2**22}.{'0' * 8}{TEMP_SUFFIX}")  # a temporary file's name, with the largest pid
+    if longest <= name_max and whole + inner < path_max:
+        return None
+    found = f"a name of {longest:,} bytes" if longest > name_max else f"a path of {whole:,} bytes"
+    return (f"{shown(out)}: found {found}, longer than the system allows; expected a folder for the built page with "
+            f"names of at most {name_max:,} bytes and a path of at most {path_max - inner - 1:,} bytes (choose a shorter --out)")
+
+
 def inside_inputs(out: Path, where: Path, inputs: list[Path]) -> list[str]:
     """Returns why `out` cannot be a folder inside an input folder (content/, templates/), every file of which the
     build reads: the next build would find the built page's folder among its inputs, and refuse it."""
     for path in inputs:
         if path.is_dir() and path.resolve() in where.parents:
-            return [f"{shown(out)}: found a folder inside {shown(path)}/, which holds the page's inputs; expected "
+            return [f"{shown(out)}: found a folder inside {as_folder(shown(path))}, which holds the page's inputs; expected "
                     "a folder of its own for the built page, such as site/"]
     return []
 
@@ -102,7 +137,7 @@ def read_manifest(out: Path) -> set[str] | None:
     names = doc.get("files") if isinstance(doc, dict) and doc.get("written_by") == WRITTEN_BY else None
     if not isinstance(names, list) or not all(isinstance(n, str) and is_plain_name(n) for n in names):
         raise Problems([f"{shown(path)}: found a file that is not this build's record of what it wrote; expected the "
-                        f"manifest an earlier build wrote (choose another --out, or empty {shown(out)}/ yourself)"])
+                        f"manifest an earlier build wrote (choose another --out, or empty {as_folder(shown(out))} yourself)"])
     return set(names)
 
 
@@ -292,7 +327,7 @@ def build_lock(out: Path) -> Iterator[None]:
         try:
             lock(fd, wait=False)
         except BlockingIOError:
-            print(f"waiting for another build to finish writing {shown(out)}/ …", flush=True)
+            print(f"waiting for another build to finish writing {as_folder(shown(out))} …", flush=True)
             lock(fd, wait=True)
         yield
     finally:

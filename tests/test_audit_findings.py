@@ -101,3 +101,57 @@ def test_every_problem_of_the_language_model_is_listed_with_the_rest_of_the_file
              ['walkthrough_seed: found "seven"; expected a whole number from 0 to 4294967295',
               f"monte_carlo.rounds: found 0; expected a whole number from 1 to {MAX_ROUNDS}", *expected]]
     assert refused(run_build, copied) == lines + hint(lines)
+
+
+# --- (k) a file name with a line break or a control character stays on its problem's line ---------------------
+
+@pytest.mark.parametrize("name, shown", [("05-a\nb.md", "05-a<U+000A>b.md"), ("05-a\rb\tc.md", "05-a<U+000D>b<U+0009>c.md"),
+                                         ("05-\u202eb.md", "05-<U+202E>b.md")])
+def test_a_content_file_name_with_control_characters_is_shown_escaped_on_one_line(name, shown, copied, run_build):
+    what = (copied / "content" / "01-what.md").read_text(encoding="utf-8")
+    (copied / "content" / name).write_text(what, encoding="utf-8")
+    (copied / "content" / f"{name}.markdown").write_text(what, encoding="utf-8")
+    id_line = what.split("\n").index("id: what") + 1
+    assert refused(run_build, copied) == [
+        f"content/{shown}.markdown: found a section file whose name does not end in .md; expected the suffix .md in "
+        f"lower case, such as {shown.split('.')[0]}.md",
+        f'content/{shown}: line {id_line}: id: found "what", which content/01-what.md uses too; expected an id of its own',
+        *hint(["", ""])]
+
+
+# --- (g) an output path longer than the system allows is an output-folder problem, in one short line ----------
+
+LONG_NAME, LONG_PATH = "a" * 300, "/".join(["b" * 200] * 30)
+
+
+@pytest.mark.parametrize("out, found", [(LONG_NAME, "a name of 300 bytes"), (LONG_PATH, "a path of ")])
+def test_an_output_path_longer_than_the_system_allows_is_refused_in_one_short_line(out, found, copied, run_build):
+    lines = refused(run_build, copied, "--out", out)
+    assert lines[0].startswith(f"{out[:40]}…{out[-40:]}: found {found}"), lines[0]
+    assert ", longer than the system allows; expected a folder for the built page with names of at most " in lines[0]
+    assert lines[0].endswith(" bytes (choose a shorter --out)") and len(lines[0]) < 300
+    assert "unexpectedly" not in "".join(lines) and len(lines) == 3
+
+
+@pytest.mark.xfail(strict=True, reason="commands/build.py (not this session's file) writes the whole --out into its "
+                                       "'Fix the problem above …; OUT/ was left as it was' line: it should show "
+                                       "errors.short(shown(out)) there")
+def test_the_hint_after_a_long_output_path_is_short_too(copied, run_build):
+    assert all(len(line) < 300 for line in refused(run_build, copied, "--out", LONG_NAME))
+
+
+# --- (l) a folder is named with one slash, the root too ----------------------------------------------------
+
+def test_folders_are_shown_with_one_slash():
+    from speculative.errors import as_folder, short
+
+    assert (as_folder("/"), as_folder("site"), as_folder("out/")) == ("/", "site/", "out/")
+    assert short("x" * 81) == "x" * 81 and short("a" * 50 + "b" * 50) == "a" * 40 + "…" + "b" * 40
+
+
+@pytest.mark.xfail(strict=True, reason="commands/build.py (not this session's file) joins shown(out) and '/' in its "
+                                       "hint and its interrupted line: it should use errors.as_folder")
+def test_the_root_as_output_folder_is_named_with_one_slash(copied, run_build):
+    lines = refused(run_build, copied, "--out", "/")
+    assert lines[0].startswith("/: found the folder that holds ")
+    assert not any("//" in line for line in lines), lines
