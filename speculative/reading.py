@@ -11,7 +11,7 @@ import os
 import stat
 from pathlib import Path
 
-from .errors import MAX_INPUT_BYTES
+from .errors import MAX_INPUT_BYTES, short
 
 
 def kind(mode: int) -> str:
@@ -24,7 +24,9 @@ def kind(mode: int) -> str:
 def open_problem(path: Path, err: OSError) -> str:
     """Returns what was found at a path that could not be opened, as "found …; expected …"."""
     if err.errno == errno.ELOOP:
-        return "found a loop of symbolic links; expected the path of a readable file"
+        chain = link_loop(path)
+        return (f"found a loop of symbolic links{f' ({chain})' if chain else ''}; expected the path of a readable "
+                "file (point one of the links at a file)")
     if err.errno == errno.ENOENT:
         if os.path.islink(path):
             return f"found a symbolic link to a missing file ({os.readlink(path)}); expected the path of an existing file"
@@ -36,6 +38,26 @@ def open_problem(path: Path, err: OSError) -> str:
     if not stat.S_ISREG(mode):
         return f"found {kind(mode)}; expected a regular file"
     return f"found a file that could not be read ({err.strerror or err}); expected a readable file"
+
+
+MAX_LINKS = 40  # links followed to find a loop: Linux gives up (ELOOP) after 40
+
+
+def link_loop(path: Path) -> str:
+    """Returns the loop of symbolic links at path as its links name each other, such as "a.json -> b.json ->
+    a.json"; "" when the loop is not in path's own chain of links (a folder in it loops, say)."""
+    names, seen, at = [short(path.name)], set(), os.path.abspath(path)
+    for _ in range(MAX_LINKS):
+        try:
+            target = os.readlink(at)
+        except OSError:
+            return ""
+        seen.add(at)
+        at = os.path.normpath(os.path.join(os.path.dirname(at), target))
+        names.append(short(target))
+        if at in seen:
+            return " -> ".join(names)
+    return ""
 
 
 def read_limited(fd: int, limit: int = MAX_INPUT_BYTES) -> bytes:

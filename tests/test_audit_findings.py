@@ -155,3 +155,31 @@ def test_the_root_as_output_folder_is_named_with_one_slash(copied, run_build):
     lines = refused(run_build, copied, "--out", "/")
     assert lines[0].startswith("/: found the folder that holds ")
     assert not any("//" in line for line in lines), lines
+
+
+# --- (f) a loop of links at the data file is named, with the loop --------------------------------------------
+
+def test_a_loop_of_two_links_at_the_data_file_is_named_with_the_loop(copied, run_build):
+    data = copied / "data" / "profiles.v1.json"
+    data.unlink()
+    data.symlink_to("other.json")
+    (copied / "data" / "other.json").symlink_to("profiles.v1.json")
+    assert refused(run_build, copied) == [
+        "data/profiles.v1.json: found a loop of symbolic links (profiles.v1.json -> other.json -> profiles.v1.json); "
+        "expected the path of a readable file (point one of the links at a file)", *hint([""])]
+
+
+@pytest.mark.xfail(strict=True, reason="checkout.is_clone (and cli.in_checkout), not this session's files, test the "
+                                       "clone's data file with Path.exists, which is False for a loop of links, so the "
+                                       "build says it found no clone: they should use os.path.lexists")
+def test_a_loop_at_the_clones_own_data_file_is_named_not_taken_for_a_missing_clone(copied, run_build, monkeypatch):
+    from speculative import checkout
+
+    monkeypatch.setattr(checkout, "ROOT", copied)
+    data = copied / "data" / "profiles.v1.json"
+    data.unlink()
+    data.symlink_to("profiles.v1.json")
+    code, out, err = run_build()
+    assert (code, err.splitlines()[0]) == (1, "data/profiles.v1.json: found a loop of symbolic links (profiles.v1.json "
+                                              "-> profiles.v1.json); expected the path of a readable file (point one "
+                                              "of the links at a file)")

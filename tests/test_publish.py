@@ -137,7 +137,8 @@ FILE_CASES = [
     ("FIFO at the data path", SRC, fifo, [f"{SRC}: found a named pipe (FIFO); expected a regular file"]),
     ("folder at the data path", SRC, folder, [f"{SRC}: found a folder; expected a regular file"]),
     ("symlink loop at the data path", SRC, loop,
-     [f"{SRC}: found a loop of symbolic links; expected the path of a readable file"]),
+     [f"{SRC}: found a loop of symbolic links (profiles.v1.json -> profiles.v1.json); expected the path of a readable "
+      "file (point one of the links at a file)"]),
     ("dangling symlink at the data path", SRC, dangling,
      [f"{SRC}: found a symbolic link to a missing file (nowhere.json); expected the path of an existing file"]),
     ("missing data file", SRC, Path.unlink,
@@ -147,7 +148,8 @@ FILE_CASES = [
     ("FIFO as a content file", "content/99-pipe.md", fifo,
      ["content/99-pipe.md: found a named pipe (FIFO); expected a regular file"]),
     ("symlink loop as a content file", "content/99-loop.md", lambda p: p.symlink_to(p.name),
-     ["content/99-loop.md: found a loop of symbolic links; expected the path of a readable file"]),
+     ["content/99-loop.md: found a loop of symbolic links (99-loop.md -> 99-loop.md); expected the path of a readable "
+      "file (point one of the links at a file)"]),
     ("non-UTF-8 content file", "content/01-what.md", lambda p: p.write_bytes(b"---\ntitle: caf\xe9\n"),
      ["content/01-what.md: line 2, column 11 (byte offset 14): found the byte 0xE9, which is not valid UTF-8 here; "
       "expected UTF-8 text (save the file as UTF-8)"]),

@@ -49,7 +49,14 @@ def test_refuses_a_link_to_a_missing_file_naming_its_target(tmp_path):
 def test_refuses_a_loop_of_links(tmp_path):
     (tmp_path / "a").symlink_to("b")
     (tmp_path / "b").symlink_to("a")
-    assert refusal(tmp_path / "a") == "found a loop of symbolic links; expected the path of a readable file"
+    assert refusal(tmp_path / "a") == ("found a loop of symbolic links (a -> b -> a); expected the path of a readable "
+                                       "file (point one of the links at a file)")
+
+
+def test_a_loop_through_a_folder_of_links_is_named_as_far_as_it_can_be(tmp_path):
+    (tmp_path / "f").symlink_to("f")
+    assert refusal(tmp_path / "f" / "x.json") == ("found a loop of symbolic links; expected the path of a readable file "
+                                                  "(point one of the links at a file)")
 
 
 def test_refuses_a_folder(tmp_path):
