@@ -7,6 +7,7 @@ that is a clone. The standard library only, like cli.py.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +22,7 @@ FROM_CLONE = "run the command from inside your clone"
 
 def is_clone(folder: Path) -> bool:
     """Returns whether the folder holds the project's inputs."""
-    return all((folder / name).exists() for name in NEEDED)
+    return all(os.path.lexists(folder / name) for name in NEEDED)  # a looping link is there, and its reader names it
 
 
 def find_root(start: Path | None = None) -> Path | None:

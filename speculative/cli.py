@@ -78,7 +78,7 @@ def in_checkout(given: str | None, relative: str, what: str, option: str) -> str
     if given is not None:
         return given
     path = checkout.ROOT / relative
-    if not path.exists() and not (checkout.ROOT / "build.py").is_file():  # installed away from any clone (pip install .)
+    if not os.path.lexists(path) and not (checkout.ROOT / "build.py").is_file():  # installed away from any clone (pip install .)
         raise Problems([checkout.no_clone()])
     if not path.exists():
         raise Problems([f"{path}: found no such {what}; expected the clone of the project, which holds {relative} "

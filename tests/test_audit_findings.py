@@ -133,9 +133,6 @@ def test_an_output_path_longer_than_the_system_allows_is_refused_in_one_short_li
     assert "unexpectedly" not in "".join(lines) and len(lines) == 3
 
 
-@pytest.mark.xfail(strict=True, reason="commands/build.py (not this session's file) writes the whole --out into its "
-                                       "'Fix the problem above …; OUT/ was left as it was' line: it should show "
-                                       "errors.short(shown(out)) there")
 def test_the_hint_after_a_long_output_path_is_short_too(copied, run_build):
     assert all(len(line) < 300 for line in refused(run_build, copied, "--out", LONG_NAME))
 
@@ -149,8 +146,6 @@ def test_folders_are_shown_with_one_slash():
     assert short("x" * 81) == "x" * 81 and short("a" * 50 + "b" * 50) == "a" * 40 + "…" + "b" * 40
 
 
-@pytest.mark.xfail(strict=True, reason="commands/build.py (not this session's file) joins shown(out) and '/' in its "
-                                       "hint and its interrupted line: it should use errors.as_folder")
 def test_the_root_as_output_folder_is_named_with_one_slash(copied, run_build):
     lines = refused(run_build, copied, "--out", "/")
     assert lines[0].startswith("/: found the folder that holds ")
@@ -169,9 +164,6 @@ def test_a_loop_of_two_links_at_the_data_file_is_named_with_the_loop(copied, run
         "expected the path of a readable file (point one of the links at a file)", *hint([""])]
 
 
-@pytest.mark.xfail(strict=True, reason="checkout.is_clone (and cli.in_checkout), not this session's files, test the "
-                                       "clone's data file with Path.exists, which is False for a loop of links, so the "
-                                       "build says it found no clone: they should use os.path.lexists")
 def test_a_loop_at_the_clones_own_data_file_is_named_not_taken_for_a_missing_clone(copied, run_build, monkeypatch):
     from speculative import checkout
 

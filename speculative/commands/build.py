@@ -17,13 +17,13 @@ from pathlib import Path
 
 from .. import checkout
 from ..checkout import Paths, shown
-from ..errors import Problems
+from ..errors import Problems, as_folder, short
 from ..pipeline import build_files
 from ..publish import publish
 from ..watch import watch
 
-FIX_HINT = "Fix the problem{s} above and build again; {out}/ was left as it was."
-WATCH_HINT = "Fix the problem{s} above and save again; {out}/ was left as it was."  # --watch rebuilds on the save
+FIX_HINT = "Fix the problem{s} above and build again; {out} was left as it was."
+WATCH_HINT = "Fix the problem{s} above and save again; {out} was left as it was."  # --watch rebuilds on the save
 INTERRUPTED, TERMINATED = 130, 143  # the shell's codes for SIGINT and SIGTERM
 
 
@@ -56,9 +56,14 @@ def build_once(paths: Paths, watching: bool = False, changed: list[str] | None =
     return 0
 
 
+def folder_name(out: Path) -> str:
+    """Returns the output folder as a one-line message names it: one slash at the end, a long path cut to its ends."""
+    return as_folder(short(shown(out)))
+
+
 def report_problems(lines: list[str], out: Path, hint: str = FIX_HINT) -> int:
     print("\n".join(lines), file=sys.stderr)
-    print("\n" + hint.format(s="s" if len(lines) > 1 else "", out=shown(out)), file=sys.stderr, flush=True)
+    print("\n" + hint.format(s="s" if len(lines) > 1 else "", out=folder_name(out)), file=sys.stderr, flush=True)
     return 1
 
 
@@ -75,7 +80,7 @@ def report_unexpected(err: Exception, out: Path, problems: list[str] | None = No
         where = "details above"
     summary = f"{type(err).__name__}: {err}".splitlines()[0] if str(err) else type(err).__name__
     summary = summary if len(summary) <= 200 else summary[:199] + "…"
-    line = f"build failed unexpectedly: {summary}; {where}; {shown(out)}/ was left as it was"
+    line = f"build failed unexpectedly: {summary}; {where}; {folder_name(out)} was left as it was"
     (problems if problems is not None else []).append(line)
     print(line, file=sys.stderr, flush=True)
     return 1
@@ -144,5 +149,5 @@ def main(paths: Paths, watching: bool = False, port: int | None = None) -> int:
     except KeyboardInterrupt as err:
         left = "holds the last complete build" if (paths.out / "index.html").is_file() else "holds no page: no build finished"
         terminated = isinstance(err, Terminated) or TERMINATED_SEEN.is_set()
-        print(f"{'stopped' if terminated else 'interrupted'}; {shown(paths.out)}/ {left}", file=sys.stderr, flush=True)
+        print(f"{'stopped' if terminated else 'interrupted'}; {folder_name(paths.out)} {left}", file=sys.stderr, flush=True)
         return TERMINATED if terminated else INTERRUPTED
