@@ -45,10 +45,19 @@ LIVE_SCRIPT = """(() => {
   const me = document.currentScript, key = 'speculative-live-reload-scroll', epoch = Number(me.dataset.epoch);
   let version = -1;
   const saved = sessionStorage.getItem(key);
-  if (saved !== null) {
+  if (saved !== null) {  // back to where the tab was: held for a second, as the page's own start may scroll it
     sessionStorage.removeItem(key);
-    const back = () => requestAnimationFrame(() => window.scrollTo(0, Number(saved)));
-    if (document.readyState === 'complete') back(); else window.addEventListener('load', back, { once: true });
+    let until = 0, touched = false;
+    for (const name of ['wheel', 'touchstart', 'keydown', 'pointerdown']) {
+      window.addEventListener(name, () => { touched = true; }, { once: true, passive: true });
+    }
+    const hold = () => {
+      until = until || performance.now() + 1000;
+      if (touched) return;
+      if (Math.abs(window.scrollY - Number(saved)) > 1) window.scrollTo({ top: Number(saved), behavior: 'instant' });
+      if (performance.now() < until) requestAnimationFrame(hold);
+    };
+    if (document.readyState === 'complete') hold(); else window.addEventListener('load', hold, { once: true });
   }
   const show = problems => {
     let box = document.getElementById('live-reload-problems');
@@ -63,8 +72,8 @@ LIVE_SCRIPT = """(() => {
         borderBottom: '3px solid #b00020' });
       document.body.prepend(box);
     }
-    box.textContent = 'The last build failed; this is the page of the last good one. The build says:\n\n'
-      + problems.join('\n');
+    box.textContent = 'The last build failed; this is the page of the last good one. The build says:\\n\\n'
+      + problems.join('\\n');
   };
   const poll = () => fetch('""" + LIVE_PATH + """?since=' + version, { cache: 'no-store' })
     .then(r => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
