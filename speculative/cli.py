@@ -184,7 +184,7 @@ def parser() -> argparse.ArgumentParser:
     build_options(command(sub, "build", build, "build site/index.html and site/trace.json from the inputs"), False)
     build_options(command(sub, "serve", build, "build, serve the page on 127.0.0.1 and rebuild on every save"), True)
     check_options(command(sub, "check", check, "run the suite's statistical checks of the sampler on your profiles "
-                          "file (its profiles and the sequence toy); --model adds the page's n-gram model pair"))
+                          "file (its profiles and the sequence toy); --model adds the rows of the generator's counted models"))
     p = command(sub, "stats", stats, "print each profile's α, E, P(N = n), speedup and frame count, exactly")
     p.add_argument("--data", help=f"the profiles file (default: the clone's {DATA})")
     p.add_argument("--content", help=f"the prose, whose ids no profile may take (default: the clone's {CONTENT}/)")

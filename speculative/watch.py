@@ -83,7 +83,7 @@ class Watcher:
         if not self.made_page or (self.paths.out / "index.html").is_file():
             return False
         what = f"{shown(self.paths.out)}/" if not self.paths.out.exists() else f"{shown(self.paths.out)}/index.html"
-        print(f"{what} was deleted after the last build: building it again", flush=True)
+        print(f"{what} is gone since the last build: building it again", flush=True)
         return True
 
 

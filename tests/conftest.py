@@ -152,9 +152,11 @@ def pytest_runtest_protocol(item: pytest.Item):  # set-up, body and tear-down: t
 # each load costs about a second; tests/test_any_data_page.py (mark `every_file`) loads every generated file's page.
 # The fast tier (scripts/test.sh --fast sets TEST_TIER=fast) takes the smallest and the largest generated files and a
 # first-time author's draft in sixths, so the edit loop stays quick; the full test command takes them all.
+# Slow tests (statistical power, fresh processes) take the same few files in every tier.
 DATA_FILES = ("data-file", *valid_data.NAMES_OF_FILES)
+FEW_DATA_FILES = ("data-file", "draft-in-sixths", "generated-0", "generated-1")
 if os.environ.get("TEST_TIER") == "fast":
-    DATA_FILES = ("data-file", "draft-in-sixths", "generated-0", "generated-1")
+    DATA_FILES = FEW_DATA_FILES
 
 
 def pytest_generate_tests(metafunc) -> None:
@@ -162,7 +164,8 @@ def pytest_generate_tests(metafunc) -> None:
         return
     marked = metafunc.definition.get_closest_marker
     one = marked("shipped") or marked("data_independent") or (marked("browser") and not marked("every_file"))
-    metafunc.parametrize("data_file", DATA_FILES[:1] if one else DATA_FILES, indirect=True, scope="session")
+    files = DATA_FILES[:1] if one else FEW_DATA_FILES if marked("slow") else DATA_FILES
+    metafunc.parametrize("data_file", files, indirect=True, scope="session")
 
 
 @pytest.fixture(scope="session")

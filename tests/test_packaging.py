@@ -27,7 +27,7 @@ def test_the_set_up_installs_scipy_for_check_and_ruff_for_the_tests():
 
 def test_the_slow_marker_is_registered():
     markers = [m.split(":")[0] for m in PROJECT["tool"]["pytest"]["ini_options"]["markers"]]
-    assert markers == ["slow", "browser", "validator", "shipped", "data_independent", "every_file"]
+    assert markers == ["slow", "browser", "validator", "shipped", "data_independent", "every_file", "allow_page_errors"]
 
 
 def test_coverage_traces_nothing_outside_the_measured_modules():

@@ -378,7 +378,7 @@ def test_a_deleted_output_folder_is_built_again(project):
     try:
         run.wait_for("watching ")
         shutil.rmtree(project / "site")
-        run.wait_for("site/ was deleted after the last build: building it again")
+        run.wait_for("site/ is gone since the last build: building it again")
         run.wait_for("built ")
         assert (project / "site" / "index.html").is_file()
         (project / "site" / "index.html").unlink()
