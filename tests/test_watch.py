@@ -382,7 +382,7 @@ def test_a_deleted_output_folder_is_built_again(project):
         run.wait_for("built ")
         assert (project / "site" / "index.html").is_file()
         (project / "site" / "index.html").unlink()
-        run.wait_for("site/index.html was deleted after the last build: building it again")
+        run.wait_for("site/index.html is gone since the last build: building it again")
         run.wait_for("built ")
         assert sorted(p.name for p in (project / "site").iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
     finally:
