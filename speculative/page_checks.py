@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import html
+import json
 import re
 import traceback
 from collections import Counter
@@ -387,9 +388,10 @@ CLASSIC = ("expected JavaScript (ES2020) that runs as a classic script, as the o
            "export: the page is opened from file://, where module scripts are refused)")
 
 
-def in_block(text: str) -> str:
-    """Returns a script file as the page joins it: in a block of its own, so what it declares stays its own."""
-    return f"{{\n{text}\n}}\n"
+def in_block(text: str, name: str = "") -> str:
+    """Returns a script file as the page joins it: in a try block of its own, so what it declares stays its own, and
+    an error its top-level code throws is logged under its name while the files after it still run."""
+    return f"try {{\n{text}\n}} catch (error) {{ console.error({json.dumps(name + ':')}, error); }}\n"
 
 
 @functools.lru_cache(maxsize=64)  # --watch rebuilds with the same scripts, and parsing is the slow part

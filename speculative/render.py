@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar
@@ -58,11 +59,12 @@ STYLES = figures.STYLES
 SCRIPTS = figures.SCRIPTS
 
 
-def joined_source(texts: Iterable[str]) -> str:
+def joined_source(texts: Iterable[str], names: Iterable[str] = ()) -> str:
     """Returns script files joined, each in a block of its own: what a file declares is its own, and what it shares
     it puts on `shared`, from which the files after it name what they use (the page stays one classic script, which
     a page opened from file:// may run, where it may not load modules)."""
-    return "const shared = {};\n" + "".join(page_checks.in_block(text) for text in texts)
+    named = itertools.zip_longest(texts, names, fillvalue="")
+    return "const shared = {};\n" + "".join(page_checks.in_block(text, name) for text, name in named)
 
 
 def joined_script(templates: Mapping[str, str], folder: str = "templates", passed: set[str] | None = None) -> str:
@@ -73,7 +75,7 @@ def joined_script(templates: Mapping[str, str], folder: str = "templates", passe
               if (found := unless_passed(passed, ("script", templates[n]), functools.partial(page_checks.script_problem, templates[n])))]
     if broken:
         raise Problems.in_files(broken)
-    source = "(() => {\n'use strict';\n" + joined_source(templates[n] for n in SCRIPTS) + "})();\n"
+    source = "(() => {\n'use strict';\n" + joined_source((templates[n] for n in SCRIPTS), SCRIPTS) + "})();\n"
     found = rjsmin.jsmin(source)
     if _RAW_END.search(found):
         raise Problems.in_files([raw_end_problem(templates, SCRIPTS, folder, "script")])

@@ -133,3 +133,25 @@ def test_the_pages_fixture_records_an_uncaught_error_and_a_console_error(pages, 
     assert page.pool_errors[0].startswith("console.error at file://") and page.pool_errors[0].endswith(": logged")
     assert page.pool_errors[1] == "uncaught TypeError: thrown"
     assert pages.give_back() == page.pool_errors  # what the pages fixture fails a test on, unless marked as this one is
+
+
+@pytest.mark.browser
+@pytest.mark.allow_page_errors
+def test_a_script_file_whose_top_level_code_throws_is_logged_by_name_and_the_other_figures_work(pages, tmp_path):
+    """render.joined_source puts each file in a try block of its own: lab.js throwing as it is read leaves the lab
+    unstarted and logged under its file, and the walkthrough, read after it, still starts and steps."""
+    from speculative import pipeline
+
+    templates = Path(shutil.copytree(TEMPLATES, tmp_path / "templates"))
+    lab = templates / "js" / "lab.js"
+    lab.write_text("throw new Error('planted at the top of lab.js');\n" + lab.read_text(encoding="utf-8"), encoding="utf-8")
+    files = pipeline.build_files(DATA, ROOT / "content", templates)
+    (tmp_path / "index.html").write_bytes(files["index.html"])
+    page = pages.open((tmp_path / "index.html").as_uri(), "window.__playerDebug = true")
+    page.wait_for_function("() => window.__player")
+    expect(page.locator(LIVE["lab"]).first).to_be_hidden()
+    for other in ("walkthrough", "generator", "explorer"):
+        expect(page.locator(LIVE[other]).first).to_be_visible()
+    walkthrough_steps(page)
+    assert any(re.match(r"console\.error at \S+: js/lab\.js: Error: planted at the top of lab\.js", e)
+               for e in page.pool_errors), page.pool_errors
