@@ -48,7 +48,7 @@ from build_and_watch import FLOOR, timed  # noqa: E402
 from page_budget import GZIP_KB  # noqa: E402
 
 MKDOCS_VENV = ROOT / ".cache" / "mkdocs-venv"
-GOALS = {"warm_vs_mkdocs": 0.5, "gzip_kb": GZIP_KB, "dom": 1000, "tbt_ms": 50, "peak_mb": memory.PEAK_MB, "shift": layout_shift.SHIFT_BUDGET}
+GOALS = {"warm_vs_mkdocs": 0.5, "gzip_kb": GZIP_KB, "tbt_ms": 50, "peak_mb": memory.PEAK_MB}
 
 # Builds with .cache/ pointed at a folder of the caller's choice, so cold and warm runs never touch the checkout's.
 BUILD = """
@@ -273,15 +273,15 @@ def page_rows(m: dict) -> list[tuple[str, str, str, str, bool | None]]:
         ("page, raw", f"{ours['raw'] / 1024:.1f} KB", f"{mk['raw'] / 1024:.1f} KB (html+css+js)" if mk else "—", "—", None),
         ("page, gzipped", f"{ours['gzip'] / 1024:.1f} KB", f"{mk['gzip'] / 1024:.1f} KB" if mk else "—",
          f"≤ {g['gzip_kb']} KB", ours["gzip"] <= g["gzip_kb"] * 1024),
-        ("DOM elements after load", f"{ours['dom']:,}", f"{mk['dom']:,}" if mk else "—", f"≤ {g['dom']:,}", ours["dom"] <= g["dom"]),
+        ("DOM elements after load", f"{ours['dom']:,}", f"{mk['dom']:,}" if mk else "—", "reported, no budget", None),
         ("TBT, long tasks under 4× CPU throttling (median of 5 loads)", f"{ours['tbt_ms']:.0f} ms",
          f"{mk['tbt_ms']:.0f} ms" if mk else "—", f"≤ {g['tbt_ms']} ms", ours["tbt_ms"] <= g["tbt_ms"]),
     ]
     for (w, h), f in m["shift"].items():
         rows.append((f"largest layout shift stepping the player, {w}×{h}", f"{f['shift']:.3f} ({f['uneven']} of "
-                     f"{f['rounds']} rounds change height)", "—", f"≤ {g['shift']}", f["shift"] <= g["shift"]))
+                     f"{f['rounds']} rounds change height)", "—", "reported, no budget (shifts after a click)", None))
         rows.append((f"controls, frame and caption, {w}×{h}", f"{f['span']:.0f} px at the tallest frame", "—",
-                     f"≤ {h} px (one screen)", f["span"] <= h))
+                     "reported, no budget", None))
     return rows
 
 

@@ -1,5 +1,6 @@
-"""Print the page's budgets for site/index.html in headless Chromium: gzipped bytes, DOM size, requests, script start,
-each control's response with style and layout, and sideways scroll at phone and desktop widths.
+"""Print the page's budgets for site/index.html in headless Chromium: gzipped bytes, requests, script start, layout
+shift at load, each control's response with style and layout, and sideways scroll at phone and desktop widths; and the
+DOM size, reported with no budget (a count of elements is not something a reader feels).
 
 Usage: .venv/bin/python bench/page_budget.py   (builds nothing: run `python build.py` first)
 Each line reads `name: measured; target ≤ budget`. Exits 2 when a budget is missed, 1 when there is no page.
@@ -20,10 +21,19 @@ PAGE = ROOT / "site" / "index.html"
 # The page's budgets: 74 KB gzipped, what a reader downloads (issue 31 set 64 with the generator, issue 32 70 with the
 # broken samplers; issue 36 retired the raw-size budget, whose bytes gzip saves anyway, and re-based this one on its
 # own choices: ES2020 joined by rjsmin, which renames nothing, +2.2 KB against calmjs's renamed ES5; the trace as
-# plain JSON, +1.1 KB; one block per script naming what it takes, +0.6 KB), 1,400 elements after load (Lighthouse's
-# line for an excessive DOM), no request, controls within 16 ms (issue 16's).
-# bench/generator.py measures the generator's own controls after 1,000 tokens.
-GZIP_KB, DOM, REQUESTS, INIT_MS, RESPOND_MS = 74, 1400, 0, 20, 16
+# plain JSON, +1.1 KB; one block per script naming what it takes, +0.6 KB), no request, controls within 16 ms
+# (issue 16's), and layout shift at load at most 0.01 (shifts that follow a click are not layout shift as browsers
+# measure it: the layout-shift cap while stepping is retired, as is the 1,400-element DOM cap, which bred grey
+# generated text and charts held back until scrolled near). bench/generator.py measures the generator's own controls.
+GZIP_KB, REQUESTS, INIT_MS, RESPOND_MS, LOAD_SHIFT = 74, 0, 20, 16, 0.01
+# The layout shift a reader sees while the page loads and starts: every entry without recent input, summed over the
+# first two seconds (a bench may wait; a test may not).
+LOAD_SHIFT_JS = """() => new Promise(done => {
+  let sum = 0;
+  new PerformanceObserver(list => { for (const e of list.getEntries()) if (!e.hadRecentInput) sum += e.value; })
+    .observe({type: 'layout-shift', buffered: true});
+  setTimeout(() => done(sum), 2000);
+})"""
 LOADS = 15  # page loads for the script start figure
 ACTIONS = 40  # timed actions per control
 WIDTHS = (360, 1280)
@@ -157,6 +167,7 @@ def measure() -> dict:
         page.on("request", lambda r: requests.append(r.url) if r.url != url and not r.url.startswith("data:") else None)
         open_ready(page, url)
         dom = page.evaluate("document.getElementsByTagName('*').length")
+        load_shift = page.evaluate(LOAD_SHIFT_JS)
         times = controls(page)
         page.close()
         scroll = {}
@@ -166,7 +177,7 @@ def measure() -> dict:
             scroll[width] = page.evaluate("document.documentElement.scrollWidth")
             page.close()
         browser.close()
-    return {"gzip": len(gzip.compress(html, 9, mtime=0)), "dom": dom, "requests": requests,
+    return {"gzip": len(gzip.compress(html, 9, mtime=0)), "dom": dom, "load_shift": load_shift, "requests": requests,
             "inits": inits, "controls": times, "scroll": scroll}
 
 
@@ -175,7 +186,9 @@ def rows(m: dict) -> list[tuple[str, str, str, bool]]:
     init = statistics.median(m["inits"])
     out = [
         ("page size, gzipped", f"{m['gzip'] / 1024:.1f} KB", f"≤ {GZIP_KB} KB", m["gzip"] <= GZIP_KB * 1024),
-        ("DOM elements after scripts run", f"{m['dom']:,}", f"≤ {DOM:,}", m["dom"] <= DOM),
+        ("DOM elements after scripts run", f"{m['dom']:,}", "reported, no budget", True),
+        ("layout shift at load (two seconds, no input)", f"{m['load_shift']:.4f}", f"≤ {LOAD_SHIFT}",
+         m["load_shift"] <= LOAD_SHIFT),
         ("requests besides the page", f"{len(m['requests'])}", f"{REQUESTS}", len(m["requests"]) <= REQUESTS),
         ("script start (player init)", f"{init:.2f} ms median, {max(m['inits']):.2f} ms worst of {LOADS} loads",
          f"≤ {INIT_MS} ms", init <= INIT_MS),

@@ -1,6 +1,7 @@
-"""The page's budgets in a real Chromium from file://: DOM size after the scripts run, and no sideways scroll at
-phone and desktop widths with every figure moved away from its default state. bench/page_budget.py measures
-the rest (bytes, requests, timings)."""
+"""No sideways scroll at phone and desktop widths with every figure moved away from its default state, in a real
+Chromium from file://. bench/page_budget.py measures the budgets a reader feels (bytes, requests, timings, layout
+shift at load) and reports the DOM size, which has no budget: a count of elements is not something a reader feels,
+and the cap it had bred grey generated text and charts held back until scrolled near."""
 
 from __future__ import annotations
 
@@ -9,10 +10,6 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-# Issue 16's budget, Lighthouse's "avoid an excessive DOM size" line: at most 1,400 elements after load, which the
-# page meets by building each convergence figure's histograms only when the reader comes near it (about 1,360 in
-# all). Issue 20's goal of 1,000 is reported by bench/page_budget.py, with what it would take, not asserted here.
-DOM_BUDGET = 1400
 WIDTHS = (360, 1280)
 
 
@@ -39,13 +36,6 @@ def change_every_figure(page: Page) -> None:
     other = "0" if cost.input_value() != "0" else str(cost.locator("option").count() - 1)
     cost.select_option(other)
     expect(cost).to_have_value(other)
-
-
-@pytest.mark.shipped  # the budget is the shipped page's: each more profile adds its tables
-def test_dom_stays_within_budget_after_the_scripts_run(page: Page, page_url):
-    open_ready(page, page_url)
-    count = page.evaluate("document.getElementsByTagName('*').length")
-    assert count <= DOM_BUDGET, f"the page has {count:,} elements after its scripts run; the budget is {DOM_BUDGET:,}"
 
 
 @pytest.mark.parametrize("width", WIDTHS)
