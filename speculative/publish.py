@@ -17,7 +17,7 @@ import secrets
 import signal
 import stat
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from . import checkout
@@ -354,10 +354,14 @@ def lock(fd: int, wait: bool) -> None:
     fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
 
 
-def publish(out: Path, files: dict[str, bytes], inputs: list[Path]) -> None:
-    """Writes the files into `out` under the build lock, or raises Problems if the folder cannot take them (it is
-    one of the inputs, or holds them, or holds a file no build wrote)."""
+def publish(out: Path, files: dict[str, bytes], inputs: list[Path], current: Callable[[], bool] | None = None) -> bool:
+    """Writes the files into `out` under the build lock and returns True, or raises Problems if the folder cannot
+    take them (it is one of the inputs, or holds them, or holds a file no build wrote). Returns False, writing
+    nothing, when `current` says under the lock that the inputs changed since the files were built from them: a
+    build that waited for the lock must not publish over a newer build's page with older data."""
     with build_lock(out):
+        if current is not None and not current():
+            return False
         owned = claim(out, inputs)
         try:
             write_atomic(out, files, owned)
@@ -368,3 +372,4 @@ def publish(out: Path, files: dict[str, bytes], inputs: list[Path]) -> None:
                                 "or choose another --out)"]) from None
             raise Problems([f"{shown(out)}: found a folder that could not be written "
                             f"({err.strerror or err}); expected a writable folder for the built page"]) from None
+    return True

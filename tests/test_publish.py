@@ -25,7 +25,7 @@ from speculative.commands import build as build_command
 from speculative.errors import Problems, decode
 from speculative.profiles import parse
 
-from .conftest import ROOT, edited_data
+from .conftest import FIXTURE, ROOT, edited_data
 from .test_broken_data import BROKEN_FILES
 
 pytestmark = pytest.mark.data_independent
@@ -531,3 +531,30 @@ def test_serve_answers_every_request_with_a_complete_page_during_50_rebuilds(pro
     for name, _, body in answers:
         assert body in (pages[0][name], pages[1][name])
     assert all(body.rstrip().endswith(b"</html>") for name, _, body in answers if name == "index.html")
+
+
+def test_a_build_whose_inputs_changed_before_it_could_publish_builds_again_from_the_inputs_as_they_are_now(
+        project, run_build, monkeypatch):
+    """The race two builds at once could lose: a slow build read the data, the data was edited, and a quicker build of
+    the new data published first; the slow one must not then publish its older page over it. Under the build lock
+    each build compares the inputs with what it read, and builds again when they changed."""
+    from speculative.commands import build as build_command
+
+    data = project / SRC
+    shutil.copyfile(FIXTURE, data)  # known text to edit, whatever data/profiles.v1.json holds
+    real, calls = build_command.build_files, []
+
+    def build_then_edit(*paths):
+        files = real(*paths)
+        calls.append(files)
+        if len(calls) == 1:  # an author's save lands while this build computes
+            data.write_text(data.read_text(encoding="utf-8").replace('"walkthrough_seed": 2023', '"walkthrough_seed": 7'),
+                            encoding="utf-8")
+        return files
+
+    monkeypatch.setattr(build_command, "build_files", build_then_edit)
+    code, _, err = run_build(*ARGS)
+    assert code == 0, err
+    assert len(calls) == 2 and calls[0] != calls[1]  # the first build's page was not published: it was built again
+    assert (project / "site" / "index.html").read_bytes() == calls[1]["index.html"]
+    assert json.loads((project / "site" / "trace.json").read_text(encoding="utf-8")) == json.loads(calls[1]["trace.json"])

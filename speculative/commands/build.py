@@ -20,7 +20,7 @@ from ..checkout import Paths, shown
 from ..errors import Problems, as_folder, short
 from ..pipeline import build_files
 from ..publish import publish
-from ..watch import watch
+from ..watch import inputs_digest, watch
 
 FIX_HINT = "Fix the problem{s} above and build again; {out} was left as it was."
 WATCH_HINT = "Fix the problem{s} above and save again; {out} was left as it was."  # --watch rebuilds on the save
@@ -41,8 +41,7 @@ def build_once(paths: Paths, watching: bool = False, changed: list[str] | None =
     printed for a failed build are added to `problems` too, for the preview's open tabs."""
     start = time.perf_counter()
     try:
-        files = build_files(paths.data, paths.content, paths.templates)
-        publish(paths.out, files, paths.inputs())
+        files = built_from_current_inputs(paths)
     except Problems as err:
         (problems if problems is not None else []).extend(err.lines)
         return report_problems(err.lines, paths.out, WATCH_HINT if watching else FIX_HINT)
@@ -54,6 +53,26 @@ def build_once(paths: Paths, watching: bool = False, changed: list[str] | None =
           f"{len(gzip.compress(page, mtime=0)) / 1024:.1f} KB gzipped) and trace.json in {took:.2f} s"
           + (f", after a change to {', '.join(changed)}" if changed else ""), flush=True)
     return 0
+
+
+STALE_REBUILDS = 3  # builds whose inputs changed before they could publish, at most, before the last one publishes
+
+
+def built_from_current_inputs(paths: Paths) -> dict[str, bytes]:
+    """Builds and publishes; returns the files published. Under the build lock the inputs' digest is compared with the
+    one taken before they were read, and a build whose inputs changed meanwhile builds again instead of publishing,
+    so the page that stays is built from the inputs as they are now, whichever build finishes last."""
+    for attempt in range(STALE_REBUILDS + 1):
+        before = inputs_digest(paths)
+        files = build_files(paths.data, paths.content, paths.templates)
+        unchanged = None if attempt == STALE_REBUILDS else functools.partial(same_inputs, paths, before)
+        if publish(paths.out, files, paths.inputs(), unchanged):
+            return files
+    raise AssertionError("unreachable: the last attempt publishes unconditionally")
+
+
+def same_inputs(paths: Paths, digest: bytes) -> bool:
+    return inputs_digest(paths) == digest
 
 
 def folder_name(out: Path) -> str:
