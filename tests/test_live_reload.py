@@ -89,10 +89,7 @@ def test_an_open_tab_reloads_where_it_was_and_shows_a_failed_build(project, page
         prose.write_text(prose.read_text() + "\nA sentence saved while the tab was open.\n")
         expect(page.locator("body")).to_contain_text("A sentence saved while the tab was open.", timeout=TIMEOUT * 1000)
         assert page.url == address, "the address, with the player's frame, is kept"
-        deadline = time.monotonic() + TIMEOUT
-        while abs(page.evaluate("window.scrollY") - scrolled) > 2 and time.monotonic() < deadline:
-            page.wait_for_timeout(50)
-        assert abs(page.evaluate("window.scrollY") - scrolled) <= 2, "the tab keeps its scroll position"
+        page.wait_for_function("y => Math.abs(window.scrollY - y) <= 2", arg=scrolled, timeout=TIMEOUT * 1000)
 
         epoch = page.locator("script[data-epoch]").get_attribute("data-epoch")  # the good build the tab shows
         broken = json.loads(json.dumps(raw))
