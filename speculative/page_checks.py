@@ -63,7 +63,7 @@ class _BoundedJoins(CodeGenerator):
 
 class Sandbox(SandboxedEnvironment):
     """Jinja's sandbox (no access to Python internals, so no os.popen), with output, loop steps and the text that
-    ~, + and * make bounded. (pipeline.py's SANDBOX_CODE names the compiled code's generation.)"""
+    ~, + and * make bounded."""
 
     intercepted_binops = frozenset({"*", "**", "+"})
     code_generator_class = _BoundedJoins
@@ -382,54 +382,9 @@ def css_problem(text: str) -> str | None:
     return None
 
 
-# --- the page's scripts: each file must parse as a classic script ----------------------------------------------
-
-CLASSIC = ("expected JavaScript (ES2020) that runs as a classic script, as the other scripts are written (no import or "
-           "export: the page is opened from file://, where module scripts are refused)")
-
+# --- the page's scripts: each file in a block of its own ----------------------------------------------------
 
 def in_block(text: str, name: str = "") -> str:
     """Returns a script file as the page joins it: in a try block of its own, so what it declares stays its own, and
     an error its top-level code throws is logged under its name while the files after it still run."""
     return f"try {{\n{text}\n}} catch (error) {{ console.error({json.dumps(name + ':')}, error); }}\n"
-
-
-@functools.lru_cache(maxsize=64)  # --watch rebuilds with the same scripts, and parsing is the slow part
-def script_problem(text: str) -> tuple[int, str] | None:
-    """Returns (line, message) for the first place a script file does not parse as a classic script, or None.
-    The file is parsed alone, in_block as the page joins it (tree-sitter's JavaScript grammar), so row r of the
-    parse is line r of the file."""
-    from tree_sitter import Language, Parser  # imported only when a script changed
-    from tree_sitter_javascript import language
-
-    node = Parser(Language(language())).parse(in_block(text).encode()).root_node
-    last = text.count("\n") + 1
-    line = lambda n: min(max(n.start_point.row, 1), last)  # noqa: E731  (the block's own rows fall on the file's ends)
-    for top in (c for block in node.children for c in block.children):  # the file's own statements, in the block
-        if top.type in _MODULE:
-            return line(top), f"found {top.type.split('_')[0]}; {CLASSIC}"
-    while True:  # down the first broken branch, without recursion: a script may nest deeper than Python's stack
-        if node.is_missing:
-            return line(node), f"found a missing {node.type!r}; {CLASSIC}"
-        step = next((c for c in node.children if c.has_error or c.is_missing or node.type == "ERROR" and not _complete(c)),
-                    None)
-        if step is None:  # nothing broken below: the error is this node, if any
-            return (line(node), _unparsed(node)) if node.type == "ERROR" else None
-        if step.type == "ERROR" and not step.children or node.type == "ERROR" and not (step.has_error or step.is_missing):
-            return line(step), _unparsed(step)
-        node = step
-
-
-def _unparsed(node: Any) -> str:
-    """Returns the message for text the grammar could not place, quoting its first word."""
-    words = node.text.decode(errors="replace").split() if node.text else []
-    return f"found JavaScript that does not parse (near {words[0][:30] if words else ''!r}); {CLASSIC}"
-
-
-_MODULE = ("import_statement", "export_statement")
-
-
-def _complete(node: Any) -> bool:
-    """Returns whether a child of a parse error is whole: a statement, a declaration, a comment, or the block the
-    file is parsed in."""
-    return node.type.endswith(("statement", "declaration")) or node.type == "comment" or node.start_point.row == 0

@@ -1,17 +1,15 @@
 """Builds the page's files in memory: read every input through one reader, parse, analyse (cached), view and
-render. Nothing is written here but the caches in .cache/, which only ever save work; publish.py writes the output
-folder.
+render. Nothing is written here but the analysis cache, .cache/analysis.json, which only ever saves work;
+publish.py writes the output folder.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import re
 import secrets
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from . import cache, checkout, figures, prose
 from .checkout import shown
@@ -20,12 +18,6 @@ from .profiles import parse
 from .publish import TEMP_SUFFIX
 from .reading import read_bytes
 from .sections import parse_sections
-
-if TYPE_CHECKING:
-    import jinja2
-
-SANDBOX_CODE = "bounded2"  # change it when page_checks.Sandbox compiles templates differently
-
 
 # --- reading: every input file through one reader, with one message shape ----------------------------------
 
@@ -133,24 +125,9 @@ def parse_inputs(data: Path, content: Path, templates: Path):
     return dataset, sections, {p.relative_to(templates).as_posix(): texts[shown(p)] for p in files}
 
 
-@functools.lru_cache(maxsize=1)
-def jinja_cache() -> jinja2.BytecodeCache | None:
-    """Returns a store for compiled templates in .cache/jinja, or None when it cannot be made (builds work without)."""
-    import jinja2
-    folder = checkout.CACHE / "jinja"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    # the pattern names the sandbox's code generation (page_checks.Sandbox): templates compiled by an earlier one,
-    # without its bounds on joined text, are never read back
-    pattern = f"__jinja2_{SANDBOX_CODE}_%s.cache"
-    return jinja2.FileSystemBytecodeCache(str(folder), pattern) if os.access(folder, os.W_OK) else None
-
-
 def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     """Returns every output file's bytes: read, parse, analyse, view, render; nothing is written here but the
-    caches in .cache/, which only ever save work."""
+    analysis cache, which only ever saves work."""
     dataset, sections, template_texts = parse_inputs(data, content, templates)
     corpus = prose.corpus(s.body for s in sections)
     problem = prose.corpus_problem(corpus)
@@ -159,46 +136,14 @@ def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     key = analysis_key(dataset, corpus)
     trace_text, ctx = cached_view(key) or computed_view(dataset, key, corpus)
     from .render import render_page, script_json  # Jinja2 and markdown-it, imported once the inputs parse
-    templates_cache = jinja_cache()
-    known = passed_checks()
-    passed = set(known)
-    try:
-        html = render_page(sections, template_texts, ctx, script_json(trace_text), templates_cache, shown(templates),
-                           passed)
-    finally:
-        if new := passed.difference(known):
-            save_passed([*known, *sorted(new)])
+    html = render_page(sections, template_texts, ctx, script_json(trace_text), shown(templates))
     return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}
 
 
-PASSED = "checked.json"  # in .cache/: digests of the inputs the slow checks of templates and markup found clean
-PASSED_MAX = 512  # the newest digests kept: enough for every template and figure through many edits
-
-
 def package_sources() -> dict[str, bytes]:
-    """Returns every module of the package by its path in the package: part of both caches' keys."""
+    """Returns every module of the package by its path in the package: part of the analysis cache's key."""
     source = Path(cache.__file__).parent
     return {str(p.relative_to(source)): p.read_bytes() for p in source.rglob("*.py")}
-
-
-def package_key() -> str:
-    """Returns the digest of every module of the package: a pass recorded by other code (a changed check) is void."""
-    return cache.key(b"", package_sources(), {})
-
-
-def passed_checks() -> list[str]:
-    """Returns the digests .cache/checked.json holds for this package's code, oldest first, or none."""
-    try:
-        value = cache.unpack(read_bytes(checkout.CACHE / PASSED, limit=1 << 20), package_key())
-    except (ValueError, OSError):  # missing, damaged, too big, or another version of the checks (cache.Stale)
-        return []
-    return [d for d in value if isinstance(d, str)] if isinstance(value, list) else []
-
-
-def save_passed(passed: list[str]) -> None:
-    """Keeps the newest PASSED_MAX digests for the next build, when the folder allows."""
-    with contextlib.suppress(OSError, ValueError):
-        save_cache(checkout.CACHE / PASSED, cache.pack(package_key(), passed[-PASSED_MAX:]))
 
 
 def explain(dataset, corpus: tuple[str, ...]):

@@ -10,7 +10,7 @@ import hashlib
 import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, TypeVar
+from typing import Any
 
 import jinja2
 import rcssmin
@@ -25,8 +25,6 @@ from .cache import compact_json
 from .errors import GONE, Problems, lines_of
 from .sections import Section, control_problems, html_problems, markdown_problems
 from .text import subscript
-
-T = TypeVar("T")
 
 
 def script_json(obj: Any) -> str:
@@ -67,14 +65,11 @@ def joined_source(texts: Iterable[str], names: Iterable[str] = ()) -> str:
     return "const shared = {};\n" + "".join(page_checks.in_block(text, name) for text, name in named)
 
 
-def joined_script(templates: Mapping[str, str], folder: str = "templates", passed: set[str] | None = None) -> str:
+def joined_script(templates: Mapping[str, str], folder: str = "templates") -> str:
     """Returns the SCRIPTS fragments joined into one minified classic script, inside one strict function that exposes
     nothing (rjsmin removes comments and spaces, renaming nothing); raises Problems naming a file that holds text
-    that would end the inline element or a script that does not parse."""
-    broken = [(f"{folder}/{n}", f"line {found[0]}: {found[1]}") for n in SCRIPTS
-              if (found := unless_passed(passed, ("script", templates[n]), functools.partial(page_checks.script_problem, templates[n])))]
-    if broken:
-        raise Problems.in_files(broken)
+    that would end the inline element. The scripts are the project's own reviewed code, and the build does not parse
+    them: a syntax error, or an error thrown as they load, fails the browser tests (tests/conftest.py's pages)."""
     source = "(() => {\n'use strict';\n" + joined_source((templates[n] for n in SCRIPTS), SCRIPTS) + "})();\n"
     found = rjsmin.jsmin(source)
     if _RAW_END.search(found):
@@ -107,14 +102,12 @@ def _placeholder(name: str) -> Markup:
 needed_templates = figures.needed_templates
 
 
-def environment(templates: Mapping[str, str], cache: jinja2.BytecodeCache | None = None,
-                folder: str = "templates") -> page_checks.Sandbox:
+def environment(templates: Mapping[str, str], folder: str = "templates") -> page_checks.Sandbox:
     """Returns a sandboxed Jinja2 environment over the given template texts, autoescaping, failing on undefined names.
 
     A template's file name in errors is folder/name; a name with a "/" (a section's file) is shown as it is.
-    cache, when given, keeps compiled templates between runs (keyed by each template's source).
     """
-    return _environment(tuple(sorted(templates.items())), cache, folder)
+    return _environment(tuple(sorted(templates.items())), folder)
 
 
 def shown_name(name: str, folder: str) -> str:
@@ -134,14 +127,12 @@ def _finalize(ctx: jinja2.runtime.Context, value: Any) -> Any:
 
 
 @functools.lru_cache(maxsize=4)  # the author's --watch loop rebuilds with the same templates most of the time
-def _environment(templates: tuple[tuple[str, str], ...], cache: jinja2.BytecodeCache | None,
-                 folder: str) -> page_checks.Sandbox:
+def _environment(templates: tuple[tuple[str, str], ...], folder: str) -> page_checks.Sandbox:
     texts = dict(templates)
 
     def load(name: str):  # the file name makes tracebacks, so messages, name the template's own file and line
         return (texts[name], shown_name(name, folder), lambda: True) if name in texts else None
-    env = page_checks.Sandbox(loader=jinja2.FunctionLoader(load), autoescape=True, bytecode_cache=cache,
-                              undefined=page_checks.Undefined, trim_blocks=True, lstrip_blocks=True,
+    env = page_checks.Sandbox(loader=jinja2.FunctionLoader(load), autoescape=True, undefined=page_checks.Undefined, trim_blocks=True, lstrip_blocks=True,
                               finalize=_finalize)
     env.filters["cap"] = lambda text: text[:1].upper() + text[1:]
     env.filters["subscript"] = subscript
@@ -249,31 +240,13 @@ def placement_problems(bodies: Mapping[str, str], folder: str) -> list[tuple[str
     return problems
 
 
-def unless_passed(passed: set[str] | None, texts: Iterable[str], check: Callable[[], T]) -> T | None:
-    """Returns check()'s finding, or None without running it when these texts passed it before: `passed` holds the
-    digests of inputs an earlier build checked and found clean (the pipeline keeps them in .cache/checked.json), and
-    gains these texts' digest when they pass now. The first text names the check."""
-    if passed is None:
-        return check()
-    digest = hashlib.sha256()
-    for text in texts:  # each prefixed by its length, so no two different lists join into the same bytes
-        data = text.encode("utf-8", "surrogatepass")
-        digest.update(len(data).to_bytes(8, "big") + data)
-    if (key := digest.hexdigest()) in passed:
-        return None
-    found = check()
-    if not found:
-        passed.add(key)
-    return found
-
-
 def _texts(sections: list[Section], templates: Mapping[str, str]) -> dict[str, str]:
     """Returns every text Jinja compiles, by the name its loader knows: each template file, then each section."""
     return {**templates, **{s.source: s.template_text() for s in sections}}
 
 
 def _refuse_before_rendering(sections: list[Section], templates: Mapping[str, str], texts: Mapping[str, str],
-                             folder: str, passed: set[str] | None = None) -> None:
+                             folder: str) -> None:
     """Raises Problems for what must not reach Jinja: control characters in a template file, includes that
     never end, and includes of a prose section."""
     controls = [(f"{folder}/{name}", f"line {line}: {message}") for name, text in sorted(templates.items())
@@ -281,10 +254,8 @@ def _refuse_before_rendering(sections: list[Section], templates: Mapping[str, st
     if controls:
         raise Problems.in_files(controls)
     shown = functools.partial(shown_name, folder=folder)
-    wrong = unless_passed(passed, ("includes", folder, *(x for name in sorted(texts) for x in (name, texts[name])),
-                                   *(s.source for s in sections)),
-                          lambda: page_checks.include_cycles(texts, shown)
-                          + page_checks.section_includes(texts, [s.source for s in sections], shown))
+    wrong = (page_checks.include_cycles(texts, shown)
+             + page_checks.section_includes(texts, [s.source for s in sections], shown))
     if wrong:
         raise Problems.in_files(wrong)
 
@@ -297,25 +268,23 @@ def _sections_view(sections: list[Section], bodies: Mapping[str, str], component
 
 
 def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapping[str, Any], trace_text: str,
-                cache: jinja2.BytecodeCache | None = None, folder: str = "templates", passed: set[str] | None = None) -> str:
+                folder: str = "templates") -> str:
     """Returns the page's HTML from sections in order, template texts, the view's context and the trace's JSON;
-    raises Problems naming the file and line of every problem, the page's broken links included. `passed`, when
-    given, lets the slow checks skip inputs that passed them in an earlier build (unless_passed)."""
+    raises Problems naming the file and line of every problem, the page's broken links included."""
     texts = _texts(sections, templates)
-    _refuse_before_rendering(sections, templates, texts, folder, passed)
-    markup = functools.partial(_markup_problem, passed)
-    env = environment(texts, cache, folder)
+    _refuse_before_rendering(sections, templates, texts, folder)
+    env = environment(texts, folder)
     env.steps = 0
     md, problems = _markdown(), list[str]()  # one printable line each
     components = _components(env, ctx, folder, problems)
     problems += [f"{folder}/{n}.html.j2: {p}" for n, html in components.items()
-                 if html is not None and (p := markup(templates[f"{n}.html.j2"], html))]
+                 if html is not None and (p := page_checks.markup_problem(templates[f"{n}.html.j2"], html))]
     problems += [f"{folder}/{n}: {p}" for n in STYLES if n in templates and (p := page_checks.css_problem(templates[n]))]
     css = _render(env, f"{folder}/", problems, lambda: rcssmin.cssmin("\n".join(templates[n] for n in STYLES)))
     if css and _RAW_END.search(css):
         problems += lines_of([raw_end_problem(templates, STYLES, folder, "style")])
     missing = [n for n in SCRIPTS if n not in templates]
-    js = _render(env, f"{folder}/{missing[0] if missing else 'js/'}", problems, lambda: joined_script(templates, folder, passed))
+    js = _render(env, f"{folder}/{missing[0] if missing else 'js/'}", problems, lambda: joined_script(templates, folder))
     bodies = {s.source: _render(env, s.source, problems, functools.partial(section_html, env, md, s, ctx),
                                 (*ctx, *COMPONENTS)) for s in sections}
     if problems:
@@ -327,7 +296,7 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
         (*ctx, "sections", "css", "js", "trace_json", "csp"))
     placed = placement_problems(bodies, folder)
     problems += lines_of(placed)
-    if page is not None and (unbalanced := markup(templates["page.html.j2"], page)):
+    if page is not None and (unbalanced := page_checks.markup_problem(templates["page.html.j2"], page)):
         problems.append(f"{folder}/page.html.j2: {unbalanced}")  # sections and figures are balanced: the page is not
     if page is not None and not any(_TWICE in message for _, message in placed):  # else its ids are all doubled
         parts = {**{s.source: (s.template_text(), bodies[s.source]) for s in sections},
@@ -337,6 +306,3 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
         raise Problems(problems)
     return page
 
-
-def _markup_problem(passed: set[str] | None, source: str, html: str) -> str | None:
-    return unless_passed(passed, ("markup", source, html), lambda: page_checks.markup_problem(source, html))

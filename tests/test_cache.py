@@ -196,48 +196,25 @@ def test_a_build_that_hits_the_cache_never_imports_numpy(tmp_path):
     assert probe(tmp_path) == "0 False False"
 
 
-# --- the checks' passes: a clean input is not checked again, and anything else always is ----------------------
+# --- only the analysis is cached: every check of the templates and the markup runs in every build -------------
 
-def test_a_pass_is_recorded_only_for_a_clean_finding_and_skips_that_check_next_time():
-    from speculative.render import unless_passed
-
-    passed: set[str] = set()
-    ran = []
-    assert unless_passed(passed, ("markup", "<p>", "<p>a"), lambda: ran.append(1) or "found <p> with no </p>") == \
-        "found <p> with no </p>"
-    assert passed == set()  # a problem is never recorded: the next build meets it again
-    assert unless_passed(passed, ("markup", "<b></b>"), lambda: ran.append(2) or None) is None
-    assert unless_passed(passed, ("markup", "<b></b>"), lambda: ran.append(3) or "never asked") is None
-    assert unless_passed(passed, ("markup", "<b>", "</b>"), lambda: ran.append(4) or None) is None  # other texts
-    assert unless_passed(None, ("markup", "<b></b>"), lambda: ran.append(5) or "no store: always checked") == \
-        "no store: always checked"
-    assert ran == [1, 2, 4, 5] and len(passed) == 2
-
-
-def test_a_build_records_its_passes_and_a_broken_template_after_them_is_still_refused(fresh_cache, tmp_path, monkeypatch):
+def test_a_build_caches_the_analysis_alone_and_checks_every_input_each_time(fresh_cache, tmp_path, monkeypatch):
+    from speculative import page_checks, render
     from speculative.errors import Problems
 
     files()
-    recorded = pipeline.passed_checks()
-    assert len(recorded) >= 10  # the includes, every script file, every figure's markup and the page's
+    assert sorted(p.name for p in fresh_cache.parent.iterdir()) == ["analysis.json"]  # no record of passed checks
     calls = []
-    from speculative import page_checks
-    monkeypatch.setattr(page_checks, "markup_problem", lambda *a: calls.append(a) or None)
+    real = page_checks.markup_problem
+    monkeypatch.setattr(page_checks, "markup_problem", lambda *a: calls.append(a) or real(*a))
     files()
-    assert calls == []  # every figure's markup passed before: not parsed again
+    assert len(calls) == len(render.COMPONENTS) + 1  # every figure's markup and the page's, checked again
     monkeypatch.undo()
     monkeypatch.setattr(checkout, "CACHE", fresh_cache.parent)
     templates = tmp_path / "templates"
     shutil.copytree(ROOT / "templates", templates)
     lab = templates / "lab.html.j2"
     lab.write_text(lab.read_text(encoding="utf-8") + "\n<div>\n", encoding="utf-8")
-    with pytest.raises(Problems) as refused:
+    with pytest.raises(Problems) as refused:  # the analysis is a hit; the template's markup is checked all the same
         pipeline.build_files(DATA, ROOT / "content", templates)
     assert any("lab.html.j2" in line and "<div> with no </div>" in line for line in refused.value.lines)
-
-
-def test_passes_recorded_by_other_code_are_void(fresh_cache, monkeypatch):
-    files()
-    assert pipeline.passed_checks()
-    monkeypatch.setattr(pipeline, "package_key", lambda: "another version of the checks")
-    assert pipeline.passed_checks() == []

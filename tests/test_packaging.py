@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import tomllib
 
+import pytest
+
 from .conftest import ROOT
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -23,6 +25,28 @@ def test_the_command_line_is_installed_as_speculative():
 def test_the_set_up_installs_scipy_for_check_and_ruff_for_the_tests():
     assert any(d.startswith("scipy") for d in PROJECT["project"]["dependencies"])
     assert any(d.startswith("ruff") for d in PROJECT["project"]["optional-dependencies"]["test"])
+
+
+def declared(requirement: str) -> str:
+    """Returns a requirement's distribution name, normalised ("rjsmin>=1.2" -> "rjsmin")."""
+    import re
+
+    return re.split(r"[<>=!~; \[]", requirement, maxsplit=1)[0].lower().replace("_", "-")
+
+
+# cli.NEEDED still names tree_sitter and tree_sitter_javascript, which the build no longer imports and pyproject.toml
+# no longer installs: a fresh set-up would refuse to build until cli.py (another session's file) drops them
+@pytest.mark.xfail(reason="cli.NEEDED still lists tree_sitter and tree_sitter_javascript", strict=False)
+def test_every_module_the_build_command_requires_is_installed_by_a_declared_dependency():
+    from importlib.metadata import packages_distributions
+
+    from speculative import cli
+
+    dependencies = {declared(d) for d in PROJECT["project"]["dependencies"]}
+    owners = packages_distributions()
+    missing = [name for name in cli.NEEDED
+               if not {d.lower().replace("_", "-") for d in owners.get(name, [name])} & dependencies]
+    assert missing == []
 
 
 def test_the_slow_marker_is_registered():

@@ -34,8 +34,6 @@ WHY, LAB = "content/12-limits.md", "templates/lab.html.j2"
 AFTER_WHY, AFTER_LAB = lines_of(WHY) + 2, lines_of(LAB) + 1
 LAB_JS = "templates/js/lab.js"
 STYLE = "templates/style.css"
-CLASSIC = ("expected JavaScript (ES2020) that runs as a classic script, as the other scripts are written (no import or "
-           "export: the page is opened from file://, where module scripts are refused)")
 FETCH = "expected no @import and no url() other than data:, since the page loads nothing"
 
 CASES = [
@@ -116,15 +114,6 @@ CASES = [
      [f"{STYLE}: line {lines_of(STYLE) + 2}: found “url(https://x.org/a.png) }}”; {FETCH}"]),
     ("a component placed twice", append(WHY, "\n{{ lab }}\n"),
      ["content/04-rule.md, content/12-limits.md: found {{ lab }} more than once; expected it in one place"]),
-    # each script file is parsed at build time (tree-sitter): a syntax error names its own file and line
-    ("an unclosed function in a script", append(LAB_JS, "\nfunction broken( {\n"),
-     [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found JavaScript that does not parse (near 'function'); {CLASSIC}"]),
-    ("an operator with nothing after it in a script", append(LAB_JS, "\nconst twice = 2 *;\n"),
-     [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found JavaScript that does not parse (near '*'); {CLASSIC}"]),
-    ("an unclosed parenthesis in a script", append(LAB_JS, "\nif (lab {\n}\n"),
-     [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found a missing ')'; {CLASSIC}"]),
-    ("a module import in a script", append(LAB_JS, "\nimport x from './x.js';\n"),
-     [f"{LAB_JS}: line {lines_of(LAB_JS) + 2}: found import; {CLASSIC}"]),
     # a runtime error in a template's own expression is the input's problem, named by file and line
     ("a division by zero in prose", append(WHY, "\nE is {{ 1 / 0 }}.\n"),
      [f"{WHY}: line {AFTER_WHY}: found ZeroDivisionError: division by zero; expected an expression that works on "
@@ -261,3 +250,29 @@ def test_braces_and_urls_in_css_comments_and_strings_are_not_problems():
 
     assert css_problem('/* { url(x) */ .a::before { content: "}" }\n.b { background: url("data:image/png;base64,AA") }') is None
     assert css_problem(".a { content: '{' ").startswith("line 1: found { that no } closes")
+
+
+# --- the scripts: the build does not parse them; a syntax error fails the browser tests ------------------------
+
+SCRIPT_ERRORS = [("an unclosed function", "\nfunction broken( {\n"), ("an operator with nothing after it", "\nconst twice = 2 *;\n"),
+                 ("an unclosed parenthesis", "\nif (lab {\n}\n"), ("a module import", "\nimport x from './x.js';\n")]
+
+
+@pytest.mark.browser
+@pytest.mark.allow_page_errors
+@pytest.mark.parametrize("planted", [s[1] for s in SCRIPT_ERRORS], ids=[s[0] for s in SCRIPT_ERRORS])
+def test_a_syntax_error_in_a_script_is_built_and_caught_by_the_browser_tests_page_error_check(pages, project, planted):
+    """The scripts are the project's own reviewed code, which the build joins without parsing: a syntax error in one
+    builds, and the browser tier's pages fixture (conftest.Pages) records it as an uncaught SyntaxError, failing any
+    browser test that loads the page."""
+    from speculative import pipeline
+
+    append(LAB_JS, planted)(project)
+    files = pipeline.build_files(project / "data" / "profiles.v1.json", project / "content", project / "templates")
+    (project / "index.html").write_bytes(files["index.html"])
+    page = pages.open()
+    with page.expect_event("pageerror"):
+        page.goto((project / "index.html").as_uri())
+    assert [e for e in page.pool_errors if e.startswith("uncaught SyntaxError: ")] == page.pool_errors != [], \
+        page.pool_errors
+    assert pages.give_back() == page.pool_errors  # what the pages fixture fails an unmarked test on
