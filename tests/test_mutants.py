@@ -1,0 +1,223 @@
+"""Fast tests for the behaviours a 45-mutant audit of the sampler, the generator and their script twins found guarded
+only by slow tests, the browser, a golden draw-for-draw hash, or nothing (issue "A lighter build", item 6).
+
+Each test's docstring names the mutation it was seen to kill: the product file was edited by hand, the test run and
+seen to fail, and the edit undone. The script twins run in Node (templates/js joined as the page joins them); those
+tests skip where `node` is not on PATH, and the browser tests still reach the same functions there.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from speculative import generate, language, sampler, variants
+
+from .conftest import script_source
+
+NODE = shutil.which("node")
+needs_node = pytest.mark.skipif(NODE is None, reason="node is not on PATH: these tests run the page's script "
+                                                     "functions in Node (the browser tests reach them in Chromium)")
+
+
+def run_js(tmp_path, names: tuple[str, ...], body: str, data) -> object:
+    """Returns what `body` returns, run in Node as a function of `data` after the named script files, joined as the
+    page joins them (strict, each file in a block; the last file's own names are in scope)."""
+    script = tmp_path / "mutants.js"
+    script.write_text("'use strict';\n" + script_source(*names) + "\nconst data = JSON.parse(require('fs')"
+                      ".readFileSync(0, 'utf8'));\nconsole.log(JSON.stringify((() => {" + body + "})()));\n",
+                      encoding="utf-8")
+    done = subprocess.run([NODE, str(script)], input=json.dumps(data), capture_output=True, text=True, timeout=30,
+                          check=False)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    return json.loads(done.stdout)
+
+
+# --- 1. the expected tokens per round: target and draft tempered alike at every offered temperature ------------
+
+def own_tempered(model, t: Fraction):
+    """Returns context -> p^(1/T) renormalised (T = 0: one-hot at the first top token), written here from the
+    definition, so a test of the build's rows does not read them through generate.rows or ngram.tempered."""
+    cache: dict = {}
+
+    def row(context):
+        if context not in cache:
+            p = model.row(context)
+            if t == 0:
+                cache[context] = np.zeros(len(p))
+                cache[context][int(np.argmax(p))] = 1.0
+            elif t == 1:
+                cache[context] = p
+            else:
+                w = p ** (1.0 / float(t))
+                cache[context] = w / w.sum()
+        return cache[context]
+    return row
+
+
+@pytest.mark.data_independent
+@pytest.mark.parametrize("i", range(4))  # data/profiles.v1.json offers four temperatures: 0, 1/2, 1, 3/2
+def test_the_expected_tokens_per_round_temper_the_target_and_the_draft_alike_at_each_temperature(explained, i):
+    """Mutations killed (each confirmed by hand): in language.explain, the pass profile's target rows untempered
+    (generate.rows(target, 1.0)) or its draft's (generate.rows(q, 1.0)); in generate.rows, the row returned
+    untempered (m.row(context)). At T = 1 an untempered row is the tempered one, so only T != 1 shows them."""
+    run = explained.language
+    temperatures = run.settings.temperatures
+    if i >= len(temperatures):
+        pytest.skip(f"the data file offers {len(temperatures)} temperatures")
+    t = temperatures[i]
+    for d, draft in enumerate(run.drafts[:-1]):
+        want = language.pass_profile(own_tempered(run.target, t), own_tempered(draft, t), run.prompt,
+                                     run.settings.seed + 2)
+        assert run.passes[d][i] == want, (d, t)
+
+
+# --- 2. in the page's script, a draw exactly on a cut point belongs to the next token ----------------------------
+
+def eighths_cases() -> list[list[float]]:
+    """Returns distributions in whole eighths (2 to 6 tokens, zeros among them): every cut point falls on the 0.001
+    grid of the lab's sliders, and many on 0.500, where the r slider starts."""
+    rng = np.random.default_rng(6)
+    cases = [[4 / 8, 4 / 8], [3 / 8, 1 / 8, 4 / 8], [4 / 8, 0.0, 4 / 8], [0.0, 8 / 8, 0.0], [1 / 8, 3 / 8, 0.0, 4 / 8]]
+    for _ in range(40):
+        size = int(rng.integers(2, 7))
+        cases.append((rng.multinomial(8, rng.dirichlet(np.full(size, 0.5))) / 8).tolist())
+    return cases
+
+
+@needs_node
+def test_the_scripts_draws_give_a_uniform_on_a_cut_point_to_the_next_token_as_python_does(tmp_path):
+    """tally.js's segmentAt (the lab's replacement strip and exact-match draw, and the tally) and variants.js's
+    inverseCdf (the generator and the broken samplers) against sampler.categorical (u >= edge moves on) at every u on
+    the 0.001 grid. Mutations killed: `r < cuts[y]` -> `r <= cuts[y]` in segmentAt, `u < acc` -> `u <= acc` in
+    inverseCdf, and the lab's accept-test check `u < pos.accept_f[x]` -> `u <= pos.accept_f[x]` (LAB_CHECKS)."""
+    cases, grid = eighths_cases(), [i / 1000 for i in range(1000)]
+    body = """return data.cases.map(p => {
+      const cuts = []; let run = 0; p.forEach(x => { run += x; cuts.push(run); });
+      return [data.grid.map(u => segmentAt(cuts, u)), data.grid.map(u => shared.inverseCdf(p, u)),
+              p.map(a => LAB_CHECKS['accept-test']({ accept_f: p }, p.indexOf(a), a).y)];
+    });"""
+    got = run_js(tmp_path, ("core.js", "variants.js", "eighths.js", "tally.js", "lab.js"), body,
+                 {"cases": cases, "grid": grid})
+    on_a_cut = 0
+    for p, (segment, inverse, checks) in zip(cases, got, strict=True):
+        want = sampler.categorical(sampler.edges(np.array(p)), np.array(grid)).tolist()
+        assert segment == want and inverse == want, p
+        on_a_cut += sum(u in np.cumsum(p)[:-1] for u in grid if u > 0)
+        accepted = sampler.RULE.accepts(np.array(p), np.array(p))  # u equal to the accept probability: rejected
+        assert [y != -1 for y in checks] == accepted.tolist() == [False] * len(p), p
+    assert on_a_cut > 50  # the boundaries themselves were drawn, 0.5 among them
+
+
+# --- 3 and 4. the generator's script: the bonus's context, and the replacement's own draw ------------------------
+
+def tiny_pair(seed: int, size: int = 3, width: int = 2) -> tuple[dict, dict]:
+    """Returns (target, draft) rows of a tiny model of order width + 1: context -> [V], the draft near the target so
+    that many rounds pass every check, and every row different."""
+    rng = np.random.default_rng(seed)
+    contexts = [tuple(int(c) for c in np.unravel_index(i, (size,) * width)) for i in range(size ** width)]
+    p = {c: rng.dirichlet(np.ones(size)) for c in contexts}
+    return p, {c: 0.7 * p[c] + 0.3 * rng.dirichlet(np.ones(size)) for c in contexts}
+
+
+def in_script(rows: dict) -> dict:
+    return {" ".join(map(str, c)): row.tolist() for c, row in rows.items()}
+
+
+GENERATE_JS = """const P = ctx => data.p[ctx.join(' ')], Q = ctx => data.q[ctx.join(' ')];
+  let i = 0, text = data.prompt.slice();
+  const draw = () => data.u[i++], out = [];
+  for (let n = 0; n < data.rounds; n++) {
+    const r = generatorRound(P, Q, text.slice(text.length - data.prompt.length), data.k, draw, data.spec);
+    out.push({ committed: r.committed, bonusCtx: r.bonusCtx || null, r: r.r });
+    text = text.concat(r.committed);
+  }
+  return out;"""
+
+
+def script_rounds(tmp_path, p: dict, q: dict, prompt: tuple, k: int, u: list[float], rounds: int) -> list[dict]:
+    """Returns the script's rounds (generator.js's generatorRound under the rule), grown into a text as the figure
+    grows it, from the draws u in order."""
+    data = {"p": in_script(p), "q": in_script(q), "prompt": list(prompt), "k": k, "u": u, "rounds": rounds,
+            "spec": variants.THE_RULE.json()}
+    return run_js(tmp_path, ("core.js", "variants.js", "generator.js"), GENERATE_JS, data)
+
+
+@needs_node
+def test_the_scripts_bonus_is_explained_in_the_context_after_the_rounds_last_proposal(tmp_path):
+    """The figure explains a bonus token with p at round.bonusCtx (renderCheck): it must be the context after the
+    last proposal, the one generate.one_round draws the bonus in. Also holds the script's rounds to Python's, draw
+    for draw. Mutation killed: in generator.js, `round.bonusCtx = ctx` -> `round.bonusCtx = round.checks[k - 1].ctx`
+    (the context the last proposal was checked in), and -> `round.bonusCtx = context` (the round's start)."""
+    p, q = tiny_pair(3)
+    prompt, k, u = (0, 1), 3, np.random.default_rng(4).random(4000).tolist()
+    got = script_rounds(tmp_path, p, q, prompt, k, u, 150)
+    rounds = generate.generate(lambda c: p[c], lambda c: q[c], prompt, k, iter(u), 150)
+    full = 0
+    for js, py in zip(got, rounds, strict=True):
+        assert tuple(js["committed"]) == py.committed and js["r"] == py.last_draw
+        if py.kinds[-1] == generate.BONUS:
+            after = (*py.context, *py.proposals)[-len(prompt):]
+            assert tuple(js["bonusCtx"]) == after, py
+            full += after != (*py.context, *py.proposals)[-len(prompt) - 1:-1]
+    assert full > 20  # rounds where the context before the last proposal differs from the one after it
+
+
+def rejecting_pair() -> tuple[np.ndarray, np.ndarray]:
+    """Returns (p, q) where chance decides: q proposes token 0 only, kept with chance p(0)/q(0) = 1/4; the residual
+    is 1/2 on each of tokens 1 and 2, so a draw r < 1/2 replaces with 1 and one above with 2."""
+    return np.array([0.25, 0.375, 0.375]), np.array([1.0, 0.0, 0.0])
+
+
+# (the check's u, the replacement's r): u just above the threshold 1/4 with r from both halves of the residual
+REJECTIONS = [(u, r) for u in (0.25, 0.2500001, 0.3, 0.49, 0.5, 0.74, 0.99) for r in (0.01, 0.3, 0.5, 0.6, 0.99)]
+
+
+def test_a_generator_replacement_draws_a_fresh_uniform_not_the_checks():
+    """generate.checked draws the replacement with the next uniform r, whatever the check's u was. Mutation killed:
+    in generate.checked, `r = next(u)` -> `r = ui` (the rejected check's own draw, which is at least p/q, so the
+    replacement would favour the residual's later tokens)."""
+    p, q = rejecting_pair()
+    for ui, r in REJECTIONS:
+        round_ = generate.one_round(lambda c: p, lambda c: q, (0,), 1, iter([0.0, ui, r]))
+        assert round_.kinds == (generate.REPLACED,) and round_.uniforms == (ui,) and round_.last_draw == r
+        assert round_.committed == (1 if r < 0.5 else 2,), (ui, r)
+
+
+@needs_node
+def test_the_scripts_generator_and_tally_draw_a_replacement_with_a_fresh_uniform(tmp_path):
+    """generator.js's generatorRound and tally.js's accept-test draw (the lab's tally) read a third uniform for the
+    replacement. Mutations killed: in generatorRound, `round.r = draw()` -> `round.r = u`; in DRAW_RULES
+    ['accept-test'], `segmentAt(pos.cuts, u[i + 2])` -> `segmentAt(pos.cuts, u[i + 1])`."""
+    p, q = rejecting_pair()
+    flat = [x for ui, r in REJECTIONS for x in (0.0, ui, r)]
+    same = [(c,) for c in range(len(p))]  # the same rows after every token
+    got = script_rounds(tmp_path, dict.fromkeys(same, p), dict.fromkeys(same, q), (0,), 1, flat, len(REJECTIONS))
+    assert [g["committed"] for g in got] == [[1 if r < 0.5 else 2] for _, r in REJECTIONS]
+    pos = {"q_cuts": [1, 1, 1], "accept_f": [0.25, 1, 1], "cuts": [0, 0.5, 1]}
+    body = """return data.u.map(three => drawPosition(data.pos, 1, out => { out.set(three); return out; }, 'accept-test'));"""
+    tallies = run_js(tmp_path, ("core.js", "variants.js", "tally.js"), body, {"pos": pos, "u": [[0.0, *d] for d in REJECTIONS]})
+    for (ui, r), tally in zip(REJECTIONS, tallies, strict=True):
+        assert tally["rep"] == [0, int(r < 0.5), int(r >= 0.5)] and tally["acc"] == [0, 0, 0], (ui, r)
+
+
+def test_a_samplers_replacement_is_drawn_independently_of_the_rejected_checks_u():
+    """Where chance decides (p/q = 1/4), the rounds rejected with u just above the threshold (1/4 <= u < 1/2) still
+    draw replacements over the whole residual, half of each token, and each replacement's recorded draw r is not
+    its check's u. (The shipped profiles reject only tokens of p = 0, which no fast test samples this way.)
+    Mutation killed: in sampler.accept_test, `r = rng.random(np.count_nonzero(failed))` -> `r = u[failed]`."""
+    p, q = rejecting_pair()
+    rounds = sampler.sample_rounds(p[None], q[None], p, 20_000, np.random.default_rng(12))
+    rejected = ~rounds.passed[:, 0]
+    near = rejected & (rounds.uniforms[:, 0] < 0.5)  # [n] rejected with u in [1/4, 1/2): the reused u draws token 1
+    shares = np.bincount(rounds.replacements[near, 0], minlength=3) / near.sum()
+    assert near.sum() > 3000 and shares[0] == 0 and abs(shares[1] - 0.5) < 0.05 and abs(shares[2] - 0.5) < 0.05
+    assert not np.any(rounds.rep_uniforms[rejected] == rounds.uniforms[rejected, 0])
+    residual = sampler.residual(p, q)
+    assert (sampler.categorical(sampler.edges(residual), rounds.rep_uniforms[rejected]) ==
+            rounds.replacements[rejected, 0]).all()
