@@ -155,11 +155,16 @@ def test_the_bonus_check_catches_an_error_of_the_detectable_size_as_often_as_pro
 
 @pytest.mark.slow  # statistical power or many random cases: the full run only
 def test_the_sampler_hands_an_error_planted_at_the_bonus_position_to_that_positions_check_alone(dataset):
+    """Only that position's check may fail; and it does wherever enough rounds reach it to see the error (every
+    position of the shipped drafts; a draft of another file may reach its bonus position too rarely)."""
     rng = np.random.default_rng(checks.SEED)
-    for name, t, d, b in shipped_profiles(dataset):
+    for (name, t, d, b), profile in zip(shipped_profiles(dataset), dataset.profiles, strict=True):
         rule = checks.planted(checks.DETECTABLE_TV)
         found = checks.problems(checks.profile_checks(t, d, b, checks.ROUNDS, rng, rule, name))
-        assert len(found) == 1 and found[0].startswith(f"{name} position {len(t) + 1}: "), found
+        assert all(f.startswith(f"{name} position {len(t) + 1}: ") for f in found), found
+        reach = float(np.prod([float(stats.overlap(p, q)) for p, q in zip(dataset.target, profile.draft, strict=True)]))
+        if checks.detectable_tv(max(1, int(reach * checks.ROUNDS * 0.9)), len(b)) <= checks.DETECTABLE_TV:
+            assert len(found) == 1, (name, reach)
 
 
 @pytest.mark.slow  # statistical power or many random cases: the full run only
