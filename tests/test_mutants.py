@@ -8,17 +8,21 @@ tests skip where `node` is not on PATH, and the browser tests still reach the sa
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 import subprocess
+from collections import Counter
 from fractions import Fraction
+from math import prod
 
 import numpy as np
 import pytest
 
-from speculative import generate, language, sampler, variants
+from speculative import generate, language, rules, sampler, variants
 
 from .conftest import script_source
+from .test_rules import outcomes
 
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not on PATH: these tests run the page's script "
@@ -221,3 +225,110 @@ def test_a_samplers_replacement_is_drawn_independently_of_the_rejected_checks_u(
     residual = sampler.residual(p, q)
     assert (sampler.categorical(sampler.edges(residual), rounds.rep_uniforms[rejected]) ==
             rounds.replacements[rejected, 0]).all()
+
+
+# --- 5. the generator's rounds, exactly: every path of a tiny model's uniforms, enumerated ------------------------
+
+# An order-2 model of two tokens in quarters: context (the last token) -> row. Every threshold a round reads (the
+# rows' cut points, min(1, p/q), p at the draft's top token, and the residuals' cut points) is a multiple of 1/4.
+TINY_P = {0: (Fraction(1, 4), Fraction(3, 4)), 1: (Fraction(3, 4), Fraction(1, 4))}
+TINY_Q = {0: (Fraction(1, 2), Fraction(1, 2)), 1: (Fraction(1), Fraction(0))}
+
+
+class MoreDraws(Exception):
+    """A run asked for a uniform past the prefix it was given."""
+
+
+def fed(prefix):
+    yield from prefix
+    raise MoreDraws
+
+
+def cells() -> list[tuple[float, Fraction]]:
+    """Returns (midpoint, width) of each interval between the thresholds: a round's every comparison and inverse CDF
+    gives the same answer anywhere inside one, so one draw per interval, weighted by its width, is exact."""
+    cuts = set()
+    for c in TINY_P:
+        p, q = TINY_P[c], TINY_Q[c]
+        top = q.index(max(q))
+        rest = [Fraction(0) if y == top else a for y, a in enumerate(p)]  # a greedy draft's residual, unnormalised
+        residual = [max(Fraction(0), a - b) for a, b in zip(p, q, strict=True)]  # the accept test's
+        cuts |= {*itertools.accumulate(p), *itertools.accumulate(q), p[top]}
+        cuts |= {min(Fraction(1), a / b) for a, b in zip(p, q, strict=True) if b}
+        cuts |= {s / sum(r) for r in (rest, residual) if sum(r) for s in itertools.accumulate(r)}
+    edges = sorted({Fraction(0), Fraction(1), *cuts})
+    assert all(e.denominator in (1, 2, 4) for e in edges)
+    return [(float((a + b) / 2), b - a) for a, b in itertools.pairwise(edges)]
+
+
+def implemented(run) -> Counter:
+    """Returns the exact distribution of run(uniforms): every path of draws, one per cell, explored as far as the
+    run asks for draws, each weighted by the product of its cells' widths."""
+    found, stack, grid = Counter(), [()], cells()
+    while stack:
+        prefix = stack.pop()
+        try:
+            outcome = run(fed([mid for mid, _ in prefix]))
+        except MoreDraws:
+            stack.extend((*prefix, c) for c in grid)
+            continue
+        found[outcome] += prod((w for _, w in prefix), start=Fraction(1))
+    return found
+
+
+def defined(rule: str, c: int, k: int) -> Counter:
+    """Returns the exact distribution of what one round from context c commits, from the rule's definition
+    (test_rules.outcomes): each reached check keeps its proposal or commits its replacement and stops; after k kept
+    proposals, the bonus comes from the target in the context after the last of them."""
+    found: Counter = Counter()
+
+    def walk(ctx: int, chance: Fraction, committed: tuple, left: int) -> None:
+        if not left:
+            for y, py in enumerate(TINY_P[ctx]):
+                found[(*committed, y)] += chance * py
+            return
+        for share, kept, y in outcomes(rule, TINY_P[ctx], TINY_Q[ctx]):
+            if kept:
+                walk(y, chance * share, (*committed, y), left - 1)
+            else:
+                found[(*committed, y)] += chance * share
+    walk(c, Fraction(1), (), k)
+    return +found  # paths of chance 0 left out
+
+
+def tiny_rows(rows: dict) -> generate.Rows:
+    floats = {c: np.array([float(x) for x in row]) for c, row in rows.items()}
+    return lambda context: floats[context[-1]]
+
+
+@pytest.mark.parametrize("rule", list(rules.BY_ID))
+def test_a_generator_round_commits_exactly_what_the_rule_defines_bonus_included(rule):
+    """Every path of a round's uniforms on a tiny model, against the rule's definition, exactly: the bonus is drawn
+    from p after the last proposal, and exact match's own draw y from p where the proposal was checked. Mutations
+    killed: in one_round, the bonus's context `rule.bonus_given(before, ctx)` -> `before` and its row `p(where)` ->
+    `q(where)`; in checked, exact match's `inverse_cdf(p(at), ui)` -> `inverse_cdf(q(at), ui)`, and one_round's
+    `rule.residual_given(ctx, after)` -> `after` (exact match's draw read past the proposal; with two tokens the
+    other rules' residuals are one-hot, so only exact match shows it)."""
+    p, q, sampling = tiny_rows(TINY_P), tiny_rows(TINY_Q), rules.BY_ID[rule].sampling
+    for c, k in itertools.product(TINY_P, (1, 2)):
+        got = implemented(lambda u, c=c, k=k: generate.one_round(p, q, (c,), k, u, sampling).committed)
+        assert +got == defined(rule, c, k), (c, k)
+        assert sum(got.values()) == 1
+
+
+@pytest.mark.parametrize("rule", list(rules.BY_ID))
+def test_a_generators_second_round_continues_from_the_first_rounds_last_token_bonus_included(rule):
+    """Two rounds of one draft each, every path exactly: the pair of what they commit is the first round's chance
+    times the second's from the context after the first round's last token (its bonus, when every check passed),
+    and the text's first two tokens follow the target's own generation. Mutation killed: in generate.generate,
+    `text += r.committed` -> `text += r.committed[:-1] if r.kinds[-1] == BONUS else r.committed` (the next round
+    continuing from the last proposal, as if the bonus were not written)."""
+    p, q, sampling = tiny_rows(TINY_P), tiny_rows(TINY_Q), rules.BY_ID[rule].sampling
+    for c in TINY_P:
+        got = implemented(lambda u, c=c: tuple(r.committed for r in generate.generate(p, q, (c,), 1, u, 2, sampling)))
+        first = defined(rule, c, 1)
+        assert +got == +Counter({(a, b): first[a] * pb for a in first for b, pb in defined(rule, a[-1], 1).items()})
+        text = Counter()
+        for (a, b), chance in got.items():
+            text[(*a, *b)[:2]] += chance
+        assert text == {(y, z): TINY_P[c][y] * TINY_P[y][z] for y in (0, 1) for z in (0, 1)}
