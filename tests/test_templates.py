@@ -276,3 +276,17 @@ def test_a_syntax_error_in_a_script_is_built_and_caught_by_the_browser_tests_pag
     assert [e for e in page.pool_errors if e.startswith("uncaught SyntaxError: ")] == page.pool_errors != [], \
         page.pool_errors
     assert pages.give_back() == page.pool_errors  # what the pages fixture fails an unmarked test on
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("{% include 'a.html.j2' %}", ("a.html.j2",)),
+    ('{%- import "a.html.j2" as a -%}', ("a.html.j2",)),
+    ("{%+\n  from 'a.html.j2' import b %}", ("a.html.j2",)),
+    ("{% extends 'a.html.j2' %}{% include 'b.html.j2' %}", ("a.html.j2", "b.html.j2")),
+    ("Prose that may import from, include or extend 'a.html.j2' in words, {{ include }} {% if x %}{% endif %}", ()),
+    ("{# {% include 'a.html.j2' %} #}", ()),  # a comment: parsed, and found to include nothing
+])
+def test_the_include_check_finds_every_include_import_and_extends_and_parses_only_sources_with_one(source, expected):
+    from speculative.page_checks import _references
+
+    assert _references(source) == expected
