@@ -64,12 +64,23 @@ def own_tempered(model, t: Fraction):
     return row
 
 
+def own_alpha(run, draft, t: Fraction) -> float:
+    """Returns the mean of sum_y min(p(y), q(y)) over the prose's contexts, weighted by how often each occurs, with
+    both rows tempered here from the definition."""
+    seen = language.contexts(run.ids, run.settings.target_order - 1)
+    weight = np.array(list(seen.values()), float) / sum(seen.values())  # [C]
+    p, q = (np.stack([own_tempered(m, t)(c) for c in seen]) for m in (run.target, draft))  # [C, V] each
+    return float(weight @ np.minimum(p, q).sum(-1))
+
+
 @pytest.mark.data_independent
 @pytest.mark.parametrize("i", range(4))  # data/profiles.v1.json offers four temperatures: 0, 1/2, 1, 3/2
 def test_the_expected_tokens_per_round_temper_the_target_and_the_draft_alike_at_each_temperature(explained, i):
-    """Mutations killed (each confirmed by hand): in language.explain, the pass profile's target rows untempered
-    (generate.rows(target, 1.0)) or its draft's (generate.rows(q, 1.0)); in generate.rows, the row returned
-    untempered (m.row(context)). At T = 1 an untempered row is the tempered one, so only T != 1 shows them."""
+    """The pass profiles (and the mean accept rates beside them) are those of the target and the draft both
+    tempered at T, rows tempered here. Mutations killed (each confirmed by hand): in language.explain, the pass
+    profile's target rows untempered (generate.rows(target, 1.0)) or its draft's (generate.rows(q, 1.0)); in
+    generate.rows, the row returned untempered (m.row(context)); in language.mean_alphas, the target untempered
+    (p = [rows for t in temperatures]). At T = 1 an untempered row is the tempered one, so only T != 1 shows them."""
     run = explained.language
     temperatures = run.settings.temperatures
     if i >= len(temperatures):
@@ -79,6 +90,7 @@ def test_the_expected_tokens_per_round_temper_the_target_and_the_draft_alike_at_
         want = language.pass_profile(own_tempered(run.target, t), own_tempered(draft, t), run.prompt,
                                      run.settings.seed + 2)
         assert run.passes[d][i] == want, (d, t)
+        assert run.alphas[d][i] == pytest.approx(own_alpha(run, draft, t), abs=1e-12), (d, t)
 
 
 # --- 2. in the page's script, a draw exactly on a cut point belongs to the next token ----------------------------
@@ -134,19 +146,17 @@ def in_script(rows: dict) -> dict:
 
 
 GENERATE_JS = """const P = ctx => data.p[ctx.join(' ')], Q = ctx => data.q[ctx.join(' ')];
-  let i = 0, text = data.prompt.slice();
-  const draw = () => data.u[i++], out = [];
-  for (let n = 0; n < data.rounds; n++) {
-    const r = generatorRound(P, Q, text.slice(text.length - data.prompt.length), data.k, draw, data.spec);
-    out.push({ committed: r.committed, bonusCtx: r.bonusCtx || null, r: r.r });
-    text = text.concat(r.committed);
-  }
-  return out;"""
+  let i = 0;
+  const fig = { P, Q, prompt: data.prompt, drawSpec: () => data.u[i++], drawPlain: () => 0.5,
+    state: { k: data.k, sampler: 0 }, trace: { samplers: [data.spec], generator: { order: data.prompt.length + 1, cost: { c: 0.1, v: 1 } } },
+    run: { text: data.prompt.slice(), plain: data.prompt.slice(), rounds: [], tokens: [], time: 0, steps: 0 } };
+  for (let n = 0; n < data.rounds; n++) stepOnce(fig);
+  return fig.run.rounds.map(r => ({ context: r.context, committed: r.committed, bonusCtx: r.bonusCtx || null, r: r.r }));"""
 
 
 def script_rounds(tmp_path, p: dict, q: dict, prompt: tuple, k: int, u: list[float], rounds: int) -> list[dict]:
-    """Returns the script's rounds (generator.js's generatorRound under the rule), grown into a text as the figure
-    grows it, from the draws u in order."""
+    """Returns the script's rounds under the rule, as the figure's stepOnce runs them (generator.js: each round
+    continues from the end of the text the last one wrote), from the draws u in order."""
     data = {"p": in_script(p), "q": in_script(q), "prompt": list(prompt), "k": k, "u": u, "rounds": rounds,
             "spec": variants.THE_RULE.json()}
     return run_js(tmp_path, ("core.js", "variants.js", "generator.js"), GENERATE_JS, data)
@@ -157,14 +167,16 @@ def test_the_scripts_bonus_is_explained_in_the_context_after_the_rounds_last_pro
     """The figure explains a bonus token with p at round.bonusCtx (renderCheck): it must be the context after the
     last proposal, the one generate.one_round draws the bonus in. Also holds the script's rounds to Python's, draw
     for draw. Mutation killed: in generator.js, `round.bonusCtx = ctx` -> `round.bonusCtx = round.checks[k - 1].ctx`
-    (the context the last proposal was checked in), and -> `round.bonusCtx = context` (the round's start)."""
+    (the context the last proposal was checked in), and -> `round.bonusCtx = context` (the round's start); in
+    stepOnce, `run.text.concat(round.committed)` -> `run.text.concat(round.bonusCtx ? round.committed.slice(0, -1) :
+    round.committed)` (the next round continuing as if the bonus were not written)."""
     p, q = tiny_pair(3)
     prompt, k, u = (0, 1), 3, np.random.default_rng(4).random(4000).tolist()
     got = script_rounds(tmp_path, p, q, prompt, k, u, 150)
     rounds = generate.generate(lambda c: p[c], lambda c: q[c], prompt, k, iter(u), 150)
     full = 0
     for js, py in zip(got, rounds, strict=True):
-        assert tuple(js["committed"]) == py.committed and js["r"] == py.last_draw
+        assert tuple(js["context"]) == py.context and tuple(js["committed"]) == py.committed and js["r"] == py.last_draw
         if py.kinds[-1] == generate.BONUS:
             after = (*py.context, *py.proposals)[-len(prompt):]
             assert tuple(js["bonusCtx"]) == after, py
