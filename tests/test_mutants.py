@@ -2,8 +2,8 @@
 only by slow tests, the browser, a golden draw-for-draw hash, or nothing (issue "A lighter build", item 6).
 
 Each test's docstring names the mutation it was seen to kill: the product file was edited by hand, the test run and
-seen to fail, and the edit undone. The script twins run in Node (templates/js joined as the page joins them); those
-tests skip where `node` is not on PATH, and the browser tests still reach the same functions there.
+seen to fail, and the edit undone (in a copy of the tree). The script twins run in Node (templates/js joined as the
+page joins them); those tests skip where `node` is not on PATH, and their behaviours are then guarded only as before.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from .test_rules import outcomes
 
 NODE = shutil.which("node")
 needs_node = pytest.mark.skipif(NODE is None, reason="node is not on PATH: these tests run the page's script "
-                                                     "functions in Node (the browser tests reach them in Chromium)")
+                                                     "functions in Node, outside a browser")
 
 
 def run_js(tmp_path, names: tuple[str, ...], body: str, data) -> object:
