@@ -71,8 +71,9 @@ class Watcher:
 
     def build(self, changed: list[str] | None) -> None:
         self.digest = inputs_digest(self.paths)
-        self.rebuild(changed)
-        self.made_page = (self.paths.out / "index.html").is_file()
+        code = self.rebuild(changed)
+        # a build that succeeded made the page, even if it is deleted before this line runs; a failed one made none
+        self.made_page = code == 0 or (self.paths.out / "index.html").is_file()
 
     def stale(self) -> bool:
         """Returns whether the inputs differ from what the last build read."""
