@@ -15,6 +15,7 @@ from pathlib import Path
 
 from . import checkout
 from .checkout import Paths, shown
+from .errors import MAX_INPUT_BYTES
 
 Rebuild = Callable[[list[str] | None], int]  # builds once; given the files whose change started it, or None
 
@@ -52,8 +53,11 @@ def inputs_digest(paths: Paths) -> bytes:
         except OSError:
             files.append(folder)
     for file in files:
-        try:  # never open a named pipe or the like: reading one would wait for a writer
-            blob = b"+" + file.read_bytes() if stat.S_ISREG(os.stat(file).st_mode) else b"?"
+        try:  # never open a named pipe or the like (reading one would wait for a writer), nor read a file the build
+            info = os.stat(file)  # refuses for its size unread: its size and time tell a change
+            blob = (b"?" if not stat.S_ISREG(info.st_mode) else
+                    b"+" + file.read_bytes() if info.st_size <= MAX_INPUT_BYTES else
+                    f">{info.st_size}:{info.st_mtime_ns}".encode())
         except OSError:
             blob = b"-"
         digest.update(str(file).encode("utf-8", "surrogateescape") + b"\0" + hashlib.sha256(blob).digest())

@@ -369,6 +369,26 @@ def test_the_digest_follows_the_inputs_bytes(project):
     assert watch.inputs_digest(paths) not in (first, missing)
 
 
+def test_the_digest_never_reads_a_file_the_build_refuses_for_its_size(project, monkeypatch):
+    """Every build takes the digest before it reads its inputs: reading a 10 GB data file whole took a minute, where the
+    loader refuses it by its size unread."""
+    from pathlib import Path
+
+    from speculative import checkout, watch
+    from speculative.errors import MAX_INPUT_BYTES
+
+    data = project / "data" / "profiles.v1.json"
+    paths = checkout.Paths(data, project / "content", project / "templates", project / "site")
+    with data.open("r+b") as f:
+        f.truncate(10 * 1024**3)  # sparse: no disk is used
+    read = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: read(self) if self != data else pytest.fail("read whole"))
+    big = watch.inputs_digest(paths)
+    with data.open("r+b") as f:
+        f.truncate(MAX_INPUT_BYTES + 1)
+    assert watch.inputs_digest(paths) != big
+
+
 @pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
 def test_a_deleted_output_folder_is_built_again(project):
     run = Running(*args_for(project), "--watch", cwd=project)
