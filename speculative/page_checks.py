@@ -231,7 +231,7 @@ def include_cycles(texts: Mapping[str, str], shown: Callable[[str], str]) -> lis
     return problems
 
 
-# Lexes as the page's environment does (render._environment), so both share one lexer and its compiled patterns.
+# Lexes as the page's environment does (render.environment), so both share one lexer and its compiled patterns.
 _PARSER = jinja2.Environment(trim_blocks=True, lstrip_blocks=True)
 # The only text that can make an include, import or extends: a block tag that starts with one of their keywords.
 _INCLUDE_TAG = re.compile(r"\{%[-+]?\s*(?:include|import|from|extends)\b")
