@@ -42,7 +42,7 @@ def no_clone(start: Path | None = None) -> str:
 
 
 ROOT = find_root() or PACKAGE.parent  # the clone; without one, only commands given every path can run
-CACHE = ROOT / ".cache"  # the Jinja cache, the analysis cache, the build lock and the last unexpected error's details
+CACHE = ROOT / ".cache"  # the analysis cache, the build lock and the last unexpected error's details
 
 
 def shown(path: Path) -> str:

@@ -24,7 +24,7 @@ from .errors import SETUP, Problems
 PROG = "speculative"
 ROUNDS_RANGE = (1_000, 100_000_000)  # rounds per profile: fewer reach no later position; more take hours
 TEXTS_RANGE = (1_000, 100_000_000)  # texts for the sequence check, for the same reasons
-NEEDED = ("jinja2", "markdown_it", "rcssmin", "rjsmin", "tree_sitter", "tree_sitter_javascript", "numpy",
+NEEDED = ("jinja2", "markdown_it", "rcssmin", "rjsmin", "numpy",
           "watchfiles")  # the build imports some only once it runs
 SERVE_PORT = 8000
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import tomllib
 
-import pytest
-
 from .conftest import ROOT
 
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -36,7 +34,6 @@ def declared(requirement: str) -> str:
 
 # cli.NEEDED still names tree_sitter and tree_sitter_javascript, which the build no longer imports and pyproject.toml
 # no longer installs: a fresh set-up would refuse to build until cli.py (another session's file) drops them
-@pytest.mark.xfail(reason="cli.NEEDED still lists tree_sitter and tree_sitter_javascript", strict=False)
 def test_every_module_the_build_command_requires_is_installed_by_a_declared_dependency():
     from importlib.metadata import packages_distributions
 
