@@ -92,7 +92,7 @@ def test_every_fold_opens_for_print_and_closes_again_after(pages, page_url):
 def test_the_folded_text_is_in_the_page_for_find_in_page(page: Page, page_url):
     """Chromium's find-in-page opens a closed <details> that holds a match, but only for text that is in the DOM:
     a fold's words must not wait in a <template> or a <noscript>. The drafts' chart folds are the one exception:
-    each holds a drawing of the table printed just above it, which joins the page when the reader comes near."""
+    each holds a drawing of the table printed just above it, which joins the page in an idle moment after load."""
     page.goto(page_url)
     expect(page.locator("[data-walkthrough]")).to_be_visible()
     words = page.locator(f"{FOLDS}:not(.chart-fold)").evaluate_all("""ds => ds.map(d => [d.id || d.querySelector('summary').textContent,

@@ -121,27 +121,24 @@ def test_a_chosen_tokens_check_shows_the_draw_and_accept_probability_of_the_mode
              "accepted by chance": lambda r, j: r.kinds[j] == "a" and r.accept[j] < 1,
              "accepted outright": lambda r, j: r.kinds[j] == "a" and r.accept[j] >= 1}
 
-    def opening(seed: int) -> tuple[list, int]:
-        """Returns the seeded opening run's tokens, and how many of the first ones the lane has joined into plain
-        text: half its cap (GENERATOR_MAX_TOKENS = 40), once, when the opening run writes more than the cap."""
+    def opening(seed: int) -> list:
+        """Returns the seeded opening run's tokens: the lane keeps an element for every one of them."""
         rounds = generate.generate(p, q, run.prompt, run.settings.k, generate.mulberry32(seed), len(run.run))
-        tokens = [(r, j) for r in rounds for j in range(len(r.committed))]
-        return tokens, 20 if len(tokens) > 40 else 0
+        return [(r, j) for r in rounds for j in range(len(r.committed))]
 
-    # the first seed whose opening run shows a token of every kind as a button
+    # the first seed whose opening run shows a token of every kind
     def shows_every_kind(seed: int) -> bool:
-        tokens, joined_ = opening(seed)
-        return all(any(look(*t) for t in tokens[joined_:]) for look in looks.values())
+        return all(any(look(*t) for t in opening(seed)) for look in looks.values())
 
     seed = next(s for s in range(7, 200) if shows_every_kind(s))
-    tokens, joined_ = opening(seed)
+    tokens = opening(seed)
     open_figure(page, page_url, f"window.__generateSeed = {seed};")
     g = gen(page)
-    expect(g.locator("[data-generator-spec] [role=button]")).to_have_count(len(tokens) - joined_)
+    expect(g.locator("[data-generator-spec] [role=button]")).to_have_count(len(tokens))
     for kind, look in looks.items():
-        n = next(i for i, t in enumerate(tokens) if i >= joined_ and look(*t))
+        n = next(i for i, t in enumerate(tokens) if look(*t))
         r, j = tokens[n]
-        g.locator("[data-generator-spec] [role=button]").nth(n - joined_).click()
+        g.locator("[data-generator-spec] [role=button]").nth(n).click()
         shown = g.locator("[data-generator-check-text]")
         if kind == "bonus":
             expect(shown).to_contain_text(f"r = {r.last_draw:.4f}")

@@ -93,15 +93,10 @@ def test_a_figure_whose_start_throws_is_logged_by_name_and_every_other_figure_wo
     assert all(logged.match(e) for e in page.pool_errors), page.pool_errors
 
 
-def near_parts_join(page: Page) -> None:
-    """Brings every part that waits until the reader comes near (whenNear) into view, and waits for it to join."""
-    waiting = page.locator("noscript[data-near]")
-    assert waiting.count() > 0
-    while (left := waiting.count()) > 0:  # two parts a screen apart join at once
-        waiting.first.evaluate("n => n.parentElement.scrollIntoView()")
-        page.wait_for_function("left => document.querySelectorAll('noscript[data-near]').length < left", arg=left)
+def charts_are_there(page: Page) -> None:
+    """Every chart joins the page soon after load without scrolling: none waits for the reader to come near."""
+    expect(page.locator("noscript[data-near]")).to_have_count(0)
     for root in page.locator("[data-convergence]").all():
-        root.scroll_into_view_if_needed()
         expect(root.locator(".hist-row").first).to_be_attached()
 
 
@@ -113,7 +108,7 @@ def test_the_page_loads_and_runs_every_figure_without_a_page_error_or_console_er
     page.goto(page_url)
     for selector in LIVE.values():
         expect(page.locator(selector).first).to_be_visible()
-    near_parts_join(page)
+    charts_are_there(page)
     walkthrough_steps(page)
     draw(page, 1)
     page.evaluate("window.scrollTo(0, 0)")

@@ -563,37 +563,6 @@ def test_the_round_buttons_and_the_step_buttons_stay_put_from_round_to_round(pag
     page.close()
 
 
-STAGE_HEIGHTS_JS = """async () => {
-  const paint = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-  const stage = document.querySelector('.walkthrough-stage'), scrubber = document.querySelector('[data-walkthrough-scrubber]');
-  const heights = [];
-  for (let i = 1; i <= Number(scrubber.max); i++) {
-    document.querySelector('[data-walkthrough-action="' + (i === 1 ? 'first' : 'next') + '"]').click();
-    await paint();
-    heights.push(stage.getBoundingClientRect().height);
-  }
-  return heights;
-}"""
-
-
-@pytest.mark.parametrize("width", [360, 1280])
-def test_every_frame_of_a_round_has_the_same_height(page: Page, page_url, trace, width):
-    page.set_viewport_size({"width": width, "height": 800})
-    page.goto(page_url)
-    stage = page.locator(".walkthrough-stage")
-    page.evaluate("() => new Promise(r => requestIdleCallback(() => requestIdleCallback(r)))")
-    expect(stage).not_to_have_class(re.compile(r"\bis-sized\b"))  # far below the first screen: no sizing at load
-    stage.scroll_into_view_if_needed()  # the player sizes its round once the reader comes near it
-    expect(stage).to_have_class(re.compile(r"\bis-sized\b"))
-    for p in trace["profiles"]:
-        page.get_by_role("radio", name=p["name"]).check()
-        for choice in ("The authored walkthrough", "Rounds drawn from the draft"):
-            page.get_by_role("radio", name=choice).check()
-            heights = page.evaluate(STAGE_HEIGHTS_JS)
-            assert len(heights) == len(frames(p)) if choice.startswith("The") else len(heights) > 2
-            assert max(heights) - min(heights) < 0.5, (p["id"], choice, heights)
-
-
 def test_the_page_pool_lends_a_page_again_with_the_viewport_and_media_a_test_changed_set_back(pages):
     page = pages.open("about:blank")
     default = page.viewport_size
@@ -612,30 +581,6 @@ def test_the_axe_helper_reports_a_planted_violation_in_its_context_only(page: Pa
         b.id = 'planted-unnamed'; document.querySelector('[data-walkthrough]').append(b); }""")  # a button with no name
     assert any(v.startswith("button-name: #planted-unnamed") for v in axe_violations(page, "[data-walkthrough]"))
     assert axe_violations(page, ".explorer") == []  # another figure: the planted button is not in it
-
-
-@pytest.mark.parametrize("width,height", [(390, 844), (1280, 800)])
-def test_the_frame_area_keeps_one_height_within_one_screen_from_draft_to_draft(page: Page, page_url, trace, width, height):
-    """A first-time reader saw the frame area grow from about 1,100 to 2,500 px at 390 px when the divergent
-    draft's rejection came. The stage is now as tall as the round's tallest frame but never taller than the
-    screen under the step controls; a taller frame scrolls inside it."""
-    page.set_viewport_size({"width": width, "height": height})
-    page.goto(page_url)
-    stage = player(page).locator("[data-walkthrough-stage]")
-    player(page).scroll_into_view_if_needed()  # the player sizes its rounds once the reader comes near
-    expect(stage).to_have_class(re.compile(r"\bis-sized\b"))
-    seen = set()
-    for p in trace["profiles"]:
-        page.get_by_role("radio", name=p["name"]).check()
-        for frame in frames(p):
-            page.get_by_label("Frame", exact=True).fill(str(frame["index"]))
-            at(page, frame["index"], len(frames(p)))
-            box, controls = stage.bounding_box(), player(page).locator("[data-walkthrough-controls]").bounding_box()
-            seen.add(round(box["height"]))
-            assert controls["height"] + box["height"] <= height, (p["id"], frame["index"])
-    assert len(seen) == 1, seen  # one height for every frame of every draft's walkthrough
-    # the tallest frame is there in full, one scroll away inside the stage
-    assert stage.evaluate("s => s.scrollHeight") >= stage.evaluate("s => s.clientHeight")
 
 
 def test_a_frame_that_checks_nothing_says_so_where_the_check_stands_on_a_wide_screen(page: Page, page_url, trace):

@@ -1,6 +1,6 @@
 // Convergence you can watch: the checkpoints of one Monte Carlo run, per position and per round length.
 
-const { clamp, figure, fill, fracValue, grouped, node, partsOf, starts, whenNear, whole } = shared;
+const { clamp, figure, fill, fracValue, grouped, node, partsOf, starts, whole } = shared;
 
 const CONVERGENCE_PARTS = {
   rounds: '[data-convergence-rounds]', position: '[data-convergence-position]', readout: '[data-convergence-readout]',
@@ -19,8 +19,7 @@ function startConvergence(root, trace) {
   fig.ticks = fig.now ? fig.now.dataset.ticks.split(' ') : [];
   fig.ui.rounds.addEventListener('input', () => { fig.update({ cp: fig.ui.rounds.value }); });
   fig.ui.position.addEventListener('change', () => { fig.update({ pos: fig.ui.position.value }); });
-  fig.update({});
-  whenNear(root, () => { fig.near = true; renderHistograms(fig); });  // 48 elements each, built on approach
+  fig.update({});  // the histograms too (48 elements each): at start, so print and a full-page capture show them
   return fig;
 }
 
@@ -62,7 +61,6 @@ function renderConvergence(fig) {
 }
 
 function renderHistograms(fig) {
-  if (!fig.near) return;
   const conv = fig.prof.convergence, c = fig.state.cp, i = fig.state.pos - 1;
   const target = i < fig.trace.k ? fig.prof.positions[i].target : fig.prof.bonus_target, freq = conv.freq[c][i];
   const lengths = conv.lengths_freq[c];

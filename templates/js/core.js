@@ -24,20 +24,16 @@ function loadTrace(doc) {
   return source ? JSON.parse(source.textContent) : null;
 }
 
-// Calls fn once, when el first comes within a screen of the viewport, or when the page is printed; at once where
-// the browser has no IntersectionObserver. Parts far below the fold then cost no elements at load.
+// Calls fn once, soon after load and whatever the reader's scroll: in one idle task (within two seconds at the
+// latest), or at once if the page is printed first. The name and `el`, unused, stay for the callers that still name
+// an element: a part built this way was once held back until scrolled near, and so missing from print and from a
+// full-page capture; now it is only kept off the first paint.
 function whenNear(el, fn) {
-  const print = window.matchMedia('print');
   let done = false;
   function go() { if (!done) { done = true; fn(); } }
-  function onPrint(e) { if (e.matches) go(); }
-  if (!window.IntersectionObserver) return go();
-  const seen = new IntersectionObserver(entries => {
-    if (entries.some(e => e.isIntersecting)) { seen.disconnect(); go(); }
-  }, { rootMargin: '100%' });
-  seen.observe(el);
+  if (window.requestIdleCallback) requestIdleCallback(go, { timeout: 2000 }); else setTimeout(go, 0);
   window.addEventListener('beforeprint', go);
-  print.addEventListener('change', onPrint);
+  window.matchMedia('print').addEventListener('change', e => { if (e.matches) go(); });
 }
 
 // A figure's "Back to where you were" (its `holder`, a hidden paragraph around one link): once a link elsewhere

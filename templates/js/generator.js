@@ -16,10 +16,11 @@ const GENERATOR_PARTS = {
   expected: '[data-generator-expected]', note: '[data-generator-note]', check: '[data-generator-check-text]', bars: '[data-generator-bars]',
   how: '[data-generator-how]', sampler: '[data-generator-sampler]', brokenAt: '[data-generator-broken-at]'
 };
-const GENERATOR_MAX_TOKENS = 40;  // token buttons a lane keeps before its oldest half joins one plain span
-const GENERATOR_MS = 450;
+const GENERATOR_MS = 450;  // play: milliseconds per target step of the clock
 let KINDS = [];  // a committed token's kinds, from the trace: accepted, replaced, bonus
-let KEYS = [];  // the keys that choose a focused token, from the trace: Enter and space, as a button's  // play: milliseconds per target step of the clock
+let KEYS = [];  // the keys that choose a focused token, from the trace: Enter and space, as a button's
+// The keys that move between a lane's tokens, which take one stop in the tab order between them (a roving tabindex).
+const GENERATOR_MOVES = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: -Infinity, End: Infinity };
 
 /* ---------- the model: counts, then rows ---------- */
 
@@ -186,13 +187,33 @@ function wireGenerator(fig) {
   ui.sampler.addEventListener('change', () => { fig.update({ sampler: ui.sampler.value }); restart(fig, null); fig.update({}); });
   ui.k.addEventListener('input', () => { fig.update({ k: ui.k.value }); restart(fig, null); fig.update({}); });
   function choose(e) {
-    const b = e.target.closest('[role=button]');
-    if (!b) return;
+    const b = e.target.closest('[role=button]'), i = b ? fig.tokenEls.indexOf(b) : -1;
+    if (i < 0) return;
     e.preventDefault();
-    fig.update({ chosen: fig.firstShown + [...ui.spec.querySelectorAll('[role=button]')].indexOf(b) });
+    fig.update({ chosen: i });
   }
   ui.spec.addEventListener('click', choose);
-  ui.spec.addEventListener('keydown', e => { if (e.key === KEYS[0] || e.key === KEYS[1]) choose(e); });
+  ui.spec.addEventListener('keydown', e => {
+    if (e.key === KEYS[0] || e.key === KEYS[1]) choose(e); else if (e.key in GENERATOR_MOVES) moveFocus(fig, e);
+  });
+}
+
+// Arrows, Home and End move the focus from token to token in the speculative lane.
+function moveFocus(fig, e) {
+  const list = fig.tokenEls, i = list.indexOf(e.target);
+  if (i < 0 || e.altKey || e.ctrlKey || e.metaKey) return;
+  e.preventDefault();
+  const to = list[clamp(i + GENERATOR_MOVES[e.key], 0, list.length - 1)];
+  rove(fig, to);
+  to.focus();
+}
+
+// The one token of the lane in the tab order: the chosen one, or else the first.
+function rove(fig, el) {
+  if (fig.rover === el) return;
+  if (fig.rover) fig.rover.tabIndex = -1;
+  fig.rover = el;
+  if (el) el.tabIndex = 0;
 }
 
 function limitGenerator(fig) {
@@ -215,7 +236,6 @@ function restart(fig, seed) {
   fig.run = { text: fig.prompt.slice(), plain: fig.prompt.slice(), rounds: [], tokens: [], time: 0, steps: 0 };
   fig.shownSpec = 0;
   fig.shownPlain = 0;
-  fig.firstShown = 0;  // the run's index of the lane's first token element
   s.chosen = null;
   clearLanes(fig);
 }
@@ -266,6 +286,8 @@ function clearLanes(fig) {
   ui.spec.append(node('span', 'generator-prompt', prompt));
   ui.plain.append(node('span', 'generator-prompt', prompt), document.createTextNode(''));
   fig.ghosts = [];
+  fig.tokenEls = [];  // the lane's token elements, one for each token of the run, in order
+  fig.rover = fig.pressed = null;
 }
 
 // Tokens joined as the build joins them (figures/generator.joined): a space unless punctuation holds them together.
@@ -325,19 +347,28 @@ function growSpec(fig) {
   const frag = document.createDocumentFragment();
   let previous = lastToken(fig, run.text, start);
   run.tokens.slice(start).forEach(t => {
-    const tok = fig.vocab[t.y], b = node('span', `generator-tok is-${t.kind}`, tok);
-    b.setAttribute('role', 'button');  // a span, not a button element: it flows and wraps as the words around it
-    b.tabIndex = 0;
-    b.setAttribute('aria-label', `${tok}: ${fig.G[t.kind]}`);
-    frag.append(spaceBefore(fig, tok, previous), b);
-    previous = tok;
+    const b = tokenEl(fig, t);
+    frag.append(spaceBefore(fig, b.textContent, previous), b);
+    fig.tokenEls.push(b);
+    previous = b.textContent;
   });
   const last = run.rounds[run.rounds.length - 1];
   if (last.ghosts.length) frag.append(ghostOf(fig, last.ghosts, previous));
   ui.spec.append(frag);
   fig.shownSpec = run.tokens.length;
-  joinOldest(fig);
+  if (!fig.rover) rove(fig, fig.tokenEls[0]);
   if (follow) ui.spec.scrollTop = ui.spec.scrollHeight;
+}
+
+// Every token of the run keeps its own element, marked with its kind (kept, replaced, bonus) for as long as the run
+// lasts: a span, not a button element, so that it flows and wraps as the words around it.
+function tokenEl(fig, t) {
+  const tok = fig.vocab[t.y], b = node('span', `generator-tok is-${t.kind}`, tok);
+  b.setAttribute('role', 'button');
+  b.setAttribute('aria-pressed', String(false));
+  b.setAttribute('aria-label', `${tok}: ${fig.G[t.kind]}`);
+  b.tabIndex = -1;
+  return b;
 }
 
 // The proposals a rejection dropped, struck through after the round's text; it goes, with its space, next round.
@@ -360,20 +391,6 @@ function growPlain(fig) {
   text.textContent += spacedText(fig, fresh, lastToken(fig, run.plain, have));
   fig.shownPlain = run.plain.length - fig.prompt.length;
   if (follow) fig.ui.plain.scrollTop = fig.ui.plain.scrollHeight;
-}
-
-// A lane holds at most GENERATOR_MAX_TOKENS token elements: the oldest half becomes plain text in one span, and a token
-// chosen among them is let go (its check no longer has a token to point at).
-function joinOldest(fig) {
-  const lane = fig.ui.spec, toks = lane.querySelectorAll('[role=button]');
-  if (toks.length <= GENERATOR_MAX_TOKENS) return;
-  const half = Math.floor(GENERATOR_MAX_TOKENS / 2), cut = toks[half], older = node('span', 'generator-older');
-  let text = '';
-  while (lane.firstChild && lane.firstChild !== cut) { text += lane.firstChild.textContent; lane.firstChild.remove(); }
-  older.textContent = text;
-  lane.prepend(older);
-  fig.firstShown += half;
-  if (fig.state.chosen !== null && fig.state.chosen < fig.firstShown) fig.state.chosen = null;
 }
 
 // A probability as the check shows it: 4 decimals, or 3 significant digits below 0.01, so a rare token's ratio
@@ -419,15 +436,21 @@ function renderClock(fig) {
 function renderCheck(fig) {
   const s = fig.state, ui = fig.ui, G = fig.G, t = s.chosen === null ? null : fig.run.tokens[s.chosen];
   ui.bars.textContent = '';
-  ui.spec.querySelectorAll('[role=button]').forEach((b, i) => {
-    b.setAttribute('aria-pressed', String(fig.firstShown + i === s.chosen));
-  });
+  press(fig, t ? fig.tokenEls[s.chosen] : null);
   if (!t) { ui.check.textContent = G.pick; return; }
   const round = fig.run.rounds[t.round], c = t.kind === KINDS[2] ? null : round.checks[t.j];
   const ctx = c ? c.ctx : round.bonusCtx, p = fig.P(ctx), q = fig.Q(ctx);
   const head = fill(G.ctx, { round: t.round + 1, pos: t.j + 1, context: spacedText(fig, ctx, null) });
   ui.check.textContent = `${head} ${checkSentence(fig, round, t, c, p)}`;
   ui.bars.append(...topBars(fig, p, q, c ? round.proposals[t.j] : t.y, fig.G.bar_numbers));
+}
+
+// Only the token chosen before and the one chosen now change: the lane may hold thousands.
+function press(fig, el) {
+  if (fig.pressed === el) return;
+  if (fig.pressed) fig.pressed.setAttribute('aria-pressed', String(false));
+  fig.pressed = el;
+  if (el) { el.setAttribute('aria-pressed', String(true)); rove(fig, el); }
 }
 
 function checkSentence(fig, round, t, c, p) {

@@ -2,7 +2,7 @@
 
 const {
   bar, clamp, decoded, figure, fill, fracValue, headRow, NEAR_EVENT, node, offerBack, overlapRows, partsOf, row,
-  starts, tokenCell, whenNear, whole
+  starts, tokenCell, whole
 } = shared;
 
 /* ---------- pure helpers ---------- */
@@ -89,13 +89,9 @@ const WALKTHROUGH_PARTS = {
   chance: '[data-walkthrough-chance]', bars: '[data-walkthrough-bars]', dist: '[data-walkthrough-dist]', distTitle: '[data-walkthrough-dist-title]',
   distHead: '[data-walkthrough-dist-head]', distBody: '[data-walkthrough-dist-body]', dropped: '[data-walkthrough-dropped]',
   droppedList: '[data-walkthrough-dropped-list]', committed: '[data-walkthrough-committed]', distDraw: '[data-walkthrough-dist-draw]',
-  idle: '[data-walkthrough-idle]', controls: '[data-walkthrough-controls]', distSegs: '[data-walkthrough-dist-segs]', distMark: '[data-walkthrough-dist-mark]', distR: '[data-walkthrough-dist-r]', chanceNote: '[data-walkthrough-chance-note]',
+  idle: '[data-walkthrough-idle]', distSegs: '[data-walkthrough-dist-segs]', distMark: '[data-walkthrough-dist-mark]', distR: '[data-walkthrough-dist-r]', chanceNote: '[data-walkthrough-chance-note]',
   drawHint: '[data-walkthrough-draw-hint]', roundChance: '[data-walkthrough-round-chance]', chanceButton: '[data-walkthrough-action="chance"]'
 };
-
-// The parts whose height changes from frame to frame: each keeps the tallest it is in its round.
-const WALKTHROUGH_HELD = ['[data-walkthrough-strip]', '[data-walkthrough-caption]', '[data-walkthrough-test]', '[data-walkthrough-test-title]', '[data-walkthrough-math]', '[data-walkthrough-dist]', '[data-walkthrough-dropped]',
-  '[data-walkthrough-committed-box]'];
 
 function startWalkthrough(root, trace) {
   const ui = partsOf(root, WALKTHROUGH_PARTS);
@@ -115,9 +111,7 @@ function startWalkthrough(root, trace) {
   fig.T = trace.text.walkthrough;
   fig.D = trace.text.draws;
   fig.timer = null;
-  fig.stage = root.querySelector('[data-walkthrough-stage]');
   bindWalkthroughControls(fig);
-  watchWidth(fig);
   bindWalkthroughLinks(fig);
   document.addEventListener(NEAR_EVENT, () => { if (fig.shownFrame) renderLinked(fig, fig.shownFrame); });  // a chart joined
   const initial = parseHash(location.hash, trace.profiles);
@@ -187,11 +181,8 @@ function renderWalkthrough(fig) {
   fig.root.hidden = false;
   renderControls(fig, rnd.frames.length);
   renderRoundChoice(fig);
-  if (fig.ready || fig.state.linked) sizeRound(fig); else whenIdle(fig);
-  const f = renderStage(fig, rnd, fig.state.frame);
-  holdParts(fig, fig.state.frame);
-  fig.shownFrame = f;  // for a chart that joins the page later (NEAR_EVENT)
-  renderLinked(fig, f);
+  fig.shownFrame = renderStage(fig, rnd, fig.state.frame);  // kept for a chart that joins the page (NEAR_EVENT)
+  renderLinked(fig, fig.shownFrame);
   renderLocation(fig);
   renderPlayback(fig);
 }
@@ -212,133 +203,6 @@ function renderStage(fig, rnd, i) {
   renderDropped(fig, slots);
   renderCommitted(fig, slots);
   return f;
-}
-
-// A round's sizes (each changing part's greatest height in it, where a part a frame leaves out keeps its room,
-// and the stage's greatest height) hold every part still while stepping. They are worked out once per round and
-// width, off screen, and kept; while the page is idle the rounds Draw another round and Next round where chance
-// decides lead to are worked out ahead, so those buttons answer without laying out every frame of a round.
-function sizeRound(fig) {
-  const sizes = roundSizes(fig, fig.state.profile, fig.state.round);
-  if (fig.sized !== sizes) {
-    fig.sized = sizes;
-    fig.parts = WALKTHROUGH_HELD.map(sel => fig.root.querySelector(sel));
-    hold(fig.parts, sizes.most);
-    fig.room = sizes.room;
-    fig.stage.style.setProperty('--held', String(sizes.tallest));
-    fig.stage.style.setProperty('--controls', String(fig.ui.controls.offsetHeight));
-    fig.stage.classList.add('is-sized');
-  }
-  (window.requestIdleCallback || setTimeout)(() => {
-    const chance = chanceAfter(fig);
-    roundSizes(fig, fig.state.profile, nextDrawn(fig));
-    if (chance) roundSizes(fig, fig.state.profile, chance[0]);
-  });
-}
-
-// Every frame of the round, each rendered into its own unseen copy of the stage laid over the real one, so the
-// browser lays them out together: three layouts a round, not three a frame.
-function roundSizes(fig, profile, round) {
-  if (fig.width === undefined) fig.width = fig.root.clientWidth;  // once: then the width watch keeps it
-  const key = [profile, round, fig.width].join('/');
-  fig.sizes = fig.sizes || {};
-  if (fig.sizes[key]) return fig.sizes[key];
-  const rnd = roundOf(fig.trace.profiles[profile], round), width = fig.stage.getBoundingClientRect().width;
-  let seen;
-  const ghosts = rnd.frames.map((row, i) => ghostFrame(fig, { profile }, rnd, i + 1, width));
-  for (let pass = 0; pass < 2; pass++) {  // again once sized: a panel holding sized parts (the test's numbers)
-    seen = measureRound(ghosts);
-    ghosts.forEach(g => { hold(g.parts, seen.most); });
-  }
-  const room = roomByFrame(seen.shown, seen.below);
-  ghosts.forEach((g, i) => { holdRoom(g.parts, room[i]); });
-  const tallest = Math.max(...ghosts.map(g => g.stage.getBoundingClientRect().height));
-  ghosts.forEach(g => { g.stage.remove(); });
-  return (fig.sizes[key] = { most: seen.most, room, tallest });
-}
-
-// An unseen copy of the stage (hidden from assistive technology too), laid over it and unsized, showing frame i.
-function ghostFrame(fig, state, rnd, i, width) {
-  const stage = fig.stage.cloneNode(true);
-  stage.className = `${fig.stage.className.replace('is-sized', '')} is-ghost`;
-  stage.style.setProperty('--gw', String(width));
-  fig.stage.after(stage);
-  const ghost = { ui: partsOf(stage, WALKTHROUGH_PARTS), trace: fig.trace, state, T: fig.T, D: fig.D };
-  renderStage(ghost, rnd, i);
-  const parts = WALKTHROUGH_HELD.map(sel => stage.querySelector(sel));
-  parts.forEach(el => { el.classList.remove('is-held', 'is-sized'); });
-  return { stage, parts };
-}
-
-function hold(parts, heights) {
-  parts.forEach((el, j) => { el.style.setProperty('--held', String(heights[j])); el.classList.add('is-sized'); });
-}
-
-// Reads every ghost's parts: each part's greatest height, which frames show it, and the parts below it.
-function measureRound(ghosts) {
-  const most = ghosts[0].parts.map(() => 0), rects = [];
-  const shown = ghosts.map(g => g.parts.map((el, j) => {
-      if (!el.getClientRects().length) return false;  // hidden, or inside a hidden panel
-      const r = el.getBoundingClientRect();
-      if (r.height >= most[j]) { most[j] = r.height; rects[j] = { el, r, parts: g.parts }; }
-      return true;
-    }));
-  const below = most.map((h, p) => most.map((e, q) => q).filter(q => {
-      const a = rects[p], b = rects[q];
-      return a && b && !a.el.contains(a.parts[q]) && b.r.top > a.r.top + 0.5 && b.r.left < a.r.right && a.r.left < b.r.right;
-    }));
-  return { most, shown, below };
-}
-
-// room[i][p]: part p takes room in frame i. It does where shown, and where a neighbouring frame gives it room
-// and a part below it is shown in both frames, which would move otherwise.
-function roomByFrame(shown, below) {
-  const n = shown.length, room = shown.map(r => r.slice());
-  let changed = true;
-  while (changed) {
-    changed = false;
-    room.forEach((row, i) => {
-      row.forEach((has, p) => {
-        const need = !has && [i - 1, i + 1].some(j => j >= 0 && j < n && room[j][p] && below[p].some(q => shown[i][q] && shown[j][q]));
-        if (need) { row[p] = true; changed = true; }
-      });
-    });
-  }
-  return room;
-}
-
-// Sizing lays out every frame of the round, so at load it waits until the reader comes near the player and the
-// page is idle, off the start-up path; once the reader uses the player (state.linked), it sizes at once.
-function whenIdle(fig) {
-  if (fig.waiting) return;
-  fig.waiting = true;
-  whenNear(fig.root, () => {
-    (window.requestIdleCallback || setTimeout)(() => { fig.ready = true; fig.update({}); });
-  });
-}
-
-// A part this frame leaves out but that keeps its room is there, unseen.
-function holdParts(fig, i) {
-  if (fig.room) holdRoom(fig.parts, fig.room[i - 1]);  // once sized
-}
-
-function holdRoom(parts, room) {
-  parts.forEach((el, j) => {
-    const held = el.hidden && room[j];
-    el.classList.toggle('is-held', held);
-    if (held) el.hidden = false;
-  });
-}
-
-// A new width re-measures the round at the next render.
-function watchWidth(fig) {
-  if (!window.ResizeObserver) return;
-  new ResizeObserver(() => {
-    const w = fig.root.clientWidth;
-    if (w === fig.width) return;
-    fig.width = w;
-    fig.update({});
-  }).observe(fig.root);
 }
 
 function renderControls(fig, n) {
@@ -387,7 +251,7 @@ function renderStrip(fig, f, slots) {
 function renderTest(fig, f, ctx, rnd) {
   const ui = fig.ui, T = fig.T;
   ui.test.hidden = f.kind !== 'verify';
-  if (ui.test.hidden) return ui.bars.replaceChildren();  // a held panel keeps its room, not its rows
+  if (ui.test.hidden) return ui.bars.replaceChildren();  // a hidden panel keeps no rows
   const pos = currentProfile(fig).positions[f.pos - 1], x = frameToken(rnd, f), passed = f.slots[f.pos - 1] === 'accepted';
   ui.testTitle.textContent = fill(T.test_title, ctx);
   ui.p.textContent = ctx.p;
