@@ -47,15 +47,3 @@ def test_nothing_scrolls_sideways_by_default_or_with_every_figure_changed(page: 
     changed = sideways(page)
     assert default[0] == default[1], f"at {width} px, by default: scrollWidth {default[0]} != clientWidth {default[1]}"
     assert changed[0] == changed[1], f"at {width} px, figures changed: scrollWidth {changed[0]} != clientWidth {changed[1]}"
-
-
-def test_the_convergence_histograms_are_built_only_near_the_viewport_or_for_print(page: Page, page_url):
-    open_ready(page, page_url)
-    first, second = page.locator('[data-convergence="0"] [data-convergence-hist]'), page.locator('[data-convergence="1"] [data-convergence-hist]')
-    expect(first.locator(".hist-row")).to_have_count(0)  # far below the fold at load
-    first.scroll_into_view_if_needed()
-    rows = len(page.evaluate("JSON.parse(document.getElementById('trace').textContent).vocabulary"))
-    expect(first.locator(".hist-row")).to_have_count(rows)
-    page.evaluate("window.scrollTo(0, 0)")
-    page.emulate_media(media="print")
-    expect(second.locator(".hist-row")).to_have_count(rows)  # print shows every figure in full
