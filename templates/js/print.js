@@ -22,7 +22,7 @@ function startPrint(noscript) {
 starts('print', 'noscript[data-static]', startPrint, true);
 
 // A chart far below the fold waits in a <noscript data-near> (which readers without scripting see as it is) and
-// joins the page when it comes within a screen of the viewport, or for print: no element costs anything before then.
+// joins the page in one idle task after load, or at once for print (core.js's whenNear), off the first paint.
 function startNear(noscript) {
   whenNear(noscript.parentElement, () => {
     const t = document.createElement('template');
