@@ -43,19 +43,23 @@ LIVE_WAIT = 20.0  # seconds a news request waits for a build before answering wi
 # address, with the player's frame in its hash, a reload keeps), and lists a failed build's problems in a banner.
 LIVE_SCRIPT = """(() => {
   const me = document.currentScript, key = 'speculative-live-reload-scroll', epoch = Number(me.dataset.epoch);
-  let version = -1;
+  let version = -1, keep = null;  // keep: the position being restored, which a reload meanwhile passes on
   const saved = sessionStorage.getItem(key);
-  if (saved !== null) {  // back to where the tab was: held for a second, as the page's own start may scroll it
+  if (saved !== null) {  // back to where the tab was, held until the page's height has kept still for 2.5 s (at
+    // most 10 s): the page's own start may scroll it, and its charts join in an idle task after load
     sessionStorage.removeItem(key);
-    let until = 0, touched = false;
+    let until = 0, last = 0, height = -1, touched = false;
+    keep = Number(saved);
     for (const name of ['wheel', 'touchstart', 'keydown', 'pointerdown']) {
       window.addEventListener(name, () => { touched = true; }, { once: true, passive: true });
     }
     const hold = () => {
-      until = until || performance.now() + 1000;
-      if (touched) return;
+      const now = performance.now(), h = document.documentElement.scrollHeight;
+      last = last || now + 10000;
+      if (h !== height) { height = h; until = Math.min(now + 2500, last); }
+      if (touched) { keep = null; return; }
       if (Math.abs(window.scrollY - Number(saved)) > 1) window.scrollTo({ top: Number(saved), behavior: 'instant' });
-      if (performance.now() < until) requestAnimationFrame(hold);
+      if (performance.now() < until) requestAnimationFrame(hold); else keep = null;
     };
     if (document.readyState === 'complete') hold(); else window.addEventListener('load', hold, { once: true });
   }
@@ -79,7 +83,7 @@ LIVE_SCRIPT = """(() => {
     .then(r => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
     .then(news => {
       if (news.epoch !== epoch) {
-        sessionStorage.setItem(key, String(window.scrollY));
+        sessionStorage.setItem(key, String(keep === null ? window.scrollY : keep));
         location.reload();
         return;
       }
