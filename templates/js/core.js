@@ -33,7 +33,9 @@ function whenNear(el, fn) {
   function go() { if (!done) { done = true; fn(); } }
   if (window.requestIdleCallback) requestIdleCallback(go, { timeout: 2000 }); else setTimeout(go, 0);
   window.addEventListener('beforeprint', go);
-  window.matchMedia('print').addEventListener('change', e => { if (e.matches) go(); });
+  const media = window.matchMedia('print');
+  media.addEventListener('change', e => { if (e.matches) go(); });
+  if (media.matches) go();  // printing began before this part's figure started
 }
 
 // A figure's "Back to where you were" (its `holder`, a hidden paragraph around one link): once a link elsewhere

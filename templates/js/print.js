@@ -15,7 +15,9 @@ function startPrint(noscript) {
     noscript.after(d);
   }
   window.addEventListener('beforeprint', printable);
-  window.matchMedia('print').addEventListener('change', e => { if (e.matches) printable(); });
+  const media = window.matchMedia('print');
+  media.addEventListener('change', e => { if (e.matches) printable(); });
+  if (media.matches) printable();  // printing began before this figure's turn to start came
   return { root: holder };
 }
 
