@@ -136,6 +136,7 @@ def test_a_draw_on_a_cut_point_takes_the_token_after_it_and_a_trailing_zero_is_n
     assert generate.inverse_cdf(np.array([0.25, 0.75, 0.0]), 0.9999999999999999) == 1
 
 
+@pytest.mark.slow  # about 5 s; the fast tier's tests/test_mutants.py checks the tempering at every temperature in under 1
 def test_the_mean_accept_rates_are_the_weighted_overlap_of_both_tempered_models(run):
     seen = language.contexts(run.ids, run.settings.target_order - 1)
     total = sum(seen.values())
