@@ -5,7 +5,6 @@ points; an output folder deleted after a build is built again."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 import sys
@@ -14,8 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from . import checkout
-from .checkout import Paths, shown
-from .errors import MAX_INPUT_BYTES
+from .checkout import Paths, inputs_digest, shown
 
 Rebuild = Callable[[list[str] | None], int]  # builds once; given the files whose change started it, or None
 
@@ -40,28 +38,6 @@ def identity(folders: list[Path]) -> tuple[tuple[int, int] | None, ...]:
         except OSError:
             found.append(None)
     return tuple(found)
-
-
-def inputs_digest(paths: Paths) -> bytes:
-    """Returns a digest of the bytes the build reads: the data file (where its link points) and the visible files
-    directly in content/, templates/ and templates/js/, with their names; a missing one counts as missing."""
-    digest = hashlib.blake2b(digest_size=16)
-    files = [paths.data]
-    for folder in (paths.content, paths.templates, paths.templates / "js"):
-        try:
-            files += sorted(f for f in folder.iterdir() if not f.name.startswith(".") and f.is_file())
-        except OSError:
-            files.append(folder)
-    for file in files:
-        try:  # never open a named pipe or the like (reading one would wait for a writer), nor read a file the build
-            info = os.stat(file)  # refuses for its size unread: its size and time tell a change
-            blob = (b"?" if not stat.S_ISREG(info.st_mode) else
-                    b"+" + file.read_bytes() if info.st_size <= MAX_INPUT_BYTES else
-                    f">{info.st_size}:{info.st_mtime_ns}".encode())
-        except OSError:
-            blob = b"-"
-        digest.update(str(file).encode("utf-8", "surrogateescape") + b"\0" + hashlib.sha256(blob).digest())
-    return digest.digest()
 
 
 class Watcher:

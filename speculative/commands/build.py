@@ -16,11 +16,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .. import checkout
-from ..checkout import Paths, shown
+from ..checkout import Paths, inputs_digest, shown
 from ..errors import Problems, as_folder, short
 from ..pipeline import build_files
 from ..publish import publish
-from ..watch import inputs_digest, watch
+from ..watch import watch
 
 FIX_HINT = "Fix the problem{s} above and build again; {out} was left as it was."
 WATCH_HINT = "Fix the problem{s} above and save again; {out} was left as it was."  # --watch rebuilds on the save
@@ -61,18 +61,16 @@ STALE_REBUILDS = 3  # builds whose inputs changed before they could publish, at 
 def built_from_current_inputs(paths: Paths) -> dict[str, bytes]:
     """Builds and publishes; returns the files published. Under the build lock the inputs' digest is compared with the
     one taken before they were read, and a build whose inputs changed meanwhile builds again instead of publishing,
-    so the page that stays is built from the inputs as they are now, whichever build finishes last."""
-    for attempt in range(STALE_REBUILDS + 1):
+    so the page that stays is built from the inputs as they are now, whichever build finishes last; after
+    STALE_REBUILDS such builds, the next publishes as it is."""
+    for _ in range(STALE_REBUILDS):
         before = inputs_digest(paths)
         files = build_files(paths.data, paths.content, paths.templates)
-        unchanged = None if attempt == STALE_REBUILDS else functools.partial(same_inputs, paths, before)
-        if publish(paths.out, files, paths.inputs(), unchanged):
+        if publish(paths.out, files, paths.inputs(), lambda: inputs_digest(paths) == before):  # noqa: B023  (called at once)
             return files
-    raise AssertionError("unreachable: the last attempt publishes unconditionally")
-
-
-def same_inputs(paths: Paths, digest: bytes) -> bool:
-    return inputs_digest(paths) == digest
+    files = build_files(paths.data, paths.content, paths.templates)
+    publish(paths.out, files, paths.inputs())
+    return files
 
 
 def folder_name(out: Path) -> str:
