@@ -72,32 +72,3 @@ def test_in_one_process_a_prose_edit_shows_at_once_and_undoing_it_gives_the_firs
         page()
     section.write_text(text, encoding="utf-8")
     assert page() == first
-
-
-def test_compiled_templates_are_kept_by_source_so_an_edit_is_compiled_anew_and_an_error_names_its_own_folder(monkeypatch):
-    """render.environment keeps each template's compiled code for the process (--watch): a text seen before is not
-    compiled again, a changed text is, and the same name in another folder keeps its own file in errors."""
-    import jinja2
-
-    from speculative import page_checks, render
-
-    compiled = []
-    real = page_checks.Sandbox.compile
-
-    def counting(self, source, name=None, filename=None, *args, **kwargs):
-        compiled.append((name, filename))
-        return real(self, source, name, filename, *args, **kwargs)
-    monkeypatch.setattr(page_checks.Sandbox, "compile", counting)
-
-    def rendered(text: str, folder: str = "templates") -> str:
-        return render.environment({"x.html.j2": text}, folder).get_template("x.html.j2").render(n=1)
-
-    text = "{{ n }} planted {{ n + 1 }} for the compiled-templates test"
-    assert rendered(text) == rendered(text) == "1 planted 2 for the compiled-templates test"
-    assert compiled == [("x.html.j2", "templates/x.html.j2")]  # the second environment compiled nothing
-    assert rendered(text.replace("planted", "edited")) == "1 edited 2 for the compiled-templates test"
-    for folder in ("templates", "mine"):
-        with pytest.raises(jinja2.UndefinedError) as err:
-            rendered(text + "\n{{ n.missing.deeper }}", folder)
-        assert page_checks.template_problem(err.value, "?", [f"{folder}/x.html.j2"], ["n"])[0] == f"{folder}/x.html.j2"
-    assert len(compiled) == 4
