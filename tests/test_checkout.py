@@ -77,7 +77,7 @@ def test_a_copy_of_the_package_builds_the_clone_it_runs_in_and_refuses_elsewhere
                             capture_output=True, text=True)
     assert inside.returncode == 0, inside.stderr
     assert inside.stdout.startswith(f"built {clone}/site/index.html (")
-    assert sorted(p.name for p in (clone / "site").iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
+    assert sorted(p.name for p in (clone / "site").iterdir()) == [".speculative-site", "index.html", "trace.json"]
     for command in ("build", "stats", "check"):  # every command that reads the clone says which folder it expected
         outside = subprocess.run([sys.executable, "-m", "speculative", command], cwd=tmp_path / "elsewhere", env=env,
                                  capture_output=True, text=True)

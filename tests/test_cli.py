@@ -220,7 +220,7 @@ def test_stats_and_check_refuse_a_profile_id_the_page_uses_as_the_build_does(tmp
 def test_build_runs_the_build_command_with_the_options_given(tmp_path, capsys):
     out = tmp_path / "site"
     assert cli.main(["build", "--data", str(DATA), "--out", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
+    assert sorted(p.name for p in out.iterdir()) == [".speculative-site", "index.html", "trace.json"]
     assert capsys.readouterr().out.startswith(f"built {out}/index.html (")
 
 

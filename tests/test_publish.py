@@ -15,7 +15,6 @@ import textwrap
 import threading
 import urllib.error
 import urllib.request
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -205,51 +204,52 @@ def test_editor_lock_and_swap_files_are_not_inputs(project, run_build):
     assert run_build(*ARGS)[0] == 0
 
 
-NOT_OURS = ("which this build did not write; expected an empty folder or one this build wrote (it lists its files in "
-            ".speculative-manifest.json), since publishing replaces its own files; choose another --out, or move "
-            "those files away")
+NOT_OURS = ("which this build did not write; expected an empty folder or one this build wrote (it holds "
+            ".speculative-site); choose another --out, or move those files away")
+OWN = "expected a folder of its own for the built page, such as site/"
+
+
+def refused_out(run_build, project: Path, out: str) -> list[str]:
+    """Returns the one line a build into `out` is refused with, after checking the hint that follows it."""
+    lines = refused(run_build, project, "--out", out)
+    assert lines[1:] == ["", HINT.replace("site/", build_command.folder_name(Path(out))).format(s="")]
+    return lines[:1]
 
 
 @pytest.mark.parametrize("out, expected", [
-    ("data", "data: found the folder that holds data/profiles.v1.json; expected a folder of its own for the built "
-             "page, such as site/"),
-    (".", ".: found the folder that holds data/profiles.v1.json; expected a folder of its own for the built page, "
-          "such as site/"),
+    ("data", f"data: found the folder that holds data/profiles.v1.json; {OWN}"),
+    (".", f".: found the folder that holds data/profiles.v1.json; {OWN}"),
+    ("/", f"/: found the folder that holds data/profiles.v1.json; {OWN}"),
+    ("content", f"content: found content/, which holds the page's inputs; {OWN}"),
+    ("templates/", f"templates: found templates/, which holds the page's inputs; {OWN}"),
     ("notes", f"notes: found notes.txt, {NOT_OURS}"),
     ("notes/notes.txt", "notes/notes.txt: found a file; expected a folder for the built page"),
-], ids=["the data folder", "the working folder", "a folder of notes", "a file"])
-def test_an_output_folder_that_holds_other_things_is_refused(out, expected, project, run_build):
+    ("notes/notes.txt/sub", "notes/notes.txt/sub: found a file at notes/notes.txt; expected a folder for the built page"),
+    ("site/index.html", "site/index.html: found a file; expected a folder for the built page"),
+    ("pipe", "pipe: found a named pipe (FIFO); expected a folder for the built page"),
+    ("a" * 256, f"{'a' * 40}…{'a' * 40}: found a path longer than the system allows; expected a folder for the built "
+                "page with names of at most 255 bytes and a path of at most 4,000 (choose a shorter --out)"),
+    ("/".join(["b" * 200] * 21), f"{'b' * 40}…{'b' * 40}: found a path longer than the system allows; expected a folder "
+                                 "for the built page with names of at most 255 bytes and a path of at most 4,000 (choose "
+                                 "a shorter --out)"),
+    ("notes\nfile", "notes<U+000A>file: found a file; expected a folder for the built page"),
+], ids=["the data folder", "the working folder", "the root", "the content folder", "the templates folder",
+        "a folder of notes", "a file", "a path through a file", "a file of an earlier build", "a named pipe",
+        "a name too long", "a path too long", "a name with a line break"])
+def test_an_output_folder_that_holds_other_things_or_is_no_folder_is_refused(out, expected, project, run_build):
     (project / "notes").mkdir()
     (project / "notes" / "notes.txt").write_text("mine")
-    lines = refused(run_build, project, "--out", out)
-    assert lines == [expected, "", HINT.replace("site/", f"{out}/").format(s="")]
-
-
-@pytest.mark.parametrize("out", ["site/sub", "site/a/b"])
-def test_an_output_folder_inside_an_earlier_builds_output_is_refused(out, project, run_build):
-    """Built into site/sub, the next plain build would refuse site/ for holding a folder it did not write."""
-    assert run_build(*ARGS)[0] == 0
-    before = snapshot(project / "site")
-    lines = refused(run_build, project, "--out", out)
-    assert lines[0] == (f"{out}: found a folder inside site/, which holds an earlier build's output; expected a "
-                        "folder of its own for the built page, beside site/ rather than in it")
-    assert snapshot(project / "site") == before and not (project / "site" / "sub").exists()
-    assert run_build(*ARGS)[0] == 0
-
-
-def test_an_output_path_naming_a_file_inside_an_earlier_builds_output_is_called_a_file(project, run_build):
-    assert refused(run_build, project, "--out", "site/index.html")[0] == (
-        "site/index.html: found a file inside site/, which holds an earlier build's output; expected a folder of its "
-        "own for the built page, beside site/ rather than in it")
+    (project / "notes\nfile").write_text("mine too")
+    os.mkfifo(project / "pipe")
+    assert refused_out(run_build, project, out) == [expected]
 
 
 @pytest.mark.parametrize("out, inside", [("content/x.md", "content"), ("templates/x.css", "templates"),
                                          ("templates/js/y.js", "templates")])
 def test_an_output_folder_inside_an_input_folder_is_refused(out, inside, project, run_build):
     """Built into content/x.md, every later build would refuse content/ for holding a folder among its sections."""
-    lines = refused(run_build, project, "--out", out)
-    assert lines == [f"{out}: found a folder inside {inside}/, which holds the page's inputs; expected a folder of its "
-                     "own for the built page, such as site/", "", HINT.replace("site/", f"{out}/").format(s="")]
+    assert refused_out(run_build, project, out) == [f"{out}: found a folder inside {inside}/, which holds the page's "
+                                                    f"inputs; {OWN}"]
     assert run_build(*ARGS)[0] == 0
 
 
@@ -257,11 +257,20 @@ def test_an_output_link_that_loops_or_leads_nowhere_is_refused_in_one_line(proje
     (project / "a").symlink_to(project / "b")
     (project / "b").symlink_to(project / "a")
     (project / "gone").symlink_to(project / "nowhere")
-    assert refused(run_build, project, "--out", "a")[0] == (
-        "a: found a symbolic link that leads back to itself; expected a folder for the built page")
-    assert refused(run_build, project, "--out", "gone")[0] == (
-        f"gone: found a symbolic link to {project / 'nowhere'}, which does not exist; expected a folder for the built "
-        "page (make the folder it names, or choose another --out)")
+    assert refused_out(run_build, project, "a") == [
+        f"a: found a symbolic link to {project / 'b'}, which leads to no folder; expected a folder for the built page "
+        "(make the folder it names, or choose another --out)"]
+    assert refused_out(run_build, project, "gone") == [
+        f"gone: found a symbolic link to {project / 'nowhere'}, which leads to no folder; expected a folder for the "
+        "built page (make the folder it names, or choose another --out)"]
+
+
+def test_an_output_link_to_a_folder_elsewhere_builds_there_and_keeps_the_link(project, run_build, tmp_path):
+    (tmp_path / "elsewhere").mkdir()
+    (project / "www").symlink_to(tmp_path / "elsewhere")
+    assert run_build(*ARGS, "--out", "www")[0] == 0
+    assert (project / "www").is_symlink()
+    assert sorted(p.name for p in (tmp_path / "elsewhere").iterdir()) == [publish.MARKER, "index.html", "trace.json"]
 
 
 def user_site(www: Path) -> None:
@@ -271,51 +280,49 @@ def user_site(www: Path) -> None:
         (www / name).write_text(text)
 
 
-def site_plus(name: str, make) -> Callable[[Path], None]:
-    """Returns a set-up that adds one thing of the user's beside a built site's files."""
-    def setup(www: Path) -> None:
-        shutil.copytree(Path.cwd() / "site", www)
-        make(www / name)
-    return setup
-
-
 FOLDER_CASES = [
     ("a user's site", user_site, ".htaccess, about.html, cv.pdf, index.html"),
     ("a user's own index.html alone", lambda www: (www.mkdir(), (www / "index.html").write_text("<p>mine</p>")),
      "index.html"),
-    ("a user's file beside a built site", site_plus("cv.pdf", lambda p: p.write_text("%PDF")), "cv.pdf"),
-    ("a user's folder beside a built site", site_plus("assets", Path.mkdir), "assets"),
-    ("a link out of a built site", site_plus("link", lambda p: p.symlink_to(Path.cwd() / "data")), "link"),
-    ("a user's .tmp file", site_plus(".notes.tmp", lambda p: p.write_text("draft")), ".notes.tmp"),
-    ("an older build's index.html edited by hand", lambda www: (shutil.copytree(Path.cwd() / "site", www),
-     (www / publish.MANIFEST).unlink(), (www / "index.html").write_text("<p>rewritten</p>")), "index.html"),
+    ("a user's folder alone", lambda www: (www.mkdir(), (www / "assets").mkdir()), "assets"),
+    ("a link out", lambda www: (www.mkdir(), (www / "link").symlink_to(Path.cwd() / "data")), "link"),
+    ("a marker the build did not write", lambda www: (www.mkdir(), (www / publish.MARKER).write_text("mine\ncv.pdf\n"),
+                                                      (www / "cv.pdf").write_text("%PDF")), ".speculative-site, cv.pdf"),
     ("seven files", lambda www: (www.mkdir(), [(www / f"{i}.txt").write_text("x") for i in range(7)]),
      "0.txt, 1.txt, 2.txt, 3.txt, 4.txt and 2 more"),
 ]
 
 
 @pytest.mark.parametrize("make, names", [c[1:] for c in FOLDER_CASES], ids=[c[0] for c in FOLDER_CASES])
-def test_a_folder_holding_files_this_build_did_not_write_is_refused_and_left_alone(make, names, project, run_build):
+def test_a_folder_holding_files_and_no_marker_is_refused_and_left_alone(make, names, project, run_build):
     make(project / "www")
-    lines = refused(run_build, project, "--out", "www")
-    assert lines == [f"www: found {names}, {NOT_OURS}", "", HINT.replace("site/", "www/").format(s="")]
+    assert refused_out(run_build, project, "www") == [f"www: found {names}, {NOT_OURS}"]
 
 
-@pytest.mark.parametrize("text", ['{"files": ["index.html"]}', "not json", '{"written_by": "speculative build.py", '
-                                  '"files": ["../data/profiles.v1.json"]}'], ids=["not ours", "not JSON", "a path"])
-def test_a_manifest_this_build_did_not_write_is_refused(text, project, run_build):
-    (project / "site" / publish.MANIFEST).write_text(text)
-    assert refused(run_build, project) == [
-        f"site/{publish.MANIFEST}: found a file that is not this build's record of what it wrote; expected the manifest "
-        "an earlier build wrote (choose another --out, or empty site/ yourself)"] + hint([1])
+def test_the_users_files_beside_the_builds_own_are_left_alone(project, run_build):
+    site = project / "site"
+    (site / "cv.pdf").write_text("%PDF")
+    (site / "assets").mkdir()
+    (site / "assets" / "logo.svg").write_text("<svg/>")
+    (site / "link").symlink_to(project / "data")
+    (site / "sub").mkdir()
+    assert run_build(*ARGS, "--out", "site/sub")[0] == 0, "a folder of its own, inside the build's folder"
+    before = {k: v for k, v in snapshot(site).items() if k not in ("index.html", "trace.json")}
+    assert run_build(*ARGS, "--data", str(edited_data(project, lambda raw: raw.update(walkthrough_seed=7))))[0] == 0
+    assert {k: v for k, v in snapshot(site).items() if k not in ("index.html", "trace.json")} == before
+    assert (site / "sub" / "index.html").is_file() and (project / "data" / "profiles.v1.json").is_file()
 
 
-def test_a_site_from_a_build_before_manifests_still_rebuilds(project, run_build):
-    (project / "site" / publish.MANIFEST).unlink()
-    (project / "site" / ".index.html.999.deadbeef.tmp").write_text("left by a killed build")
+def test_a_site_from_a_build_with_the_old_manifest_still_rebuilds(project, run_build):
+    """A site/ built before the marker holds .speculative-manifest.json instead: it is the build's, and gets a marker."""
+    site = project / "site"
+    (site / publish.MARKER).unlink()
+    (site / publish.OLD_MARKER).write_text('{"written_by": "speculative build.py", "files": ["index.html", "trace.json"]}')
+    (site / "cv.pdf").write_text("%PDF")
     assert run_build(*ARGS)[0] == 0
-    assert sorted(p.name for p in (project / "site").iterdir()) == [publish.MANIFEST, "index.html", "trace.json"]
-    assert json.loads((project / "site" / publish.MANIFEST).read_text())["files"] == ["index.html", "trace.json"]
+    assert sorted(p.name for p in site.iterdir()) == [publish.MARKER, "cv.pdf", "index.html", "trace.json"]
+    assert (site / publish.MARKER).read_text().splitlines() == [publish.WRITTEN_BY, "index.html", "trace.json"]
+    assert (site / "cv.pdf").read_text() == "%PDF"
 
 
 # --- an unexpected error is one line, with the details in .cache/last-error.log ------------------------------
@@ -338,37 +345,40 @@ def test_an_unexpected_error_is_one_line_and_a_log(project, run_build, monkeypat
 
 def test_publishing_replaces_its_files_in_place_and_removes_only_files_it_wrote(project, run_build):
     site = project / "site"
-    manifest = json.loads((site / publish.MANIFEST).read_text())
-    manifest["files"] += ["old-chart.svg", "old-folder"]
-    (site / publish.MANIFEST).write_text(json.dumps(manifest))
+    (site / publish.MARKER).write_text(f"{publish.WRITTEN_BY}\nindex.html\ntrace.json\nold-chart.svg\nold-folder\n")
     (site / "old-chart.svg").write_text("from an earlier build")
-    (site / "old-folder").mkdir()  # a folder is never removed, even one on the record
-    (site / ".index.html.999.deadbeef.tmp").write_text("left by a killed build")
+    (site / "old-folder").mkdir()  # a folder is never removed, even one on the list
+    (site / "notes.txt").write_text("the user's, on no list")
     inode = (site / "index.html").stat().st_ino
-    assert run_build(*ARGS, "--data", str(edited_data(project, lambda raw: raw.update(walkthrough_seed=7))))[0] == 0
-    assert sorted(p.name for p in site.iterdir()) == [publish.MANIFEST, "index.html", "old-folder", "trace.json"]
-    assert json.loads((site / publish.MANIFEST).read_text())["files"] == ["index.html", "trace.json"]
+    data = edited_data(project, lambda raw: raw.update(walkthrough_seed=7))
+    assert run_build(*ARGS, "--data", str(data))[0] == 0
+    assert sorted(p.name for p in site.iterdir()) == [publish.MARKER, "index.html", "notes.txt", "old-folder", "trace.json"]
+    assert (site / publish.MARKER).read_text().splitlines() == [publish.WRITTEN_BY, "index.html", "trace.json"]
+    assert (site / "notes.txt").read_text() == "the user's, on no list"
     assert (site / "index.html").stat().st_ino != inode, "replaced by a new file, not rewritten in place"
+    assert (site / "index.html").read_bytes() == pipeline.build_files(data, Path("content"), Path("templates"))["index.html"]
 
 
-def test_a_killed_swap_leaves_every_new_file_on_the_record(project, monkeypatch):
+def test_a_new_file_is_listed_before_it_appears_so_a_stop_never_leaves_it_off(project, monkeypatch):
     real_replace, seen = os.replace, []
 
     def replace_then_killed(src, dst):
         real_replace(src, dst)
-        seen.append(json.loads((project / "site" / publish.MANIFEST).read_text())["files"])
+        seen.append((Path(dst).name, (project / "site" / publish.MARKER).read_text().splitlines()))
         if Path(dst).name == "extra.txt":
             raise KeyboardInterrupt
     monkeypatch.setattr(publish.os, "replace", replace_then_killed)
-    files = {**pipeline.build_files(Path(SRC), Path("content"), Path("templates")), "extra.txt": b"new"}
+    files = pipeline.build_files(Path(SRC), Path("content"), Path("templates"))
     with pytest.raises(KeyboardInterrupt):
-        publish.write_atomic(project / "site", files)
-    assert "extra.txt" in seen[-1], "a name the old manifest lacked is recorded before the file appears"
+        publish.write_atomic(project / "site", {**files, "extra.txt": b"new"})
+    assert seen[0] == (publish.MARKER, [publish.WRITTEN_BY, "extra.txt", "index.html", "trace.json"])
     monkeypatch.undo()
-    assert publish.claim(project / "site", []) >= {"extra.txt", "index.html"}
+    assert not [p for p in (project / "site").iterdir() if TEMP.match(p.name)]
+    publish.write_atomic(project / "site", files)  # the next build, which no longer writes extra.txt, removes it
+    assert sorted(p.name for p in (project / "site").iterdir()) == [publish.MARKER, "index.html", "trace.json"]
 
 
-@pytest.mark.parametrize("name", ["trace.json", "index.html"])
+@pytest.mark.parametrize("name", ["trace.json", "index.html", publish.MARKER])
 def test_a_folder_where_the_build_writes_a_file_is_refused_before_anything_is_written(name, project, run_build):
     """Once, index.html was replaced before trace.json's folder failed the swap: a page of one build beside the trace
     of another, a temporary file left, and the message named site/ rather than the folder."""
@@ -379,22 +389,32 @@ def test_a_folder_where_the_build_writes_a_file_is_refused_before_anything_is_wr
             "folder away, or choose another --out)", *hint([""])]
 
 
-def test_a_file_that_cannot_be_replaced_puts_back_the_ones_replaced_before_it(project, run_build, monkeypatch):
-    """A file made immutable (chattr +i) passes every check before the swap and fails os.replace; the files already
-    replaced go back, so site/ never holds one build's page beside another's trace."""
-    real_replace, tried = os.replace, []
+def refuse(call: str):
+    """Returns a stand-in for os.replace or open that fails as a file made immutable (chattr +i) or a read-only folder
+    does, and otherwise does what the real one does."""
+    real = os.replace if call == "replace" else open
 
-    def refuse_the_trace(src, dst):
-        tried.append(Path(dst).name)
-        if Path(dst).name == "trace.json" and Path(src).name.startswith(".trace.json."):
-            raise PermissionError(1, "Operation not permitted", str(src), None, str(dst))
-        real_replace(src, dst)
+    def refusing(*args):
+        if call == "replace" and Path(args[1]).name == "index.html":
+            raise PermissionError(1, "Operation not permitted", str(args[0]), None, str(args[1]))
+        if call == "open" and TEMP.match(Path(args[0]).name):
+            raise PermissionError(13, "Permission denied", str(args[0]))
+        return real(*args)
+    return refusing
+
+
+@pytest.mark.parametrize("call, line", [
+    ("replace", "site/index.html: found a file the build could not write (Operation not permitted)"),
+    ("open", "site: found a folder the build could not write (Permission denied)")], ids=["an immutable file", "a read-only folder"])
+def test_a_file_or_folder_that_cannot_be_written_is_one_line_and_leaves_no_temporary_file(call, line, project, run_build,
+                                                                                          monkeypatch):
     data = edited_data(project, lambda raw: raw.update(walkthrough_seed=7))
-    monkeypatch.setattr(publish.os, "replace", refuse_the_trace)
+    if call == "replace":
+        monkeypatch.setattr(publish.os, "replace", refuse(call))
+    else:
+        monkeypatch.setattr(publish, "open", refuse(call), raising=False)
     assert refused(run_build, project, "--data", str(data)) == [
-        "site/trace.json: found a file the build could not replace (Operation not permitted); expected a file the "
-        "build may replace (make it writable, or choose another --out)", *hint([""])]
-    assert tried.index("index.html") < tried.index("trace.json"), "the page was replaced first, then put back"
+        f"{line}; expected one it may write (make it writable, or choose another --out)", *hint([""])]
 
 
 def test_an_interrupt_before_any_page_was_built_does_not_claim_one(project, run_build, monkeypatch):
@@ -429,46 +449,51 @@ def test_a_second_build_waits_for_the_lock_then_publishes(project):
     assert (project / "fresh" / "index.html").is_file()
 
 
+def embedded_trace(site: Path) -> object:
+    return json.loads(re.search(r'<script type="application/json" id="trace">(.*?)</script>',
+                                (site / "index.html").read_text(encoding="utf-8"), re.S).group(1))
+
+
 def test_concurrent_builds_take_turns_and_leave_one_complete_site(project):
     procs = [subprocess.Popen([sys.executable, str(ROOT / "build.py"), *ARGS], cwd=project,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]
     results = [p.communicate(timeout=60) for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], results
-    assert sorted(p.name for p in (project / "site").iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
-    html = (project / "site" / "index.html").read_text(encoding="utf-8")
-    assert html.rstrip().endswith("</html>")
+    site = project / "site"
+    assert sorted(p.name for p in site.iterdir()) == [publish.MARKER, "index.html", "trace.json"]
+    assert (site / "index.html").read_text(encoding="utf-8").rstrip().endswith("</html>")
+    assert embedded_trace(site) == json.loads((site / "trace.json").read_text(encoding="utf-8"))
 
 
-def test_an_interrupt_during_the_swap_finishes_the_swap_first(project, run_build, monkeypatch):
-    real_replace = os.replace
+def test_an_interrupt_during_the_swap_leaves_whole_files_and_no_temporary_one(project, run_build, monkeypatch):
+    """No signal is held back: stopped between the two swaps, each file is one build's whole file, old or new."""
+    real_replace, old = os.replace, snapshot(project / "site")
+    data = edited_data(project, lambda raw: raw.update(walkthrough_seed=7))
+    new = pipeline.build_files(data, Path("content"), Path("templates"))
 
     def replace_then_interrupted(src, dst):
-        os.kill(os.getpid(), signal.SIGINT)  # arrives between the two files' swaps
         real_replace(src, dst)
-    data = edited_data(project, lambda raw: raw.update(walkthrough_seed=7))
+        os.kill(os.getpid(), signal.SIGINT)  # arrives after the first file's swap
     monkeypatch.setattr(publish.os, "replace", replace_then_interrupted)
     code, out, err = run_build(*ARGS, "--data", str(data))
     monkeypatch.undo()
     assert code == 130 and err == "interrupted; site/ holds the last complete build\n"
-    site = project / "site"
-    assert sorted(p.name for p in site.iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
-    embedded = re.search(r'<script type="application/json" id="trace">(.*?)</script>',
-                         (site / "index.html").read_text(encoding="utf-8"), re.S).group(1)
-    assert json.loads(embedded) == json.loads((site / "trace.json").read_text(encoding="utf-8")), "one build's pair"
+    now = snapshot(project / "site")
+    assert sorted(now) == [publish.MARKER, "index.html", "trace.json"]
+    assert now["index.html"] == new["index.html"] and now["trace.json"] == old["trace.json"]
 
 
 SLOW_WRITER = textwrap.dedent("""
-    import signal, sys
+    import os, signal, sys
     sys.path.insert(0, sys.argv[1])
     from speculative import publish
     import build
-    real = publish.write_all
-    def slow(fd, blob):
-        real(fd, blob[:len(blob) // 2])
+    real = os.fsync
+    def slow(fd):
         print("writing", flush=True)
-        signal.pause()  # half a file is written: wait here for the test's signal
-        real(fd, blob[len(blob) // 2:])
-    publish.write_all = slow
+        signal.pause()  # a temporary file is written, not yet swapped in: wait here for the test's signal
+        real(fd)
+    publish.os.fsync = slow
     sys.exit(build.main(sys.argv[2:]))
 """)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .. import checkout
 from ..checkout import Paths, inputs_digest, shown
-from ..errors import Problems, as_folder, short
+from ..errors import Problems, as_folder, short, visible
 from ..pipeline import build_files
 from ..publish import publish
 from ..watch import watch
@@ -49,7 +49,7 @@ def build_once(paths: Paths, watching: bool = False, changed: list[str] | None =
         return report_unexpected(err, paths.out, problems)
     page = files["index.html"]
     took = time.perf_counter() - start
-    print(f"built {shown(paths.out)}/index.html ({len(page) / 1024:.1f} KB, "
+    print(f"built {visible(shown(paths.out))}/index.html ({len(page) / 1024:.1f} KB, "
           f"{len(gzip.compress(page, mtime=0)) / 1024:.1f} KB gzipped) and trace.json in {took:.2f} s"
           + (f", after a change to {', '.join(changed)}" if changed else ""), flush=True)
     return 0
@@ -75,7 +75,7 @@ def built_from_current_inputs(paths: Paths) -> dict[str, bytes]:
 
 def folder_name(out: Path) -> str:
     """Returns the output folder as a one-line message names it: one slash at the end, a long path cut to its ends."""
-    return as_folder(short(shown(out)))
+    return as_folder(short(visible(shown(out))))
 
 
 def report_problems(lines: list[str], out: Path, hint: str = FIX_HINT) -> int:
