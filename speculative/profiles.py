@@ -1,289 +1,548 @@
-"""Load data/profiles.v1.json into frozen dataclasses of exact fractions, checking everything first."""
+"""Load data/profiles.v1.json into frozen dataclasses of exact fractions, checking everything first.
+
+Python's json reads the file (numbers kept as typed, a key given twice noted); the JSON Schema
+data/profiles.v1.schema.json, the one statement of its shape and limits, checks it; and a short pass checks what a
+schema cannot say: sums, lengths that must agree, proposals the draft can make, labels and ids that must differ, and
+the bounds of fractions written as strings. Every problem is listed at once, in the file's order."""
 
 from __future__ import annotations
 
+import json
 import re
+import unicodedata
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .checker import Checker, known, plural, sized
-from .dataset import CostModel, Dataset, Dist, MonteCarlo, Profile
-from .errors import MAX_INPUT_BYTES, Problems, Refused, decode, describe, visible
-from .limits import (
-    COST_KEYS,
-    COST_REQUIRED,
-    MAX_COSTS,
-    MAX_DRAWN,
-    MAX_ID,
-    MAX_LABEL,
-    MAX_NAME,
-    MAX_POSITIONS,
-    MAX_PROFILES,
-    MAX_ROUNDS,
-    MAX_SEED,
-    MAX_TOKENS,
-    MC_KEYS,
-    PROFILE_ID,
-    PROFILE_KEYS,
-    TOP_KEYS,
-    TOP_REQUIRED,
-)
-from .lm_settings import DEFAULT as LM_DEFAULT
-from .lm_settings import settings as lm_settings
+from jsonschema import Draft202012Validator
+
+from . import lm_settings
+from .dataset import CostModel, Dataset, MonteCarlo, Profile
+from .errors import MAX_INPUT_BYTES, PLAIN, Problems, char_name, decode, describe, visible
+from .limits import FRACTION, MAX_DEPTH, MAX_ID, MAX_LABEL, MAX_NAME, MAX_POSITIONS, MAX_TOKENS, PAGE_IDS, PROFILE_ID, SCHEMA
 from .reading import read_bytes
-from .strict_json import JSONSyntax, line_col, read_json
+
+Path_ = tuple[Any, ...]  # a JSON path: its keys and indices
+Found = list[tuple[Path_, str]]  # (JSON path, message) per problem
+
+VALIDATOR = Draft202012Validator(SCHEMA)
+VALUE_CHECKED = {"fraction", "probability", "distribution", "visible_text"}  # $defs whose messages read the value
 
 
-def _vocabulary(check: Checker, value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not value:
-        raise check.refuse("vocabulary", f"found {describe(value)}; expected a non-empty list of token strings")
-    if len(value) > MAX_TOKENS:
-        check.too_many_tokens = len(value)
-        raise check.refuse("vocabulary", f"found {len(value)} tokens; expected at most {MAX_TOKENS}, "
-                                         "so the page's tables and charts fit a phone screen")
-    for i, token in enumerate(value):
-        check.label(token, f"vocabulary[{i}]", MAX_LABEL, "a token")
-    check.unique([(i, t) for i, t in enumerate(value) if isinstance(t, str)], "vocabulary[{}]", "token")
-    if not all(isinstance(t, str) for t in value):
-        raise Refused("vocabulary")
-    return tuple(value)
+class Number:
+    """A JSON number kept as typed where it is not a small whole number (1.0, 1e3, NaN, 5,000 digits): the schema's
+    types then refuse it, as written."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
 
 
-def _lists(value: Any, most: int) -> list:
-    """Returns value if it is a list of at most `most` entries, else an empty list: what the shape checks look at."""
-    return value if isinstance(value, list) and len(value) <= most else []
+def _int(text: str) -> int | Number:
+    return int(text) if len(text) <= 100 else Number(text)
 
 
-def _profile_dicts(raw: dict) -> list[dict]:
-    return [p for p in _lists(raw.get("profiles"), MAX_PROFILES) if isinstance(p, dict)]
+def _first(twice: list[str], pairs: list[tuple[str, Any]]) -> dict:
+    """Returns an object with the first value of each key, noting in `twice` each key given again."""
+    obj: dict = {}
+    for key, value in pairs:
+        if key in obj:
+            twice.append(key)
+        obj.setdefault(key, value)
+    return obj
 
 
-def _positions_count(check: Checker, raw: dict) -> int | None:
-    """Returns k, the number of positions: the target's row count, unless every draft and proposal list agrees on
-    another, when the target is the one to blame."""
-    target = raw.get("target")
-    rows = len(target) if isinstance(target, list) and 0 < len(target) <= MAX_POSITIONS else None
-    others = [len(v) for p in _profile_dicts(raw) for v in (p.get("draft"), p.get("proposals"))
-              if isinstance(v, list) and 0 < len(v) <= MAX_POSITIONS]
-    if len(others) >= 2 and len(set(others)) == 1 and others[0] != rows:
-        if rows is not None:
-            check.fail("target", f"found {plural(rows, 'row')}; expected {others[0]}, one per position, "
-                                 f"as every draft and proposal list has {others[0]}")
-        return others[0]
-    return rows
+def line_col(text: str, pos: int) -> str:
+    return f"line {text.count(chr(10), 0, pos) + 1}, column {pos - text.rfind(chr(10), 0, pos)}"
 
 
-def _vocabulary_size(check: Checker, raw: dict, vocab: tuple[str, ...] | None) -> int | None:
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _nesting(text: str, end: int) -> tuple[str, int | None]:
+    """Returns the brackets still open at `end`, and where nesting first goes deeper than the schema's maxDepth."""
+    open_: list[str] = []
+    for match in _BRACKETS.finditer(text, 0, end):
+        if match.group() in ("[", "{"):
+            open_.append(match.group())
+            if len(open_) > MAX_DEPTH:
+                return "".join(open_), match.start()
+        elif match.group() in ("]", "}") and open_:
+            open_.pop()
+    return "".join(open_), None
+
+
+_EXPECTING = {"Expecting value": "a value: a string, number, object, list, true, false or null",
+              "Expecting property name enclosed in double quotes": "a key in double quotes",
+              "Expecting ':' delimiter": '":" after the key',
+              "Extra data": "the end of the file after the top-level value"}
+_WORD = re.compile(r"[A-Za-z0-9_.+-]{1,20}")
+
+
+def _syntax(text: str, msg: str, pos: int) -> tuple[int, str]:
+    """Returns where json's syntax error is and what it says, as found and expected."""
+    if msg.startswith("Unterminated string"):
+        return pos, "found a string that never ends; expected a closing double quote"
+    if msg.startswith("Invalid control character"):
+        return pos, f"found {char_name(text[pos])} inside a string; expected it written as an escape such as \\n or \\t"
+    if msg.startswith("Invalid \\"):
+        pos = text.rfind("\\", 0, pos + 1)
+        escape = visible(re.match(r"\\(u[0-9a-fA-F]{0,3}|.?)", text[pos:pos + 6], re.S).group())  # type: ignore[union-attr]
+        return pos, rf'found the escape {escape}; expected one of \" \\ \/ \b \f \n \r \t or \u and four hex digits'
+    if 0 < pos < len(text) and text[pos - 1].isdigit() and text[pos] in "0123456789.eE":
+        start = len(text[:pos].rstrip("0123456789.eE+-"))
+        return start, (f"found {_WORD.match(text, start).group()}; expected a number such as 0, 12, 0.5 or 1e3 "  # type: ignore[union-attr]
+                       '(no leading zeros, and digits after any "." or "e")')
+    close = "]" if _nesting(text, pos)[0].endswith("[") else "}"
+    expected = _EXPECTING.get(msg, f'"," or "{close}"')
+    if pos >= len(text):
+        return pos, f"found the end of the file; expected {expected}"
+    if text[pos] == "/":
+        expected += " (JSON has no comments)"
+    elif expected.startswith('","'):
+        expected += " (is a comma missing before it?)"
+    elif text[pos] in "]}" and text[:pos].rstrip(" \t\n\r").endswith(","):
+        expected += " (JSON allows no comma before a closing bracket)"
+    string = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"').match(text, pos)
+    word = _WORD.match(text, pos)
+    found = (f"the string {describe(json.loads(string.group()))}" if string else word.group() if word
+             else f'"{visible(text[pos])}"')
+    return pos, f"found {found}; expected {expected}"
+
+
+def _read(text: str, source: str) -> tuple[Any, bool]:
+    """Returns the JSON value in text and whether a key is given twice in one object; raises Problems if it is not
+    JSON, or nests deeper than the schema allows (before Python's own recursion limit)."""
+    if not text.strip():
+        raise Problems.in_file(source, [(line_col(text, len(text)), "found an empty file; expected a JSON object")])
+    deep = _nesting(text, len(text))[1]
+    if deep is not None:
+        raise Problems.in_file(source, [(line_col(text, deep), f"found lists and objects nested more than {MAX_DEPTH} "
+                                                               f"deep; expected at most {MAX_DEPTH} levels")])
+    twice: list[str] = []
+    try:
+        raw = json.loads(text, object_pairs_hook=lambda pairs: _first(twice, pairs), parse_float=Number,
+                         parse_int=_int, parse_constant=Number)
+    except json.JSONDecodeError as err:
+        pos, message = _syntax(text, err.msg, err.pos)
+        raise Problems.in_file(source, [(line_col(text, pos), message)]) from None
+    return raw, bool(twice)
+
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},]|[^\s,:\[\]{}"]+')
+
+
+def _positions(text: str) -> tuple[dict[Path_, int], Found]:
+    """Returns where each value of a JSON text starts, by its path, and a problem per key given twice in one object."""
+    where: dict[Path_, int] = {}
+    twice: Found = []
+    frames: list[list] = []  # per open list or object: its path, the index or key of its next value, the keys seen
+    for match in _TOKEN.finditer(text):
+        token, top = match.group(), (frames[-1] if frames else None)
+        if token in ("]", "}"):
+            frames.pop()
+        elif token == "," and top is not None:
+            top[1] = top[1] + 1 if isinstance(top[1], int) else None
+        elif top is not None and top[1] is None:  # a key
+            top[1] = key = json.loads(token)
+            if key in top[2]:
+                twice.append(((*top[0], key), f"found the key {describe(key)} twice in one object "
+                                              f"({line_col(text, top[2][key])} and {line_col(text, match.start())}); "
+                                              "expected each key once"))
+            top[2].setdefault(key, match.start())
+        else:
+            path = () if top is None else (*top[0], top[1])
+            where.setdefault(path, match.start())
+            if token in ("[", "{"):
+                frames.append([path, 0 if token == "[" else None, {}])
+    return where, twice
+
+
+_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*\Z")
+
+
+def path_text(path: Path_) -> str:
+    """Returns a JSON path as messages write it: $, vocabulary[2], profiles[0].id, cost_model["dra ft"]."""
+    out = "$"
+    for step in path:
+        if isinstance(step, int) or not _KEY.match(step):
+            out += f"[{step if isinstance(step, int) else describe(step)}]"
+        else:
+            out = step if out == "$" else f"{out}.{step}"
+    return out
+
+
+def _node(path: Path_) -> dict:
+    """Returns the schema that describes the value at `path`, its own keywords over those of the $defs it names."""
+    node = SCHEMA
+    for step in (None, *path):
+        if step is not None:
+            node = node["items"] if isinstance(step, int) else node["properties"][step]
+        while "$ref" in node:
+            node = {**SCHEMA["$defs"][node["$ref"].rsplit("/", 1)[1]], "$def": node["$ref"].rsplit("/", 1)[1],
+                    **{k: v for k, v in node.items() if k != "$ref"}}
+    return node
+
+
+POSITIONS = " positions, so the page fits a phone screen"
+# A list's key: what it should be, a noun for its entries and, after its limit, why there is one.
+LISTS = {
+    "vocabulary": ("a non-empty list of token strings", "token", ", so the page's tables and charts fit a phone screen"),
+    "target": ("a list of distributions, one per position", "row", POSITIONS),
+    "draft": ("a list of distributions, one per position", "row", POSITIONS),
+    "proposals": ("a list of proposed tokens, one per position", "proposal", POSITIONS),
+    "profiles": ("a non-empty list of draft profiles", "profile", ", so the page's profile switch fits a phone screen"),
+    "compare_draft_steps": ("a non-empty list of draft-step costs", "cost", ", so the speedup table fits the page"),
+    "verify_costs": ("a non-empty list of verification costs per drafted position", "cost",
+                     ", so the speedup explorer's choices fit the page"),
+    "draft_orders": ("at least one draft order in a list, each from 1 to {items[maximum]}", "", ""),
+    "temperatures": ("a list of {minItems} to {maxItems} temperatures", "", ""),
+}
+
+
+def plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _explain(err: Any) -> Found:
+    """Returns the problems a schema error stands for, in the project's words; none where the pass after the schema
+    words it from the value (a fraction, a distribution, a label, an id, a proposal, a list's repeats)."""
+    path, value, node, keyword = tuple(err.absolute_path), err.instance, err.schema, err.validator
+    if keyword == "required":
+        return [(path, f'found no key "{key}"; expected one (it is required)') for key in err.validator_value
+                if key not in value]
+    if keyword == "additionalProperties":
+        return [(path, f"found unknown key {describe(key)}; expected one of: {', '.join(sorted(node['properties']))}")
+                for key in value if key not in node["properties"]]
+    if (keyword in ("uniqueItems", "anyOf") or _node(path).get("$def") in VALUE_CHECKED or path[-1:] == ("id",)
+            or path[-2:-1] == ("proposals",)):
+        return []
+    found = f"found {describe(value)}; expected"
+    if keyword == "const":
+        return [(path, f"{found} {node['const']} for profiles.v1.json")]
+    if node.get("type") == "integer":
+        return [(path, f"{found} a whole number from {node['minimum']} to {node['maximum']}")]
+    if node.get("type") == "array":
+        want, noun, why = LISTS[path[-1]]
+        if keyword == "maxItems" and why:
+            return [(path, f"found {plural(len(value), noun)}; expected at most {node['maxItems']}{why}")]
+        return [(path, f"{found} {want.format(**node)}")]
+    what = {"object": "an object", "string": "a string"}.get(node.get("type", ""), err.message)
+    return [(path, f"{found} {what}")]
+
+
+def fraction_expected(value: Any) -> str:
+    """Returns what a value that is not a fraction should have been, saying what is wrong with a near miss: spaces, a
+    minus sign, a zero denominator, leading zeros, or a decimal."""
+    near = re.fullmatch(r"(-?)([0-9]+)(?:/(-?[0-9]+))?", value) if isinstance(value, str) else None
+    if isinstance(value, str) and FRACTION.fullmatch(value.strip()):
+        return 'expected a fraction with no spaces or line breaks around it, such as "3/8"'
+    if near is None:
+        if isinstance(value, str) and re.fullmatch(r"-?[0-9]*\.[0-9]+", value):
+            return 'expected an exact fraction rather than a decimal, such as "1/2" for 0.5'
+        return 'expected an exact fraction as a string, such as "3/8"'
+    sign, _, bottom = near.groups()
+    if sign or (bottom or "").startswith("-"):
+        return 'expected a fraction of 0 or more, with no minus sign, such as "3/8"'
+    if bottom is not None and int(bottom) == 0:
+        return 'expected a denominator above 0, such as the 8 of "3/8"'
+    return 'expected whole numbers without leading zeros, such as "4/8"'
+
+
+BOUNDED = {"discount": 'a discount strictly between {lo} and {hi}, such as "3/4"', "verify_round": "a positive cost",
+           "temperatures": "a temperature from {lo} to {hi}", "default_temperature": "a temperature from {lo} to {hi}"}
+
+
+def _fraction(value: Any, path: Path_, found: Found) -> Fraction | None:
+    """Returns the exact fraction at `path`, or None after adding its problem to `found`: not a fraction, too many
+    digits, outside the bounds its schema gives, or a denominator too large to print."""
+    node = _node(path)
+    if isinstance(value, bool) or not (value in (0, 1) if isinstance(value, int) else
+                                       isinstance(value, str) and FRACTION.fullmatch(value)):
+        problem = f"; {fraction_expected(value)}"
+    elif max(len(side) for side in str(value).split("/")) > node["maxDigits"]:
+        problem = f'; expected at most {node["maxDigits"]} digits on each side of the "/"'
+    else:
+        frac, lo, hi = Fraction(value), node.get("exclusiveMinimum", 0), node.get("exclusiveMaximum", node.get("maximum"))
+        if (frac < lo or frac == lo and "exclusiveMinimum" in node
+                or hi is not None and (frac > hi or frac == hi and "exclusiveMaximum" in node)):
+            what = BOUNDED.get(path[-1] if isinstance(path[-1], str) else path[-2], "a probability between {lo} and {hi}")
+            problem = f"; expected {what.format(lo=lo, hi=hi)}"
+        elif frac.denominator > node["maxDenominator"]:
+            problem = f", which is {frac}; expected a denominator of at most {node['maxDenominator']}, so the page can print it"
+        else:
+            return frac
+    found.append((path, f"found {describe(value)}{problem}"))
+    return None
+
+
+def _list(value: Any, most: int | None = None) -> list:
+    """Returns value if it is a list (of at most `most` entries), else an empty list: what the checks look at."""
+    return value if isinstance(value, list) and (most is None or len(value) <= most) else []
+
+
+def _dict(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _fractions(raw: dict, found: Found) -> dict[Path_, Fraction | None]:
+    """Returns each fraction of the file by its path, None where it has a problem (added to `found`)."""
+    places: list[tuple[Path_, Any]] = [(("bonus_target", j), v) for j, v in enumerate(_list(raw.get("bonus_target")))]
+    places += [(("target", i, j), v) for i, row in enumerate(_list(raw.get("target"))) for j, v in enumerate(_list(row))]
+    places += [(("profiles", p, "draft", i, j), v) for p, profile in enumerate(_list(raw.get("profiles")))
+               for i, row in enumerate(_list(_dict(profile).get("draft"))) for j, v in enumerate(_list(row))]
+    for parent in ("cost_model", "language_model"):
+        for key, value in _dict(raw.get(parent)).items():
+            node = SCHEMA["properties"][parent]["properties"].get(key, {})
+            if node.get("$ref") == "#/$defs/fraction":
+                places.append(((parent, key), value))
+            elif node.get("items", {}).get("$ref") == "#/$defs/fraction":
+                places += [((parent, key, i), v) for i, v in enumerate(_list(value))]
+    return {path: _fraction(value, path, found) for path, value in places}
+
+
+def _vocabulary_size(raw: dict, vocab: list | None, found: Found) -> int | None:
     """Returns the length every distribution must have: the vocabulary's, unless every distribution agrees on
     another, when the vocabulary is the one to blame."""
     if vocab is None:
         return None
-    dists = [*_lists(raw.get("target"), MAX_POSITIONS), raw.get("bonus_target"),
-             *(row for p in _profile_dicts(raw) for row in _lists(p.get("draft"), MAX_POSITIONS))]
+    dists = [*_list(raw.get("target"), MAX_POSITIONS), raw.get("bonus_target"),
+             *(row for p in _list(raw.get("profiles")) for row in _list(_dict(p).get("draft"), MAX_POSITIONS))]
     sizes = {len(d) for d in dists if isinstance(d, list)}
     (size,) = sizes if len(sizes) == 1 else (None,)
     if sum(isinstance(d, list) for d in dists) >= 2 and size is not None and 0 < size <= MAX_TOKENS and size != len(vocab):
-        check.fail("vocabulary", f"found {plural(len(vocab), 'token')}; expected {size}, "
-                                 f"as every distribution has {size} entries")
+        found.append((("vocabulary",), f"found {plural(len(vocab), 'token')}; expected {size}, "
+                                       f"as every distribution has {size} entries"))
         return size
     return len(vocab)
 
 
-def _profiles(check: Checker, value: Any, vocab: tuple[str, ...] | None, size: int | None,
-              k: int | None) -> tuple[Profile, ...]:
-    if not isinstance(value, list) or not value:
-        raise check.refuse("profiles", f"found {describe(value)}; expected a non-empty list of draft profiles")
-    if len(value) > MAX_PROFILES:
-        raise check.refuse("profiles", f"found {len(value)} profiles; expected at most {MAX_PROFILES}, "
-                                       "so the page's profile switch fits a phone screen")
-    parsed = [check.attempt(_profile, check, raw, f"profiles[{i}]", vocab, size, k) for i, raw in enumerate(value)]
-    names = [(i, p.get("name")) for i, p in enumerate(value) if isinstance(p, dict)]
-    check.unique([(i, n) for i, n in names if isinstance(n, str)], "profiles[{}].name", "profile name")
-    _ids(check, [(i, p.get("id")) for i, p in enumerate(value) if isinstance(p, dict)])
-    return tuple(check.each(parsed, "profiles"))
+def _positions_count(raw: dict, found: Found) -> int | None:
+    """Returns k, the number of positions: the target's row count, unless every draft and proposal list agrees on
+    another, when the target is the one to blame."""
+    target = raw.get("target")
+    rows = len(target) if isinstance(target, list) and 0 < len(target) <= MAX_POSITIONS else None
+    others = [len(v) for p in _list(raw.get("profiles")) for v in (_dict(p).get("draft"), _dict(p).get("proposals"))
+              if isinstance(v, list) and 0 < len(v) <= MAX_POSITIONS]
+    if len(others) >= 2 and len(set(others)) == 1 and others[0] != rows:
+        if rows is not None:
+            found.append((("target",), f"found {plural(rows, 'row')}; expected {others[0]}, one per position, "
+                                       f"as every draft and proposal list has {others[0]}"))
+        return others[0]
+    return rows
 
 
-def _ids(check: Checker, ids: list[tuple[int, Any]]) -> None:
-    """Reports ids that repeat an earlier one, or that begin with an earlier one and a dash: the page builds element
-    ids such as "positions-profile-<id>-cap" from each, so "aligned" and "aligned-cap" would both own "positions-profile-aligned-cap"."""
+def _per_position(value: Any, path: Path_, k: int | None, noun: str, found: Found) -> bool:
+    """Returns whether value is a list of one entry per position, adding a problem if its length is wrong."""
+    if not isinstance(value, list) or not 0 < len(value) <= MAX_POSITIONS:
+        return False  # the schema's problem
+    if k is not None and len(value) != k:
+        found.append((path, f"found {plural(len(value), noun)}; expected {k}, one per position, as many as target has"))
+        return False
+    return True
+
+
+def _distributions(raw: dict, size: int | None, k: int | None, fracs: dict, found: Found) -> dict[Path_, tuple]:
+    """Returns each distribution of the right length that sums to 1, by its path; adds a problem for each other."""
+    rows: list[tuple[Path_, Any]] = [(("bonus_target",), raw["bonus_target"])] if "bonus_target" in raw else []
+    rows += [(("target", i), row) for i, row in enumerate(_list(raw.get("target"), MAX_POSITIONS))]
+    for p, profile in enumerate(_list(raw.get("profiles"))):
+        draft = _dict(profile).get("draft")
+        if _per_position(draft, ("profiles", p, "draft"), k, "row", found):
+            rows += [(("profiles", p, "draft", i), row) for i, row in enumerate(_list(draft))]
+    vocab = raw.get("vocabulary")
+    longest = len(vocab) if isinstance(vocab, list) else 0  # rows as long as too long a vocabulary: that is its problem
+    fine = {}
+    for path, row in rows:
+        n = len(row) if isinstance(row, list) else -1
+        if n != size if size is not None else not (0 < n <= MAX_TOKENS or n == longest):
+            found.append((path, f"found {describe(row)}; expected a list of {size or f'1 to {MAX_TOKENS}'} "
+                                "probabilities, one per vocabulary token"))
+            continue
+        entries = [fracs.get((*path, j)) for j in range(n)]
+        total = sum(e for e in entries if e is not None)
+        if None not in entries and total != 1:
+            found.append((path, f"sums to {total}; each distribution must sum to 1"))
+        elif None not in entries:
+            fine[path] = tuple(entries)
+    return fine
+
+
+def _proposals(raw: dict, vocab: list | None, k: int | None, dists: dict, found: Found) -> None:
+    """Adds a problem per proposal that is not a vocabulary token the draft can propose at its position."""
+    for p, profile in enumerate(_list(raw.get("profiles"))):
+        value, path = _dict(profile).get("proposals"), ("profiles", p, "proposals")
+        if not _per_position(value, path, k, "proposal", found) or vocab is None:
+            continue  # no vocabulary to look the tokens up in: its own problem is reported
+        for i, token in enumerate(_list(value)):
+            if not isinstance(token, str) or token not in vocab:
+                found.append(((*path, i), f"found {describe(token)}; expected a token from the vocabulary"))
+            elif dists.get(("profiles", p, "draft", i), (1,) * len(vocab))[vocab.index(token)] == 0:
+                found.append(((*path, i), f"found {describe(token)}, which the draft gives probability 0 at position "
+                                          f"{i + 1}; expected a token the draft could propose"))
+
+
+ALLOWED_FORMAT = {"\u200c", "\u200d"}  # zero-width (non-)joiners: part of emoji and of Persian and Indic words
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # letters fonts draw as nothing: Hangul fillers, blank Braille
+
+
+def forbidden(ch: str) -> bool:
+    """Returns whether a label or name may not hold ch: it is invisible, breaks the line or reorders the text around
+    it. The schema's pattern names the most common of them; Unicode's categories, which no pattern can, name all."""
+    cat = unicodedata.category(ch)
+    if cat == "Cf":
+        return ch not in ALLOWED_FORMAT and not 0xE0020 <= ord(ch) <= 0xE007F  # tags spell subdivision flags
+    return cat in ("Cc", "Cs", "Zl", "Zp")
+
+
+def _label(value: Any, most: int, what: str) -> str | None:
+    """Returns what is wrong with a token or name, if anything: it must be a short, visible, one-line string."""
+    if not isinstance(value, str) or not value.strip():
+        return f"found {describe(value)}; expected a non-empty string"
+    bad = next(((i, ch) for i, ch in enumerate(value) if forbidden(ch)), None)
+    if bad is not None:
+        return f"found {describe(value)}, which has {char_name(bad[1])} at character {bad[0] + 1}; expected {what} {PLAIN}"
+    if value != value.strip():
+        end, ch = ("starts", value[0]) if value[0].isspace() else ("ends", value[-1])
+        return (f"found {describe(value)}, which {end} with {'a space' if ch == ' ' else char_name(ch)}; "
+                f"expected {what} with no spaces at either end")
+    if len(value) > most:
+        shown = describe(value)
+        shown = shown if shown.endswith(" characters)") else f"{shown} ({len(value)} characters)"
+        return f"found {shown}; expected {what} of at most {most} characters, so it fits the page on a phone"
+    if not any(unicodedata.category(ch) not in ("Cf", "Mn", "Me", "Zs", "Cc") and ch not in _BLANK_LETTERS for ch in value):
+        names = ", ".join(char_name(ch) for ch in value[:3]) + (", …" if len(value) > 3 else "")
+        return (f"found {describe(value)}, which has only {names}, none of which can be seen; "
+                f"expected {what} with at least one visible character")
+    return None
+
+
+def _unique(values: list[tuple[Path_, Any]], what: str) -> Found:
+    """Returns a problem per text that, once normalised, an earlier one already had."""
+    seen: dict[str, tuple[Path_, str]] = {}
+    found: Found = []
+    for path, text in values:
+        key = unicodedata.normalize("NFC", text) if isinstance(text, str) else None
+        if key is not None and key in seen:
+            found.append((path, f"found {describe(text)} again; expected every {what} to be unique" if seen[key][1] == text
+                          else f"found {describe(text)}, which looks the same as {path_text(seen[key][0])} (the same "
+                               f"letters in other Unicode code points); expected every {what} to be unique"))
+        elif key is not None:
+            seen[key] = (path, text)
+    return found
+
+
+def _labels(raw: dict, found: Found) -> None:
+    """Adds a problem per token or profile name the page cannot show, or that repeats another."""
+    tokens = [(("vocabulary", i), t) for i, t in enumerate(_list(raw.get("vocabulary"), MAX_TOKENS))]
+    names = [(("profiles", p, "name"), profile["name"]) for p, profile in enumerate(_list(raw.get("profiles")))
+             if isinstance(profile, dict) and "name" in profile]
+    for places, most, what in ((tokens, MAX_LABEL, "a token"), (names, MAX_NAME, "a name")):
+        found += [(path, problem) for path, value in places if (problem := _label(value, most, what))]
+    found += _unique(tokens, "token") + _unique(names, "profile name")
+
+
+def _ids(raw: dict, reserved: frozenset[str], owners: Mapping[str, str], found: Found) -> None:
+    """Adds a problem per profile id that is not a short lower-case name, that the page uses, or that repeats or
+    begins with an earlier one and a dash."""
     seen: list[tuple[int, str]] = []
-    for i, pid in ids:
+    for i, pid in [(i, p["id"]) for i, p in enumerate(_list(raw.get("profiles"))) if isinstance(p, dict) and "id" in p]:
+        shown = describe(pid)
         if not isinstance(pid, str) or not PROFILE_ID.fullmatch(pid):
-            continue
-        for j, other in seen:
-            if pid == other:
-                check.fail(f"profiles[{i}].id", f"found {describe(pid)} again; expected every profile id to be unique")
-            elif pid.startswith(other + "-") or other.startswith(pid + "-"):
-                short = min(pid, other, key=len)
-                clash = (f"begins with {describe(short + '-')}, the id of profiles[{j}]" if short == other else
-                         f"is how profiles[{j}].id {describe(other)} begins")
-                check.fail(f"profiles[{i}].id", f"found {describe(pid)}, which {clash}; expected ids where none is "
-                           "another followed by a dash, because the page names elements by id and suffix "
-                           f"(positions-profile-{short}-cap), so two profiles could name the same element")
-            else:
+            message = (f"found {shown}; expected lower-case letters and digits, with single dashes between them, "
+                       'such as "aligned"')
+        elif len(pid) > MAX_ID:
+            message = f"found {shown} ({len(pid)} characters); expected an id of at most {MAX_ID} characters"
+        elif pid in owners:
+            message = (f"found {shown}, which {owners[pid]} already gives an element on the page; expected another id "
+                       "(or change that one)")
+        elif pid in reserved | PAGE_IDS:
+            message = f"found {shown}, which the page already uses for its own elements; expected another id"
+        else:
+            clash = _clash(pid, seen)
+            seen.append((i, pid))
+            if clash is None:
                 continue
-            break
-        seen.append((i, pid))
+            message = clash
+        found.append((("profiles", i, "id"), message))
 
 
-def _profile(check: Checker, raw: Any, path: str, vocab: tuple[str, ...] | None, size: int | None,
-             k: int | None) -> Profile:
-    if not check.keys(raw, path, PROFILE_KEYS, PROFILE_KEYS):
-        raise Refused(path)
-    pid, name = raw.get("id"), raw.get("name")
-    ok = _profile_id(check, pid, f"{path}.id") if "id" in raw else False
-    ok = (check.label(name, f"{path}.name", MAX_NAME, "a name") if "name" in raw else False) and ok
-    draft = check.attempt(check.distributions, raw["draft"], f"{path}.draft", size, k) if "draft" in raw else None
-    proposals = check.attempt(_proposals, check, raw["proposals"], f"{path}.proposals", vocab, k, draft) \
-        if "proposals" in raw else None
-    if not ok or draft is None or proposals is None:
-        raise Refused(path)
-    return Profile(id=pid, name=name, proposals=proposals, draft=draft)
+def _clash(pid: str, seen: list[tuple[int, str]]) -> str | None:
+    """Returns the problem of an id that repeats an earlier one or begins with one and a dash: the page builds element
+    ids such as "positions-profile-<id>-cap" from each, so "aligned" and "aligned-cap" would both own one."""
+    for j, other in seen:
+        if pid == other:
+            return f"found {describe(pid)} again; expected every profile id to be unique"
+        if pid.startswith(other + "-") or other.startswith(pid + "-"):
+            short = min(pid, other, key=len)
+            clash = (f"begins with {describe(short + '-')}, the id of profiles[{j}]" if short == other else
+                     f"is how profiles[{j}].id {describe(other)} begins")
+            return (f"found {describe(pid)}, which {clash}; expected ids where none is another followed by a dash, "
+                    "because the page names elements by id and suffix "
+                    f"(positions-profile-{short}-cap), so two profiles could name the same element")
+    return None
 
 
-def _profile_id(check: Checker, pid: Any, path: str) -> bool:
-    if not isinstance(pid, str) or not PROFILE_ID.fullmatch(pid):
-        check.fail(path, f"found {describe(pid)}; expected lower-case letters and digits, with single dashes "
-                         'between them, such as "aligned"')
-    elif len(pid) > MAX_ID:
-        check.fail(path, f"found {sized(pid)}; expected an id of at most {MAX_ID} characters")
-    elif pid in check.owners:
-        check.fail(path, f"found {describe(pid)}, which {check.owners[pid]} already gives an element on the page; "
-                         "expected another id (or change that one)")
-    elif pid in check.reserved:
-        check.fail(path, f"found {describe(pid)}, which the page already uses for its own elements; "
-                         "expected another id")
-    else:
-        return True
-    return False
+def _distinct_costs(raw: dict, fracs: dict, found: Found) -> None:
+    """Adds a problem per cost equal to an earlier one of its list: a table row or a choice offered twice."""
+    for key, what in (("compare_draft_steps", "draft-step cost"), ("verify_costs", "verification cost")):
+        path = ("cost_model", key)
+        value = _list(_dict(raw.get("cost_model")).get(key), _node(path)["maxItems"])
+        first: dict[Fraction, int] = {}
+        for i, cost in enumerate(fracs.get((*path, i)) for i in range(len(value))):
+            if cost is not None and cost in first:
+                j = first[cost]
+                again = " again" if value[i] == value[j] else f", which is {cost}, as {path_text(path)}[{j}] is"
+                found.append(((*path, i), f"found {describe(value[i])}{again}; expected every {what} to be unique"))
+            elif cost is not None:
+                first[cost] = i
 
 
-def _proposals(check: Checker, value: Any, path: str, vocab: tuple[str, ...] | None, k: int | None,
-               draft: tuple[Dist, ...] | None) -> tuple[int, ...]:
-    if not check.positions(value, path, k, "proposal", "a list of proposed tokens, one per position") or vocab is None:
-        raise Refused(path)  # no vocabulary to look the tokens up in: its own problem is recorded
-    indices: list[int] = []
-    for i, token in enumerate(value):
-        if not isinstance(token, str) or token not in vocab:
-            check.fail(f"{path}[{i}]", f"found {describe(token)}; expected a token from the vocabulary")
-            continue
-        idx = vocab.index(token)
-        if draft is not None and i < len(draft) and draft[i][idx] == 0:
-            check.fail(f"{path}[{i}]", f"found {describe(token)}, which the draft gives probability 0 at position {i + 1}; "
-                                       "expected a token the draft could propose")
-            continue
-        indices.append(idx)
-    if len(indices) != len(value):
-        raise Refused(path)
-    return tuple(indices)
+def _problems(raw: Any, reserved: frozenset[str], owners: Mapping[str, str]) -> Found:
+    """Returns every problem of the parsed file: the schema's, then what the schema cannot say."""
+    errors = list(VALIDATOR.iter_errors(raw))
+    found = [problem for err in errors for problem in _explain(err)]
+    if isinstance(raw, dict):
+        vocab = raw.get("vocabulary")
+        vocab = vocab if isinstance(vocab, list) and 0 < len(vocab) <= MAX_TOKENS and all(
+            isinstance(t, str) for t in vocab) else None
+        _labels(raw, found)
+        size, k = _vocabulary_size(raw, vocab, found), _positions_count(raw, found)
+        fracs = _fractions(raw, found)
+        _proposals(raw, vocab, k, _distributions(raw, size, k, fracs, found), found)
+        _ids(raw, reserved, owners, found)
+        _distinct_costs(raw, fracs, found)
+        if isinstance(raw.get("language_model"), dict):
+            paths = [path for path, _ in found] + [tuple(err.absolute_path) for err in errors]
+            bad = {path[1] for path in paths if path[:1] == ("language_model",) and len(path) > 1}
+            found += lm_settings.problems(raw["language_model"], bad)
+    # a file the schema refuses is never let through, even were a message above to miss its problem
+    return found or [(tuple(err.absolute_path), f"found {describe(err.instance)}; expected what the schema allows "
+                                                f"({err.message})") for err in errors]
 
 
-def _cost(check: Checker, raw: Any) -> CostModel:
-    if not check.keys(raw, "cost_model", COST_KEYS, COST_REQUIRED):
-        raise Refused("cost_model")
-    # costs are in target steps, not probabilities, so they may exceed 1
-    step = check.attempt(check.fraction, raw["draft_step"], "cost_model.draft_step", probability=False) \
-        if "draft_step" in raw else None
-    verify = check.attempt(check.fraction, raw["verify_round"], "cost_model.verify_round", probability=False) \
-        if "verify_round" in raw else None
-    if verify == 0:
-        check.fail("cost_model.verify_round", "found 0; expected a positive cost")
-        verify = None
-    steps = check.attempt(_compare_steps, check, raw["compare_draft_steps"]) if "compare_draft_steps" in raw else None
-    per_position = check.attempt(_verify_costs, check, raw["verify_costs"]) if "verify_costs" in raw else (Fraction(0),)
-    if step is None or verify is None or steps is None or per_position is None:
-        raise Refused("cost_model")
-    return CostModel(draft_step=step, verify_round=verify, compare_draft_steps=steps, verify_costs=per_position)
-
-
-def _compare_steps(check: Checker, value: Any) -> tuple[Fraction, ...]:
-    path = "cost_model.compare_draft_steps"
-    if not isinstance(value, list) or not value:
-        raise check.refuse(path, f"found {describe(value)}; expected a non-empty list of draft-step costs")
-    if len(value) > MAX_COSTS:
-        raise check.refuse(path, f"found {len(value)} costs; expected at most {MAX_COSTS}, so the speedup table fits "
-                                 "the page")
-    steps = [check.attempt(check.fraction, c, f"{path}[{i}]", probability=False) for i, c in enumerate(value)]
-    return _distinct_costs(check, value, steps, path, "draft-step cost")
-
-
-def _verify_costs(check: Checker, value: Any) -> tuple[Fraction, ...]:
-    path = "cost_model.verify_costs"
-    if not isinstance(value, list) or not value:
-        raise check.refuse(path, f"found {describe(value)}; expected a non-empty list of verification costs per "
-                                 "drafted position")
-    if len(value) > MAX_COSTS:
-        raise check.refuse(path, f"found {len(value)} costs; expected at most {MAX_COSTS}, so the speedup explorer's "
-                                 "choices fit the page")
-    costs = [check.attempt(check.fraction, c, f"{path}[{i}]", probability=False) for i, c in enumerate(value)]
-    return _distinct_costs(check, value, costs, path, "verification cost")
-
-
-def _distinct_costs(check: Checker, value: list, costs: list[Fraction | None], path: str,
-                    what: str) -> tuple[Fraction, ...]:
-    """Returns the costs, or raises Refused after naming each one equal to an earlier one (a table row or a choice
-    twice); costs: each cost, None where it was refused."""
-    first: dict[Fraction, int] = {}
-    for i, cost in enumerate(costs):
-        if cost is not None and cost in first:
-            j = first[cost]
-            seen = " again" if value[i] == value[j] else f", which is {cost}, as {path}[{j}] is"
-            check.fail(f"{path}[{i}]", f"found {describe(value[i])}{seen}; expected every {what} to be unique")
-            costs[i] = None
-        elif cost is not None:
-            first[cost] = i
-    return tuple(check.each(costs, path))
-
-
-def _monte_carlo(check: Checker, raw: Any) -> MonteCarlo:
-    if not check.keys(raw, "monte_carlo", MC_KEYS, MC_KEYS):
-        raise Refused("monte_carlo")
-    rounds = check.attempt(check.integer, raw["rounds"], "monte_carlo.rounds", 1, MAX_ROUNDS) if "rounds" in raw else None
-    seed = check.attempt(check.integer, raw["seed"], "monte_carlo.seed", 0, MAX_SEED) if "seed" in raw else None
-    if rounds is None or seed is None:
-        raise Refused("monte_carlo")
-    return MonteCarlo(rounds=rounds, seed=seed)
-
-
-def _header(check: Checker, raw: dict) -> None:
-    version = raw.get("version", 1)
-    if isinstance(version, bool) or not isinstance(version, int) or version != 1:
-        check.fail("version", f"found {describe(version)}; expected 1 for profiles.v1.json")
-    for key in ("$schema", "about"):
-        if key in raw and not isinstance(raw[key], str):
-            check.fail(key, f"found {describe(raw[key])}; expected a string")
-
-
-def _dataset(check: Checker, raw: Any) -> Dataset:
-    """Returns the Dataset in the parsed JSON, or raises Refused once every problem in it is recorded."""
-    if not check.keys(raw, "$", TOP_KEYS, TOP_REQUIRED):
-        raise Refused("$")
-    _header(check, raw)
-    vocab = check.attempt(_vocabulary, check, raw["vocabulary"]) if "vocabulary" in raw else None
-    size = _vocabulary_size(check, raw, vocab)
-    k = _positions_count(check, raw)
-    # every key is attempted, so each one's problems are recorded; a key left out is None (reported as missing)
-    target = check.attempt(check.distributions, raw["target"], "target", size, None) if "target" in raw else None
-    bonus = check.attempt(check.distribution, raw["bonus_target"], "bonus_target", size) if "bonus_target" in raw else None
-    profiles = check.attempt(_profiles, check, raw["profiles"], vocab, size, k) if "profiles" in raw else None
-    seed = check.attempt(check.integer, raw["walkthrough_seed"], "walkthrough_seed", 0, MAX_SEED) \
-        if "walkthrough_seed" in raw else None
-    drawn = check.attempt(check.integer, raw["drawn_rounds"], "drawn_rounds", 1, MAX_DRAWN) if "drawn_rounds" in raw else None
-    cost = check.attempt(_cost, check, raw["cost_model"]) if "cost_model" in raw else None
-    mc = check.attempt(_monte_carlo, check, raw["monte_carlo"]) if "monte_carlo" in raw else None
-    lm = check.attempt(lm_settings, check, raw["language_model"]) if "language_model" in raw else LM_DEFAULT
-    if check.problems:
-        raise Refused("$")
-    return Dataset(vocabulary=known(vocab), target=known(target), bonus_target=known(bonus), profiles=known(profiles),
-                   walkthrough_seed=known(seed), drawn_rounds=known(drawn), cost=known(cost), monte_carlo=known(mc),
-                   language_model=known(lm))
+def _dataset(raw: dict) -> Dataset:
+    """Returns the Dataset of a file with no problems."""
+    def dist(row: list) -> tuple[Fraction, ...]:
+        return tuple(Fraction(x) for x in row)
+    vocab, cost, mc = tuple(raw["vocabulary"]), raw["cost_model"], raw["monte_carlo"]
+    profiles = tuple(Profile(id=p["id"], name=p["name"], proposals=tuple(vocab.index(t) for t in p["proposals"]),
+                             draft=tuple(map(dist, p["draft"]))) for p in raw["profiles"])
+    costs = CostModel(draft_step=Fraction(cost["draft_step"]), verify_round=Fraction(cost["verify_round"]),
+                      compare_draft_steps=dist(cost["compare_draft_steps"]),
+                      verify_costs=dist(cost.get("verify_costs", [0])))
+    return Dataset(vocabulary=vocab, target=tuple(map(dist, raw["target"])), bonus_target=dist(raw["bonus_target"]),
+                   profiles=profiles, walkthrough_seed=raw["walkthrough_seed"], drawn_rounds=raw["drawn_rounds"],
+                   cost=costs, monte_carlo=MonteCarlo(rounds=mc["rounds"], seed=mc["seed"]),
+                   language_model=lm_settings.settings(raw.get("language_model", {})))
 
 
 def parse(text: str, source: str, reserved: frozenset[str] = frozenset(),
           owners: Mapping[str, str] | None = None) -> Dataset:
-    """Returns the Dataset in `text`, or raises Problems listing every problem found.
+    """Returns the Dataset in `text`, or raises Problems listing every problem found, in the file's order.
 
     reserved: the element ids and id prefixes the page uses, which no profile id may take; owners: those of them
     that a content file gives (id -> the file, named in the message)."""
@@ -292,15 +551,13 @@ def parse(text: str, source: str, reserved: frozenset[str] = frozenset(),
     if size > MAX_INPUT_BYTES:
         raise Problems.in_file(source, [("", f"found {size:,} bytes; expected at most {MAX_INPUT_BYTES:,} bytes "
                                        "for an input file")])
-    try:
-        raw, duplicates = read_json(text)
-    except JSONSyntax as err:
-        raise Problems.in_file(source, [(line_col(text, err.pos), err.message)]) from None
-    check = Checker(duplicates, reserved, owners)
-    try:
-        return _dataset(check, raw)
-    except Refused:
-        raise Problems.in_file(source, [(glossed(path, raw), message) for path, message in check.problems]) from None
+    raw, twice = _read(text, source)
+    found = _problems(raw, reserved, owners or {})
+    if not found and not twice:
+        return _dataset(raw)
+    where, duplicates = _positions(text)
+    found = sorted(found + duplicates, key=lambda problem: where.get(problem[0], 0))
+    raise Problems.in_file(source, [(glossed(path_text(path), raw), message) for path, message in found])
 
 
 _ROW = re.compile(r"(?:target|profiles\[(\d+)\]\.(?:draft|proposals))\[(\d+)\]")
@@ -338,4 +595,3 @@ def load(path: str, source: str | None = None, reserved: frozenset[str] = frozen
     except ValueError as err:
         raise Problems.in_file(name, [("", str(err))]) from None
     return parse(decode(raw, name), name, reserved, owners)
-
