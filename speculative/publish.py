@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from . import checkout
-from .errors import Problems, as_folder, short
+from .errors import Problems, as_folder, short, visible
 from .reading import kind
 from .sections import PAGE_FILES
 
@@ -22,7 +22,7 @@ OLD_MARKER = ".speculative-manifest.json"  # what builds before the marker wrote
 
 
 def shown(path: Path) -> str:
-    return short(checkout.shown(path))
+    return short(visible(checkout.shown(path)))
 
 
 def output_problems(out: Path, inputs: list[Path]) -> list[str]:
@@ -41,10 +41,11 @@ def output_problems(out: Path, inputs: list[Path]) -> list[str]:
         return [f"{name}: found {'a file' if found.is_file() else kind(found.stat().st_mode)}"
                 f"{'' if found == where else f' at {shown(found)}'}; expected a folder for the built page"]
     for path in inputs:
-        if where == path.resolve() or where in path.resolve().parents:
+        if where in path.resolve().parents:
             return [f"{name}: found the folder that holds {shown(path)}; {expected}"]
-        if path.is_dir() and path.resolve() in where.parents:
-            return [f"{name}: found a folder inside {as_folder(shown(path))}, which holds the page's inputs; {expected}"]
+        if path.is_dir() and (where == path.resolve() or path.resolve() in where.parents):
+            inside = "" if where == path.resolve() else "a folder inside "
+            return [f"{name}: found {inside}{as_folder(shown(path))}, which holds the page's inputs; {expected}"]
     return []
 
 
