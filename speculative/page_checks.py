@@ -22,57 +22,45 @@ PROSE_FILE = "<template>"  # the file name Jinja gives a section's compiled code
 
 # --- the prose: it fills in the view's values and computes nothing -----------------------------------------------
 
-# The filters a section may use: none makes text longer than its input and arguments (the sandbox bounds range()
-# alone, not "x" * 10**9 or "x"|center(10**9)).
+# The filters a section may use: none makes text much longer than its input (the stock sandbox bounds range() alone,
+# not "x" * 10**9 or "x"|center(10**9)).
 PROSE_FILTERS = frozenset({"cap", "subscript", "e", "escape", "join", "length", "lower", "upper", "first", "last",
                            "default", "round", "abs"})
-_DATA = (nodes.Name, nodes.Getattr, nodes.Getitem)
 
 
-_EXPECTED = {"operator": "the page's values as they are, such as {{ p.aligned.expected }} (prose computes nothing: "
-                          "the view computes every number)",
-             "filter": f"only the filters {', '.join(sorted(PROSE_FILTERS))}",
-             "call": "calls of the section's own macros alone",
-             "loop": "a loop over the page's values, such as {% for v in profiles %}",
-             "include": "a figure placed by its name on a line of its own, such as {{ lab }}"}
-
-
-def _refused(node: nodes.Node, macros: set[str]) -> tuple[str, str] | None:
-    """Returns (what the author wrote that prose may not hold, in words; its kind), or None."""
+def _refused(node: nodes.Node, macros: set[str]) -> str | None:
+    """Returns "found …; expected …" for what prose may not hold, or None."""
     if isinstance(node, (nodes.BinExpr, nodes.Concat)):
-        return f"the operator {getattr(node, 'operator', '~')}", "operator"
+        return (f"found the operator {getattr(node, 'operator', '~')}; expected the page's values as they are, such "
+                "as {{ p.aligned.expected }} (prose computes nothing: the view computes every number)")
     if isinstance(node, nodes.Filter) and node.name not in PROSE_FILTERS:
-        return f"the filter |{node.name}", "filter"
+        return f"found the filter |{node.name}; expected only the filters {', '.join(sorted(PROSE_FILTERS))}"
     if isinstance(node, nodes.Call) and not (isinstance(node.node, nodes.Name) and node.node.name in macros):
-        callee = node.node
-        return f"a call of {getattr(callee, 'name', None) or getattr(callee, 'attr', 'a value')}()", "call"
-    if isinstance(node, nodes.For) and not isinstance(node.iter, (*_DATA, nodes.Call)):  # a call is named on its own
-        return "a loop over something other than the page's values", "loop"
+        callee = getattr(node.node, "name", None) or getattr(node.node, "attr", "a value")
+        return f"found a call of {callee}(); expected calls of the section's own macros alone"
+    if isinstance(node, nodes.For) and not isinstance(node.iter, (nodes.Name, nodes.Getattr, nodes.Getitem, nodes.Call)):
+        return "found a loop over a literal; expected a loop over the page's values, such as {% for v in profiles %}"
     if isinstance(node, (nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends)):
-        return "an include, import or extends", "include"
+        return "found an include, import or extends; expected a figure placed by its name on a line of its own, such " \
+               "as {{ lab }}"
     return None
 
 
 def prose_problems(tree: nodes.Template) -> list[tuple[int, str]]:
-    """Returns (line, message) for each expression in a section that computes rather than fills in a value: an
-    operator, a call, a loop over a literal, a filter outside PROSE_FILTERS, an include. Each of these could make
-    text without bound ({{ "x" * 10**9 }}, nested range() loops), and the view computes every number the page shows."""
+    """Returns (line, message) for each expression in a section that computes rather than fills in a value: each of
+    these could make text without bound ({{ "x" * 10**9 }}, nested range() loops); a call is named, not its loop."""
     macros = {m.name for m in tree.find_all(nodes.Macro)}
-    found = ((node.lineno, _refused(node, macros)) for node in tree.find_all(nodes.Node))
-    return [(line, f"found {what[0]} in a template expression; expected {_EXPECTED[what[1]]}")
-            for line, what in found if what]
+    return [(node.lineno, found) for node in tree.find_all(nodes.Node) if (found := _refused(node, macros))]
 
 
 # --- template errors: the file, the line, what was found and what was expected ---------------------------------
 
-RENDER_ERRORS = (jinja2.TemplateError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError,
-                 RecursionError)
+RENDER_ERRORS = (jinja2.TemplateError, ArithmeticError, LookupError, TypeError, ValueError, AttributeError, RecursionError)
 
 
 def template_problem(err: Exception, file: str, files: Iterable[str], names: Iterable[str]) -> str | None:
-    """Returns "file: line N: found …; expected …" for an error raised while rendering `file` (a section's, or a
-    template's shown path); None when it arose outside every template: a bug in the build, not in its input. files
-    are the templates' shown paths, names the names the context defines."""
+    """Returns "file: line N: found …; expected …" for an error raised while rendering `file`, or None when it arose
+    outside every template (files, their shown paths): a bug in the build. names: the names the context defines."""
     if isinstance(err, jinja2.TemplateSyntaxError):
         where: tuple[str, int | None] = (err.filename or file, err.lineno)
     else:
@@ -111,30 +99,18 @@ class _Anchors(HTMLParser):
     parsed (so a '<script>' inside one is text, not a tag) and unescaped (href="&#35;x" is #x), and a script's or a
     style's text holds no elements (a script's own id counts, the trace's)."""
 
-    def __init__(self) -> None:
+    def __init__(self, text: str) -> None:
         super().__init__(convert_charrefs=True)
-        self.ids: list[str] = []
-        self.hrefs: list[str] = []
+        self.found: dict[str, list[str]] = {"id": [], "href": []}
+        self.feed(text)
+        self.close()
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         for name, value in attrs:
-            if value is not None and name in ("id", "href"):
-                (self.ids if name == "id" else self.hrefs).append(value)
+            if value is not None and name in self.found:
+                self.found[name].append(value)
 
     handle_startendtag = handle_starttag
-
-
-def _anchors(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Returns (the ids, the hrefs) in text, in order."""
-    parser = _Anchors()
-    parser.feed(text)
-    parser.close()
-    return tuple(parser.ids), tuple(parser.hrefs)
-
-
-def page_ids(page: str) -> Counter:
-    """Returns how many elements carry each id on the page: a script's own id counts (the trace's), its text not."""
-    return Counter(_anchors(page)[0])
 
 
 _DRAWN_FRAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*/r[1-9][0-9]*/[1-9][0-9]*")
@@ -143,19 +119,17 @@ _HREFS = re.compile(r"\shref\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.I)  # in a so
 
 def link_problems(page: str, parts: Mapping[str, tuple[str, str]],
                   sections: Mapping[str, tuple[str, int]]) -> list[tuple[str, str]]:
-    """Returns (file, message) for every link to an id that no element has, or an id more than one has.
-
-    parts maps a file to (its source text, its HTML), so each problem names the file, and a line where it can;
-    sections maps a section's id to (its file, the line of its id).
-    """
-    ids = page_ids(page)
-    problems = []
-    of_part = functools.cache(lambda name: _anchors(parts[name][1]))  # each part parsed once, if a problem needs it
-    targets = {href[1:] for href in _anchors(page)[1] if href.startswith("#")}
+    """Returns (file, message) for every link to an id that no element has, or an id more than one has; parts maps
+    a file to (its source, its HTML), so a problem names its file and line, sections an id to (its file, its line)."""
+    found = _Anchors(page).found
+    ids = Counter(found["id"])  # a script's own id counts (the trace's), its text not
+    problems: list[tuple[str, str]] = []
+    of_part = functools.cache(lambda name: _Anchors(parts[name][1]).found)  # each part parsed once, if a problem needs it
+    targets = {href[1:] for href in found["href"] if href.startswith("#")}
     for target in sorted(targets - set(ids) - TOP_TARGETS):
         if _DRAWN_FRAME.fullmatch(target):  # a frame of a drawn round: the player opens it; no element has its id
             continue
-        owners = [name for name in parts if "#" + target in of_part(name)[1]] or ["the page"]
+        owners = [name for name in parts if "#" + target in of_part(name)["href"]] or ["the page"]
         for name in owners:
             problems.append((name, f"{_line_of(parts.get(name, ('', ''))[0], '#' + target)}found a link to "
                                    f"#{target}, but no element on the page has id=\"{target}\"; expected a section "
@@ -165,7 +139,7 @@ def link_problems(page: str, parts: Mapping[str, tuple[str, str]],
             problems.append((sections[dup][0], f"line {sections[dup][1]}: id: found \"{dup}\", which another element "
                                                f"on the page has too; {OWN_ID}"))
             continue
-        owners = [name for name in parts if dup in of_part(name)[0]] or ["the page"]
+        owners = [name for name in parts if dup in of_part(name)["id"]] or ["the page"]
         problems.append((", ".join(owners), f"found id=\"{dup}\" on {ids[dup]} elements; expected each id on one "
                                             "element only (choose another id)"))
     return problems

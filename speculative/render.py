@@ -1,8 +1,6 @@
-"""Owns rendering: sections and the view's finished values into one HTML string (markdown-it-py, Jinja2, CSP).
-
-It computes nothing: every figure arrives as a finished string in the context. The templates are the project's own
-code, rendered by a plain Jinja environment (the tests check their markup); the prose in content/ runs in Jinja's
-stock sandbox, after page_checks.prose_problems has refused any expression that computes."""
+"""Owns rendering: sections and the view's finished values into one HTML string (markdown-it-py, Jinja2, CSP). It
+computes nothing. The templates, our own code, render in a plain Jinja environment (the tests check them); the prose
+in Jinja's stock sandbox, once page_checks.prose_problems has refused any expression that computes."""
 
 from __future__ import annotations
 
@@ -32,10 +30,7 @@ from .text import subscript
 
 
 def script_json(obj: Any) -> str:
-    """Returns JSON that is safe inside <script type="application/json">: no string can close the element.
-
-    obj may be a value, or JSON text already made by compact_json.
-    """
+    """Returns JSON (of a value, or JSON text from compact_json) that no string can end inside <script>."""
     text = obj if isinstance(obj, str) else compact_json(obj)
     for raw, escaped in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
         text = text.replace(raw, escaped)
@@ -49,41 +44,32 @@ def sha256_source(text: str) -> str:
 
 def content_security_policy(scripts: list[str], styles: list[str]) -> str:
     """Returns a policy that allows only these inline scripts and styles, and data: images (the favicon)."""
-    return ("default-src 'none'; "
-            f"script-src {' '.join(sha256_source(s) for s in scripts)}; "
-            f"style-src {' '.join(sha256_source(s) for s in styles)}; "
-            "img-src data:; base-uri 'none'; form-action 'none'")
+    return (f"default-src 'none'; script-src {' '.join(map(sha256_source, scripts))}; style-src "
+            f"{' '.join(map(sha256_source, styles))}; img-src data:; base-uri 'none'; form-action 'none'")
 
 
-COMPONENTS = figures.COMPONENTS
-STYLES = figures.STYLES
+COMPONENTS, STYLES = figures.COMPONENTS, figures.STYLES
 # The page's one classic script: these fragments, in this order, inside one strict function; boot.js starts the figures.
 SCRIPTS = figures.SCRIPTS
 
 
 def joined_source(texts: Iterable[str], names: Iterable[str] = ()) -> str:
-    """Returns script files joined, each in a block of its own: what a file declares is its own, and what it shares
-    it puts on `shared`, from which the files after it name what they use (the page stays one classic script, which
-    a page opened from file:// may run, where it may not load modules). Each block is a try block, so an error its
-    top-level code throws is logged under its file's name while the figures after it still start."""
+    """Returns script files joined, each in a try block of its own: what it declares stays its own, what it shares
+    goes on `shared`, and an error its top-level code throws is logged under its name while the next files run."""
     named = itertools.zip_longest(texts, names, fillvalue="")
     return "const shared = {};\n" + "".join(f"try {{\n{text}\n}} catch (error) {{ console.error("
                                             f"{json.dumps(name + ':')}, error); }}\n" for text, name in named)
 
 
 def joined_script(templates: Mapping[str, str]) -> str:
-    """Returns the SCRIPTS fragments joined into one minified classic script, inside one strict function that exposes
-    nothing (rjsmin removes comments and spaces, renaming nothing). The build does not parse them: a syntax error, or
-    an error thrown as they load, fails the browser tests (tests/conftest.py's pages)."""
+    """Returns the SCRIPTS joined into one minified classic script (a page from file:// may not load modules) in one
+    strict function. The build does not parse them: the browser tests fail on a syntax or load error."""
     return rjsmin.jsmin("(() => {\n'use strict';\n" + joined_source((templates[n] for n in SCRIPTS), SCRIPTS) + "})();\n")
 
 
-def _placeholder(name: str) -> Markup:
-    """Returns the marker a section's Markdown holds where a component goes (an HTML comment passes through)."""
-    return Markup(f"\n<!--component:{name}-->\n")
-
-
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~])")
+_OPTIONS: dict[str, Any] = {"autoescape": True, "undefined": jinja2.StrictUndefined, "trim_blocks": True,
+                            "lstrip_blocks": True}
 
 
 def _markdown_text(value: Any) -> Any:
@@ -91,26 +77,17 @@ def _markdown_text(value: Any) -> Any:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", value) if isinstance(value, str) and not isinstance(value, Markup) else value
 
 
-_OPTIONS: dict[str, Any] = {"autoescape": True, "undefined": jinja2.StrictUndefined, "trim_blocks": True,
-                            "lstrip_blocks": True}
-_FILTERS = {"cap": lambda text: text[:1].upper() + text[1:], "subscript": subscript}
-
-
-def environment(templates: Mapping[str, str], folder: str = "templates") -> jinja2.Environment:
-    """Returns a Jinja2 environment over the template texts, autoescaping and failing on undefined names; a
-    template's file is named folder/name in tracebacks, so in messages."""
+def environments(templates: Mapping[str, str], folder: str = "templates") -> tuple[jinja2.Environment, SandboxedEnvironment]:
+    """Returns a Jinja2 environment over the template texts (a template's file is folder/name in tracebacks, so in
+    messages), and Jinja's own sandbox for the prose, which loads no template and escapes Markdown in the data's
+    strings; both autoescape and fail on undefined names."""
     texts = dict(templates)
     env = jinja2.Environment(loader=jinja2.FunctionLoader(
         lambda name: (texts[name], f"{folder}/{name}", lambda: True) if name in texts else None), **_OPTIONS)
-    env.filters.update(_FILTERS)
-    return env
-
-
-def prose_environment() -> SandboxedEnvironment:
-    """Returns Jinja's own sandbox for the prose, which loads no template and escapes Markdown in the data's strings."""
-    env = SandboxedEnvironment(finalize=_markdown_text, **_OPTIONS)
-    env.filters.update(_FILTERS)
-    return env
+    prose_env = SandboxedEnvironment(finalize=_markdown_text, **_OPTIONS)
+    for each in (env, prose_env):
+        each.filters.update(cap=lambda text: text[:1].upper() + text[1:], subscript=subscript)
+    return env, prose_env
 
 
 MAX_SMART_QUOTES = 300  # straight quotes in one paragraph that become curly; past this, they stay straight
@@ -118,7 +95,7 @@ MAX_SMART_QUOTES = 300  # straight quotes in one paragraph that become curly; pa
 
 def bounded_smartquotes(state: StateCore) -> None:
     """markdown-it's smart quotes, for each paragraph with at most MAX_SMART_QUOTES quotes: the pass is quadratic
-    in a paragraph's quotes (900 KB of "' pairs never finished), so a longer run of quotes stays as typed."""
+    in their number (900 KB of "' pairs never finished)."""
     for token in state.tokens:
         if token.type == "inline" and token.children:
             quotes = token.content.count("'") + token.content.count('"')
@@ -137,34 +114,30 @@ def _markdown() -> MarkdownIt:
 
 
 def section_html(env: SandboxedEnvironment, md: MarkdownIt, section: Section, ctx: Mapping[str, Any]) -> str:
-    """Returns one section's HTML with a marker where each component goes: Jinja fills in the values, then
-    markdown-it renders the prose; raises Problems for an expression that computes, or raw HTML that is not allowed
-    or not balanced."""
+    """Returns one section's HTML with a marker where each figure goes: Jinja fills in the values, then markdown-it
+    renders the prose; raises Problems for an expression that computes, or raw HTML not allowed or not balanced."""
     tree = env.parse(section.template_text(), section.source, section.source)
-    refused = page_checks.prose_problems(tree)
-    if refused:
-        raise Problems.in_files([(section.source, f"line {line}: {message}") for line, message in refused])
-    filled = env.from_string(tree).render(ctx, **{name: _placeholder(name) for name in COMPONENTS})
-    tokens = md.parse(filled)
-    fragments = [(t.map[0] + 1 if t.map else 0, t.content) for t in tokens if t.type == "html_block"]
-    fragments += [(t.map[0] + 1 if t.map else 0, c.content) for t in tokens if t.type == "inline"
-                  for c in t.children or [] if c.type == "html_inline"]
-    problems = sorted(html_problems(sorted(fragments, key=lambda f: f[0])) + markdown_problems(tokens),
-                      key=lambda p: p[0])
+    problems = page_checks.prose_problems(tree)
+    if not problems:
+        tokens = md.parse(env.from_string(tree).render(ctx, **{n: Markup(f"\n<!--component:{n}-->\n") for n in COMPONENTS}))
+        fragments = [(t.map[0] + 1 if t.map else 0, t.content) for t in tokens if t.type == "html_block"]
+        fragments += [(t.map[0] + 1 if t.map else 0, c.content) for t in tokens if t.type == "inline"
+                      for c in t.children or [] if c.type == "html_inline"]
+        problems = sorted(html_problems(sorted(fragments, key=lambda f: f[0])) + markdown_problems(tokens),
+                          key=lambda p: p[0])
     if problems:
         raise Problems.in_files([(section.source, f"line {line}: {message}") for line, message in problems])
     return md.renderer.render(tokens, md.options, {})
 
 
 def _place(html: str, components: Mapping[str, str]) -> Markup:
-    for name, block in components.items():  # after Markdown, so a component's HTML is never parsed as prose
-        html = html.replace(f"<!--component:{name}-->", block)
-    return Markup(html)
+    """Returns a section's HTML with each figure in its place: after Markdown, so a figure is never read as prose."""
+    return Markup(re.sub(r"<!--component:(\w+)-->", lambda m: components.get(m.group(1), m.group()), html))
 
 
 def _render(file: str, problems: list[str], call: Callable[[], Any], files: Iterable[str] = (),
             names: Iterable[str] = ()) -> Any:
-    """Returns call(), or records its error against the file and line it names (`file` if none) and returns None."""
+    """Returns call(), or records its error by the file and line it names (`file` if none) and returns None."""
     try:
         return call()
     except Problems as err:
@@ -193,27 +166,19 @@ def placement_problems(bodies: Mapping[str, str], folder: str) -> list[tuple[str
     return problems
 
 
-def _parts(sections: list[Section], bodies: Mapping[str, str], components: Mapping[str, str], folder: str,
-           templates: Mapping[str, str]) -> dict[str, tuple[str, str]]:
-    """Returns each file's (source, HTML), sections and figures, so a link problem names its file and line."""
-    return {**{s.source: (s.template_text(), bodies[s.source]) for s in sections},
-            **{f"{folder}/{n}.html.j2": (templates[f"{n}.html.j2"], components[n]) for n in COMPONENTS}}
-
-
 def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapping[str, Any], trace_text: str,
                 folder: str = "templates") -> str:
     """Returns the page's HTML from sections in order, template texts, the view's context and the trace's JSON;
     raises Problems naming the file and line of every problem, the page's broken links included."""
-    env, prose_env, md, problems = environment(templates, folder), prose_environment(), _markdown(), list[str]()
+    (env, prose_env), md, problems = environments(templates, folder), _markdown(), list[str]()
     files = [f"{folder}/{name}" for name in templates]
     components = {name: _render(f"{folder}/{name}.html.j2", problems, functools.partial(
         lambda name: env.get_template(f"{name}.html.j2").render(ctx), name), files, ctx) for name in COMPONENTS}
-    css = rcssmin.cssmin("\n".join(templates[n] for n in STYLES))
-    js = joined_script(templates)
     bodies = {s.source: _render(s.source, problems, functools.partial(section_html, prose_env, md, s, ctx), files,
                                 (*ctx, *COMPONENTS)) for s in sections}
     if problems:
         raise Problems(problems)
+    css, js = rcssmin.cssmin("\n".join(templates[n] for n in STYLES)), joined_script(templates)
     rendered = [{"id": s.id, "title": s.title, "html": _place(bodies[s.source], components),
                  "corpus": " ".join(prose.section_tokens(s.body))} for s in sections]  # its words, for gzip to reuse
     page = _render(f"{folder}/page.html.j2", problems, lambda: env.get_template("page.html.j2").render(
@@ -222,9 +187,9 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
     placed = placement_problems(bodies, folder)
     problems += lines_of(placed)
     if page is not None and not any(_TWICE in message for _, message in placed):  # else its ids are all doubled
-        sources = {s.id: (s.source, s.id_line) for s in sections}
-        problems += lines_of(page_checks.link_problems(page, _parts(sections, bodies, components, folder, templates),
-                                                       sources))
+        parts = {**{s.source: (s.template_text(), bodies[s.source]) for s in sections},
+                 **{f"{folder}/{n}.html.j2": (templates[f"{n}.html.j2"], components[n]) for n in COMPONENTS}}
+        problems += lines_of(page_checks.link_problems(page, parts, {s.id: (s.source, s.id_line) for s in sections}))
     if problems:
         raise Problems(problems)
     return page
