@@ -28,7 +28,7 @@ ALLOWED_TAGS = frozenset({
     "s", "samp", "small", "span", "strong", "sub", "summary", "sup", "table", "tbody", "td", "th", "thead", "time",
     "tr", "u", "ul", "var", "wbr"})
 # Elements with no end tag (HTML's void elements): a section may write only br, hr and wbr of them, and the figure
-# templates' balance check (page_checks.markup_problem) skips them all.
+# templates' balance check (tests/test_templates.py) skips them all.
 VOID_TAGS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 _SAFE_HREF = re.compile(r"(#|https://|mailto:)", re.I)
 PAGE_FILES = ("index.html", "trace.json")  # what a build writes, side by side: a section may link to either

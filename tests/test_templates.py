@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from speculative import figures, render
-from speculative.page_checks import link_problems
+from speculative.page_checks import PROSE_FILTERS, link_problems
 from speculative.sections import VOID_TAGS, Balance, Tags, control_problems
 
 from .conftest import ROOT
@@ -203,6 +203,8 @@ def test_the_authoring_guide_lists_the_components_and_tags_the_code_allows():
     tags = guide.split("2. Only these tags:")[1].split(". No `script`")[0]
     assert sorted(re.findall(r"`(\w+)`", tags)) == sorted(ALLOWED_TAGS)
     assert all(f"`{name}`" in guide for name in render.STYLES)
+    filters = guide.split("any filter but ")[1].split(".\n")[0]
+    assert sorted(re.findall(r"`(\w+)`", filters)) == sorted(PROSE_FILTERS)
     assert "docs/authoring.md" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
