@@ -113,7 +113,7 @@ class _Anchors(HTMLParser):
     handle_startendtag = handle_starttag
 
 
-_DRAWN_FRAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*/r[1-9][0-9]*/[1-9][0-9]*")
+_DRAWN_FRAME = re.compile(r"walkthrough/[a-z0-9]+(?:-[a-z0-9]+)*/r[1-9][0-9]*/[1-9][0-9]*")
 _HREFS = re.compile(r"\shref\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.I)  # in a source text, to find a link's line
 
 

@@ -141,7 +141,7 @@ LAB = {
     "accepted": "Accepted",
     "rejected": "Rejected",
     "replacement": "The replacement draw r = {r} lands in the segment of “{rep}”, [{lo}, {hi}): “{rep}” is committed instead.",
-    "none": "No proposal in this data is decided by chance: every accept probability here is 0 or 1.",
+    "no_chance": "No proposal in this data is decided by chance: every accept probability here is 0 or 1.",
     "r_text": "replacement draw r = {r}",
     "tally_empty": "No draws yet (Draw u tries one check by hand, untallied). Draw 100 times and Draw 10,000 times "
                    "each run the whole position under the chosen rule: a fresh proposal from the draft (not the token "
@@ -371,3 +371,9 @@ GENERATOR: dict[str, Any] = {
 }
 SPACE_BEFORE_NOT = ",.;:!?)]}%’”"  # a token that opens with one of these joins the text before it
 SPACE_AFTER_NOT = "([{“‘#"  # ... and after one of these the next token joins it
+
+# The keys of the tables above that only the build fills, in the no-script page and the prose: the trace, which
+# carries every table a figure's script reads (figures.common.Figure.WORDS), leaves them out.
+BUILD_ONLY = {"option", "no_chance", "short", "target", "observed", "back", "point", "point_drawn", "free", "few",
+              "broken_caption", "broken_why", "col_commits", "variant_rule_only", "drafts",
+              "chance_one", "chance_many", "chance_none_data", "chance_none_drawn"}

@@ -22,21 +22,24 @@ class Figures:
     """Every figure's model, built once from the analysis, in the registry's order."""
 
     facts: common.Facts  # [profiles][k] every position's facts, which several figures share
-    models: tuple[Any, ...]  # [len(FIGURES)] one per figure module
+    models: tuple[common.Figure, ...]  # [len(FIGURES)] one per figure module
 
-    def parts(self, method: str, *args: Any) -> dict[str, Any]:
-        """Returns the merged results of every model that has `method`, in the registry's order."""
+    def parts(self, hook: str, *args: Any) -> dict[str, Any]:
+        """Returns the merged results of every model's `hook` (figures.common.HOOKS), in the registry's order; two
+        figures giving one key is a mistake in the figures, refused here."""
         out: dict[str, Any] = {}
         for m in self.models:
-            if hasattr(m, method):
-                out.update(getattr(m, method)(*args))
+            part = getattr(m, hook)(*args)
+            if clash := out.keys() & part.keys():
+                raise ValueError(f"{type(m).__name__}.{hook} gives {', '.join(sorted(clash))}, which another figure gives")
+            out.update(part)
         return out
 
 
 def figures(ex: Explained) -> Figures:
     """Returns every figure's model."""
     facts = common.all_facts(ex)
-    return Figures(facts, tuple(module.model(ex, facts) for module in FIGURES))
+    return Figures(facts, tuple(figure(ex, facts) for figure in FIGURES))
 
 
 # --- the trace ----------------------------------------------------------------------------------
@@ -60,37 +63,19 @@ def profile_trace(ex: Explained, figs: Figures, i: int) -> dict[str, Any]:
             "stats": stats_trace(ex, r), **figs.parts("profile_trace", i)}
 
 
-def browser_words(words: dict[str, str]) -> dict[str, str]:
-    """Returns the patterns the script fills; the ones only the build fills stay out of the trace."""
-    build_only = {"option", "none", "short", "target", "observed", "back", "point", "point_drawn", "free", "few",
-                  "broken_caption", "broken_why", "col_commits", "variant_rule_only"}
-    return {k: v for k, v in words.items() if k not in build_only}
-
-
 def point_href(ex: Explained, where: tuple[int, int, int] | None) -> str | None:
-    """Returns "profile-id/frame" (or "profile-id/rN/frame" in drawn round N) for a point's frame, or None."""
+    """Returns "walkthrough/profile-id/frame" (or ".../rN/frame" in drawn round N) for a point's frame, or None."""
     if where is None:
         return None
     i, frame, round_ = where
-    return f"{ex.results[i].profile.id}/{f'r{round_}/' if round_ else ''}{frame}"
-
-
-BUILD_ONLY_DRAWS = {"chance_one", "chance_many", "chance_none_data", "chance_none_drawn"}  # filled into chance_note
-
-
-def rule_words() -> dict[str, dict[str, str]]:
-    """Returns each verification rule's patterns in the lab (strings.RULE_WORDS), by rule id in rules.NAMES' order;
-    a rule without words stops the build here."""
-    return {rule: strings.RULE_WORDS[rule] for rule in NAMES}
+    return f"{walkthrough.FRAMES}/{ex.results[i].profile.id}/{f'r{round_}/' if round_ else ''}{frame}"
 
 
 def text_table() -> dict[str, Any]:
-    """Returns every pattern and word the script shows: it has none of its own."""
-    return {"captions": strings.CAPTIONS, "walkthrough": browser_words(strings.WALKTHROUGH), "kinds": strings.KIND_NAMES,
-            "states": strings.STATE_NAMES, "lab": browser_words(strings.LAB), "convergence": browser_words(strings.CONVERGENCE),
-            "explorer": browser_words(strings.EXPLORER), "own": browser_words(strings.OWN), "rules": rule_words(),
-            "draws": {k: v for k, v in strings.DRAWS.items() if k not in BUILD_ONLY_DRAWS},
-            "generator": {k: v for k, v in strings.GENERATOR.items() if k not in ("drafts", "short")}}  # the template names the drafts
+    """Returns every table of words the figures' scripts read (each figure's WORDS), as text.<table in lower case>,
+    without the keys only the build fills (strings.BUILD_ONLY): the script has no words of its own."""
+    tables = dict.fromkeys(t for f in FIGURES for t in f.WORDS)
+    return {t.lower(): {k: v for k, v in getattr(strings, t).items() if k not in strings.BUILD_ONLY} for t in tables}
 
 
 def whole_numbers(value: Any) -> Any:
@@ -124,7 +109,7 @@ def full_trace(ex: Explained, figs: Figures) -> dict[str, Any]:
         "text": text_table(),
         "rules": [{"id": rule, "name": name} for rule, name in NAMES.items()],  # the script names them by id
         "samplers": [v.json() for v in variants.VARIANTS],  # the rule, then the broken samplers a reader may switch on
-        **{figure_name(module): m.trace() for module, m in zip(FIGURES, figs.models, strict=True) if hasattr(m, "trace")},
+        **{figure_name(f): part for f, m in zip(FIGURES, figs.models, strict=True) if (part := m.trace())},
         "profiles": [profile_trace(ex, figs, i) for i in range(len(ex.results))],
     }
 

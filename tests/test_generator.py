@@ -234,7 +234,7 @@ def test_the_expected_figures_follow_the_chosen_draft_temperature_and_k(page: Pa
     run = explained.language
     open_figure(page, page_url)
     g = gen(page)
-    expect(g.locator("[data-generator-expected]")).to_have_text(Generator(explained).facts()["expected"])
+    expect(g.locator("[data-generator-expected]")).to_have_text(Generator(explained, ())._facts()["expected"])
     g.get_by_label("Temperature").select_option(label="0")
     g.get_by_label("Tokens drafted per round").fill("6")
     per = 1 + sum(run.passes[run.draft_index(run.settings.default_draft)][0][:6])

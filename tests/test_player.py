@@ -142,7 +142,7 @@ def test_a_third_profile_in_the_data_gets_its_own_radio(page: Page, tmp_path):
     at(page, 1, len(third["walk"]["frames"]))
     page.get_by_role("button", name="Last step").click()
     at(page, len(third["walk"]["frames"]), len(third["walk"]["frames"]))
-    expect(page).to_have_url(re.compile(rf"#same/{len(third['walk']['frames'])}$"))
+    expect(page).to_have_url(re.compile(rf"#walkthrough/same/{len(third['walk']['frames'])}$"))
 
 
 def test_rejection_frame_shows_residual_and_dropped_positions(page: Page, page_url, trace):
@@ -204,7 +204,7 @@ def test_captions_and_figures_show_the_exact_fractions(page: Page, page_url, tra
 def test_bonus_frame_shows_the_draw_from_the_target(page: Page, page_url, trace):
     p = profile(trace, "aligned")
     f = next(f for f in frames(p) if f["kind"] == "bonus")
-    page.goto(f"{page_url}#aligned/{f['index']}")
+    page.goto(f"{page_url}#walkthrough/aligned/{f['index']}")
     rows = page.locator("[data-walkthrough-dist-body] tr")
     expect(rows).to_have_count(len(trace["vocabulary"]))
     expect(rows.nth(f["token"])).to_contain_text("drawn")
@@ -281,20 +281,21 @@ def test_play_runs_to_the_last_frame_and_stops(browser, page_url, trace):
     context.close()
 
 
-def test_deep_link_restores_state_and_stepping_replaces_the_hash(page: Page, page_url, trace):
+@pytest.mark.parametrize("address", ["#walkthrough/divergent/4", "#divergent/4"])  # an older link works too
+def test_deep_link_restores_state_and_stepping_replaces_the_hash(page: Page, page_url, trace, address):
     p = profile(trace, "divergent")
     n = len(frames(p))
-    page.goto(page_url + "#divergent/4")
+    page.goto(page_url + address)
     at(page, 4, n)
     expect(page.get_by_role("radio", name=p["name"])).to_be_checked()
     expect(page.locator("[data-walkthrough-caption]")).to_have_text(caption(trace, p, frames(p)[3]))
     length = page.evaluate("history.length")
     page.get_by_role("button", name="Next step").click()
-    expect(page).to_have_url(re.compile(r"#divergent/5$"))
+    expect(page).to_have_url(re.compile(r"#walkthrough/divergent/5$"))
     page.get_by_role("button", name="First step").click()
-    expect(page).to_have_url(re.compile(r"#divergent/1$"))
+    expect(page).to_have_url(re.compile(r"#walkthrough/divergent/1$"))
     page.get_by_role("radio", name=profile(trace, "aligned")["name"]).check()
-    expect(page).to_have_url(re.compile(r"#aligned/1$"))
+    expect(page).to_have_url(re.compile(r"#walkthrough/aligned/1$"))
     assert page.evaluate("history.length") == length
     page.goto(page_url + "#divergent/99")  # out of range: clamped to the last frame
     at(page, n, n)
@@ -312,7 +313,8 @@ def test_notice_links_open_the_player_at_their_frames(page: Page, page_url, trac
     assert set(hrefs) == {f"#{where}" for where in trace["points"].values() if where}
     assert len(hrefs) == 4
     for i, href in enumerate(hrefs):
-        pid, frame = href[1:].split("/")
+        prefix, pid, frame = href[1:].split("/")
+        assert prefix == "walkthrough"
         p = profile(trace, pid)
         links.nth(i).click()
         at(page, int(frame), len(frames(p)))
@@ -508,7 +510,7 @@ def test_next_round_where_chance_decides_visits_the_rounds_the_analysis_lists_an
     expect(page.locator("[data-walkthrough-chance-note]")).to_have_text(p["chance_note"])
     for r, frame in p["chance"] + p["chance"][:1]:  # round 23 wraps around to round 5
         button.click()
-        expect(page).to_have_url(re.compile(f"#aligned/r{r}/{frame}$"))
+        expect(page).to_have_url(re.compile(f"#walkthrough/aligned/r{r}/{frame}$"))
         expect(page.locator("[data-walkthrough-round-counter]")).to_have_text(f"Drawn round {r} of {len(p['drawn'])}")
         expect(page.locator("[data-walkthrough-round-chance]")).to_have_text("· chance decides a check")
         expect(page.locator("[data-walkthrough-chance]")).to_be_visible()

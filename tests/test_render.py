@@ -29,7 +29,7 @@ def test_one_profile_still_builds_and_links_the_points_its_walkthrough_lacks_to_
     html = edited(lambda raw: raw.update(profiles=raw["profiles"][:1]))
     # zero, drop and residual need a rejection: the aligned walkthrough has none, its drawn rounds have several
     assert "No frame in the current data shows this." not in html
-    assert html.count('href="#aligned/r') == 3
+    assert html.count('href="#walkthrough/aligned/r') == 3
     assert "where the walkthrough below meets a rejection" not in html
 
 
@@ -37,7 +37,7 @@ def test_renamed_profiles_keep_every_sentence(edited):
     def rename(raw):
         raw["profiles"][0]["id"], raw["profiles"][1]["id"] = "fast", "slow"
     html = edited(rename)
-    assert 'href="#slow/4"' in html and 'id="fast/8"' in html
+    assert 'href="#walkthrough/slow/4"' in html and 'id="walkthrough/fast/8"' in html
 
 
 def test_counts_agree_in_number_at_one_position(edited):

@@ -165,7 +165,7 @@ LIVE = {"generator": "[data-generator]", "lab": "[data-lab]", "walkthrough": "[d
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("left_out", [f for f in figures.FIGURES if f.SCRIPTS], ids=lambda f: f.__name__.split(".")[-1])
+@pytest.mark.parametrize("left_out", [f for f in figures.FIGURES if f.SCRIPTS], ids=figures.name)
 def test_a_page_without_one_figures_script_runs_every_other_figure(page, tmp_path, monkeypatch, left_out):
     """Each file names what it takes from `shared` and no figure's file takes from another figure's, so a figure whose
     script is left out of the page stops nothing else: no error, and every other figure starts."""
@@ -177,7 +177,7 @@ def test_a_page_without_one_figures_script_runs_every_other_figure(page, tmp_pat
     assert f"function {own}(" not in files["index.html"].decode("utf-8")
     (tmp_path / "index.html").write_bytes(files["index.html"])
     page.goto((tmp_path / "index.html").as_uri())
-    name = left_out.__name__.split(".")[-1]
+    name = figures.name(left_out)
     for other, selector in LIVE.items():
         live = page.locator(selector).first
         if other == name:

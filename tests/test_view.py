@@ -7,7 +7,10 @@ import json
 import re
 from fractions import Fraction
 
+import pytest
+
 from speculative import figures, strings, text, view
+from speculative.figures import common
 
 ROOT_TEMPLATES = "templates"
 
@@ -28,6 +31,55 @@ def test_every_figure_has_its_template_and_is_placed_by_a_section():
         assert re.search(r"^\{\{ " + figures.name(fig) + r" \}\}$", sections, re.M), figures.name(fig)
 
 
+def test_every_figure_module_is_found_by_the_registry_with_its_one_figure(explained):
+    """Adding a figure lists it nowhere: each module in speculative/figures but the shared one is a figure."""
+    from pathlib import Path
+
+    modules = {p.stem for p in Path(figures.__file__).parent.glob("*.py")} - {"__init__", "common"}
+    assert set(figures.COMPONENTS) == modules
+    assert all(len([c for c in figures.FIGURES if figures.name(c) == m]) == 1 for m in modules)
+    assert {"walkthrough.css"} <= set(figures.STYLES)
+
+
+def test_a_misspelt_hook_fails_as_the_figure_is_defined():
+    with pytest.raises(TypeError, match="contxt is no figure hook"):
+        class Misspelt(common.Figure):
+            def contxt(self) -> dict:
+                return {"x": 1}
+
+    class Helped(common.Figure):  # a helper with a leading _ is allowed, and the hooks it does not define give {}
+        def _helper(self) -> int:
+            return 1
+
+        def context(self) -> dict:
+            return {"x": self._helper()}
+
+    assert Helped(None, ()).context() == {"x": 1} and Helped(None, ()).trace() == {}
+
+
+def test_two_figures_giving_one_key_is_refused(explained):
+    class One(common.Figure):
+        def context(self) -> dict:
+            return {"lab": 1}
+
+    figs = view.figures(explained)
+    assert "lab" in figs.parts("context")
+    with pytest.raises(ValueError, match="One.context gives lab"):
+        view.Figures(figs.facts, (*figs.models, One(explained, figs.facts))).parts("context")
+
+
+def test_the_trace_carries_the_words_each_script_reads_and_none_only_the_build_fills(trace):
+    """The word table is built from the figures' WORDS; every text.<table> a script reads is in it."""
+    import re as re_
+    from pathlib import Path
+
+    js = " ".join(p.read_text(encoding="utf-8") for p in (Path(figures.__file__).parents[2] / "templates" / "js").glob("*.js"))
+    read = set(re_.findall(r"\btext\.([a-z_]+)\b", js)) - {"fill", "py", "decimal_str", "ratio_text", "length", "slice",
+                                                               "concat", "text", "trim", "char", "quoted", "and_list"}
+    assert read <= set(trace["text"]), read - set(trace["text"])
+    assert not any(k in strings.BUILD_ONLY for name, table in trace["text"].items() if name != "state_names" for k in table)
+
+
 def test_page_ids_hold_every_figures_ids_and_prefixes():
     ids = figures.page_ids()
     for fig in figures.FIGURES:
@@ -45,7 +97,7 @@ def test_every_id_on_the_page_is_reserved_so_no_profile_id_can_collide(built_sit
     profile_ids = set(re.findall(r'data-lab-open="([a-z0-9-]+)/', html))
     assert profile_ids == {p["id"] for p in json.loads(data_file.read_text(encoding="utf-8"))["profiles"]}
     for found in set(re.findall(r'\bid="([^"]+)"', html)):
-        if found.split("/")[0] in profile_ids:  # a frame of the no-JS list, "<profile id>/<n>"
+        if found.startswith("walkthrough/") and found.split("/")[1] in profile_ids:  # a frame of the no-JS list
             continue
         stem = found[: -len("-h")] if found.endswith("-h") else found  # a section's heading
         assert stem in reserved or any(stem.startswith(f"{prefix}-") for prefix in reserved), found

@@ -1,33 +1,48 @@
-"""The page's figures, one module each: a typed model built once from the analysis gives the figure's trace
-slice, its template context (what readers without scripting see) and its element ids.
+"""The page's figures, one module each: its one subclass of common.Figure, built once from the analysis, gives the
+figure's trace slice, its template context (what readers without scripting see) and its element ids.
 
 A figure's one name is its module's: its template `templates/<name>.html.j2`, the `{{ <name> }}` line that places it,
-its script `templates/js/<name>.js`, its words `strings.<NAME>` (`text.<name>` in the trace), its key in the trace and
-the prefix of its ids, data- hooks and classes. To add a figure: write its module here, its template and its script,
-and add it to FIGURES below."""
+its script `templates/js/<name>.js`, its words `strings.<NAME>` (`text.<name>` in the trace), its stylesheet
+`templates/<name>.css` if it has one, its key in the trace and the prefix of its ids, data- hooks and classes. The
+registry below finds every module here, so adding a figure lists it nowhere (docs/authoring.md has the steps)."""
 
 from __future__ import annotations
 
-from types import ModuleType
+import importlib
+import pkgutil
 
-from . import convergence, explorer, generator, identity, lab, positions, servers, walkthrough
-
-FIGURES = (generator, lab, walkthrough, positions, identity, convergence, explorer, servers)  # in the order the page renders them
+from .common import Figure
 
 
-def name(figure: ModuleType) -> str:
-    """Returns a figure's one name, its module's: "explorer" for figures.explorer."""
-    return figure.__name__.rsplit(".", 1)[-1]
+def _found() -> tuple[type[Figure], ...]:
+    """Returns every figure module's Figure subclass, by the module's name."""
+    out = []
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        out += [c for c in vars(module).values()
+                if isinstance(c, type) and issubclass(c, Figure) and c is not Figure and c.__module__ == module.__name__]
+    return tuple(out)
+
+
+FIGURES = _found()
+
+
+def name(figure: type[Figure]) -> str:
+    """Returns a figure's one name, its module's: "explorer" for figures.explorer's Explorer."""
+    return figure.__module__.rsplit(".", 1)[-1]
 
 
 COMPONENTS = tuple(name(f) for f in FIGURES)
 # The page's script files in the order they join: the shared ones first (core.js, and variants.js, the samplers'
 # arithmetic the generator and the lab both run), then each figure's own, then the page's folds and print, and boot.js,
-# which starts them. A figure's files take what they use from `shared` and give nothing to another figure's.
+# which starts them (in the order of their roots on the page). A figure's files take what they use from `shared` and
+# give nothing to another figure's.
 SHARED_SCRIPTS = ("js/core.js", "js/variants.js")
 SCRIPTS = (*SHARED_SCRIPTS, *(file for f in FIGURES for file in f.SCRIPTS), "js/folds.js", "js/print.js", "js/boot.js")
 SHELL_IDS = frozenset({"main", "trace"})  # the page template's own element ids
-STYLES = ("style.css", "charts.css", "walkthrough.css", "figures.css")  # joined, in this order, into the page's one style
+# Joined, in this order, into the page's one style: the page's and the charts' rules, the stylesheet of each figure
+# that has its own (Figure.STYLESHEET), and the rules the figures share.
+STYLES = ("style.css", "charts.css", *(f"{name(f)}.css" for f in FIGURES if f.STYLESHEET), "figures.css")
 
 
 def needed_templates() -> tuple[str, ...]:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 from math import lcm
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import strings, text
 from ..rules import BY_ID, RULES, top_token
@@ -120,3 +120,42 @@ def all_facts(ex: Explained) -> tuple[tuple[PositionFacts, ...], ...]:
 def none_mark(value: str | None) -> str:
     """Returns the value, or the dash the page prints where there is none."""
     return strings.WALKTHROUGH["no_token"] if value is None else value
+
+
+HOOKS = ("trace", "context", "profile_trace", "profile_context")
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure's model, built once from the analysis: the one subclass in figures/<name>.py, whose module's name is
+    the figure's one name. It overrides any of HOOKS, each giving a dict merged into the page's trace or template
+    context (the trace's own part under the figure's name). Any other public method is refused as the class is made,
+    so a misspelt hook fails instead of vanishing: helpers' names start with "_"."""
+
+    ex: Explained
+    facts: Facts  # [profiles][k] every position's facts, which several figures share
+
+    SCRIPTS: ClassVar[tuple[str, ...]] = ()  # its files in templates/, in the order they join
+    IDS: ClassVar[frozenset[str]] = frozenset()  # the element ids it writes
+    PREFIXES: ClassVar[frozenset[str]] = frozenset()  # ... and the prefixes of those it writes per profile
+    STYLESHEET: ClassVar[bool] = False  # whether templates/<name>.css, its own, joins the page's style
+    WORDS: ClassVar[tuple[str, ...]] = ()  # strings' tables its script reads, as text.<table, lower case> in the trace
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        unknown = sorted(n for n, v in vars(cls).items() if callable(v) and not n.startswith("_") and n not in HOOKS)
+        if unknown:
+            raise TypeError(f"{cls.__name__}: {', '.join(unknown)} is no figure hook (expected one of {', '.join(HOOKS)}, "
+                            f"or a helper whose name starts with _)")
+
+    def trace(self) -> dict[str, Any]:
+        return {}
+
+    def context(self) -> dict[str, Any]:
+        return {}
+
+    def profile_trace(self, i: int) -> dict[str, Any]:
+        return {}
+
+    def profile_context(self, i: int) -> dict[str, Any]:
+        return {}

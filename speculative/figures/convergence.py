@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import charts, strings, text
 from ..text import decimal_str
-from .common import Facts
+from .common import Figure
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
-    from ..analysis import Explained, ProfileResult
-
-SCRIPTS: tuple[str, ...] = ('js/convergence.js',)  # its files in templates/, in the order they join
-IDS: frozenset[str] = frozenset()
-PREFIXES = frozenset({"convergence-title", "convergence-rounds", "convergence-position", "convergence-chart",
-                      "convergence-table"})  # each "<prefix>-<profile id>"
-
+    from ..analysis import ProfileResult
 
 def tv_text(x: float, n: int = 1) -> str:
     """Returns a total-variation distance or bound as the page prints it: 4 decimals, a bound capped at 1; the dash
@@ -63,9 +56,11 @@ def profile_view(r: ProfileResult, k: int) -> dict[str, Any]:
                                      [[x.n for x in c.checks] for c in cps])}
 
 
-@dataclass(frozen=True)
-class Convergence:
-    ex: Explained
+class Convergence(Figure):
+    SCRIPTS = ('js/convergence.js',)
+    WORDS = ("CONVERGENCE", "LAB")
+    PREFIXES = frozenset({"convergence-title", "convergence-rounds", "convergence-position", "convergence-chart",
+                          "convergence-table"})  # each "<prefix>-<profile id>"
 
     def profile_trace(self, i: int) -> dict[str, Any]:
         """Returns profile i's run for the script."""
@@ -86,7 +81,3 @@ def run_facts(results: Sequence[ProfileResult]) -> dict[str, bool]:
                   for first, last in zip(r.checkpoints[0].checks, r.checkpoints[-1].checks, strict=True) if first.n)
     return {"many": len(cps) >= 3, "shrinks": len(cps) > 1 and shrinks}
 
-
-def model(ex: Explained, facts: Facts) -> Convergence:
-    """Returns the convergence figures' model."""
-    return Convergence(ex)

@@ -4,7 +4,6 @@ per position, and the best k for each."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -12,15 +11,10 @@ from .. import strings, text
 from ..rules import NAMES
 from ..stats import best_k, round_cost
 from ..text import decimal_str
-from .common import Facts
+from .common import Figure
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
-    from ..analysis import Explained, ProfileResult
-
-SCRIPTS: tuple[str, ...] = ('js/explorer.js',)  # its files in templates/, in the order they join
-IDS = frozenset({"explorer-title", "explorer-k", "explorer-cost", "explorer-rule", "explorer-verify"})
-PREFIXES = frozenset({"explorer-table"})  # "explorer-table-<profile id>"
-
+    from ..analysis import ProfileResult
 
 def cells(r: ProfileResult) -> list[list[dict[str, Any]]]:
     """Returns the speedup table [cost][k] as cells: the value, ★ on each cost's best k, and whether it is below 1×;
@@ -73,11 +67,13 @@ def verify_phrase(v: Fraction) -> str:
     return strings.EXPLORER["free"] if v == 0 else text.cost_phrase(v)
 
 
-@dataclass(frozen=True)
-class Explorer:
-    ex: Explained
+class Explorer(Figure):
+    SCRIPTS = ('js/explorer.js',)
+    WORDS = ("EXPLORER",)
+    IDS = frozenset({"explorer-title", "explorer-k", "explorer-cost", "explorer-rule", "explorer-verify"})
+    PREFIXES = frozenset({"explorer-table"})  # "explorer-table-<profile id>"
 
-    def costs(self) -> dict[str, Any]:
+    def _costs(self) -> dict[str, Any]:
         """Returns the compared draft-step costs, the verification costs per position and the rules, as phrases."""
         cost, rules = self.ex.data.cost, self.ex.results[0].stats.rules
         return {"costs": [str(c) for c in cost.compare_draft_steps],
@@ -88,7 +84,7 @@ class Explorer:
     def trace(self) -> dict[str, Any]:
         """Returns the script's part: the choices, and the round cost k·c + verify_round + k·v at every [v][c][k]."""
         cost, k = self.ex.data.cost, self.ex.data.k
-        return {**self.costs(), "verify_round": str(cost.verify_round),
+        return {**self._costs(), "verify_round": str(cost.verify_round),
                 "round_costs": [[[str(round_cost(j, cost, c, v)) for j in range(1, k + 1)]
                                  for c in cost.compare_draft_steps] for v in cost.verify_costs]}
 
@@ -104,10 +100,6 @@ class Explorer:
         """Returns the explorer's choices and its default state (all k, the page's own draft cost, the accept test,
         free verification when the file offers it)."""
         verify = list(self.ex.data.cost.verify_costs)
-        return {"explorer": {**self.costs(), "default_cost": self.ex.cost_index or 0, "k": self.ex.data.k,
+        return {"explorer": {**self._costs(), "default_cost": self.ex.cost_index or 0, "k": self.ex.data.k,
                             "default_verify": verify.index(Fraction(0)) if 0 in verify else 0}}
 
-
-def model(ex: Explained, facts: Facts) -> Explorer:
-    """Returns the explorer's model."""
-    return Explorer(ex)

@@ -6,22 +6,17 @@ live and fills strings.GENERATOR's patterns; this module gives it those ids and 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import prose, strings, text, variants
 from ..sizes import CONTEXTS, KS, PROFILE_K, PROFILE_ROUNDS
 from ..stats import round_cost
 from ..text import decimal_str
+from .common import Figure
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
-    from ..analysis import Explained
     from ..language import LanguageRun
 
-SCRIPTS: tuple[str, ...] = ("js/generator.js",)
-IDS = frozenset({"generator", "generator-title", "generator-draft", "generator-k", "generator-temp", "generator-sampler",
-                 "generator-check"})
-PREFIXES: frozenset[str] = frozenset()
 KINDS = {"a": "accepted", "r": "replaced", "b": "bonus"}
 CLOCK_STEPS = 20  # target steps the lanes' clock strips show
 CHOOSE_KEYS = ("Enter", " ")  # the keys that press a focused token, as they press a button
@@ -52,12 +47,14 @@ def temp_label(t: Any) -> str:
     return f"{float(t):g}"
 
 
-@dataclass(frozen=True)
-class Generator:
-    ex: Explained
+class Generator(Figure):
+    SCRIPTS = ("js/generator.js",)
+    WORDS = ("GENERATOR",)
+    IDS = frozenset({"generator", "generator-title", "generator-draft", "generator-k", "generator-temp", "generator-sampler",
+                     "generator-check"})
 
     @property
-    def run(self) -> LanguageRun:
+    def _run(self) -> LanguageRun:
         run = self.ex.language
         if run is None:  # the analysis leaves it out only when no section places the generator
             raise ValueError("the generator's figure needs the analysis of the prose's model pair")
@@ -65,7 +62,7 @@ class Generator:
 
     def trace(self) -> dict[str, Any]:
         """Returns the script's part: the prose's ids, the settings and each draft's mean accept rate."""
-        r, s, cost = self.run, self.run.settings, self.ex.data.cost
+        r, s, cost = self._run, self._run.settings, self.ex.data.cost
         return {"types": len(r.vocab),  # the script counts the vocabulary from the sections' data-corpus tokens
                 "order": s.target_order, "orders": [*s.draft_orders, s.target_order], "discount": float(s.discount),
                 "k": s.k, "max_k": 8, "temps": [float(t) for t in s.temperatures],
@@ -81,7 +78,7 @@ class Generator:
 
     def context(self) -> dict[str, Any]:
         """Returns the controls' choices and the seeded run, as the page shows it without scripting."""
-        r, s = self.run, self.run.settings
+        r, s = self._run, self._run.settings
         t1 = s.temperatures.index(1) if 1 in s.temperatures else s.temperatures.index(s.default_temperature)
         return {"generator_facts": {
             "drafts": draft_names(r), "draft": r.draft_index(s.default_draft), "k": s.k,
@@ -97,11 +94,11 @@ class Generator:
             "plain_name": strings.GENERATOR["plain"], "dropped": strings.GENERATOR["dropped"], "pick": strings.GENERATOR["pick"],
             "clock": text.fill(strings.GENERATOR["clock"], {"window": CLOCK_STEPS}), "how": strings.GENERATOR["how"],
             "prompt_key": strings.GENERATOR["prompt"], "samplers": [v.name for v in variants.VARIANTS],
-            **self.seeded(), **self.facts()}}
+            **self._seeded(), **self._facts()}}
 
-    def seeded(self) -> dict[str, Any]:
+    def _seeded(self) -> dict[str, Any]:
         """Returns the seeded run's lanes: the prompt, the speculative tokens with their kinds, the plain tokens."""
-        r, v = self.run, self.run.vocab
+        r, v = self._run, self._run.vocab
         spec = [(i, kind) for g in r.run for i, kind in zip(g.committed, g.kinds, strict=True)]
         spaced = joined([v[i] for i in (*r.prompt, *(i for i, _ in spec))])
         plain = joined([v[i] for i in (*r.prompt, *r.plain)])
@@ -111,9 +108,9 @@ class Generator:
                 "plain": "".join(a + b for a, b in plain[n:]),
                 "legend": [{"kind": name, "text": strings.GENERATOR[name]} for name in ("accepted", "replaced", "bonus")]}
 
-    def facts(self) -> dict[str, Any]:
+    def _facts(self) -> dict[str, Any]:
         """Returns the seeded run's figures and the expected ones, as finished sentences."""
-        r, s, cost, g = self.run, self.run.settings, self.ex.data.cost, strings.GENERATOR
+        r, s, cost, g = self._run, self._run.settings, self.ex.data.cost, strings.GENERATOR
         rounds, tokens = len(r.run), sum(len(x.committed) for x in r.run)
         time = float(r.round_cost) * rounds
         per = tokens / rounds
@@ -133,7 +130,3 @@ class Generator:
                                                             "cost": text.cost_phrase(r.round_cost)}),
         }
 
-
-def model(ex: Explained, facts: Any) -> Generator:
-    """Returns the generator's model."""
-    return Generator(ex)

@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import strings, text
 from ..text import prob_str
-from .common import Facts
-
-if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
-    from ..analysis import Explained
-
-SCRIPTS: tuple[str, ...] = ()  # its files in templates/, in the order they join
-IDS = frozenset({"identity", "identity-cap"})
-PREFIXES: frozenset[str] = frozenset()
+from .common import Figure
 
 
 def drafts_phrase(n: int) -> str:
@@ -22,9 +14,8 @@ def drafts_phrase(n: int) -> str:
     return text.fill(strings.IDENTITY[f"drafts_{n}" if n <= 2 else "drafts_many"], {"n": n})
 
 
-@dataclass(frozen=True)
-class Identity:
-    ex: Explained
+class Identity(Figure):
+    IDS = frozenset({"identity", "identity-cap"})
 
     def context(self) -> dict[str, Any]:
         """Returns the worked check at the walkthrough's first rejection, and the count over every position."""
@@ -46,7 +37,3 @@ class Identity:
         return {"identity_facts": {"profile": r.profile.name, "position": i + 1, "rows": rows, "summary": summary,
                                    "where": strings.IDENTITY["where"] if where and not where[2] else ""}}  # authored only
 
-
-def model(ex: Explained, facts: Facts) -> Identity:
-    """Returns the identity check's model."""
-    return Identity(ex)

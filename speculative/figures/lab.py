@@ -4,19 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import strings, text, variants
 from ..rules import NAMES
 from ..text import decimal_str, prob_str
-from .common import Facts, PositionFacts, none_mark
+from .common import Figure, none_mark
 
-if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
-    from ..analysis import Explained
-
-SCRIPTS: tuple[str, ...] = ('js/eighths.js', 'js/tally.js', 'js/lab.js')  # its files in templates/, in the order they join
-IDS = frozenset({"lab", "lab-title", "lab-position", "lab-sampler", "lab-u", "lab-rep", "lab-broken-cap"})
-PREFIXES = frozenset({"lab-cap"})  # "lab-cap-<profile id>"
 SIGNS = {1: "+", -1: "-", 0: "="}  # a token's change from p under a broken sampler: gains, loses, keeps
 
 
@@ -45,29 +39,30 @@ def broken_at(p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> list[Broken]:
     return [Broken(p, v.committed(p, q)) for v in variants.BROKEN]
 
 
-@dataclass(frozen=True)
-class Lab:
-    ex: Explained
-    facts: tuple[tuple[PositionFacts, ...], ...]  # [profiles][k]
+class Lab(Figure):
+    SCRIPTS = ('js/eighths.js', 'js/tally.js', 'js/lab.js')
+    WORDS = ("LAB", "OWN", "RULE_WORDS", "WALKTHROUGH", "CONVERGENCE")
+    IDS = frozenset({"lab", "lab-title", "lab-position", "lab-sampler", "lab-u", "lab-rep", "lab-broken-cap"})
+    PREFIXES = frozenset({"lab-cap"})  # "lab-cap-<profile id>"
 
-    def broken(self) -> dict[str, list[Broken]]:
+    def _broken(self) -> dict[str, list[Broken]]:
         """Returns {"profile/position": [broken variants] what each commits there}, in page order."""
         return {f"{r.profile.id}/{rec.position}": broken_at(tuple(t.p for t in rec.tokens), tuple(t.q for t in rec.tokens))
                 for r in self.ex.results for rec in r.stats.records}
 
-    def shows(self) -> list[str]:
+    def _shows(self) -> list[str]:
         """Returns [broken variants] the shipped position where each moves furthest from p (the first on a tie):
         the one the lab names when the position shown cannot show the fault. It moves none of them when empty."""
-        at = self.broken()
+        at = self._broken()
         return [max(at, key=lambda w: at[w][i].tv) if any(b[i].tv for b in at.values()) else ""
                 for i in range(len(variants.BROKEN))]
 
-    def showcase(self) -> str:
+    def _showcase(self) -> str:
         """Returns the shipped position that shows every broken sampler best: the largest smallest distance."""
-        at = self.broken()
+        at = self._broken()
         return max(at, key=lambda w: (sum(b.tv > 0 for b in at[w]), min(b.tv for b in at[w])))
 
-    def default(self) -> dict[str, Any]:
+    def _default(self) -> dict[str, Any]:
         """Returns the opening state: the first proposal chance decides, with u on the rejecting side."""
         ex = self.ex
         if ex.chance:
@@ -83,26 +78,26 @@ class Lab:
 
     def trace(self) -> dict[str, Any]:
         """Returns the script's part: the opening state, and what each broken sampler commits at each position."""
-        return {**self.default(), "broken": {w: [b.json(self.denom_at(w)) for b in bs] for w, bs in self.broken().items()},
-                "shows": self.shows()}
+        return {**self._default(), "broken": {w: [b.json(self._denom_at(w)) for b in bs] for w, bs in self._broken().items()},
+                "shows": self._shows()}
 
-    def denom_at(self, where: str) -> int:
+    def _denom_at(self, where: str) -> int:
         """Returns the denominator the committed distributions at "profile id/position" are written over."""
         pid = where.split("/")[0]
         return self.ex.position_denom(next(i for i, r in enumerate(self.ex.results) if r.profile.id == pid))
 
-    def broken_table(self) -> dict[str, Any]:
+    def _broken_table(self) -> dict[str, Any]:
         """Returns the no-JS table: every sampler's exact committed distribution at the showcase position."""
-        where = self.showcase()
+        where = self._showcase()
         name, pos = where.split("/")
         r = next(r for r in self.ex.results if r.profile.id == name)
         rec = r.stats.records[int(pos) - 1]
         p = tuple(t.p for t in rec.tokens)
-        marks, d = {"+": " ▲", "-": " ▼", "=": ""}, self.denom_at(where)
+        marks, d = {"+": " ▲", "-": " ▼", "=": ""}, self._denom_at(where)
         rows = [{"name": variants.THE_RULE.name, "cells": [prob_str(a, d) for a in p], "tv": "0", "why": ""}]
         rows += [{"name": v.name, "cells": [prob_str(c, d) + marks[s] for c, s in zip(b.committed, b.signs(), strict=True)],
                   "tv": f"{b.tv} ≈ {decimal_str(b.tv, 3)}", "why": v.why}
-                 for v, b in zip(variants.BROKEN, self.broken()[where], strict=True)]
+                 for v, b in zip(variants.BROKEN, self._broken()[where], strict=True)]
         caption = text.fill(strings.LAB["broken_caption"], {"name": r.profile.name, "pos": rec.position})
         return {"caption": caption, "rows": rows}
 
@@ -114,13 +109,9 @@ class Lab:
         tables = [{"id": r.profile.id, "name": r.profile.name,
                    "rows": [{"position": j + 1, "cells": [none_mark(a) for a in f.accept]} for j, f in enumerate(facts)]}
                   for r, facts in zip(ex.results, self.facts, strict=True)]
-        return {"lab": {"options": options, "tables": tables, "none": ex.chance is None, "none_text": strings.LAB["none"],
-                        "default": self.default(), "own": strings.OWN["option"],
+        return {"lab": {"options": options, "tables": tables, "none": ex.chance is None, "none_text": strings.LAB["no_chance"],
+                        "default": self._default(), "own": strings.OWN["option"],
                         "rules": [{"id": rule, "name": name} for rule, name in NAMES.items()],
                         "back": strings.LAB["back"], "samplers": [v.name for v in variants.VARIANTS],
-                        "broken": self.broken_table(), "broken_why": strings.LAB["broken_why"]}}
+                        "broken": self._broken_table(), "broken_why": strings.LAB["broken_why"]}}
 
-
-def model(ex: Explained, facts: Facts) -> Lab:
-    """Returns the lab's model."""
-    return Lab(ex, facts)

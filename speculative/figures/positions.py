@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import charts
 from ..text import decimal_str, prob_str
-from .common import Facts, PositionFacts, none_mark
+from .common import Figure, none_mark
 
-if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
-    from ..analysis import Explained
-
-SCRIPTS: tuple[str, ...] = ()  # its files in templates/, in the order they join
-IDS = frozenset({"positions"})
 # "positions-profile-<profile id>" and its "-cap", the chart's "positions-chart-<profile id>"
-PREFIXES = frozenset({"positions-profile", "positions-chart"})
-
-
 U_MAX = Fraction(999, 1000)  # the lab's u slider runs 0 to 0.999 in steps of 0.001
 
 
@@ -38,12 +29,11 @@ def lab_link(profile_id: str, position: int, token: int, accept: Fraction | None
     return f"{profile_id}/{position}/{token}/{lab_u(accept)}"
 
 
-@dataclass(frozen=True)
-class Positions:
-    ex: Explained
-    facts: tuple[tuple[PositionFacts, ...], ...]  # [profiles][k]
+class Positions(Figure):
+    IDS = frozenset({"positions"})
+    PREFIXES = frozenset({"positions-profile", "positions-chart"})
 
-    def rows(self, i: int) -> list[dict[str, Any]]:
+    def _rows(self, i: int) -> list[dict[str, Any]]:
         """Returns profile i's table row groups: p, q, accept probabilities and the proposal's working."""
         out = []
         for rec, f in zip(self.ex.results[i].stats.records, self.facts[i], strict=True):
@@ -54,7 +44,7 @@ class Positions:
                         "open": lab_link(self.ex.results[i].profile.id, rec.position, x, rec.tokens[x].accept)})
         return out
 
-    def chart(self, i: int) -> str:
+    def _chart(self, i: int) -> str:
         """Returns profile i's overlap chart: min(p, q), the residual's share and q's excess, per position."""
         r, d = self.ex.results[i], self.ex.position_denom(i)
         rows = [(rec.position, prob_str(rec.alpha, d), [t.p for t in rec.tokens], [t.q for t in rec.tokens], x)
@@ -63,9 +53,5 @@ class Positions:
 
     def profile_context(self, i: int) -> dict[str, Any]:
         """Returns profile i's table rows and chart."""
-        return {"positions": self.rows(i), "overlap_chart": self.chart(i)}
+        return {"positions": self._rows(i), "overlap_chart": self._chart(i)}
 
-
-def model(ex: Explained, facts: Facts) -> Positions:
-    """Returns the positions figure's model."""
-    return Positions(ex, facts)

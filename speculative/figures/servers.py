@@ -3,22 +3,16 @@ each, where each stops paying once verification has a cost, and the temperature-
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .. import strings, text
 from ..rules import NAMES
 from ..text import decimal_str, prob_str
-from .common import Facts
+from .common import Figure
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..analysis import Explained, ProfileResult
-
-SCRIPTS: tuple[str, ...] = ()  # its files in templates/, in the order they join
-IDS: frozenset[str] = frozenset()
-PREFIXES = frozenset({"servers-profile"})  # "servers-profile-<profile id>" and its "-cap"
-
 
 def rule_rows(r: ProfileResult, d: int) -> list[dict[str, Any]]:
     """Returns one row per position: each rule's chance that the position's check passes."""
@@ -93,16 +87,11 @@ def ties(ex: Explained) -> bool:
     return any(sum(x == max(q) for x in q) > 1 for r in ex.results for q in r.profile.draft)
 
 
-@dataclass(frozen=True)
-class Servers:
-    ex: Explained
+class Servers(Figure):
+    PREFIXES = frozenset({"servers-profile"})  # "servers-profile-<profile id>" and its "-cap"
 
     def context(self) -> dict[str, Any]:
         """Returns the rules' names and every draft's tables."""
         return {"servers_facts": {"names": list(NAMES.values()), "ties": ties(self.ex),
                                     "profiles": [profile_view(self.ex, r) for r in self.ex.results]}}
 
-
-def model(ex: Explained, facts: Facts) -> Servers:
-    """Returns the servers figure's model."""
-    return Servers(ex)

@@ -4,23 +4,17 @@ rounds as a plain list of frames for readers without scripting and for print."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .. import strings, text
 from ..frames import BonusFrame, DoneFrame, Draw, Frame, ProposeFrame, Round, VerifyFrame, by_chance
 from ..stats import cumulative
-from .common import Facts, PositionFacts
+from .common import Figure, PositionFacts
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
-    from ..analysis import Explained, ProfileResult
-
-SCRIPTS: tuple[str, ...] = ('js/walkthrough.js',)  # its files in templates/, in the order they join
-IDS = frozenset({"walkthrough", "walkthrough-player", "walkthrough-frame", "walkthrough-speed", "walkthrough-draw-hint",
-                 "walkthrough-chance-note"})
-PREFIXES = frozenset({"walkthrough-frames"})  # "walkthrough-frames-<profile id>", and each frame's "<profile id>/<n>"
-
+    from ..analysis import ProfileResult
+FRAMES = "walkthrough"  # the prefix of a frame's address: "#walkthrough/aligned/3"; the script still opens "#aligned/3"
 
 
 def common_fields(k: int) -> dict[str, Any]:
@@ -133,7 +127,7 @@ def frame_views(profile_id: str, rnd: Round, frames: Sequence[Frame], facts: Seq
     for f in frames:
         head = text.fill(strings.WALKTHROUGH["head_verify" if isinstance(f, VerifyFrame) else "head"],
                          {"i": f.index, "n": n, "kind": strings.KIND_NAMES[f.kind], "pos": f.position or 0})
-        out.append({"id": f"{profile_id}/{f.index}", "head": head, "slots": slot_views(f, rnd, vocab),
+        out.append({"id": f"{FRAMES}/{profile_id}/{f.index}", "head": head, "slots": slot_views(f, rnd, vocab),
                     "caption": caption(f, frames, facts, vocab)})
     return out
 
@@ -153,12 +147,17 @@ def chance_note(r: ProfileResult) -> str:
     return text.fill(strings.DRAWS["chance_none_drawn"], {"n": text.count(len(r.drawn), "drawn round")})
 
 
-@dataclass(frozen=True)
-class Walkthrough:
+class Walkthrough(Figure):
     """The player's model: each profile's authored round and drawn rounds, and their frames."""
 
-    ex: Explained
-    facts: tuple[tuple[PositionFacts, ...], ...]  # [profiles][k]
+    SCRIPTS = ('js/walkthrough.js',)
+    WORDS = ("WALKTHROUGH", "DRAWS", "KIND_NAMES", "CAPTIONS", "STATE_NAMES")
+    STYLESHEET = True
+    IDS = frozenset({"walkthrough", "walkthrough-player", "walkthrough-frame", "walkthrough-speed", "walkthrough-draw-hint",
+                     "walkthrough-chance-note"})
+    # "walkthrough-frames-<profile id>"; each frame's address is "walkthrough/<profile id>/<n>" (FRAMES), which no
+    # element id written from a profile id can be
+    PREFIXES = frozenset({"walkthrough-frames"})
 
     def profile_trace(self, i: int) -> dict[str, Any]:
         """Returns profile i's rounds for the script."""
@@ -174,7 +173,3 @@ class Walkthrough:
         return {"frames": len(r.frames),
                 "frame_views": frame_views(r.profile.id, r.walk, r.frames, self.facts[i], self.ex.data.vocabulary)}
 
-
-def model(ex: Explained, facts: Facts) -> Walkthrough:
-    """Returns the player's model."""
-    return Walkthrough(ex, facts)

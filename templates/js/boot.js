@@ -10,7 +10,7 @@ function boot() {
   const clock = performance.now(), trace = loadTrace(document);
   if (!trace) return;
   document.documentElement.classList.add('js');  // sentences about controls show only where the controls run
-  const figures = {}, queue = STARTERS.slice();
+  const figures = {}, queue = STARTERS.slice().sort(pageOrder);
   let spent = performance.now() - clock;
   (function next() {
     const s = queue.shift(), began = performance.now();
@@ -20,6 +20,18 @@ function boot() {
     spent += performance.now() - began;
     setTimeout(next, 0);
   })();
+}
+
+// The figures start in the order a reader meets their roots on the page; the page's own parts (folds, print, the
+// charts' no-script holders: a selector other than a figure's [data-<name>]) start after them, in the order they join.
+function pageOrder(a, b) {
+  const x = figureRoot(a), y = figureRoot(b);
+  if (!x || !y) return !x - !y;
+  return x === y ? 0 : x.compareDocumentPosition(y) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
+}
+
+function figureRoot(starter) {
+  return starter[1] === `[data-${starter[0]}]` ? document.querySelector(starter[1]) : null;
 }
 
 // A root whose start threw gives null in its place.

@@ -126,7 +126,7 @@ const LAB_CHECKS = {
 
 function renderLabTest(fig, pos) {
   const ui = fig.ui, s = fig.state, x = s.token, labels = fig.trace.labels, u = s.u.toFixed(3);
-  const c = LAB_CHECKS[s.rule](pos, x, s.u), W = fig.trace.text.rules[s.rule], passed = c.y === x, lo = c.at.toFixed(3);
+  const c = LAB_CHECKS[s.rule](pos, x, s.u), W = fig.trace.text.rule_words[s.rule], passed = c.y === x, lo = c.at.toFixed(3);
   const f = { u, worked: pos.worked[x], accept: s.rule === 'greedy-draft' ? pos.rates[s.rule] : pos.accept[x], tok: labels[x],
     lo, hi: (c.at + c.w).toFixed(3), rep: labels[c.y] };
   ui.u.value = u;
@@ -163,7 +163,7 @@ function renderLabRate(fig, pos) {
   const O = fig.O, labels = fig.trace.labels, none = fig.trace.text.walkthrough.no_token;
   const list = pos.accept.map((a, y) => fill(O.item, { tok: labels[y], accept: a === null ? none : a }));
   const rule = fig.state.rule, other = rule !== fig.trace.rules[0].id;  // the bars' key is the accept test's
-  fig.ui.rate.textContent = fill(fig.trace.text.rules[rule].rate,
+  fig.ui.rate.textContent = fill(fig.trace.text.rule_words[rule].rate,
     { rate: pos.rates[rule], list: list.join(O.sep), tok: labels[pos.greedy] }) + (other ? O.key_other : '');
 }
 

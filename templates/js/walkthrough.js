@@ -7,10 +7,11 @@ const {
 
 /* ---------- pure helpers ---------- */
 
-// "#divergent/4" -> {profile: 1, round: 0, frame: 4}; "#divergent/r7/3" -> drawn round 7, frame 3;
-// null when the hash is not a frame of a known profile.
+// "#walkthrough/divergent/4" -> {profile: 1, round: 0, frame: 4}; "#walkthrough/divergent/r7/3" -> drawn round 7,
+// frame 3; an older link without the prefix ("#divergent/4") as well; null when the hash is not a frame of a known
+// profile.
 function parseHash(hash, profiles) {
-  const m = /^#([^/]+)\/(?:r(\d+)\/)?(\d+)$/.exec(decoded(hash));
+  const m = /^#(?:walkthrough\/)?([^/]+)\/(?:r(\d+)\/)?(\d+)$/.exec(decoded(hash));
   if (!m) return null;
   const index = profiles.findIndex(p => p.id === m[1]);
   return index < 0 ? null : { profile: index, round: m[2] ? Number(m[2]) : 0, frame: Number(m[3]) };
@@ -19,7 +20,7 @@ function parseHash(hash, profiles) {
 // A fraction in brackets, a whole number as it is (text.ratio_text's rule): "(3/8)", "0".
 function bracketed(x) { return x.indexOf('/') < 0 ? x : `(${x})`; }
 
-function hashOf(prof, round, frame) { return `#${prof.id}/${round ? 'r' + round + '/' : ''}${frame}`; }
+function hashOf(prof, round, frame) { return `#walkthrough/${prof.id}/${round ? 'r' + round + '/' : ''}${frame}`; }
 
 function isFormField(el) {
   return !!(el && el.closest && el.closest('input, select, textarea, [contenteditable]'));
@@ -193,7 +194,7 @@ function renderStage(fig, rnd, i) {
   const f = rnd.frames[i - 1];
   const ctx = captionFields(trace, currentProfile(fig), rnd, f), slots = slotsOf(trace, rnd, f);
   ui.head.textContent = fill(f.kind === 'verify' ? T.head_verify : T.head,
-    { i, n, kind: trace.text.kinds[f.kind], pos: f.pos });
+    { i, n, kind: trace.text.kind_names[f.kind], pos: f.pos });
   ui.caption.textContent = f.caption.map(key => fill(trace.text.captions[key], ctx)).join(' ');
   renderStrip(fig, f, slots);
   ui.idle.hidden = f.kind === 'verify';  // a frame that checks nothing says so where the check would stand
@@ -241,7 +242,7 @@ function renderStrip(fig, f, slots) {
   fig.ui.strip.replaceChildren(...slots.map((s, i) => {
     const position = i + 1;
     const li = node('li', `slot is-${s.state}${f.pos === position ? ' is-current' : ''}`);
-    const words = trace.text.states[s.state] + (s.state === 'rejected' ? fill(T.slot_instead, { rep: trace.labels[s.replacement] }) : '');
+    const words = trace.text.state_names[s.state] + (s.state === 'rejected' ? fill(T.slot_instead, { rep: trace.labels[s.replacement] }) : '');
     li.append(node('small', '', position > trace.k ? fill(T.slot_bonus, { pos: position }) : String(position)), ' ',
       node('bdi', '', s.token === null ? T.no_token : trace.vocabulary[s.token]), ' ', node('span', '', words));
     return li;
