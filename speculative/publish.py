@@ -103,23 +103,18 @@ def write_atomic(out: Path, files: dict[str, bytes]) -> None:
 @contextlib.contextmanager
 def build_lock(out: Path) -> Iterator[None]:
     """Holds .cache/build.lock (flock), so concurrent builds take turns; waits, saying so, if it is held."""
-    try:
-        import fcntl
+    with contextlib.ExitStack() as stack:
+        with contextlib.suppress(ImportError, OSError):  # no fcntl (Windows), or a read-only checkout: unlocked
+            import fcntl
 
-        checkout.CACHE.mkdir(parents=True, exist_ok=True)
-        fd = os.open(checkout.CACHE / "build.lock", os.O_RDWR | os.O_CREAT, 0o666)
-    except (ImportError, OSError):  # no fcntl (Windows), or a read-only checkout: publish unlocked
+            checkout.CACHE.mkdir(parents=True, exist_ok=True)
+            fd = stack.enter_context(open(checkout.CACHE / "build.lock", "ab")).fileno()  # closing it unlocks
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                print(f"waiting for another build to finish writing {as_folder(shown(out))} …", flush=True)
+                fcntl.flock(fd, fcntl.LOCK_EX)
         yield
-        return
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            print(f"waiting for another build to finish writing {as_folder(shown(out))} …", flush=True)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # which releases the lock
 
 
 def publish(out: Path, files: dict[str, bytes], inputs: list[Path], current: Callable[[], bool] | None = None) -> bool:
