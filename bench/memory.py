@@ -15,9 +15,11 @@ import sys
 import time
 from pathlib import Path
 
+from budgets import BUDGETS
+
 ROOT = Path(__file__).resolve().parent.parent
-PEAK_MB = 150  # at 10^7 rounds
-LINEAR = 1.5  # time per round from 10^6 to 10^7 at most this many times that from 10^5 to 10^6 (fixed costs cancel)
+PEAK_MB = BUDGETS["peak_mb"]  # at 10^7 rounds
+LINEAR = BUDGETS["linear"]  # time per round from 10^6 to 10^7 at most this many times that from 10^5 to 10^6 (fixed costs cancel)
 
 CHILD = """
 import dataclasses, sys

@@ -15,10 +15,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from budgets import BUDGETS  # noqa: E402
+
 from speculative.errors import Problems  # noqa: E402
 from tests.test_broken_data import BROKEN_FILES, load_bytes  # noqa: E402
 
-BUDGET_S = 3.0
+BUDGET_S = BUDGETS["refusal_s"]
 
 
 def slowest() -> tuple[str, float]:
