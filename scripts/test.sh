@@ -18,7 +18,7 @@ if ! "$VENV/bin/mypy" --no-error-summary; then
 fi
 
 if [ -n "$fast" ] && [ "$fast" != 0 ]; then
-  TEST_TIER=fast exec "$PY" -m pytest -q -n "${TEST_WORKERS:-auto}" -m "not slow and not browser and not validator" "$@"
+  TEST_TIER=fast exec "$PY" -m pytest -q -n "${TEST_WORKERS:-auto}" --dist worksteal -m "not slow and not browser and not validator" "$@"
 fi
 
 apt_updated=""
@@ -90,7 +90,7 @@ if [ "$#" -gt 0 ]; then exec "$PY" -m pytest "$@"; fi
 # in every other test). set -e stops at the first non-zero exit, with its code.
 export COVERAGE_FILE=.cache/coverage
 mkdir -p .cache
-"$PY" -m pytest -n "${TEST_WORKERS:-auto}" --cov=speculative --cov-branch --cov-report=
+"$PY" -m pytest -n "${TEST_WORKERS:-auto}" --dist worksteal --cov=speculative --cov-branch --cov-report=
 if ! "$PY" -m coverage report -m --include=speculative/sampler.py,speculative/stats.py --fail-under=100; then
   echo "error: speculative/sampler.py and speculative/stats.py must reach 100% branch coverage." >&2
   echo "" >&2
