@@ -24,6 +24,7 @@ MAX_ROUNDS = _MC["properties"]["rounds"]["maximum"]
 MAX_SEED = _DEFS["seed"]["maximum"]
 MAX_DENOMINATOR = _DEFS["fraction"]["maxDenominator"]  # of a fraction once reduced, so the page can print it
 MAX_DIGITS = _DEFS["fraction"]["maxDigits"]  # on either side of a fraction's "/"
+MAX_TEMPERATURE = _TOP["language_model"]["properties"]["temperatures"]["items"]["maximum"]
 MAX_DEPTH = SCHEMA["maxDepth"]  # nested lists and objects, far below Python's recursion limit
 
 FRACTION = re.compile(_DEFS["fraction"]["anyOf"][0]["pattern"])

@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from .errors import describe
+from .limits import MAX_TEMPERATURE
 
 
 @dataclass(frozen=True)
@@ -44,29 +45,40 @@ def settings(raw: dict) -> LanguageModel:
 
 
 def problems(raw: dict, bad: set[str]) -> list[tuple[tuple, str]]:
-    """Returns each (JSON path, message) of what one key of `raw` gets wrong about another; `bad`: the keys whose own
-    problems are already reported, which are not checked against (a chosen draft is then checked as far as it can)."""
-    found: list[tuple[tuple, str]] = []
+    """Returns each (JSON path, message) of what one key of `raw` gets wrong about another, the draft orders checked
+    whole; `bad`: the keys whose own problems are already reported, not checked against (a chosen draft or
+    temperature is then checked as far as it can be). A message here replaces the schema's at its path."""
     order = DEFAULT.target_order if "target_order" in bad else raw.get("target_order", DEFAULT.target_order)
+    found = _orders(raw["draft_orders"], order) if "draft_orders" in raw else []
+    known = not found and "target_order" not in bad  # the drafts offered, so the chosen one can be checked against them
     orders = raw.get("draft_orders", list(DEFAULT.draft_orders))
-    if "draft_orders" not in bad:
-        found += [(("draft_orders", i), f"found {o}; expected a whole number from 1 to {order - 1}")
-                  for i, o in enumerate(orders) if o >= order]
-        if not found and orders != sorted(set(orders)):
-            found.append((("draft_orders",), f"found {shown(orders)}; expected each order once, smallest first"))
     temps = [Fraction(t) for t in raw.get("temperatures", DEFAULT.temperatures)] if "temperatures" not in bad else None
     if temps is not None and temps != sorted(set(temps)):
         found.append((("temperatures",), f"found {shown(raw['temperatures'])}; expected each temperature once, lowest first"))
-    drafts = (*orders, order)
-    draft = raw.get("default_draft")
-    if draft is not None and not bad & {"target_order", "draft_orders", "default_draft"} and draft not in drafts:
+        temps = None
+    drafts = (*orders, order) if known else ()
+    draft = raw.get("default_draft", order)
+    if known and (isinstance(draft, bool) or draft not in drafts):
         found.append((("default_draft",), f"found {describe(draft)}; expected one of the draft orders "
                                           f"({', '.join(map(str, drafts))}; {order} is the target itself)"))
-    temp = raw.get("default_temperature")
-    if temp is not None and temps is not None and "default_temperature" not in bad and Fraction(temp) not in temps:
-        found.append((("default_temperature",), f"found {describe(temp)}; expected one of the temperatures offered "
-                                                f"({', '.join(map(str, temps))})"))
+    temp = Fraction(raw["default_temperature"]) if "default_temperature" in raw.keys() - bad else None
+    if temp is not None and (temp not in temps if temps is not None else temp > MAX_TEMPERATURE):
+        offered = (f"one of the temperatures offered ({', '.join(map(str, temps))})" if temps is not None else
+                   f"a temperature from 0 to {MAX_TEMPERATURE}")
+        found.append((("default_temperature",), f"found {describe(raw['default_temperature'])}; expected {offered}"))
     return [(("language_model", *path), message) for path, message in found]
+
+
+def _orders(value: Any, order: int) -> list[tuple[tuple, str]]:
+    """Returns the problems of the draft orders: a list of whole numbers below the target's order, smallest first."""
+    if not isinstance(value, list) or not 0 < len(value) <= order:
+        return [(("draft_orders",), f"found {describe(value)}; expected at least one draft order in a list, each from "
+                                    f"1 to {order - 1}")]
+    found: list[tuple[tuple, str]] = [(("draft_orders", i), f"found {describe(o)}; expected a whole number from 1 to {order - 1}")
+             for i, o in enumerate(value) if isinstance(o, bool) or not isinstance(o, int) or not 0 < o < order]
+    if not found and value != sorted(set(value)):
+        found.append((("draft_orders",), f"found {shown(value)}; expected each order once, smallest first"))
+    return found
 
 
 def shown(value: Any) -> str:

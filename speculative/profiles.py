@@ -218,7 +218,7 @@ def _explain(err: Any) -> Found:
         return [(path, f"found unknown key {describe(key)}; expected one of: {', '.join(sorted(node['properties']))}")
                 for key in value if key not in node["properties"]]
     if (keyword in ("uniqueItems", "anyOf") or _node(path).get("$def") in VALUE_CHECKED or path[-1:] == ("id",)
-            or path[-2:-1] == ("proposals",)):
+            or path[-2:-1] == ("proposals",) or path[:2] == ("language_model", "draft_orders")):
         return []
     found = f"found {describe(value)}; expected"
     if keyword == "const":
@@ -288,12 +288,10 @@ def _dict(value: Any) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def _fractions(raw: dict, found: Found) -> dict[Path_, Fraction | None]:
-    """Returns each fraction of the file by its path, None where it has a problem (added to `found`)."""
-    places: list[tuple[Path_, Any]] = [(("bonus_target", j), v) for j, v in enumerate(_list(raw.get("bonus_target")))]
-    places += [(("target", i, j), v) for i, row in enumerate(_list(raw.get("target"))) for j, v in enumerate(_list(row))]
-    places += [(("profiles", p, "draft", i, j), v) for p, profile in enumerate(_list(raw.get("profiles")))
-               for i, row in enumerate(_list(_dict(profile).get("draft"))) for j, v in enumerate(_list(row))]
+def _costs(raw: dict, found: Found) -> dict[Path_, Fraction | None]:
+    """Returns each fraction of cost_model and language_model by its path, None where it has a problem (added to
+    `found`); a distribution's are checked with it."""
+    places: list[tuple[Path_, Any]] = []
     for parent in ("cost_model", "language_model"):
         for key, value in _dict(raw.get(parent)).items():
             node = SCHEMA["properties"][parent]["properties"].get(key, {})
@@ -345,7 +343,7 @@ def _per_position(value: Any, path: Path_, k: int | None, noun: str, found: Foun
     return True
 
 
-def _distributions(raw: dict, size: int | None, k: int | None, fracs: dict, found: Found) -> dict[Path_, tuple]:
+def _distributions(raw: dict, size: int | None, k: int | None, found: Found) -> dict[Path_, tuple]:
     """Returns each distribution of the right length that sums to 1, by its path; adds a problem for each other."""
     rows: list[tuple[Path_, Any]] = [(("bonus_target",), raw["bonus_target"])] if "bonus_target" in raw else []
     rows += [(("target", i), row) for i, row in enumerate(_list(raw.get("target"), MAX_POSITIONS))]
@@ -362,7 +360,7 @@ def _distributions(raw: dict, size: int | None, k: int | None, fracs: dict, foun
             found.append((path, f"found {describe(row)}; expected a list of {size or f'1 to {MAX_TOKENS}'} "
                                 "probabilities, one per vocabulary token"))
             continue
-        entries = [fracs.get((*path, j)) for j in range(n)]
+        entries = [_fraction(value, (*path, j), found) for j, value in enumerate(row)]
         total = sum(e for e in entries if e is not None)
         if None not in entries and total != 1:
             found.append((path, f"sums to {total}; each distribution must sum to 1"))
@@ -380,7 +378,7 @@ def _proposals(raw: dict, vocab: list | None, k: int | None, dists: dict, found:
         for i, token in enumerate(_list(value)):
             if not isinstance(token, str) or token not in vocab:
                 found.append(((*path, i), f"found {describe(token)}; expected a token from the vocabulary"))
-            elif dists.get(("profiles", p, "draft", i), (1,) * len(vocab))[vocab.index(token)] == 0:
+            elif len(row := dists.get(("profiles", p, "draft", i), ())) == len(vocab) and row[vocab.index(token)] == 0:
                 found.append(((*path, i), f"found {describe(token)}, which the draft gives probability 0 at position "
                                           f"{i + 1}; expected a token the draft could propose"))
 
@@ -511,14 +509,13 @@ def _problems(raw: Any, reserved: frozenset[str], owners: Mapping[str, str]) -> 
             isinstance(t, str) for t in vocab) else None
         _labels(raw, found)
         size, k = _vocabulary_size(raw, vocab, found), _positions_count(raw, found)
-        fracs = _fractions(raw, found)
-        _proposals(raw, vocab, k, _distributions(raw, size, k, fracs, found), found)
+        _proposals(raw, vocab, k, _distributions(raw, size, k, found), found)
         _ids(raw, reserved, owners, found)
-        _distinct_costs(raw, fracs, found)
+        _distinct_costs(raw, _costs(raw, found), found)
         if isinstance(raw.get("language_model"), dict):
-            paths = [path for path, _ in found] + [tuple(err.absolute_path) for err in errors]
-            bad = {path[1] for path in paths if path[:1] == ("language_model",) and len(path) > 1}
-            found += lm_settings.problems(raw["language_model"], bad)
+            settings = lm_settings.problems(raw["language_model"], {path[1] for path, _ in found if len(path) > 1
+                                                                    and path[0] == "language_model"})
+            found = [problem for problem in found if problem[0] not in dict(settings)] + settings
     # a file the schema refuses is never let through, even were a message above to miss its problem
     return found or [(tuple(err.absolute_path), f"found {describe(err.instance)}; expected what the schema allows "
                                                 f"({err.message})") for err in errors]

@@ -109,17 +109,18 @@ CASES: list[tuple[str, bytes, list[str]]] = [
      ['line 2, column 2: found the string "about"; expected "," or "}" (is a comma missing before it?)']),
     ("trailing comma in a list", b'{"vocabulary": ["a", "b",]}',
      ['line 1, column 26: found "]"; expected a value: a string, number, object, list, true, false or null '
-      "(JSON allows no comma before a closing bracket) (inside vocabulary)"]),
+      "(JSON allows no comma before a closing bracket)"]),
     ("trailing comma in an object", b'{"version": 1,\n}',
      ['line 2, column 1: found "}"; expected a key in double quotes (JSON allows no comma before a closing bracket)']),
     ("single quotes", b"{'version': 1}", ["line 1, column 2: found \"'\"; expected a key in double quotes"]),
     ("a comment", b'// profiles\n{"version": 1}',
      ['line 1, column 1: found "/"; expected a value: a string, number, object, list, true, false or null '
       "(JSON has no comments)"]),
-    ("NaN", b'{"walkthrough_seed": NaN}',
-     ["line 1, column 22: found NaN; expected a value: a string, number, object, list, true, false or null"]),
-    ("Infinity", b'{"walkthrough_seed": -Infinity}',
-     ["line 1, column 22: found -Infinity; expected a value: a string, number, object, list, true, false or null"]),
+    ("NaN", replaced('"seed": 17', '"seed": NaN'), ["monte_carlo.seed: found NaN; expected a whole number from 0 to 4294967295"]),
+    ("Infinity", replaced("2023", "-Infinity"),
+     ["walkthrough_seed: found -Infinity; expected a whole number from 0 to 4294967295"]),
+    ("NaN as a probability", replaced('"6/8"', "NaN"),
+     ['bonus_target[5] (the target, bonus position): found NaN; expected an exact fraction as a string, such as "3/8"']),
     ("Python True", b'{"version": True}',
      ["line 1, column 13: found True; expected a value: a string, number, object, list, true, false or null"]),
     ("string never ends", b'{"about": "x}', ["line 1, column 11: found a string that never ends; expected a closing double quote"]),
@@ -134,7 +135,7 @@ CASES: list[tuple[str, bytes, list[str]]] = [
      [f"line {LAST_LINE + 1}, column 1: found \"}}\"; expected the end of the file after the top-level value"]),
     ("file cut short", SHIPPED[:200],
      ["line 5, column 18: found the end of the file; expected a value: a string, number, object, list, true, false "
-      "or null (inside vocabulary)"]),
+      "or null"]),
     ("a list, not an object", b"[]", ["$: found a list of 0; expected an object"]),
     ("a string, not an object", b'"profiles"', ['$: found "profiles"; expected an object']),
     # nesting and number sizes, refused before Python's own limits
@@ -200,7 +201,8 @@ CASES: list[tuple[str, bytes, list[str]]] = [
      ['target[0][0] (the target, position 1): found "-0"; expected a fraction of 0 or more, with no minus sign, such as "3/8"']),
     ("full-width digits", edited(put("target.0.0", "\uff14/8")),
      ['target[0][0] (the target, position 1): found "４/8"; expected an exact fraction as a string, such as "3/8"']),
-    ("probability over 1", edited(put("target.0.0", "9/8")), ["target[0][0] (the target, position 1): found 9/8; expected a probability between 0 and 1"]),
+    ("probability over 1", edited(put("target.0.0", "9/8")),
+     ['target[0][0] (the target, position 1): found "9/8"; expected a probability between 0 and 1']),
     ("row is an object", edited(put("target.1", {"the": "1"})),
      ["target[1] (the target, position 2): found an object; expected a list of 6 probabilities, one per vocabulary token"]),
     ("target is a string", edited(put("target", "uniform")),
@@ -231,7 +233,8 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     ("cost_model is a list", edited(put("cost_model", ["1/10"])), ["cost_model: found a list of 1; expected an object"]),
     ("draft_step true", edited(put("cost_model.draft_step", True)),
      ['cost_model.draft_step: found true; expected an exact fraction as a string, such as "3/8"']),
-    ("verify_round 0", edited(put("cost_model.verify_round", "0")), ["cost_model.verify_round: found 0; expected a positive cost"]),
+    ("verify_round 0", edited(put("cost_model.verify_round", "0")), ['cost_model.verify_round: found "0"; expected a positive cost']),
+    ("verify_round 0 as a number", edited(put("cost_model.verify_round", 0)), ["cost_model.verify_round: found 0; expected a positive cost"]),
     ("eleven costs to compare", edited(put("cost_model.compare_draft_steps", ["1/10"] * 11)),
      ["cost_model.compare_draft_steps: found 11 costs; expected at most 10, so the speedup table fits the page"]),
     ("a cost to compare twice", edited(put("cost_model.compare_draft_steps", ["1/50", "1/10", "2/20"])),
@@ -263,12 +266,12 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     # limits the page can show
     ("eleven tokens", edited(eleven_tokens),
      ["vocabulary: found 11 tokens; expected at most 10, so the page's tables and charts fit a phone screen"]),
-    ("nine positions", edited(nine_positions),
+    ("nine positions", edited(nine_positions),  # in the file's order: a profile's proposals come before its draft
      ["target: found 9 rows; expected at most 8 positions, so the page fits a phone screen",
-      "profiles[0].draft: found 9 rows; expected at most 8 positions, so the page fits a phone screen",
       "profiles[0].proposals: found 9 proposals; expected at most 8 positions, so the page fits a phone screen",
-      "profiles[1].draft: found 9 rows; expected at most 8 positions, so the page fits a phone screen",
-      "profiles[1].proposals: found 9 proposals; expected at most 8 positions, so the page fits a phone screen"]),
+      "profiles[0].draft: found 9 rows; expected at most 8 positions, so the page fits a phone screen",
+      "profiles[1].proposals: found 9 proposals; expected at most 8 positions, so the page fits a phone screen",
+      "profiles[1].draft: found 9 rows; expected at most 8 positions, so the page fits a phone screen"]),
     ("five profiles", edited(five_profiles),
      ["profiles: found 5 profiles; expected at most 4, so the page's profile switch fits a phone screen"]),
     ("13-character token", edited(put("vocabulary.0", "extraordinary")),
@@ -491,21 +494,25 @@ def test_any_byte_edit_of_the_shipped_file_gives_a_dataset_or_our_error(data):
         load_bytes(bytes(blob))
 
 
-def plain(value):
-    """Returns value with the reader's Numbers as floats, as Python's json module reads them."""
-    from speculative.strict_json import Number
-    if isinstance(value, Number):
-        return float(value.text)
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    return {k: plain(v) for k, v in value.items()} if isinstance(value, dict) else value
-
-
 @pytest.mark.slow  # statistical power or many random cases: the full run only
 @settings(max_examples=300, deadline=None)
 @given(json_values, st.sampled_from([None, 1, "\t"]))
-def test_reads_every_json_text_as_pythons_json_does(value, indent):
-    from speculative.strict_json import read_json
+def test_finds_where_every_value_of_any_json_text_starts(value, indent):
+    from speculative.profiles import _positions
     text = json.dumps(value, indent=indent, ensure_ascii=indent is None)
-    read, duplicates = read_json(text)
-    assert (plain(read), duplicates) == (json.loads(text), [])
+    where, twice = _positions(text)
+    assert twice == [] and where[()] == len(text) - len(text.lstrip())
+    for path in _paths(value):
+        node = value
+        for key in path:
+            node = node[key]
+        assert json.JSONDecoder().raw_decode(text, where[path])[0] == node, path
+
+
+def test_names_each_key_given_twice_with_both_places():
+    from speculative.profiles import _positions
+    where, twice = _positions('{"a": {"b": [1, {"c": 2, "c": 3}], "b": 4}}')
+    assert where[("a", "b", 1, "c")] == 22 and twice == [
+        (("a", "b", 1, "c"), 'found the key "c" twice in one object (line 1, column 18 and line 1, column 26); '
+                             "expected each key once"),
+        (("a", "b"), 'found the key "b" twice in one object (line 1, column 8 and line 1, column 36); expected each key once')]
