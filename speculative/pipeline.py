@@ -133,17 +133,11 @@ def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     problem = prose.corpus_problem(corpus)
     if problem:
         raise Problems([f"{shown(content)}: {problem}"])
-    key = analysis_key(dataset, corpus)
+    key = cache.key(dataset, corpus)
     trace_text, ctx = cached_view(key) or computed_view(dataset, key, corpus)
     from .render import render_page, script_json  # Jinja2 and markdown-it, imported once the inputs parse
     html = render_page(sections, template_texts, ctx, script_json(trace_text), shown(templates))
     return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}
-
-
-def package_sources() -> dict[str, bytes]:
-    """Returns every module of the package by its path in the package: part of the analysis cache's key."""
-    source = Path(cache.__file__).parent
-    return {str(p.relative_to(source)): p.read_bytes() for p in source.rglob("*.py")}
 
 
 def explain(dataset, corpus: tuple[str, ...]):
@@ -152,31 +146,12 @@ def explain(dataset, corpus: tuple[str, ...]):
     return analyse(dataset, corpus)
 
 
-def analysis_key(dataset, corpus: tuple[str, ...] = ()) -> str:
-    """Returns the analysis cache's key: the data, every module of the package (a view edit must not serve a stale
-    page) and the versions the analysis depends on."""
-    return cache.key(cache.canonical([dataset, list(corpus)]), package_sources(), cache.versions(numpy_version()))
-
-
-def numpy_version() -> str:
-    """Returns numpy's version file as text, found without importing numpy (which takes a tenth of a second)."""
-    import importlib.util
-    spec = importlib.util.find_spec("numpy")
-    origin = spec.origin if spec else None
-    try:
-        return (Path(origin).parent / "version.py").read_text() if origin else "absent"
-    except OSError:
-        return f"at {origin}"
-
-
 def cached_view(key: str) -> tuple[str, dict] | None:
     """Returns the (trace JSON, context) .cache/analysis.json holds for this key, or None if it holds anything else."""
     try:
-        value = cache.unpack(read_bytes(checkout.CACHE / "analysis.json", limit=64 << 20), key)
-    except (ValueError, OSError):  # missing, not a regular file, too big, or cache.Stale
+        return cache.unpack(read_bytes(checkout.CACHE / "analysis.json", limit=64 << 20), key)
+    except (ValueError, OSError):  # missing, not a regular file, or too big
         return None
-    ok = isinstance(value, dict) and isinstance(value.get("trace"), str) and isinstance(value.get("context"), dict)
-    return (value["trace"], value["context"]) if ok and len(value) == 2 else None
 
 
 def computed_view(dataset, key: str, corpus: tuple[str, ...]) -> tuple[str, dict]:
@@ -186,7 +161,7 @@ def computed_view(dataset, key: str, corpus: tuple[str, ...]) -> tuple[str, dict
     figs = view.figures(explained)
     found = (cache.compact_json(view.trace(explained, figs)), view.context(explained, figs))
     with contextlib.suppress(OSError, TypeError, ValueError):  # a read-only checkout, or a value JSON cannot hold: build uncached
-        save_cache(checkout.CACHE / "analysis.json", cache.pack(key, {"trace": found[0], "context": found[1]}))
+        save_cache(checkout.CACHE / "analysis.json", cache.pack(key, *found))
     return found
 
 
