@@ -29,9 +29,11 @@ def output_problems(out: Path, inputs: list[Path]) -> list[str]:
     """Returns why `out` cannot take the built page: a name too long, a link to nowhere, not a folder, or a folder
     that is, holds, or is inside the inputs."""
     name, expected = shown(out), "expected a folder of its own for the built page, such as site/"
-    if max(len(os.fsencode(p)) for p in out.absolute().parts) > 255 or len(os.fsencode(out.absolute())) > 4000:
-        return [f"{name}: found a path longer than the system allows; expected a folder for the built page with "
-                "names of at most 255 bytes and a path of at most 4,000 (choose a shorter --out)"]
+    longest, whole = max(len(os.fsencode(p)) for p in out.absolute().parts), len(os.fsencode(out.absolute()))
+    if longest > 255 or whole > 4000:  # the usual NAME_MAX, and PATH_MAX less room for a temporary file's name
+        what = f"a name of {longest:,} bytes" if longest > 255 else f"a path of {whole:,} bytes"
+        return [f"{name}: found {what}, longer than the system allows; expected a folder for the built page with "
+                "names of at most 255 bytes and a path of at most 4,000 bytes (choose a shorter --out)"]
     if os.path.islink(out) and not out.exists():  # a link to nothing, or round in a loop of links
         return [f"{name}: found a symbolic link to {short(os.readlink(out))}, which leads to no folder; expected a "
                 "folder for the built page (make the folder it names, or choose another --out)"]

@@ -227,11 +227,12 @@ def refused_out(run_build, project: Path, out: str) -> list[str]:
     ("notes/notes.txt/sub", "notes/notes.txt/sub: found a file at notes/notes.txt; expected a folder for the built page"),
     ("site/index.html", "site/index.html: found a file; expected a folder for the built page"),
     ("pipe", "pipe: found a named pipe (FIFO); expected a folder for the built page"),
-    ("a" * 256, f"{'a' * 40}…{'a' * 40}: found a path longer than the system allows; expected a folder for the built "
-                "page with names of at most 255 bytes and a path of at most 4,000 (choose a shorter --out)"),
-    ("/".join(["b" * 200] * 21), f"{'b' * 40}…{'b' * 40}: found a path longer than the system allows; expected a folder "
-                                 "for the built page with names of at most 255 bytes and a path of at most 4,000 (choose "
-                                 "a shorter --out)"),
+    ("a" * 256, f"{'a' * 40}…{'a' * 40}: found a name of 256 bytes, longer than the system allows; expected a folder "
+                "for the built page with names of at most 255 bytes and a path of at most 4,000 bytes (choose a "
+                "shorter --out)"),
+    ("/" + "/".join(["b" * 200] * 21), f"/{'b' * 39}…{'b' * 40}: found a path of 4,221 bytes, longer than the system "
+                                       "allows; expected a folder for the built page with names of at most 255 bytes "
+                                       "and a path of at most 4,000 bytes (choose a shorter --out)"),
     ("notes\nfile", "notes<U+000A>file: found a file; expected a folder for the built page"),
 ], ids=["the data folder", "the working folder", "the root", "the content folder", "the templates folder",
         "a folder of notes", "a file", "a path through a file", "a file of an earlier build", "a named pipe",
