@@ -16,7 +16,7 @@ from .reading import kind
 from .sections import PAGE_FILES
 
 TEMP_SUFFIX = ".tmp"  # a file being written is ".<name>.<pid>.<random>.tmp" in the output folder
-MARKER = ".speculative-site"  # in the output folder: WRITTEN_BY (fixed: any other first line is not ours), then the names of the files the build wrote there
+MARKER = ".speculative-site"  # WRITTEN_BY (fixed: any other first line is not ours), then the names of our files
 WRITTEN_BY = "written by speculative build.py, which replaces and removes only the files named below"
 OLD_MARKER = ".speculative-manifest.json"  # what builds before the marker wrote, beside index.html and trace.json
 
