@@ -28,6 +28,14 @@ PROSE_FILTERS = frozenset({"cap", "subscript", "e", "escape", "join", "length", 
                            "default", "round", "abs"})
 
 
+def _short_join(node: nodes.Filter) -> bool:
+    """Returns whether a join joins a value of the page's (not text another filter made, which a join would multiply)
+    with a separator of at most 10 characters."""
+    sep = node.args[0] if node.args else nodes.Const("")
+    return isinstance(node.node, (nodes.Name, nodes.Getattr, nodes.Getitem)) and not node.kwargs and \
+        isinstance(sep, nodes.Const) and isinstance(sep.value, str) and len(sep.value) <= 10
+
+
 def _refused(node: nodes.Node, macros: set[str]) -> str | None:
     """Returns "found …; expected …" for what prose may not hold, or None."""
     if isinstance(node, (nodes.BinExpr, nodes.Concat)):
@@ -35,6 +43,9 @@ def _refused(node: nodes.Node, macros: set[str]) -> str | None:
                 "as {{ p.aligned.expected }} (prose computes nothing: the view computes every number)")
     if isinstance(node, nodes.Filter) and node.name not in PROSE_FILTERS:
         return f"found the filter |{node.name}; expected only the filters {', '.join(sorted(PROSE_FILTERS))}"
+    if isinstance(node, nodes.Filter) and node.name == "join" and not _short_join(node):
+        return ("found a join of another filter's text or with a long separator; expected a join of the page's values "
+                "with a separator of at most 10 characters, such as {{ vocab|join(', ') }}")
     if isinstance(node, nodes.Call) and not (isinstance(node.node, nodes.Name) and node.node.name in macros):
         callee = getattr(node.node, "name", None) or getattr(node.node, "attr", "a value")
         return f"found a call of {callee}(); expected calls of the section's own macros alone"

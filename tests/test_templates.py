@@ -67,6 +67,9 @@ CASES = [
     ("text widened by a filter", append(WHY, '\n{{ "x"|center(50000000)|length }}\n'),
      [f"{WHY}: line {AFTER_WHY}: found the filter |center; expected only the filters abs, "
       "cap, default, e, escape, first, join, last, length, lower, round, subscript, upper"]),
+    ("text multiplied by chained joins", append(WHY, '\n{{ vocab|join("xxxxxxxxxxxxxxxxxxxx")|join("yy")|join("zz") }}\n'),
+     [f"{WHY}: line {AFTER_WHY}: found a join of another filter's text or with a long separator; expected a join of "
+      "the page's values with a separator of at most 10 characters, such as {{ vocab|join(', ') }}"] * 3),
     ("a loop over a literal", append(WHY, '\n{% for c in "abc" %}{{ c }}{% endfor %}\n'),
      [f"{WHY}: line {AFTER_WHY}: found a loop over a literal; expected a loop over the page's values, such as "
       "{% for v in profiles %}"]),
