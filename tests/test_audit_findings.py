@@ -73,9 +73,9 @@ def test_an_error_in_a_template_a_section_includes_names_the_section_and_its_lin
 # --- (j) every problem of language_model is listed at once, with the rest of the file's -------------------------
 
 LM_CASES = [
-    ({"k": 0, "discount": "2", "temperatures": "warm"},
-     ["language_model.discount: found 2; expected a probability between 0 and 1",
-      "language_model.k: found 0; expected a whole number from 1 to 8",
+    ({"k": 0, "discount": "2", "temperatures": "warm"},  # in the file's order
+     ["language_model.k: found 0; expected a whole number from 1 to 8",
+      'language_model.discount: found "2"; expected a discount strictly between 0 and 1, such as "3/4"',
       'language_model.temperatures: found "warm"; expected a list of 1 to 6 temperatures']),
     ({"target_order": 9, "k": 9, "temperatures": ["1", "9"], "default_draft": 7, "default_temperature": "5"},
      ["language_model.target_order: found 9; expected a whole number from 2 to 4",

@@ -446,6 +446,7 @@ def outcome(text: str):
         return parse(text, SRC)
     except Problems as err:
         assert err.lines and all(line.startswith(f"{SRC}: ") for line in err.lines)
+        assert not any("what the schema allows" in line for line in err.lines)  # every schema error is worded
         return err
 
 

@@ -64,7 +64,7 @@ BROKEN = [
     (_set(["target", 0, 1], 0.125),
      ['target[0][1] (the target, position 1): found 0.125; expected an exact fraction as a string, such as "3/8"']),
     (_set(["target", 0, 1], "3/2"),
-     ["target[0][1] (the target, position 1): found 3/2; expected a probability between 0 and 1"]),
+     ['target[0][1] (the target, position 1): found "3/2"; expected a probability between 0 and 1']),
     (_set(["bonus_target", 5], "-1/8"),
      ['bonus_target[5] (the target, bonus position): found "-1/8"; expected a fraction of 0 or more, with no minus sign, such as "3/8"']),
     (_set(["vocabulary", 2], "cat"),
@@ -80,7 +80,7 @@ BROKEN = [
     (lambda raw: raw["profiles"][0]["draft"].pop(),
      ["profiles[0].draft: found 4 rows; expected 5, one per position, as many as target has"]),
     (_delete(["bonus_target"]),
-     ['$: missing key "bonus_target"']),
+     ['$: found no key "bonus_target"; expected one (it is required)']),
     (_set(["profiles", 0, "drafts"], []),
      ['profiles[0]: found unknown key "drafts"; expected one of: draft, id, name, proposals']),
     (_set(["profiles", 1, "id"], "aligned"),
@@ -100,7 +100,7 @@ BROKEN = [
     (_set(["monte_carlo", "rounds"], 0),
      ["monte_carlo.rounds: found 0; expected a whole number from 1 to 10000000"]),
     (_set(["cost_model", "verify_round"], "0"),
-     ["cost_model.verify_round: found 0; expected a positive cost"]),
+     ['cost_model.verify_round: found "0"; expected a positive cost']),
 ]
 
 
@@ -153,7 +153,7 @@ def test_schema_key_is_allowed_and_optional():
     parse(broken(_delete(["$schema"])), SRC)
 
 
-def test_the_data_reference_states_the_loaders_limits():
+def test_the_data_reference_states_the_schemas_limits():
     from speculative import limits as lim
     from speculative.errors import MAX_INPUT_BYTES
 
@@ -163,7 +163,8 @@ def test_the_data_reference_states_the_loaders_limits():
                   f"a token label at most {lim.MAX_LABEL} characters, a profile `name` at most {lim.MAX_NAME} and "
                   f"an `id` at most {lim.MAX_ID}",
                   f"is at most {lim.MAX_DENOMINATOR}, and no number has more than {lim.MAX_DIGITS} digits",
-                  f"at most {MAX_INPUT_BYTES:,} bytes", f"nested at most {lim.MAX_DEPTH} deep"]:
+                  f"at most {MAX_INPUT_BYTES:,} bytes", f"nested at most {lim.MAX_DEPTH} deep",
+                  f"at most {lim.MAX_ROUNDS:,} `monte_carlo.rounds`"]:
         assert claim in readme
 
 

@@ -1,4 +1,5 @@
-"""The editor schema accepts the shipped file, refuses the loader's structural errors, and declares the loader's keys."""
+"""The schema, the one statement of the data file's shape and limits: valid, accepting the shipped file, refusing
+structural errors at their JSON paths, and read by the loader for every limit."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from speculative import checkout, figures, limits, pipeline
-from speculative.limits import COST_KEYS, COST_REQUIRED, FRACTION, MC_KEYS, PROFILE_ID, PROFILE_KEYS, TOP_KEYS, TOP_REQUIRED
+from speculative.lm_settings import DEFAULT
 from speculative.profiles import parse
 
 from .conftest import DATA
@@ -82,25 +83,9 @@ def test_rejects_structural_error_at_its_json_path(edit, path, keyword):
     assert keyword in {e.validator for e in found}
 
 
-def test_fraction_pattern_is_the_loaders_regex():
-    (as_string, _) = SCHEMA["$defs"]["fraction"]["anyOf"]
-    assert as_string["pattern"] == FRACTION.pattern
-    assert SCHEMA["$defs"]["profile"]["properties"]["id"]["pattern"] == PROFILE_ID.pattern
-
-
-@pytest.mark.parametrize("where, keys, required", [
-    ((), TOP_KEYS, TOP_REQUIRED),
-    (("$defs", "profile"), PROFILE_KEYS, PROFILE_KEYS),
-    (("properties", "cost_model"), COST_KEYS, COST_REQUIRED),
-    (("properties", "monte_carlo"), MC_KEYS, MC_KEYS),
-], ids=["top level", "profile", "cost_model", "monte_carlo"])
-def test_schema_declares_exactly_the_loaders_keys(where, keys, required):
-    node = SCHEMA
-    for step in where:
-        node = node[step]
-    assert set(node["properties"]) == keys
-    assert set(node["required"]) == required
-    assert node["additionalProperties"] is False
+def test_the_loader_reads_its_limits_from_this_schema():
+    assert limits.SCHEMA == SCHEMA
+    assert {"maxDigits", "maxDenominator"} <= SCHEMA["$defs"]["fraction"].keys() and "maxDepth" in SCHEMA
 
 
 def _described(node, path="$"):
@@ -118,22 +103,8 @@ def _described(node, path="$"):
 def test_every_property_and_definition_has_a_description_for_editor_hover_text():
     found = dict(_described(SCHEMA))
     found.update((f"$defs.{name}", "description" in sub) for name, sub in SCHEMA["$defs"].items())
-    assert len(found) >= len(TOP_KEYS | PROFILE_KEYS | COST_KEYS | MC_KEYS)
+    assert len(found) >= len(limits.TOP_KEYS | limits.PROFILE_KEYS | limits.COST_KEYS | limits.MC_KEYS)
     assert [path for path, ok in found.items() if not ok] == []
-
-
-def upper_limits(node, path: str = ""):
-    """Yields ("/"-joined path, value) of every maxItems, maxLength and maximum in a schema, language_model's aside."""
-    if isinstance(node, dict) and path != "properties/language_model":
-        for key, value in node.items():
-            here = f"{path}/{key}" if path else key
-            if key in ("maxItems", "maxLength", "maximum"):
-                yield here, value
-            yield from upper_limits(value, here)
-
-
-def test_schema_states_exactly_the_loaders_limits():
-    assert dict(upper_limits(SCHEMA)) == limits.IN_SCHEMA
 
 
 def test_schema_refuses_what_the_page_uses_as_an_id():
@@ -149,10 +120,12 @@ def test_refuses_labels_the_page_cannot_show(label):
     assert errors(json.loads(broken(_set(["vocabulary", 5], label))))
 
 
-def test_schema_states_the_generator_settings_limits():
-    from speculative import lm_settings as lm
-    props = SCHEMA["properties"]["language_model"]["properties"]
-    assert set(props) == lm.KEYS and "language_model" not in SCHEMA["required"]
-    assert props["target_order"]["maximum"] == lm.MAX_ORDER and props["k"]["maximum"] == lm.MAX_K
-    assert props["temperatures"]["maxItems"] == lm.MAX_TEMPERATURES
-    assert props["draft_orders"]["items"]["maximum"] == lm.MAX_ORDER - 1
+def test_the_generator_settings_written_out_are_their_defaults_and_within_the_schema():
+    raw = json.loads(broken(lambda raw: None))
+    raw["language_model"] = {"target_order": DEFAULT.target_order, "draft_orders": list(DEFAULT.draft_orders),
+                             "discount": str(DEFAULT.discount), "k": DEFAULT.k, "default_draft": DEFAULT.default_draft,
+                             "temperatures": [str(t) for t in DEFAULT.temperatures],
+                             "default_temperature": str(DEFAULT.default_temperature), "seed": DEFAULT.seed}
+    assert set(raw["language_model"]) == set(SCHEMA["properties"]["language_model"]["properties"])
+    assert errors(raw) == []
+    assert parse(json.dumps(raw), "edited.json").language_model == DEFAULT

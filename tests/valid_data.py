@@ -1,4 +1,4 @@
-"""Valid data files an author might write, generated from the loader's limits: the suite's any-data tier runs on each.
+"""Valid data files an author might write, generated from the schema's limits: the suite's any-data tier runs on each.
 
 Every test that does not check the shipped file's hand-worked figures (those carry the mark `shipped`) must hold for
 any valid `data/profiles.v1.json`. conftest.py parametrises the data fixtures over the shipped file and over the
