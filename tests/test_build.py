@@ -40,7 +40,7 @@ def html(built_site) -> str:
 def test_build_writes_the_page_and_the_trace(tmp_path, run_build):
     code, out, err = run_build("--out", str(tmp_path / "site"))
     assert code == 0, err
-    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
+    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == [".speculative-site", "index.html", "trace.json"]
     assert re.fullmatch(r"built .*site/index\.html \(\d+\.\d KB, \d+\.\d KB gzipped\) and trace\.json in \d+\.\d\d s\n", out)
 
 

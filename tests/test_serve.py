@@ -115,7 +115,7 @@ def test_a_busy_port_is_refused_with_a_free_one_suggested(tmp_path):
                          "such as 8001, or 0 for any free one")
 
 
-OTHER_PATHS = ["passwd", "etc/passwd", "up/", "copy.json", "drafts/", "drafts", "drafts/notes.txt", ".speculative-manifest.json",
+OTHER_PATHS = ["passwd", "etc/passwd", "up/", "copy.json", "drafts/", "drafts", "drafts/notes.txt", ".speculative-manifest.json", ".speculative-site",
                "index.html%00", "%00", "a%00b/", "%ED%A0%80", "index%ED%B0%80.html", "sub/index.html", "nope.html"]
 
 

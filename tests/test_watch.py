@@ -151,7 +151,7 @@ def test_watch_survives_every_failure_and_rebuilds_when_the_file_is_good(project
                                                         raw["profiles"][1]]}))
         run.wait_for("built ")
         assert "renamed after a bug" in (project / "site" / "index.html").read_text(encoding="utf-8")
-        assert sorted(p.name for p in (project / "site").iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
+        assert sorted(p.name for p in (project / "site").iterdir()) == [".speculative-site", "index.html", "trace.json"]
         assert run.proc.poll() is None, "the watcher must keep running after every failure"
         run.proc.send_signal(signal.SIGINT)
         assert run.proc.wait(timeout=TIMEOUT) == 130
@@ -401,6 +401,6 @@ def test_a_deleted_output_folder_is_built_again(project):
         (project / "site" / "index.html").unlink()
         run.wait_for("site/index.html is gone since the last build: building it again")
         run.wait_for("built ")
-        assert sorted(p.name for p in (project / "site").iterdir()) == [".speculative-manifest.json", "index.html", "trace.json"]
+        assert sorted(p.name for p in (project / "site").iterdir()) == [".speculative-site", "index.html", "trace.json"]
     finally:
         run.stop()
