@@ -359,7 +359,8 @@ def _distributions(raw: dict, size: int | None, k: int | None, found: Found) -> 
         if _per_position(draft, ("profiles", p, "draft"), k, "row", found):
             rows += [(("profiles", p, "draft", i), row) for i, row in enumerate(_list(draft))]
     vocab = raw.get("vocabulary")
-    longest = len(vocab) if isinstance(vocab, list) else 0  # rows as long as too long a vocabulary: that is its problem
+    # a row as long as too long a vocabulary is fine here: the vocabulary's length is the problem
+    longest = len(vocab) if isinstance(vocab, list) and len(vocab) > MAX_TOKENS else -1
     fine = {}
     for path, row in rows:
         n = len(row) if isinstance(row, list) else -1
