@@ -317,7 +317,7 @@ def test_identity_table_is_the_walkthroughs_first_rejection_summed_exactly(data,
     where = page_trace["points"]["residual"]
     index, pos = 0, 1
     if where:
-        pid, frame = where.split("/")
+        _, pid, frame = where.split("/")
         index = [p["id"] for p in data["profiles"]].index(pid)
         pos = page_trace["profiles"][index]["walk"]["frames"][int(frame) - 1]["pos"]
     profile = data["profiles"][index]

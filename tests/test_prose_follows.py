@@ -245,7 +245,7 @@ def test_a_point_no_authored_round_shows_links_to_a_drawn_round_that_does(tmp_pa
     text, trace = no_js_text(files["index.html"].decode("utf-8")), json.loads(files["trace.json"])
     assert "No frame in the current data shows this" not in text and "). That holds" not in text
     for point in ("zero", "drop", "residual"):
-        profile_id, rest = trace["points"][point].split("/", 1)
+        _, profile_id, rest = trace["points"][point].split("/", 2)
         assert rest.startswith("r"), (point, rest)  # a drawn round: "r<round>/<frame>"
         round_, frame = (int(x) for x in rest[1:].split("/"))
         p = next(p for p in trace["profiles"] if p["id"] == profile_id)

@@ -26,9 +26,10 @@ def shows(frame: dict[str, Any]) -> set[str]:
 
 
 def point_frame(trace: dict[str, Any], href: str) -> tuple[dict[str, Any], dict[str, Any], int, int]:
-    """Returns (profile, its round, round number (0: authored), frame number) of a point's link "id/frame" or
-    "id/rN/frame"."""
-    pid, *rest = href.split("/")
+    """Returns (profile, its round, round number (0: authored), frame number) of a point's link
+    "walkthrough/id/frame" or "walkthrough/id/rN/frame"."""
+    prefix, pid, *rest = href.split("/")
+    assert prefix == "walkthrough", href
     profile = next(p for p in trace["profiles"] if p["id"] == pid)
     round_ = int(rest[0][1:]) if len(rest) == 2 else 0
     return profile, profile["drawn"][round_ - 1] if round_ else profile["walk"], round_, int(rest[-1])

@@ -17,10 +17,12 @@ function parseHash(hash, profiles) {
   return index < 0 ? null : { profile: index, round: m[2] ? Number(m[2]) : 0, frame: Number(m[3]) };
 }
 
+const FRAMES = 'walkthrough';  // the prefix of a frame's address (figures/walkthrough.py's FRAMES)
+
 // A fraction in brackets, a whole number as it is (text.ratio_text's rule): "(3/8)", "0".
 function bracketed(x) { return x.indexOf('/') < 0 ? x : `(${x})`; }
 
-function hashOf(prof, round, frame) { return `#walkthrough/${prof.id}/${round ? 'r' + round + '/' : ''}${frame}`; }
+function hashOf(prof, round, frame) { return `#${FRAMES}/${prof.id}/${round ? 'r' + round + '/' : ''}${frame}`; }
 
 function isFormField(el) {
   return !!(el && el.closest && el.closest('input, select, textarea, [contenteditable]'));
