@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
-from .checkout import ROOT
-
-SCHEMA = json.loads((ROOT / "data" / "profiles.v1.schema.json").read_text(encoding="utf-8"))
+# beside the package in the clone, where data/profiles.v1.json points editors to it
+SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "data" / "profiles.v1.schema.json").read_text("utf-8"))
 _TOP, _DEFS = SCHEMA["properties"], SCHEMA["$defs"]
 _PROFILE, _COST, _MC = _DEFS["profile"], _TOP["cost_model"], _TOP["monte_carlo"]
 

@@ -11,7 +11,9 @@ from fractions import Fraction
 from typing import Any
 
 from .errors import describe
-from .limits import MAX_TEMPERATURE
+from .limits import MAX_TEMPERATURE, SCHEMA
+
+ORDERS = SCHEMA["properties"]["language_model"]["properties"]["draft_orders"]
 
 
 @dataclass(frozen=True)
@@ -71,11 +73,13 @@ def problems(raw: dict, bad: set[str]) -> list[tuple[tuple, str]]:
 
 def _orders(value: Any, order: int) -> list[tuple[tuple, str]]:
     """Returns the problems of the draft orders: a list of whole numbers below the target's order, smallest first."""
+    low = ORDERS["items"]["minimum"]
     if not isinstance(value, list) or not 0 < len(value) <= order:
         return [(("draft_orders",), f"found {describe(value)}; expected at least one draft order in a list, each from "
-                                    f"1 to {order - 1}")]
-    found: list[tuple[tuple, str]] = [(("draft_orders", i), f"found {describe(o)}; expected a whole number from 1 to {order - 1}")
-             for i, o in enumerate(value) if isinstance(o, bool) or not isinstance(o, int) or not 0 < o < order]
+                                    f"{low} to {order - 1}")]
+    found: list[tuple[tuple, str]] = [(("draft_orders", i), f"found {describe(o)}; expected a whole number from "
+                                                             f"{low} to {order - 1}")
+             for i, o in enumerate(value) if isinstance(o, bool) or not isinstance(o, int) or not low <= o < order]
     if not found and value != sorted(set(value)):
         found.append((("draft_orders",), f"found {shown(value)}; expected each order once, smallest first"))
     return found
