@@ -185,7 +185,13 @@ def parse(text: str, source: str, reserved: frozenset[str] = frozenset(),
         return _dataset(raw)
     where, duplicates = _positions(text)
     found = sorted(found + duplicates, key=lambda problem: where.get(problem[0], 0))
-    raise Problems.in_file(source, [(glossed(path_text(path), raw), message) for path, message in found])
+    raise Problems.in_file(source, [(_line(text, where.get(path)) + glossed(path_text(path), raw), message)
+                                    for path, message in found])
+
+
+def _line(text: str, at: int | None) -> str:
+    """Returns "line N: " for the value that starts at offset `at`, or "" for a value the file does not hold."""
+    return "" if at is None else f"line {text.count(chr(10), 0, at) + 1}: "
 
 
 _ROW = re.compile(r"(?:target|profiles\[(\d+)\]\.(?:draft|proposals))\[(\d+)\]")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import shutil
 from collections.abc import Callable
 from fractions import Fraction
@@ -465,3 +466,9 @@ def pages(_page_pool, request):
 def page(pages):
     """pytest-playwright's page, from the worker's kept context instead of a new context per test."""
     return pages.open()
+
+
+def unlined(lines: list[str]) -> list[str]:
+    """Returns problem lines without the "line N: " after their file: for tests of a message's words (the lines
+    themselves are tests/test_profiles.py's)."""
+    return [re.sub(r"^(.*?: )line \d+: ", r"\1", line, count=1) for line in lines]

@@ -9,7 +9,7 @@ import pytest
 
 from speculative.limits import MAX_ROUNDS
 
-from .conftest import edited_data
+from .conftest import edited_data, unlined
 from .test_publish import ARGS, hint, project, refused  # noqa: F401  (project: the published-site fixture)
 
 pytestmark = pytest.mark.data_independent
@@ -97,7 +97,7 @@ def test_every_problem_of_the_language_model_is_listed_with_the_rest_of_the_file
     lines = [f"data/profiles.v1.json: {line}" for line in
              ['walkthrough_seed: found "seven"; expected a whole number from 0 to 4294967295',
               f"monte_carlo.rounds: found 0; expected a whole number from 1 to {MAX_ROUNDS}", *expected]]
-    assert refused(run_build, copied) == lines + hint(lines)
+    assert unlined(refused(run_build, copied)) == lines + hint(lines)
 
 
 # --- (k) a file name with a line break or a control character stays on its problem's line ---------------------

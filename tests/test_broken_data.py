@@ -16,7 +16,7 @@ from speculative.dataset import Dataset
 from speculative.errors import MAX_PROBLEMS, Problems, decode, describe, visible
 from speculative.profiles import parse
 
-from .conftest import FIXTURE
+from .conftest import FIXTURE, unlined
 
 SRC = "data/profiles.v1.json"
 SHIPPED = FIXTURE.read_bytes()  # a valid file of known text, whatever data/profiles.v1.json holds
@@ -386,7 +386,7 @@ def load_bytes(blob: bytes) -> Dataset:
 def test_refuses_broken_file_with_exact_message(blob, expected):
     with pytest.raises(Problems) as caught:  # how fast each is refused: bench/refusal_speed.py
         load_bytes(blob)
-    assert caught.value.lines == [f"{SRC}: {line}" for line in expected]
+    assert unlined(caught.value.lines) == [f"{SRC}: {line}" for line in expected]
 
 
 def test_corpus_is_large_and_every_message_says_what_was_found_and_expected():
@@ -398,7 +398,7 @@ def test_corpus_is_large_and_every_message_says_what_was_found_and_expected():
 def test_lists_at_most_fifty_problems_then_a_count():
     with pytest.raises(Problems) as caught:
         load_bytes(CAPPED[1])
-    lines = caught.value.lines
+    lines = unlined(caught.value.lines)
     total = caught.value.count
     assert total > MAX_PROBLEMS and len(lines) == MAX_PROBLEMS + 1
     assert lines[0] == f'{SRC}: target[0][0] (the target, position 1): found true; expected an exact fraction as a string, such as "3/8"'

@@ -17,7 +17,7 @@ from speculative.commands import check as check_command
 from speculative.errors import Problems
 from speculative.profiles import load
 
-from .conftest import DATA, FIXTURE, ROOT
+from .conftest import DATA, FIXTURE, ROOT, unlined
 
 BAD_TARGET = ('"4/8", "1/8", "0",   "0",   "2/8", "1/8"', '"5/8", "1/8", "0",   "0",   "2/8", "1/8"')
 SMALL = ["--rounds", "20000", "--texts", "20000", "--generations", "0", "--data", str(DATA)]  # enough for every broken sampler to fail
@@ -129,7 +129,7 @@ def test_check_of_a_bad_file_prints_its_problems_without_traceback(tmp_path):
     bad.write_text(FIXTURE.read_text().replace(*BAD_TARGET))
     status, out, err = run("check", "--data", str(bad))
     assert (status, out) == (1, "")
-    assert err == f"{bad}: target[0] (the target, position 1): sums to 9/8; each distribution must sum to 1\n"
+    assert unlined([err]) == [f"{bad}: target[0] (the target, position 1): sums to 9/8; each distribution must sum to 1\n"]
 
 
 def test_progress_bar_reaches_the_whole_and_is_wiped_before_a_row():
@@ -200,7 +200,8 @@ def test_no_command_is_stats_of_the_shipped_file(monkeypatch):
 def test_stats_of_a_bad_file_prints_its_problems_without_traceback(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(FIXTURE.read_text().replace(*BAD_TARGET))
-    assert run("stats", "--data", str(bad)) == (1, "", f"{bad}: target[0] (the target, position 1): sums to 9/8; each distribution must sum to 1\n")
+    status, out, err = run("stats", "--data", str(bad))
+    assert (status, out, *unlined([err])) == (1, "", f"{bad}: target[0] (the target, position 1): sums to 9/8; each distribution must sum to 1\n")
 
 
 @pytest.mark.parametrize("pid", ["main", "rule"])  # one of a figure's ids, and a section's (content/04-rule.md)

@@ -153,6 +153,9 @@ def test_the_shipped_raw_html_is_allowed():
 
 
 WHAT_END = (ROOT / "content" / "01-what.md").read_text(encoding="utf-8").count("\n") + 4  # a line added at its end
+# The line of the first profile's id in the data file: a message about a value names its line.
+ID_LINE = next(i for i, line in enumerate((ROOT / "data" / "profiles.v1.json").read_text(encoding="utf-8").splitlines(), 1)
+               if '"id": "aligned"' in line)
 CONTENT_BUILD_CASES = [
     ("unclosed comment", "01-what.md", lambda t: t + "\n<!-- the rest is hidden\n",
      [f"content/01-what.md: line {WHAT_END}: found <!-- with no --> after it; expected every HTML comment to be closed"]),
@@ -170,7 +173,7 @@ CONTENT_BUILD_CASES = [
     ("element with the trace's id", "01-what.md", lambda t: t + '\n<span id="trace">x</span>\n',
      ['content/01-what.md: found id="trace" on 2 elements; expected each id on one element only (choose another id)']),
     ("id of a profile", "01-what.md", lambda t: t.replace("id: what", "id: aligned"),  # the data file is told which file
-     ['data/profiles.v1.json: profiles[0].id: found "aligned", which content/01-what.md already gives an element on '
+     [f'data/profiles.v1.json: line {ID_LINE}: profiles[0].id: found "aligned", which content/01-what.md already gives an element on '
       "the page; expected another id (or change that one)"]),
     ("bidi title", "01-what.md", lambda t: t.replace("title: What", "title: What\u202e"),
      ['content/01-what.md: line 2: title: found "What<U+202E> this is", which has U+202E (right-to-left override); '

@@ -14,7 +14,7 @@ from speculative import generate, pipeline, prose
 from speculative.figures.generator import joined
 from speculative.profiles import parse
 
-from .conftest import DATA
+from .conftest import DATA, unlined
 from .test_publish import hint, project, refused  # noqa: F401  (project: the published-site fixture)
 
 
@@ -117,7 +117,7 @@ def test_bad_generator_settings_are_refused_with_their_json_paths(lm, lines):
     raw = {**LM, "language_model": lm}
     with pytest.raises(Exception) as err:
         parse(json.dumps(raw), "data/profiles.v1.json")
-    assert err.value.lines == [f"data/profiles.v1.json: {line}" for line in lines]
+    assert unlined(err.value.lines) == [f"data/profiles.v1.json: {line}" for line in lines]
 
 
 def test_too_little_prose_is_refused_and_the_site_left_as_it_was(run_build, project):
@@ -142,7 +142,7 @@ def test_too_little_prose_is_refused_and_the_site_left_as_it_was(run_build, proj
 def test_generator_settings_at_their_limits_are_refused(lm, lines):
     with pytest.raises(Exception) as err:
         parse(json.dumps({**LM, "language_model": lm}), "data/profiles.v1.json")
-    assert err.value.lines == [f"data/profiles.v1.json: {line}" for line in lines]
+    assert unlined(err.value.lines) == [f"data/profiles.v1.json: {line}" for line in lines]
 
 
 @pytest.mark.parametrize("lm, expected", [

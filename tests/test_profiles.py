@@ -11,7 +11,7 @@ import pytest
 from speculative.errors import Problems
 from speculative.profiles import parse
 
-from .conftest import DATA, FIXTURE
+from .conftest import DATA, FIXTURE, unlined
 
 SRC = "data/profiles.v1.json"
 RAW = json.loads(FIXTURE.read_text())  # a known file: the edits below name its places
@@ -26,7 +26,7 @@ def broken(edit) -> str:
 def problems(text: str) -> list[str]:
     with pytest.raises(Problems) as caught:
         parse(text, SRC)
-    return caught.value.lines
+    return unlined(caught.value.lines)
 
 
 def test_reads_the_data_file_as_exact_fractions(dataset, data_file):
@@ -137,7 +137,7 @@ def test_vocabulary_size_and_position_count_come_from_the_file():
     with pytest.raises(Problems) as caught:
         parse(broken(edit), SRC)
     # position 2's draft gives "y" probability 0, so that proposal alone is refused
-    assert caught.value.lines == [
+    assert unlined(caught.value.lines) == [
         f'{SRC}: profiles[0].proposals[1] (only, position 2): found "y", which the draft gives probability 0 at position 2; '
         "expected a token the draft could propose"]
 
@@ -181,3 +181,15 @@ def test_a_data_path_also_names_what_a_reader_of_the_page_sees():
     assert glossed("profiles[2].draft[0]", raw) == "profiles[2].draft[0] (bad<U+202E>name, position 1)"  # shown, not obeyed
     assert glossed("profiles[9].draft[0]", raw) == "profiles[9].draft[0]"
     assert glossed("profiles[0].id", raw) == "profiles[0].id"
+
+
+def test_a_problem_names_the_line_of_the_value_it_is_about():
+    """Authors asked for lines: each problem gives the line where its value starts in the file as written."""
+    text = FIXTURE.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    row = next(i for i, line in enumerate(lines, 1) if line.strip().startswith('["4/8"'))  # target[0]
+    edited = text.replace('["4/8"', '["5/8"', 1).replace('"walkthrough_seed": 2023', '"walkthrough_seed": -1', 1)
+    seed = next(i for i, line in enumerate(lines, 1) if '"walkthrough_seed"' in line)
+    with pytest.raises(Problems) as caught:
+        parse(edited, SRC)
+    assert [line.split(": ")[1] for line in caught.value.lines] == [f"line {row}", f"line {seed}"]

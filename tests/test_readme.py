@@ -43,11 +43,11 @@ def test_quick_start_has_exactly_two_commands_and_ci_runs_the_test_one():
 
 def test_example_validator_output_is_what_the_build_prints(tmp_path):
     (tmp_path / "data").mkdir()
-    raw = json.loads((ROOT / "tests" / "fixtures" / "profiles.v1.json").read_text())  # the file the example edits
-    assert raw["target"][0][0] == "4/8"
-    raw["target"][0][0] = "5/8"
-    raw["profiles"][1]["proposals"][0] = "dog"
-    (tmp_path / "data" / "profiles.v1.json").write_text(json.dumps(raw))
+    text = (ROOT / "tests" / "fixtures" / "profiles.v1.json").read_text()  # the file the example edits, edited in place
+    edited = text.replace('["4/8"', '["5/8"', 1).replace('"proposals": ["the", "mat"', '"proposals": ["dog", "mat"', 1)
+    raw = json.loads(edited)
+    assert raw["target"][0][0] == "5/8" and raw["profiles"][1]["proposals"][0] == "dog"
+    (tmp_path / "data" / "profiles.v1.json").write_text(edited)
     out = subprocess.run([sys.executable, str(ROOT / "build.py"), "--data", "data/profiles.v1.json", "--out", "site"],
                          cwd=tmp_path, capture_output=True, text=True)
     assert out.returncode == 1
