@@ -7,8 +7,19 @@ import json
 import re
 from pathlib import Path
 
-# beside the package in the clone, where data/profiles.v1.json points editors to it
-SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "data" / "profiles.v1.schema.json").read_text("utf-8"))
+
+def schema_path() -> Path:
+    """Returns the clone's data/profiles.v1.schema.json, where data/profiles.v1.json points editors to it: beside the
+    package (the clone's own, as scripts/build.sh installs it), else in the current folder or the nearest one above it
+    that has one (the package installed elsewhere, run in a clone, as checkout.py finds the clone)."""
+    beside = Path(__file__).resolve().parent.parent
+    for folder in (beside, Path.cwd(), *Path.cwd().parents):
+        if (folder / "data" / "profiles.v1.schema.json").is_file():
+            return folder / "data" / "profiles.v1.schema.json"
+    return beside / "data" / "profiles.v1.schema.json"
+
+
+SCHEMA = json.loads(schema_path().read_text("utf-8"))
 _TOP, _DEFS = SCHEMA["properties"], SCHEMA["$defs"]
 _PROFILE, _COST, _MC = _DEFS["profile"], _TOP["cost_model"], _TOP["monte_carlo"]
 

@@ -124,9 +124,9 @@ def test_draw_another_round_walks_every_drawn_round_and_wraps(page: Page, page_u
         expect(player.locator("[data-walkthrough-round-counter]")).to_have_text("")
 
 
-@pytest.mark.parametrize("hash_, round_, frame", [("#divergent/r7/3", 7, 3), ("#divergent/4", 0, 4), ("#aligned/r24/1", 24, 1)])
+@pytest.mark.parametrize("hash_, round_, frame", [("#walkthrough/divergent/r7/3", 7, 3), ("#walkthrough/divergent/4", 0, 4), ("#aligned/r24/1", 24, 1)])
 def test_deep_links_open_the_right_round_and_frame(page: Page, page_url, trace, hash_, round_, frame):
-    p = next(p for p in trace["profiles"] if p["id"] == hash_[1:].split("/")[0])
+    p = next(p for p in trace["profiles"] if p["id"] == hash_[1:].removeprefix("walkthrough/").split("/")[0])
     rnd = p["drawn"][round_ - 1] if round_ else p["walk"]
     frame = min(frame, len(rnd["frames"]))
     page.goto(page_url + hash_)

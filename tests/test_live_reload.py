@@ -79,7 +79,7 @@ def test_an_open_tab_reloads_where_it_was_and_shows_a_failed_build(project, page
         url = [line for line in run.wait_for("watching ") if line.startswith("serving ")][0].split(" at ")[1]
         violations: list[str] = []
         page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
-        address = f"{url}#{raw['profiles'][0]['id']}/3"
+        address = f"{url}#walkthrough/{raw['profiles'][0]['id']}/3"
         page.add_init_script("window.__playerDebug = true")  # boot.js sets window.__player once every figure started
         page.goto(address)
         page.wait_for_function("() => window.__player")  # the walkthrough's own scroll to the address is done

@@ -528,7 +528,7 @@ def test_where_chance_decides_nothing_the_control_is_disabled_and_the_page_says_
     expect(button).to_have_attribute("aria-disabled", "true")
     expect(button).to_have_accessible_description(p["chance_note"])
     button.click(force=True)  # it stays focusable, and a click does nothing
-    expect(page).to_have_url(re.compile(r"#divergent/1$"))
+    expect(page).to_have_url(re.compile(r"#walkthrough/divergent/1$"))
     expect(page.locator("[data-walkthrough-round-counter]")).to_have_text("")
 
 

@@ -133,7 +133,7 @@ def test_watch_survives_every_failure_and_rebuilds_when_the_file_is_good(project
         page = (project / "site" / "index.html").read_bytes()
 
         data.write_text(json.dumps({**raw, "profiles": [{**raw["profiles"][0], "id": ["aligned", "x"]}, raw["profiles"][1]]}))
-        run.wait_for("data/profiles.v1.json: profiles[0].id: found a list of 2; expected")
+        run.wait_for("data/profiles.v1.json: line 1: profiles[0].id: found a list of 2; expected")
 
         data.write_text(json.dumps({**raw, "walkthrough_seed": 4242}))
         line = run.wait_for("build failed unexpectedly")[-1]

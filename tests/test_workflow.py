@@ -146,7 +146,7 @@ def test_a_refused_build_ends_the_step_with_the_loaders_lines_and_names_them_in_
     assert last[-1].startswith("Fix the problem") and any("target[0] (the target, position 1): sums to 9/8" in line
                                                                     for line in last[-4:])
     said = summary.read_text(encoding="utf-8")
-    assert said.startswith("## The page was not built") and f"{data}: target[0]" in said and "sums to 9/8" in said
+    assert said.startswith("## The page was not built") and f"{data}: line " in said and ": target[0]" in said and "sums to 9/8" in said
     assert not (tmp_path / "site").exists()
 
 
