@@ -11,7 +11,7 @@ import numpy as np
 
 from . import language, sampler, sequence
 from .dataset import CostModel, Dataset, Dist, MonteCarlo, Profile
-from .frames import Frame, Round, by_chance, round_frames
+from .frames import Frame, Round, VerifyFrame, by_chance, round_frames
 from .language import LanguageRun
 from .stats import ProfileStats, best_k, profile_stats, round_cost, speedup_curve
 
@@ -83,6 +83,13 @@ class ProfileResult:
         return any(by_chance(f) for f in self.frames)
 
     @property
+    def walk_chance_check(self) -> VerifyFrame | None:
+        """Returns the authored round's check the lab opens on: its rejection if chance decides it, so u shows on the
+        rejecting side, else its first check chance decides; None when chance decides none of them."""
+        checks = [f for f in self.frames if isinstance(f, VerifyFrame) and f.chance]
+        return next((f for f in checks if f.verdict == "rejected"), checks[0] if checks else None)
+
+    @property
     def has_chance(self) -> bool:
         """Returns True when some token the draft can propose has an accept probability strictly in (0, 1)."""
         return any(t.by_chance for rec in self.stats.records for t in rec.tokens)
@@ -127,6 +134,12 @@ class Explained:
     round_costs: tuple[tuple[Fraction, ...], ...]  # [cost][k] k·c + verify, in target steps, per compared cost c
     sequence: tuple[float, float]  # joint TV of the first tokens of texts from the context-dependent toy, and its bound
     language: LanguageRun | None = None  # the generator's model pair, counted from the prose (None: no prose given)
+
+    @property
+    def opening(self) -> int:
+        """Returns the profile the player and the lab open on: the first, in file order, whose authored round holds a
+        check chance decides (0 < accept < 1), else the first."""
+        return next((i for i, r in enumerate(self.results) if r.walk_by_chance), 0)
 
     @property
     def cost_index(self) -> int | None:

@@ -39,6 +39,16 @@ def broken_at(p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> list[Broken]:
     return [Broken(p, v.committed(p, q)) for v in variants.BROKEN]
 
 
+def _opening_u(accept: Fraction, drawn: float | None) -> str:
+    """Returns the u the lab opens with at a check chance decides: the round's own rejecting draw, when the slider
+    (0 to 0.999 in steps of 0.001) can show it still rejecting; else halfway between the threshold and 1."""
+    if drawn is not None:
+        shown = decimal_str(Fraction(drawn), 3)
+        if accept <= Fraction(shown) <= Fraction(999, 1000):
+            return shown
+    return decimal_str((accept + 1) / 2, 3)
+
+
 class Lab(Figure):
     SCRIPTS = ('js/eighths.js', 'js/tally.js', 'js/lab.js')
     WORDS = ("LAB", "OWN", "RULE_WORDS", "WALKTHROUGH", "CONVERGENCE")
@@ -63,13 +73,19 @@ class Lab(Figure):
         return max(at, key=lambda w: (sum(b.tv > 0 for b in at[w]), min(b.tv for b in at[w])))
 
     def _default(self) -> dict[str, Any]:
-        """Returns the opening state: the first proposal chance decides, with u on the rejecting side."""
+        """Returns the opening state: in the authored round the player opens on (Explained.opening), the check chance
+        decides (its rejection if chance decides one, with that round's own draw u); else the first proposal chance
+        decides in the file, with u on the rejecting side; else the first profile's first proposable token."""
         ex = self.ex
-        if ex.chance:
+        check = ex.results[ex.opening].walk_chance_check
+        if check is not None:
+            i, pos, token = ex.opening, check.position, check.token
+            u = _opening_u(check.accept, check.u if check.verdict == "rejected" else None)
+        elif ex.chance:
             i, pos, token = ex.chance
             accept = ex.results[i].stats.records[pos - 1].tokens[token].accept
             assert accept is not None  # chance decides its check: 0 < accept < 1
-            u = decimal_str((accept + 1) / 2, 3)  # halfway between the threshold and 1: a rejection
+            u = _opening_u(accept, None)
         else:
             i, pos = 0, 1
             token = next(y for y, t in enumerate(ex.results[0].stats.records[0].tokens) if t.q > 0)

@@ -159,6 +159,19 @@ class Walkthrough(Figure):
     # element id written from a profile id can be
     PREFIXES = frozenset({"walkthrough-frames"})
 
+    def trace(self) -> dict[str, Any]:
+        """Returns the profile the player opens on (Explained.opening): the first whose authored round holds a check
+        chance decides, else the first; a frame link in the address opens on its own frame instead."""
+        return {"profile": self.ex.opening}
+
+    def context(self) -> dict[str, Any]:
+        """Returns the opening state the player's markup holds before its script runs: the profile's id, and its
+        authored round's frame count and counter."""
+        r = self.ex.results[self.ex.opening]
+        n = len(r.frames)
+        return {"walkthrough": {"open": r.profile.id, "frames": n,
+                                "counter": text.fill(strings.WALKTHROUGH["counter"], {"i": 1, "n": n})}}
+
     def profile_trace(self, i: int) -> dict[str, Any]:
         """Returns profile i's rounds for the script."""
         r, vocab = self.ex.results[i], self.ex.data.vocabulary

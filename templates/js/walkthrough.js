@@ -102,7 +102,7 @@ function startWalkthrough(root, trace) {
   ui.roundRadios = root.querySelectorAll('[data-walkthrough-round]');
   ui.buttons = root.querySelectorAll('[data-walkthrough-action]');
   const fig = figure(root, trace, {
-    profile: 0,      // index into trace.profiles
+    profile: trace.walkthrough.profile,  // index into trace.profiles: the analysis's opening profile until a link or the reader moves
     round: 0,        // 0: the authored walkthrough; 1..R: drawn round i
     lastDrawn: 0,    // the drawn round "Draw another round" moves on from
     frame: 1,        // 1-based, as in the URL
