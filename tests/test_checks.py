@@ -168,6 +168,7 @@ def test_the_sampler_hands_an_error_planted_at_the_bonus_position_to_that_positi
 
 
 @pytest.mark.slow  # statistical power or many random cases: the full run only
+@pytest.mark.data_independent  # the checks' false alarms at full size: the data file's profiles alone
 @pytest.mark.parametrize("seed", range(checks.SEED, checks.SEED + checks.QUIET_SEEDS))  # one test per seed, so the
 def test_the_correct_sampler_passes_at_every_seed_tried(dataset, seed):  # workers share them
     assert not any(checks.caught(shipped_profiles(dataset), sampler.RULE, seed))
