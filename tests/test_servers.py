@@ -17,6 +17,8 @@ SHIPPED = {  # accept test, greedy draft, exact match: acceptance per position, 
                 ["3.92", "2.19", "1.42"]),
     "divergent": ([["6/8", "4/8", "5/8", "6/8", "4/8"], ["4/8", "0", "0", "5/8", "2/8"], ["7/32", "7/32", "19/64", "9/32", "3/16"]],
                   ["2.62", "1.50", "1.29"]),
+    "overconfident": ([["7/8", "7/8", "5/8", "7/8", "6/8"], ["4/8", "5/8", "2/8", "5/8", "4/8"],
+                       ["9/32", "33/64", "23/64", "23/64", "3/8"]], ["3.85", "1.96", "1.50"]),
 }
 
 
@@ -35,10 +37,12 @@ def test_each_rules_acceptance_and_e_are_the_hand_worked_ones(rules, pid):
 
 
 @pytest.mark.shipped
-def test_exact_match_alone_is_slower_than_plain_decoding_for_both_drafts(rules):
-    # E under exact match over a round of 5 × 1/10 + 1 = 3/2 steps: 1.4236 / 1.5 ≈ 0.95 and 1.2856 / 1.5 ≈ 0.86
+def test_exact_match_alone_is_slower_than_plain_decoding_for_the_aligned_and_divergent_drafts(rules):
+    # E under exact match over a round of 5 × 1/10 + 1 = 3/2 steps: 1.4236 / 1.5 ≈ 0.95 and 1.2856 / 1.5 ≈ 0.86; the
+    # overconfident draft's 1.5041 / 1.5 ≈ 1.003 is just faster, so no rule of it is slower
     assert [(v["slower"], v["slower_verb"]) for v in rules.values()] == [("exact match (0.95×)", "is"),
-                                                                        ("exact match (0.86×)", "is")]
+                                                                        ("exact match (0.86×)", "is"), ("", "are")]
+    assert rules["overconfident"]["speedup"][2] == "1.00×" and rules["overconfident"]["slow"] == [False] * 3
 
 
 @pytest.mark.shipped
@@ -46,6 +50,9 @@ def test_temperature_zero_agrees_where_the_top_tokens_agree(rules):
     assert [r["agree"] for r in rules["divergent"]["t0"]] == [True, False, False, True, False]
     assert rules["divergent"]["t0"][1]["text"] == "2 “cat” ≠ “the”"
     assert (rules["aligned"]["t0_expected"], rules["divergent"]["t0_expected"]) == ("6", "2")
+    # the overconfident draft's top token at position 3 is "on" (4/8), the target's "sat" (5/8): E = 1 + 1 + 1
+    assert [r["agree"] for r in rules["overconfident"]["t0"]] == [True, True, False, True, True]
+    assert rules["overconfident"]["t0_expected"] == "3"
 
 
 def test_the_accept_test_stops_paying_where_the_speedup_is_one(explained, rules):

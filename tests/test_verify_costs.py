@@ -150,11 +150,16 @@ def test_a_draft_stops_paying_where_its_speedup_at_k_is_exactly_one(dataset):
 
 @pytest.mark.shipped
 def test_where_the_shipped_drafts_stop_paying_at_k_5(explained):
-    """v = (E - 5/10 - 1) / 5 from the hand-worked E (tests/test_rules.py): exact match never pays at k = 5 and
-    draft step 1/10, and the greedy divergent draft (E = 3/2) only breaks even with free verification."""
+    """v = (E - 5/10 - 1) / 5 from the hand-worked E (tests/test_rules.py): exact match never pays the aligned and
+    divergent drafts at k = 5 and draft step 1/10 and pays the overconfident one only while verifying a position costs
+    under 1/1000 of a step, and the greedy divergent draft (E = 3/2) only breaks even with free verification."""
     found = {(r.profile.id, f.rule): f.stops_paying for r in explained.results for f in r.stats.rules}
     by_hand = {("aligned", "accept-test"): Fraction(64267, 16384), ("aligned", "greedy-draft"): Fraction(4487, 2048),
-               ("divergent", "accept-test"): Fraction(1343, 512), ("divergent", "greedy-draft"): Fraction(3, 2)}
+               ("divergent", "accept-test"): Fraction(1343, 512), ("divergent", "greedy-draft"): Fraction(3, 2),
+               ("overconfident", "accept-test"): Fraction(63109, 16384),
+               ("overconfident", "greedy-draft"): Fraction(2011, 1024),  # 1 + 1/2 + 5/16 + 5/64 + 25/512 + 25/1024
+               # exact match, Σ p·q = 9/32, 33/64, 23/64, 23/64, 3/8: E = 100941043/67108864 ≈ 1.5041, just above 3/2
+               ("overconfident", "exact-match"): Fraction(100941043, 67108864)}
     assert found == {**{key: (e - Fraction(3, 2)) / 5 for key, e in by_hand.items()},
                      ("aligned", "exact-match"): None, ("divergent", "exact-match"): None}
     assert found["divergent", "greedy-draft"] == 0
