@@ -37,10 +37,14 @@ SHIPPED = {
     "divergent": {"accept-test": ("3/4 1/2 5/8 3/4 1/2", "2.6230"),
                   "greedy-draft": ("1/2 0 0 5/8 1/4", "1.5"),
                   "exact-match": ("7/32 7/32 19/64 9/32 3/16", "1.2856")},
+    "overconfident": {"accept-test": ("7/8 7/8 5/8 7/8 3/4", "3.8519"),
+                      "greedy-draft": ("1/2 5/8 1/4 5/8 1/2", "1.9639"),
+                      "exact-match": ("9/32 33/64 23/64 23/64 3/8", "1.5041")},
 }
 # At temperature 0 (top tokens by hand; ties go to the first in vocabulary order: the, cat, sat, on, a, mat).
 TOP_TOKENS = {"aligned": ("the cat sat on a", "the cat sat on a", 6),
-              "divergent": ("the cat sat on a", "the the cat on the", 2)}
+              "divergent": ("the cat sat on a", "the the cat on the", 2),
+              "overconfident": ("the cat sat on a", "the cat on on a", 3)}
 
 
 # --- the enumeration ------------------------------------------------------------------------------------------
