@@ -115,6 +115,18 @@ def generate(p: Rows, q: Rows, prompt: tuple[int, ...], k: int, u: Iterator[floa
     return out
 
 
+def race(p: Rows, q: Rows, prompt: tuple[int, ...], k: int, u: Iterator[float], goal: int,
+         rule: sampler.Rule = sampler.RULE) -> list[GenRound]:
+    """Returns the rounds of a race to `goal` tokens: rounds as generate writes them, until they have committed at
+    least `goal` tokens (the last round may commit more; the figure shows the first `goal`)."""
+    text, out, width = list(prompt), [], len(prompt)
+    while len(text) - width < goal:
+        r = one_round(p, q, tuple(text[-width:]), k, u, rule)
+        out.append(r)
+        text += r.committed
+    return out
+
+
 def plain(p: Rows, prompt: tuple[int, ...], u: Iterator[float], n: int) -> list[int]:
     """Returns n tokens drawn one at a time from the target: plain decoding."""
     text, width = list(prompt), len(prompt)

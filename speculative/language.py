@@ -18,7 +18,8 @@ from .prose import corpus_problem
 from .sizes import PROFILE_K, PROFILE_ROUNDS
 from .stats import round_cost
 
-PAGE_ROUNDS = 12  # rounds in the precomputed run that readers without scripting see (at least 12)
+RACE_TOKENS = 60  # the race's length: both lanes stop once they have written this many tokens after the prompt
+Z95 = 1.96  # a 95% normal interval's half-width, in standard errors
 
 
 class CorpusError(ValueError):
@@ -36,8 +37,12 @@ class LanguageRun:
     drafts: tuple[ngram.Model, ...]  # [D] one per draft order, then the target itself
     alphas: tuple[tuple[float, ...], ...]  # [D][temperatures] the mean accept probability over the prose's contexts
     passes: tuple[tuple[tuple[float, ...], ...], ...]  # [D][temperatures][PROFILE_K] P(the first i checks all pass)
-    run: tuple[GenRound, ...]  # the seeded run at the default settings
-    plain: tuple[int, ...]  # plain decoding's tokens in the same time, from the same seed's next draws
+    # [D][temperatures][PROFILE_K] the 95% half-width of tokens_per_round at k = 1..PROFILE_K, from the same rounds;
+    # None for the target as its own draft, whose figures are exact
+    spreads: tuple[tuple[tuple[float, ...] | None, ...], ...]
+    run: tuple[GenRound, ...]  # the seeded race at the default settings: rounds until RACE_TOKENS are written
+    plain: tuple[int, ...]  # plain decoding's RACE_TOKENS tokens, from the same seed's next draws
+    goal: int  # RACE_TOKENS: the race's length, which the figure states and its script runs to
     round_cost: Fraction  # k draft steps and one target pass, in target steps
     top_contexts: tuple[tuple[int, ...], ...]  # the most frequent contexts, most frequent first
 
@@ -81,12 +86,36 @@ def tokens_per_round(passes: Sequence[float], k: int) -> float:
     return 1 + sum(passes[:k])
 
 
-def pass_profile(p: generate.Rows, q: generate.Rows, prompt: tuple[int, ...], seed: int) -> tuple[float, ...]:
-    """Returns [PROFILE_K] the share of PROFILE_ROUNDS rounds, each continuing the text, whose first i checks all
-    passed: a round of any k <= PROFILE_K passes its first i checks exactly when this one does."""
+def passed_counts(p: generate.Rows, q: generate.Rows, prompt: tuple[int, ...], seed: int) -> np.ndarray:
+    """Returns [PROFILE_ROUNDS] how many checks each of PROFILE_ROUNDS rounds passed before its end, each round
+    drafting PROFILE_K tokens and continuing the text: a round of any k <= PROFILE_K passes its first i checks
+    exactly when this one does."""
     rounds = generate.generate(p, q, prompt, PROFILE_K, generate.mulberry32(seed), PROFILE_ROUNDS)
-    passed = np.array([len(r.committed) - 1 for r in rounds])  # [rounds] accepted proposals before the end
+    return np.array([len(r.committed) - 1 for r in rounds])  # [rounds] accepted proposals before the end
+
+
+def profile_of(passed: np.ndarray) -> tuple[float, ...]:
+    """Returns [PROFILE_K] the share of the rounds whose first i checks all passed, i = 1..PROFILE_K."""
     return tuple(round(float(np.mean(passed >= i)), 4) for i in range(1, PROFILE_K + 1))
+
+
+def pass_profile(p: generate.Rows, q: generate.Rows, prompt: tuple[int, ...], seed: int) -> tuple[float, ...]:
+    """Returns [PROFILE_K] the share of PROFILE_ROUNDS rounds whose first i checks all passed (passed_counts)."""
+    return profile_of(passed_counts(p, q, prompt, seed))
+
+
+def half_width(passed: Sequence[int] | np.ndarray, k: int) -> float:
+    """Returns the 95% half-width (Z95 standard errors) of tokens_per_round at k estimated from rounds that passed
+    `passed` checks each: a round of k commits 1 + min(passed, k) tokens, and the estimate is their mean."""
+    tokens = 1 + np.minimum(np.asarray(passed), k)  # [rounds]
+    if len(tokens) < 2:
+        return float("inf")  # one round says nothing about its spread
+    return Z95 * float(np.std(tokens, ddof=1)) / float(np.sqrt(len(tokens)))
+
+
+def spread_of(passed: np.ndarray) -> tuple[float, ...]:
+    """Returns [PROFILE_K] half_width at k = 1..PROFILE_K, to 4 places."""
+    return tuple(round(half_width(passed, k), 4) for k in range(1, PROFILE_K + 1))
 
 
 @functools.lru_cache(maxsize=4)
@@ -104,14 +133,15 @@ def explain(tokens: tuple[str, ...], s: LanguageModel, cost: CostModel) -> Langu
     seen = contexts(ids, s.target_order - 1)
     alphas = mean_alphas(target, drafts, seen, s.temperatures)
     prompt = ids[:s.target_order - 1]
-    passes = tuple(tuple((1.0,) * PROFILE_K if q is target else
-                         pass_profile(generate.rows(target, float(t)), generate.rows(q, float(t)), prompt, s.seed + 2)
-                         for t in s.temperatures) for q in drafts)
+    counted = [[None if q is target else
+                passed_counts(generate.rows(target, float(t)), generate.rows(q, float(t)), prompt, s.seed + 2)
+                for t in s.temperatures] for q in drafts]
+    passes = tuple(tuple((1.0,) * PROFILE_K if c is None else profile_of(c) for c in row) for row in counted)
+    spreads = tuple(tuple(None if c is None else spread_of(c) for c in row) for row in counted)
     t = float(s.default_temperature)
     p, q = generate.rows(target, t), generate.rows(drafts[(*s.draft_orders, s.target_order).index(s.default_draft)], t)
-    run = tuple(generate.generate(p, q, prompt, s.k, generate.mulberry32(s.seed), PAGE_ROUNDS))
-    each = round_cost(s.k, cost)
-    plain = generate.plain(p, prompt, generate.mulberry32(s.seed + 1), int(each * PAGE_ROUNDS))
+    run = tuple(generate.race(p, q, prompt, s.k, generate.mulberry32(s.seed), RACE_TOKENS))
+    plain = generate.plain(p, prompt, generate.mulberry32(s.seed + 1), RACE_TOKENS)
     top = tuple(c for c, _ in sorted(seen.items(), key=lambda kv: -kv[1])[:20])
-    return LanguageRun(settings=s, vocab=vocab, ids=ids, target=target, drafts=drafts, alphas=alphas, passes=passes, run=run,
-                       plain=tuple(plain), round_cost=each, top_contexts=top)
+    return LanguageRun(settings=s, vocab=vocab, ids=ids, target=target, drafts=drafts, alphas=alphas, passes=passes,
+                       spreads=spreads, run=run, plain=tuple(plain), goal=RACE_TOKENS, round_cost=round_cost(s.k, cost), top_contexts=top)

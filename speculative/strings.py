@@ -309,23 +309,43 @@ GENERATOR: dict[str, Any] = {
     "short": {1: "the unigram draft", 2: "the bigram draft", 3: "the trigram draft"},
     "plain": "Plain decoding",
     "spec": "Speculative decoding",
-    "how": "Step one round at a time, or play them; choose a coloured token to see the check that kept it.",
-    "how_still": "Motion is reduced here, so nothing plays: step one round at a time, and choose a coloured token to "
-                 "see the check that kept it.",
-    "plain_stats": "{tokens} · {time} target steps · one target pass per token",
-    "spec_stats": "{tokens} · {time} target steps · {passes} · {steps} · {per} tokens per round",
+    "how": "A race to {goal} tokens, counted in target passes (a target pass is one forward pass of the target "
+           "model, which scores every position of a round at once). Play it, or step one round at a time; choose a "
+           "coloured token to see the check that kept it.",
+    "how_still": "A race to {goal} tokens, counted in target passes (a target pass is one forward pass of the target "
+                 "model, which scores every position of a round at once). Motion is reduced here, so nothing plays: "
+                 "step one round at a time, and choose a coloured token to see the check that kept it.",
+    "plain_stats": "{tokens} of {goal} · {passes} · {time} on the clock",
+    "spec_stats": "{tokens} of {goal} · {passes} · {steps} · {time} on the clock · {per} tokens per round",
     "passes_one": "1 target pass",
     "passes": "{n} target passes",
     "steps_one": "1 draft step",
     "steps": "{n} draft steps",
-    "measured": "This run: {per} tokens per round, {speedup}× plain decoding’s tokens per target step (counted "
-                "under the assumed costs, not timed).",
-    "expected": "Expected at these settings: {per} tokens per round, {speedup}×.",
+    "measured": "This race: {per} tokens per round, {speedup}× plain decoding’s tokens per target pass of the "
+                "clock (counted under the assumed costs, not timed).",
+    "expected": "Expected at these settings, from {rounds} rounds: ≈ {per} ± {pm} tokens per round, ≈ {speedup} ± "
+                "{speedup_pm}× (± the half-width of a 95% interval).",
+    "expected_exact": "Expected at these settings: exactly {per} tokens per round, {speedup}×, since the target as "
+                      "its own draft passes every check.",
+    "why": "Speed follows how often the draft’s guesses match the target’s: a closer draft matches more often, and at a "
+           "lower temperature both models put their mass on the same likeliest tokens, so more proposals pass per "
+           "target pass; a larger k drafts more per round, but the first rejection drops every proposal after it.",
     "expected_note": "The expected values come from {rounds} rounds the build ran at this draft and temperature, "
                      "each drafting {kmax} tokens and continuing the text: one token, plus the share of those rounds "
-                     "whose first check passed, plus the share whose first two passed, and so on up to k. A round is "
-                     "assumed to cost {k} × {c} + {v} = {cost}, whichever draft runs: the target itself, as a draft, "
-                     "shows the ceiling, not a real option.",
+                     "whose first check passed, plus the share whose first two passed, and so on up to k; ± is 1.96 "
+                     "standard errors of that mean over its rounds. The clock counts target passes: plain decoding "
+                     "spends one per token, and a round is assumed to cost {k} × {c} + {v} = {cost}, whichever draft "
+                     "runs: the target itself, as a draft, shows the ceiling, not a real option.",
+    "verdict_spec": "Speculative decoding reached {goal} tokens first: {passes} and {steps}, {time} on the clock, "
+                    "where plain decoding needs {goal_passes}: {fewer}× fewer target passes, {ratio}× faster under "
+                    "the assumed costs.",
+    "verdict_plain": "Plain decoding reached {goal} tokens first, in {goal_passes}; speculative decoding took {passes} "
+                     "and {steps}, {time} on the clock: {fewer}× fewer target passes, but {ratio}× slower under the "
+                     "assumed costs.",
+    "verdict_tie": "Both reached {goal} tokens at {time} on the clock: speculative decoding in {passes} and {steps}, "
+                   "plain decoding in {goal_passes}: {fewer}× fewer target passes, and no faster under the assumed "
+                   "costs.",
+    "pass_part": "{n} of a target pass",
     "token_one": "1 token",
     "tokens": "{n} tokens",
     "accepted": "accepted proposal",
@@ -333,16 +353,17 @@ GENERATOR: dict[str, Any] = {
     "bonus": "bonus from the target",
     "dropped": "dropped unchecked",
     "prompt": "the prompt every run starts from",
-    "clock": "The strip above each lane is the last {window} target steps of the shared clock, now at its right end: "
-             "a blue block is one target pass, a grey one the draft’s steps in a round.",
+    "clock": "The strip above each lane is the last {window} target passes of the shared clock, now at its right "
+             "end: a blue block is one target pass, a grey one the draft’s steps in a round.",
     "play": "Play",
     "pause": "Pause",
+    "new": "New race",
     "pick": "Choose a coloured token of the speculative lane to see its check.",
     "ctx": "Round {round}, position {pos}, after “{context}”.",
     "check_accept": "The draft proposed “{x}”: q = {q}, p = {p}, so it passes with probability min(1, p/q) = {a}. "
                     "The check drew a uniform number u = {u} < {a}: accepted.",
     "check_capped": "The draft proposed “{x}”: q = {q}, p = {p}. The target rates it at least as high as the draft, "
-                    "so min(1, p/q) = 1 and it is accepted whatever the draw (u = {u}).",
+                    "so min(1, p/q) = 1 and it is accepted whatever the draw (u = {u}): no chance decides it.",
     "check_reject": "The draft proposed “{x}”: q = {q}, p = {p}, so it passes with probability min(1, p/q) = {a}. "
                     "The check drew a uniform number u = {u} ≥ {a}: rejected. The replacement “{y}” was drawn from "
                     "the residual max(0, p − q), renormalised, by a second uniform draw, r = {r}.",
@@ -354,12 +375,14 @@ GENERATOR: dict[str, Any] = {
                            "distribution by a second draw, r = {r}.",
     "expected_broken": "The expected values are the rule’s; a broken sampler’s own are the measured ones, and any "
                        "speed it gains over them is bought by keeping tokens the target would not have written.",
-    "broken_ctx": "After “{context}”, the prose’s most frequent context, the first token a round commits under "
-                  "“{name}” is {tv} in total variation from the target’s next-token distribution (the rule’s is 0). "
-                  "The bars: p against what this sampler commits there, for the six tokens likeliest under either.",
-    "broken_ctx_same": "After “{context}”, the prose’s most frequent context, the first token a round commits under "
-                       "“{name}” matches the target’s next-token distribution at this draft and temperature, so this "
-                       "context cannot show the fault here; another draft or temperature can.",
+    "broken_ctx": "This panel reads one fixed context, not the lanes’ text: “{context}”, the {size} the prose most "
+                  "often continues from. After it, the first token a round commits under “{name}” is {tv} in total "
+                  "variation from the target’s next-token distribution (the rule’s is 0). The bars: p against what "
+                  "this sampler commits there, for the six tokens likeliest under either.",
+    "broken_ctx_same": "This panel reads one fixed context, not the lanes’ text: “{context}”, the {size} the prose "
+                       "most often continues from. After it, the first token a round commits under “{name}” matches "
+                       "the target’s next-token distribution at this draft and temperature, so this context cannot "
+                       "show the fault here; another draft or temperature can.",
     "broken_numbers": "p {p} · this sampler {q}",
     "check_bonus": "Every proposal of this round passed, so “{y}” was drawn from the target’s own p at the next "
                    "position (p = {p}) by a uniform draw, r = {r}: the same target pass scored it.",

@@ -1,11 +1,15 @@
-"""Watch it generate: a small real model pair writes text, speculative decoding against plain decoding on one clock.
+"""Watch it generate: n-gram models counted from the page's own words race to a stated length, speculative decoding
+against plain decoding on one clock.
 
 The script counts the models from the prose's token ids (the trace carries them, not the tables), runs the rounds
-live and fills strings.GENERATOR's patterns; this module gives it those ids and settings, and the no-JS page one seeded run."""
+live and fills strings.GENERATOR's patterns; this module gives it those ids and settings, and the no-JS page one
+seeded race with its verdict."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .. import prose, strings, text, variants
@@ -18,7 +22,9 @@ if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (
     from ..language import LanguageRun
 
 KINDS = {"a": "accepted", "r": "replaced", "b": "bonus"}
-CLOCK_STEPS = 20  # target steps the lanes' clock strips show
+CLOCK_STEPS = 20  # target passes the lanes' clock strips show
+PLACES = 15  # the most decimals a probability below 1 gets to show that it is not 1
+TIE = 1e-9  # clock times this close are the same time (a round's cost is summed in floats)
 CHOOSE_KEYS = ("Enter", " ")  # the keys that press a focused token, as they press a button
 
 
@@ -42,6 +48,47 @@ def draft_names(run: LanguageRun) -> list[str]:
     return [strings.GENERATOR["drafts"][m] for m in run.settings.draft_orders] + [strings.GENERATOR["drafts"][0]]
 
 
+def probability(x: float) -> str:
+    """Returns a probability as the figure prints it (generator.js's probText): "0" and "1" only when exactly so; 4
+    places from 0.01 up, and as many more (up to PLACES) as it takes for a number below 1 not to print as 1, else
+    "> 0.999…"; 3 significant digits below 0.01. Rounds the float's exact value half up, as JavaScript's toFixed."""
+    if x in (0, 1):
+        return str(int(x))
+    if x < 0.01:
+        return decimal_str(x, 2 - math.floor(math.log10(x)))
+    places = 4
+    while x < 1 and decimal_str(x, places) == decimal_str(1, places) and places < PLACES:
+        places += 1
+    return f"> 0.{'9' * places}" if x < 1 and decimal_str(x, places) == decimal_str(1, places) else decimal_str(x, places)
+
+
+def passes_phrase(cost: Fraction) -> str:
+    """Returns a cost on the clock in target passes: "1 target pass", "1/10 of a target pass", "7/5 target passes"."""
+    if 0 < cost < 1:
+        return text.fill(strings.GENERATOR["pass_part"], {"n": cost})
+    return counted(int(cost), "passes_one", "passes") if cost.denominator == 1 else text.fill(strings.GENERATOR["passes"], {"n": cost})
+
+
+def verdict(goal: int, rounds: int, steps: int, time: float) -> str:
+    """Returns who reached `goal` tokens first, and by how much: speculative decoding took `rounds` target passes and
+    `steps` draft steps, `time` on the clock; plain decoding needs `goal` target passes, `goal` on the clock."""
+    key = "verdict_tie" if abs(time - goal) < TIE else "verdict_spec" if time < goal else "verdict_plain"
+    return text.fill(strings.GENERATOR[key], {
+        "goal": goal, "passes": counted(rounds, "passes_one", "passes"), "steps": counted(steps, "steps_one", "steps"),
+        "time": decimal_str(time, 1), "goal_passes": counted(goal, "passes_one", "passes"),
+        "fewer": decimal_str(goal / rounds, 2), "ratio": decimal_str(max(goal / time, time / goal), 2)})
+
+
+def expected(passes: Sequence[float], spread: Sequence[float] | None, k: int, cost: float, rounds: str) -> str:
+    """Returns the expected tokens per round and speedup at k, with their 95% half-widths (None: exact)."""
+    e = 1 + sum(passes[:k])  # language.tokens_per_round
+    if spread is None:
+        return text.fill(strings.GENERATOR["expected_exact"], {"per": decimal_str(e, 2), "speedup": decimal_str(e / cost, 2)})
+    return text.fill(strings.GENERATOR["expected"], {
+        "rounds": rounds, "per": decimal_str(e, 2), "pm": decimal_str(spread[k - 1], 2),
+        "speedup": decimal_str(e / cost, 2), "speedup_pm": decimal_str(spread[k - 1] / cost, 2)})
+
+
 def temp_label(t: Any) -> str:
     """Returns a temperature as the control shows it: 0, 0.5, 1, 1.5."""
     return f"{float(t):g}"
@@ -52,6 +99,7 @@ class Generator(Figure):
     WORDS = ("GENERATOR",)
     IDS = frozenset({"generator", "generator-title", "generator-draft", "generator-k", "generator-temp", "generator-sampler",
                      "generator-check"})
+    STYLESHEET = True
 
     @property
     def _run(self) -> LanguageRun:
@@ -67,14 +115,16 @@ class Generator(Figure):
                 "order": s.target_order, "orders": [*s.draft_orders, s.target_order], "discount": float(s.discount),
                 "k": s.k, "max_k": 8, "temps": [float(t) for t in s.temperatures],
                 "temp": s.temperatures.index(s.default_temperature), "draft": r.draft_index(s.default_draft),
-                "seed": s.seed, "rounds": len(r.run), "passes": [[list(profile) for profile in row] for row in r.passes],
+                "seed": s.seed, "goal": r.goal, "passes": [[list(profile) for profile in row] for row in r.passes],
+                "spreads": [[None if x is None else list(x) for x in row] for row in r.spreads],
                 "profile_rounds": f"{PROFILE_ROUNDS:,}", "profile_k": PROFILE_K,
                 "cost": {"c": float(cost.draft_step), "v": float(cost.verify_round), "c_text": str(cost.draft_step),
                          "v_text": str(cost.verify_round)},
                 "clock": CLOCK_STEPS, "join": {"before": strings.SPACE_BEFORE_NOT, "after": strings.SPACE_AFTER_NOT},
                 "kinds": list(KINDS.values()), "keys": list(CHOOSE_KEYS),
                 "context": list(r.top_contexts[0]),  # the prose's most frequent context: a broken sampler's next token
-                "cost_words": [text.cost_phrase(round_cost(k, cost)) for k in range(1, 9)]}
+                "context_size": text.count(s.target_order - 1, "token"),
+                "cost_words": [passes_phrase(round_cost(k, cost)) for k in range(1, 9)]}
 
     def context(self) -> dict[str, Any]:
         """Returns the controls' choices and the seeded run, as the page shows it without scripting."""
@@ -92,14 +142,15 @@ class Generator(Figure):
             "temps": [temp_label(t) for t in s.temperatures],
             "temp": s.temperatures.index(s.default_temperature), "spec_name": strings.GENERATOR["spec"],
             "plain_name": strings.GENERATOR["plain"], "dropped": strings.GENERATOR["dropped"], "pick": strings.GENERATOR["pick"],
-            "clock": text.fill(strings.GENERATOR["clock"], {"window": CLOCK_STEPS}), "how": strings.GENERATOR["how"],
+            "clock": text.fill(strings.GENERATOR["clock"], {"window": CLOCK_STEPS}), "how": text.fill(strings.GENERATOR["how"], {"goal": r.goal}),
+            "why": strings.GENERATOR["why"], "goal": r.goal, "new": strings.GENERATOR["new"],
             "prompt_key": strings.GENERATOR["prompt"], "samplers": [v.name for v in variants.VARIANTS],
             **self._seeded(), **self._facts()}}
 
     def _seeded(self) -> dict[str, Any]:
         """Returns the seeded run's lanes: the prompt, the speculative tokens with their kinds, the plain tokens."""
         r, v = self._run, self._run.vocab
-        spec = [(i, kind) for g in r.run for i, kind in zip(g.committed, g.kinds, strict=True)]
+        spec = [(i, kind) for g in r.run for i, kind in zip(g.committed, g.kinds, strict=True)][:r.goal]  # to the finish
         spaced = joined([v[i] for i in (*r.prompt, *(i for i, _ in spec))])
         plain = joined([v[i] for i in (*r.prompt, *r.plain)])
         n = len(r.prompt)
@@ -109,24 +160,25 @@ class Generator(Figure):
                 "legend": [{"kind": name, "text": strings.GENERATOR[name]} for name in ("accepted", "replaced", "bonus")]}
 
     def _facts(self) -> dict[str, Any]:
-        """Returns the seeded run's figures and the expected ones, as finished sentences."""
+        """Returns the seeded race's figures, its verdict and the expected ones, as finished sentences."""
         r, s, cost, g = self._run, self._run.settings, self.ex.data.cost, strings.GENERATOR
-        rounds, tokens = len(r.run), sum(len(x.committed) for x in r.run)
-        time = float(r.round_cost) * rounds
+        rounds, tokens = len(r.run), min(r.goal, sum(len(x.committed) for x in r.run))  # the lane stops at the goal
+        time = float(r.round_cost * rounds)
         per = tokens / rounds
-        passes = r.passes[r.draft_index(s.default_draft)][s.temperatures.index(s.default_temperature)]
-        e = 1 + sum(passes[:s.k])  # language.tokens_per_round
+        d, t = r.draft_index(s.default_draft), s.temperatures.index(s.default_temperature)
+        goal = {"goal": r.goal}
         return {
-            "plain_stats": text.fill(g["plain_stats"], {"tokens": counted(len(r.plain), "token_one", "tokens"),
-                                                         "time": decimal_str(time, 1)}),
+            "plain_stats": text.fill(g["plain_stats"], {**goal, "tokens": counted(len(r.plain), "token_one", "tokens"),
+                                                         "passes": counted(len(r.plain), "passes_one", "passes"),
+                                                         "time": decimal_str(len(r.plain), 1)}),
             "spec_stats": text.fill(g["spec_stats"], {
-                "tokens": counted(tokens, "token_one", "tokens"), "time": decimal_str(time, 1),
+                **goal, "tokens": counted(tokens, "token_one", "tokens"), "time": decimal_str(time, 1),
                 "passes": counted(rounds, "passes_one", "passes"),
                 "steps": counted(rounds * s.k, "steps_one", "steps"), "per": decimal_str(per, 2)}),
+            "verdict": verdict(r.goal, rounds, rounds * s.k, time),
             "measured": text.fill(g["measured"], {"per": decimal_str(per, 2), "speedup": decimal_str(tokens / time, 2)}),
-            "expected": text.fill(g["expected"], {"per": decimal_str(e, 2), "speedup": decimal_str(e / float(r.round_cost), 2)}),
+            "expected": expected(r.passes[d][t], r.spreads[d][t], s.k, float(r.round_cost), f"{PROFILE_ROUNDS:,}"),
             "expected_note": text.fill(g["expected_note"], {"rounds": f"{PROFILE_ROUNDS:,}", "kmax": PROFILE_K, "k": s.k,
                                                             "c": str(cost.draft_step), "v": str(cost.verify_round),
-                                                            "cost": text.cost_phrase(r.round_cost)}),
+                                                            "cost": passes_phrase(r.round_cost)}),
         }
-

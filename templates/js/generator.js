@@ -2,6 +2,8 @@
 // model: interpolated Kneser-Ney, one discount, uniform at the bottom), then rounds run live. The draws come from
 // crypto (core.js's uniformSource), or, where a test opts in before the page loads, from window.__generateSeed (the
 // mulberry32 of speculative/generate.py's page run) or window.__generateUniforms ({spec: [...], plain: [...]}).
+// A run is a race to trace.generator.goal tokens (a test may opt in to another length with window.__generateRace,
+// and then starts from an empty race): each lane stops there, and once both have, the figure says who was first.
 
 const {
   clamp, cloned, committedIn, figure, fill, firstLargest, FLOATS, inverseCdf, node, oneAtATime, overlapRows,
@@ -14,9 +16,12 @@ const GENERATOR_PARTS = {
   plain: '[data-generator-plain]', specStats: '[data-generator-spec-stats]', plainStats: '[data-generator-plain-stats]',
   specBar: '[data-generator-spec-bar]', plainBar: '[data-generator-plain-bar]', measured: '[data-generator-measured]',
   expected: '[data-generator-expected]', note: '[data-generator-note]', check: '[data-generator-check-text]', bars: '[data-generator-bars]',
-  how: '[data-generator-how]', sampler: '[data-generator-sampler]', brokenAt: '[data-generator-broken-at]'
+  how: '[data-generator-how]', sampler: '[data-generator-sampler]', brokenAt: '[data-generator-broken-at]',
+  verdict: '[data-generator-verdict]'
 };
-const GENERATOR_MS = 450;  // play: milliseconds per target step of the clock
+const GENERATOR_MS = 300;  // play: milliseconds per target pass of the clock
+const GENERATOR_TIE = 1e-9;  // clock times this close are the same (figures/generator.TIE)
+const GENERATOR_PLACES = 15;  // the most decimals a probability below 1 gets to show it is not 1 (figures/generator.PLACES)
 let KINDS = [];  // a committed token's kinds, from the trace: accepted, replaced, bonus
 let KEYS = [];  // the keys that choose a focused token, from the trace: Enter and space, as a button's
 // The keys that move between a lane's tokens, which take one stop in the tab order between them (a roving tabindex).
@@ -151,12 +156,11 @@ function startGenerator(root, trace) {
   const fig = figure(root, trace, { draft: g.draft, k: g.k, temp: g.temp, sampler: 0, playing: false }, limitGenerator, renderGenerator);
   fig.ui = partsOf(root, GENERATOR_PARTS);
   fig.G = trace.text.generator;
-  fig.pure = { tempered, inverseCdf };  // what a test opting in with __playerDebug may call
+  fig.pure = { tempered, inverseCdf, probText };  // what a test opting in with __playerDebug may call
   fig.reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  if (fig.reduced) {
-    fig.ui.play.hidden = true;
-    fig.ui.how.textContent = fig.G.how_still;
-  }
+  fig.goal = Number.isInteger(window.__generateRace) ? window.__generateRace : g.goal;
+  if (fig.reduced) fig.ui.play.hidden = true;
+  fig.ui.how.textContent = fill(fig.reduced ? fig.G.how_still : fig.G.how, { goal: fig.goal });
   root.hidden = false;  // its place is kept from the first paint (the lanes' heights are fixed), the text comes after
   requestAnimationFrame(() => { setTimeout(() => { readyGenerator(fig); }, 0); });
   return fig;
@@ -172,15 +176,16 @@ function readyGenerator(fig) {
   fig.prompt = ids.slice(0, g.order - 1);
   wireGenerator(fig);
   restart(fig, window.__generateUniforms ? null : g.seed);
-  for (let i = 0; i < g.rounds && !window.__generateUniforms; i++) stepOnce(fig);
+  // the page's seeded race, run to its finish as the page shows it without scripting; a test's own race starts empty
+  while (fig.goal === g.goal && !window.__generateUniforms && !raceOver(fig)) advance(fig);
   fig.root.querySelectorAll('button, input, select').forEach(el => { el.disabled = false; });
   fig.update({});
 }
 
 function wireGenerator(fig) {
   const ui = fig.ui;
-  ui.play.addEventListener('click', () => { setPlaying(fig, !fig.state.playing); });
-  ui.step.addEventListener('click', () => { stepOnce(fig); fig.update({}); });
+  ui.play.addEventListener('click', () => { if (raceOver(fig)) restart(fig, null); setPlaying(fig, !fig.state.playing); });
+  ui.step.addEventListener('click', () => { if (raceOver(fig)) restart(fig, null); advance(fig); fig.update({}); });
   ui.reset.addEventListener('click', () => { restart(fig, null); fig.update({}); });
   ui.draft.addEventListener('change', () => { fig.update({ draft: ui.draft.value }); restart(fig, null); fig.update({}); });
   ui.temp.addEventListener('change', () => { fig.update({ temp: ui.temp.value }); restart(fig, null); fig.update({}); });
@@ -233,16 +238,17 @@ function restart(fig, seed) {
   fig.drawPlain = given ? listUniform(given.plain) : oneAtATime(uniformSource(seed === null ? null : seed + 1));
   fig.P = temperedRows(fig.target, T);
   fig.Q = temperedRows(fig.drafts[s.draft], T);
-  fig.run = { text: fig.prompt.slice(), plain: fig.prompt.slice(), rounds: [], tokens: [], time: 0, steps: 0 };
+  fig.run = { text: fig.prompt.slice(), plain: fig.prompt.slice(), rounds: [], tokens: [], time: 0, steps: 0, specAt: null };
   fig.shownSpec = 0;
   fig.shownPlain = 0;
   s.chosen = null;
   clearLanes(fig);
 }
 
-// One round of the speculative lane; the plain lane writes a token for each whole target step of the clock.
+// One round of the speculative lane, whose tokens stop at the goal; the plain lane writes a token for each whole
+// target pass of the clock, up to the goal. (A test's bare figure without a goal runs on without a finish.)
 function stepOnce(fig) {
-  const run = fig.run, g = fig.trace.generator, k = fig.state.k, width = g.order - 1;
+  const run = fig.run, g = fig.trace.generator, k = fig.state.k, width = g.order - 1, goal = fig.goal || Infinity;
   const spec = fig.trace.samplers[fig.state.sampler];
   const round = generatorRound(fig.P, fig.Q, run.text.slice(run.text.length - width), k, fig.drawSpec, spec);
   round.k = k;
@@ -250,15 +256,37 @@ function stepOnce(fig) {
   round.index = run.rounds.length;
   round.ghosts = round.proposals.slice(round.checks.length);
   run.rounds.push(round);
-  round.committed.forEach((y, j) => { run.tokens.push({ y, kind: round.kinds[j], round: round.index, j }); });
+  round.committed.forEach((y, j) => { if (run.tokens.length < goal) run.tokens.push({ y, kind: round.kinds[j], round: round.index, j }); });
   run.text = run.text.concat(round.committed);
   run.time += k * g.cost.c + g.cost.v;
   run.steps += k;
-  while (run.plain.length - fig.prompt.length + 1 <= run.time + 1e-9) {
-    run.plain.push(inverseCdf(fig.P(run.plain.slice(run.plain.length - width)), fig.drawPlain()));
+  if (run.tokens.length >= goal) {
+    run.specAt = run.time;  // the speculative lane's finish, on the clock
+    if (run.text.length - fig.prompt.length > goal) round.ghosts = [];  // the round ran past the finish: none shown
   }
+  writePlain(fig, goal);
   return round;
 }
+
+function writePlain(fig, goal) {
+  const run = fig.run, width = fig.trace.generator.order - 1;
+  while (run.plain.length - fig.prompt.length < goal && run.plain.length - fig.prompt.length + 1 <= run.time + 1e-9) {
+    run.plain.push(inverseCdf(fig.P(run.plain.slice(run.plain.length - width)), fig.drawPlain()));
+  }
+}
+
+// One step of the race's clock: a speculative round, or, once that lane has finished, as long as one would take.
+function advance(fig) {
+  const g = fig.trace.generator;
+  if (fig.run.specAt === null) return stepOnce(fig);
+  fig.run.time += fig.state.k * g.cost.c + g.cost.v;
+  writePlain(fig, fig.goal);
+  return null;
+}
+
+function plainDone(fig) { return fig.run.plain.length - fig.prompt.length >= fig.goal; }
+
+function raceOver(fig) { return fig.run.specAt !== null && plainDone(fig); }
 
 function setPlaying(fig, on) {
   clearTimeout(fig.timer);
@@ -271,9 +299,10 @@ function tick(fig) {
   const g = fig.trace.generator, cost = fig.state.k * g.cost.c + g.cost.v;
   fig.timer = setTimeout(() => {
     if (!fig.state.playing) return;
-    stepOnce(fig);
+    advance(fig);
+    if (raceOver(fig)) setPlaying(fig, false);  // Play stops at the finish
     fig.update({});
-    tick(fig);
+    if (fig.state.playing) tick(fig);
   }, GENERATOR_MS * cost);
 }
 
@@ -329,7 +358,8 @@ function renderBroken(fig) {
   const ctx = fig.trace.generator.context, p = fig.P(ctx), c = committedIn(variantPieces(spec, p, fig.Q(ctx), FLOATS), FLOATS);
   const tv = 0.5 * c.reduce((sum, x, y) => sum + Math.abs(x - p[y]), 0);
   const same = fixed(tv, 4) === fixed(0, 4);  // it commits p here, to the places shown
-  ui.text.textContent = fill(same ? fig.G.broken_ctx_same : fig.G.broken_ctx, { context: spacedText(fig, ctx, null), name: spec.name, tv: fixed(tv, 4) });
+  ui.text.textContent = fill(same ? fig.G.broken_ctx_same : fig.G.broken_ctx, {
+    context: spacedText(fig, ctx, null), size: fig.trace.generator.context_size, name: spec.name, tv: fixed(tv, 4) });
   ui.bars.replaceChildren(...topBars(fig, p, c, -1, fig.G.broken_numbers));
 }
 
@@ -393,30 +423,60 @@ function growPlain(fig) {
   if (follow) fig.ui.plain.scrollTop = fig.ui.plain.scrollHeight;
 }
 
-// A probability as the check shows it: 4 decimals, or 3 significant digits below 0.01, so a rare token's ratio
-// can be worked from the numbers shown.
-function prob(x) { return x >= 0.01 || x === 0 ? fixed(x, 4) : x.toPrecision(3); }
+// A probability as the check shows it (figures/generator.probability): 0 and 1 only when exactly so; 4 decimals from
+// 0.01 up, with as many more as it takes for a number below 1 not to print as 1 (past 15, "> 0.999…"); and 3
+// significant digits below 0.01, so a rare token's ratio can be worked from the numbers shown. toFixed rounds the
+// float's exact value half up, as Python's decimal_str does.
+function probText(x) {
+  if (x === 0 || x === 1) return String(x);
+  if (x < 0.01) return x.toFixed(2 - Math.floor(Math.log10(x)));
+  let places = 4;
+  while (x < 1 && x.toFixed(places) === (1).toFixed(places) && places < GENERATOR_PLACES) places++;
+  return x < 1 && x.toFixed(places) === (1).toFixed(places) ? `> 0.${'9'.repeat(places)}` : x.toFixed(places);
+}
 
 function fixed(x, places) { return (Math.round(x * 10**places) / 10**places).toFixed(places); }
 
 function countText(n, one, many) { return n === 1 ? one : fill(many, { n: String(n).replace(/\B(?=(\d{3})+$)/g, ',') }); }
 
 function renderFigures(fig) {
-  const run = fig.run, G = fig.G, g = fig.trace.generator, s = fig.state, ui = fig.ui;
+  const run = fig.run, G = fig.G, s = fig.state, ui = fig.ui, goal = fig.goal;
   const tokens = run.tokens.length, rounds = run.rounds.length, plain = run.plain.length - fig.prompt.length;
-  const per = rounds ? tokens / rounds : 0;
+  const per = rounds ? tokens / rounds : 0, specTime = run.specAt === null ? run.time : run.specAt;
   ui.specStats.textContent = fill(G.spec_stats, {
-    tokens: countText(tokens, G.token_one, G.tokens), time: fixed(run.time, 1),
+    tokens: countText(tokens, G.token_one, G.tokens), goal, time: fixed(specTime, 1),
     passes: countText(rounds, G.passes_one, G.passes), steps: countText(run.steps, G.steps_one, G.steps), per: fixed(per, 2) });
-  ui.plainStats.textContent = fill(G.plain_stats, { tokens: countText(plain, G.token_one, G.tokens), time: fixed(run.time, 1) });
+  ui.plainStats.textContent = fill(G.plain_stats, { tokens: countText(plain, G.token_one, G.tokens), goal,
+                                                    passes: countText(plain, G.passes_one, G.passes), time: fixed(Math.min(run.time, goal), 1) });
   renderClock(fig);
-  ui.measured.textContent = rounds ? fill(G.measured, { per: fixed(per, 2), speedup: fixed(tokens / run.time, 2) }) : '';
-  const passes = g.passes[s.draft][s.temp], cost = s.k * g.cost.c + g.cost.v;
-  let e = 1;
-  for (let i = 0; i < s.k; i++) e += passes[i];  // language.tokens_per_round
-  ui.expected.textContent = fill(G.expected, { per: fixed(e, 2), speedup: fixed(e / cost, 2) }) + (s.sampler ? ` ${G.expected_broken}` : '');
+  ui.measured.textContent = rounds ? fill(G.measured, { per: fixed(per, 2), speedup: fixed(tokens / specTime, 2) }) : '';
+  ui.verdict.textContent = raceOver(fig) ? verdictText(fig) : '';
+  ui.expected.textContent = expectedText(fig) + (s.sampler ? ` ${G.expected_broken}` : '');
+  const g = fig.trace.generator;
   ui.note.textContent = fill(G.expected_note, { rounds: g.profile_rounds, kmax: g.profile_k, k: s.k, c: g.cost.c_text, v: g.cost.v_text,
                                                  cost: g.cost_words[s.k - 1] });
+}
+
+// Who reached the goal first, and by how much (figures/generator.verdict): plain decoding needs one target pass a token.
+function verdictText(fig) {
+  const run = fig.run, G = fig.G, goal = fig.goal, rounds = run.rounds.length, t = run.specAt;
+  const key = Math.abs(t - goal) < GENERATOR_TIE ? 'verdict_tie' : t < goal ? 'verdict_spec' : 'verdict_plain';
+  return fill(G[key], { goal, passes: countText(rounds, G.passes_one, G.passes), steps: countText(run.steps, G.steps_one, G.steps),
+                        time: fixed(t, 1), goal_passes: countText(goal, G.passes_one, G.passes), fewer: fixed(goal / rounds, 2),
+                        ratio: fixed(Math.max(goal / t, t / goal), 2) });
+}
+
+// The expected tokens per round and speedup at these settings, with the 95% half-width of the build's estimate
+// (language.half_width), or exact for the target as its own draft (figures/generator.expected).
+function expectedText(fig) {
+  const g = fig.trace.generator, s = fig.state, G = fig.G, passes = g.passes[s.draft][s.temp], spread = g.spreads[s.draft][s.temp];
+  const cost = s.k * g.cost.c + g.cost.v;
+  let e = 1;
+  for (let i = 0; i < s.k; i++) e += passes[i];  // language.tokens_per_round
+  if (spread === null) return fill(G.expected_exact, { per: fixed(e, 2), speedup: fixed(e / cost, 2) });
+  const pm = spread[s.k - 1];
+  return fill(G.expected, { rounds: g.profile_rounds, per: fixed(e, 2), pm: fixed(pm, 2), speedup: fixed(e / cost, 2),
+                            speedup_pm: fixed(pm / cost, 2) });
 }
 
 // The clock strips: the last g.clock target steps, now at the right end, the part before the run began masked.
@@ -455,11 +515,11 @@ function press(fig, el) {
 
 function checkSentence(fig, round, t, c, p) {
   const G = fig.G, V = fig.vocab, x = round.proposals[t.j];
-  if (t.kind === KINDS[2]) return fill(G.check_bonus, { y: V[t.y], p: prob(p[t.y]), r: fixed(round.r, 4) });
-  const fields = { x: V[x], q: prob(c.q), p: prob(c.p), a: fixed(c.a, 4), u: fixed(c.u, 4), y: V[t.y], r: fixed(round.r || 0, 4),
-                 name: round.sampler.name };
+  if (t.kind === KINDS[2]) return fill(G.check_bonus, { y: V[t.y], p: probText(p[t.y]), r: probText(round.r) });
+  const fields = { x: V[x], q: probText(c.q), p: probText(c.p), a: probText(c.a), u: probText(c.u), y: V[t.y],
+                   r: probText(round.r || 0), name: round.sampler.name };
   const broken = round.sampler.id !== fig.trace.samplers[0].id, kept = t.kind === KINDS[0];
-  if (kept) return fill(broken ? G.check_broken_keep : c.a >= 1 ? G.check_capped : G.check_accept, fields);
+  if (kept) return fill(broken ? G.check_broken_keep : c.a >= 1 ? G.check_capped : G.check_accept, fields);  // a = 1: no chance
   const n = round.ghosts.length, dropped = { dropped: countText(n, G.proposals_one, G.proposals), were: n === 1 ? G.were_one : G.were };
   return fill(broken ? G.check_broken_reject : G.check_reject, fields) + (n ? fill(G.check_dropped, dropped) : '');
 }
@@ -475,8 +535,8 @@ function topBars(fig, p, q, mark, numbers) {
   const pos = { bars: [], target: [], draft: [] };
   pick.forEach(y => {
     pos.bars.push([Math.min(p[y], q[y]) / top, Math.abs(p[y] - q[y]) / top, p[y] > q[y] ? 1 : 0]);
-    pos.target.push(prob(p[y]));
-    pos.draft.push(prob(q[y]));
+    pos.target.push(probText(p[y]));
+    pos.draft.push(probText(q[y]));
   });
   return overlapRows(pos, pick.map(y => fig.vocab[y]), pick.indexOf(mark), numbers);
 }
