@@ -8,11 +8,13 @@ import re
 from fractions import Fraction
 from html import unescape
 
+import numpy as np
 import pytest
 
-from speculative import generate, pipeline, prose
-from speculative.figures.generator import joined
+from speculative import generate, language, pipeline, prose
+from speculative.figures.generator import joined, probability, verdict
 from speculative.profiles import parse
+from speculative.text import decimal_str
 
 from .conftest import DATA, unlined
 from .test_publish import hint, project, refused  # noqa: F401  (project: the published-site fixture)
@@ -32,7 +34,7 @@ def static_lanes(html: str) -> list[str]:
 def test_the_page_without_scripting_shows_pythons_seeded_run(built_site, explained):
     run = explained.language
     spec, plain = static_lanes((built_site / "index.html").read_text(encoding="utf-8"))
-    assert spec == text_of(run, (*run.prompt, *(t for r in run.run for t in r.committed)))
+    assert spec == text_of(run, (*run.prompt, *[t for r in run.run for t in r.committed][:run.goal]))
     assert plain == text_of(run, (*run.prompt, *run.plain))
     again = generate.generate(generate.rows(run.target, 1.0), generate.rows(run.drafts[1], 1.0), run.prompt,
                               run.settings.k, generate.mulberry32(run.settings.seed), len(run.run))
@@ -42,10 +44,11 @@ def test_the_page_without_scripting_shows_pythons_seeded_run(built_site, explain
 def test_every_committed_token_of_the_no_js_run_is_marked_with_how_it_came(built_site, explained):
     html = (built_site / "index.html").read_text(encoding="utf-8")
     figure = html[html.index('id="generator"'):]
-    static = figure[figure.index("<noscript data-static>"):figure.index("</noscript>")]
+    static = figure[figure.index('<p class="generator-text">'):figure.index("</noscript>")]  # the lanes, not the key
     kinds = re.findall(r'<span class="generator-tok is-(\w+)">', static)
-    expected = [{"a": "accepted", "r": "replaced", "b": "bonus"}[k] for r in explained.language.run for k in r.kinds]
-    assert kinds[:len(expected)] == expected and "replaced" in kinds and "bonus" in kinds
+    run = explained.language
+    expected = [{"a": "accepted", "r": "replaced", "b": "bonus"}[k] for r in run.run for k in r.kinds][:run.goal]
+    assert kinds[:len(expected)] == expected
 
 
 def test_the_prose_states_the_corpus_as_counted(page_text, explained, corpus):
@@ -86,7 +89,7 @@ def test_without_language_model_the_defaults_apply_and_with_it_the_page_follows(
     g = json.loads(files["trace.json"])["generator"]
     assert (g["k"], g["draft"], g["temps"], g["temp"]) == (6, 0, [0, 1], 0)
     page = files["index.html"].decode("utf-8")
-    assert 'value="6" data-generator-k' in page and "A round is assumed to cost 6 × 1/10 + 1 = 8/5 target steps" in page
+    assert 'value="6" data-generator-k' in page and "a round is assumed to cost 6 × 1/10 + 1 = 8/5 target passes" in page
 
 
 LM = json.loads(DATA.read_text(encoding="utf-8"))
@@ -164,12 +167,11 @@ def test_the_page_states_each_drafts_mean_accept_rate_and_the_runs_figures(page_
     t1 = s.temperatures.index(1)
     assert ("agree with the target on " + " and ".join(
         f"{decimal_str(row[t1], 2)} (the {name} draft)" for name, row in zip(("unigram", "bigram"), run.alphas[:2], strict=True))) in page_text
-    rounds, tokens = len(run.run), sum(len(r.committed) for r in run.run)
+    rounds, tokens = len(run.run), run.goal
     e = 1 + sum(run.passes[run.draft_index(s.default_draft)][s.temperatures.index(s.default_temperature)][:s.k])
-    assert f"{tokens} tokens · {decimal_str(float(run.round_cost) * rounds, 1)} target steps · {rounds} target passes · " \
-           f"{rounds * s.k} draft steps · {decimal_str(tokens / rounds, 2)} tokens per round" in page_text
-    assert f"Expected at these settings: {decimal_str(e, 2)} tokens per round, " \
-           f"{decimal_str(e / float(run.round_cost), 2)}×" in page_text
+    assert f"{tokens} tokens of {run.goal} · {rounds} target passes · {rounds * s.k} draft steps · " \
+           f"{decimal_str(float(run.round_cost * rounds), 1)} on the clock · {decimal_str(tokens / rounds, 2)} tokens per round" in page_text
+    assert f"Expected at these settings, from 600 rounds: ≈ {decimal_str(e, 2)} ± " in page_text
     assert "come from 600 rounds the build ran at this draft and temperature, each drafting 8 tokens" in page_text
 
 
@@ -187,4 +189,92 @@ def test_a_default_temperature_below_one_tempers_both_models_in_the_seeded_run(p
     p, q = generate.rows(run.target, 0.5), generate.rows(run.drafts[1], 0.5)
     rounds = generate.generate(p, q, run.prompt, run.settings.k, generate.mulberry32(run.settings.seed), len(run.run))
     spec, _ = static_lanes(files["index.html"].decode("utf-8"))
-    assert spec == text_of(run, (*run.prompt, *(t for r in rounds for t in r.committed)))
+    assert spec == text_of(run, (*run.prompt, *[t for r in rounds for t in r.committed][:run.goal]))
+
+
+# --- the race, its verdict, the expected values' uncertainty, and how probabilities print ----------------------
+
+def test_the_no_js_race_ends_at_its_stated_length_and_its_verdict_matches_the_lanes(page_text, explained, dataset):
+    """The seeded race stops both lanes at the goal the caption states, and the verdict's counts are the lanes'."""
+    run, s = explained.language, explained.language.settings
+    assert run.goal == language.RACE_TOKENS
+    assert sum(len(r.committed) for r in run.run[:-1]) < run.goal <= sum(len(r.committed) for r in run.run)
+    assert len(run.plain) == run.goal
+    assert f"speculative against plain decoding in a race to {run.goal} tokens" in page_text
+    rounds, time = len(run.run), float(run.round_cost * len(run.run))
+    assert f"{run.goal} tokens of {run.goal} · {run.goal} target passes · {run.goal}.0 on the clock" in page_text
+    said = verdict(run.goal, rounds, rounds * s.k, time)
+    assert said in page_text
+    assert f"{rounds} target passes and {rounds * s.k} draft steps, {decimal_str(time, 1)} on the clock" in said
+    assert f"{decimal_str(run.goal / rounds, 2)}× fewer target passes" in said
+    first = "Speculative decoding reached" if time < run.goal else "Plain decoding reached" if time > run.goal else "Both"
+    assert said.startswith(first)
+
+
+def test_a_verdict_names_the_winner_on_the_clock():
+    assert verdict(60, 21, 84, 29.4).startswith("Speculative decoding reached 60 tokens first: 21 target passes and 84 "
+                                                 "draft steps, 29.4 on the clock, where plain decoding needs 60 target "
+                                                 "passes: 2.86× fewer target passes, 2.04× faster")
+    assert verdict(60, 50, 200, 70.0).startswith("Plain decoding reached 60 tokens first, in 60 target passes; ")
+    assert "1.17× slower" in verdict(60, 50, 200, 70.0)
+    assert verdict(10, 5, 50, 10.0).startswith("Both reached 10 tokens at 10.0 on the clock")
+
+
+def test_the_half_width_of_the_expected_tokens_comes_from_the_rounds_themselves():
+    """At k = 2, rounds that passed 0, 1, 2 and 4 checks commit 1, 2, 3 and 3 tokens: mean 2.25, sample standard
+    deviation sqrt(2.75 / 3), so the half-width is 1.96 * sqrt(2.75 / 3) / 2."""
+    assert language.half_width([0, 1, 2, 4], 2) == pytest.approx(1.96 * (2.75 / 3) ** 0.5 / 2, abs=1e-12)
+    assert language.half_width([3, 3, 3], 2) == 0  # every round commits 3
+    assert language.half_width([5], 2) == float("inf")
+    rng = np.random.default_rng(1)
+    passed = rng.integers(0, 9, 600)
+    x = 1 + np.minimum(passed, 4)
+    assert language.spread_of(passed)[3] == round(1.96 * x.std(ddof=1) / 600 ** 0.5, 4)
+
+
+def test_the_expected_values_show_their_interval_from_their_own_rounds(page_text, explained, trace):
+    run, s = explained.language, explained.language.settings
+    d, t = run.draft_index(s.default_draft), s.temperatures.index(s.default_temperature)
+    again = language.passed_counts(generate.rows(run.target, float(s.temperatures[t])),
+                                   generate.rows(run.drafts[d], float(s.temperatures[t])), run.prompt, s.seed + 2)
+    assert run.spreads[d][t] == language.spread_of(again) and run.passes[d][t] == language.profile_of(again)
+    e = 1 + sum(run.passes[d][t][:s.k])
+    pm = run.spreads[d][t][s.k - 1]
+    assert 0 < pm < 1
+    assert f"from 600 rounds: ≈ {decimal_str(e, 2)} ± {decimal_str(pm, 2)} tokens per round, ≈ " \
+           f"{decimal_str(e / float(run.round_cost), 2)} ± {decimal_str(pm / float(run.round_cost), 2)}×" in page_text
+    assert trace["generator"]["spreads"][d][t] == list(run.spreads[d][t])
+    assert trace["generator"]["spreads"][-1] == [None] * len(s.temperatures)  # the target as its own draft: exact
+
+
+def test_the_caption_names_ngram_models_counted_from_the_page_and_says_why_the_speed_changes(page_text):
+    assert "Watch it generate: n-gram models counted from this page’s own words (not neural networks)" in page_text
+    assert "real model pair" not in page_text
+    assert ("Speed follows how often the draft’s guesses match the target’s: a closer draft matches more often, and at "
+            "a lower temperature both models put their mass on the same likeliest tokens, so more proposals pass per "
+            "target pass; a larger k drafts more per round") in page_text
+    assert "a target pass is one forward pass of the target model, which scores every position of a round at once" in page_text
+
+
+PROBABILITIES = [(1.0, "1"), (0.0, "0"), (0.5, "0.5000"), (0.99994, "0.9999"), (0.99995, "0.99995"),
+                 (0.999996, "0.999996"), (1 - 2 ** -53, "> 0.999999999999999"), (0.0123456, "0.0123"),
+                 (0.00123456, "0.00123"), (1.5e-9, "0.00000000150"), (0.01, "0.0100")]
+
+
+@pytest.mark.parametrize("x, shown", PROBABILITIES)
+def test_a_probability_prints_as_1_only_when_it_is_exactly_1(x, shown):
+    assert probability(x) == shown
+    if x < 1:
+        assert probability(x) not in ("1", "1.0000") and not probability(x).startswith("1")
+
+
+def test_the_scripts_probabilities_print_as_pythons(tmp_path):
+    from .test_mutants import NODE, run_js
+
+    if NODE is None:
+        pytest.skip("node is not on PATH")
+    rng = np.random.default_rng(3)
+    xs = [x for x, _ in PROBABILITIES] + [1 - 10.0 ** -i for i in range(1, 17)] + rng.random(500).tolist() + \
+        (10 ** rng.uniform(-12, -2, 200)).tolist()
+    got = run_js(tmp_path, ("core.js", "variants.js", "generator.js"), "return data.map(x => probText(x));", xs)
+    assert got == [probability(x) for x in xs]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -55,11 +56,16 @@ def probability(x: float) -> str:
     if x in (0, 1):
         return str(int(x))
     if x < 0.01:
-        return decimal_str(x, 2 - math.floor(math.log10(x)))
+        return _places(x, 2 - math.floor(math.log10(x)))
     places = 4
-    while x < 1 and decimal_str(x, places) == decimal_str(1, places) and places < PLACES:
+    while x < 1 and _places(x, places) == _places(1, places) and places < PLACES:
         places += 1
-    return f"> 0.{'9' * places}" if x < 1 and decimal_str(x, places) == decimal_str(1, places) else decimal_str(x, places)
+    return f"> 0.{'9' * places}" if x < 1 and _places(x, places) == _places(1, places) else _places(x, places)
+
+
+def _places(x: float, places: int) -> str:
+    """Returns x to `places` decimals, its exact value rounded half up, never in exponent form (as toFixed)."""
+    return f"{Decimal(x).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP):f}"
 
 
 def passes_phrase(cost: Fraction) -> str:
