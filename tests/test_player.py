@@ -50,6 +50,11 @@ def profile(trace: dict, pid: str) -> dict:
     return next(p for p in trace["profiles"] if p["id"] == pid)
 
 
+def opening(trace: dict) -> dict:
+    """Returns the profile the player opens on, as the analysis chose it (tests/test_opening.py checks the choice)."""
+    return trace["profiles"][trace["walkthrough"]["profile"]]
+
+
 def rejection(trace: dict) -> tuple[dict, dict]:
     """Returns (profile, frame) of the first rejected verify frame in the trace."""
     return next((p, f) for p in trace["profiles"] for f in frames(p) if f["verdict"] == "rejected")
@@ -214,7 +219,7 @@ def test_bonus_frame_shows_the_draw_from_the_target(page: Page, page_url, trace)
 
 
 def test_keyboard_shortcuts_step_jump_and_play(page: Page, page_url, trace):
-    n = len(frames(trace["profiles"][0]))
+    n = len(frames(opening(trace)))
     page.goto(page_url)
     page.get_by_label("Speed", exact=True).select_option(label="Slow")
     page.get_by_role("button", name="Next step").focus()
@@ -241,21 +246,22 @@ def test_keyboard_shortcuts_step_jump_and_play(page: Page, page_url, trace):
 
 
 def test_form_fields_keep_their_own_keys(page: Page, page_url, trace):
-    aligned, divergent = trace["profiles"][0], trace["profiles"][1]
+    profiles, first = trace["profiles"], trace["walkthrough"]["profile"]
+    shown, after = profiles[first], profiles[(first + 1) % len(profiles)]  # a radio group's arrows wrap around
     page.goto(page_url)
     scrubber = page.get_by_label("Frame", exact=True)
     scrubber.focus()
     page.keyboard.press("ArrowRight")
-    at(page, 2, len(frames(aligned)))
+    at(page, 2, len(frames(shown)))
     expect(scrubber).to_have_value("2")
     page.keyboard.press("ArrowRight")
-    at(page, 3, len(frames(aligned)))
+    at(page, 3, len(frames(shown)))
     page.keyboard.press("ArrowLeft")
-    at(page, 2, len(frames(aligned)))
-    page.get_by_role("radio", name=aligned["name"]).focus()
+    at(page, 2, len(frames(shown)))
+    page.get_by_role("radio", name=shown["name"]).focus()
     page.keyboard.press("ArrowRight")  # native: moves to the next radio, which switches profile
-    expect(page.get_by_role("radio", name=divergent["name"])).to_be_checked()
-    at(page, 1, len(frames(divergent)))
+    expect(page.get_by_role("radio", name=after["name"])).to_be_checked()
+    at(page, 1 if after is not shown else 2, len(frames(after)))
 
 
 def test_play_runs_to_the_last_frame_and_stops(browser, page_url, trace):
@@ -505,18 +511,24 @@ def test_every_replacement_and_bonus_strip_shows_the_recorded_draw_in_its_tokens
 def test_next_round_where_chance_decides_visits_the_rounds_the_analysis_lists_and_wraps(page: Page, page_url, trace):
     page.goto(page_url)
     button = page.get_by_role("button", name="Next round where chance decides")
-    p = profile(trace, "aligned")
-    assert [r for r, _ in p["chance"]] == [5, 11, 12, 23]
+    p = next((p for p in trace["profiles"] if p["chance"]), None)
+    if data_is_shipped():
+        assert p is not None and p["id"] == "aligned" and [r for r, _ in p["chance"]] == [5, 11, 12, 23]
+    if p is None:
+        pytest.skip("chance decides a check in none of this file's drawn rounds")
+    page.get_by_role("radio", name=p["name"]).check()
     expect(page.locator("[data-walkthrough-chance-note]")).to_have_text(p["chance_note"])
-    for r, frame in p["chance"] + p["chance"][:1]:  # round 23 wraps around to round 5
+    for r, frame in p["chance"] + p["chance"][:1]:  # the last wraps around to the first (round 23 to 5, shipped)
         button.click()
-        expect(page).to_have_url(re.compile(f"#walkthrough/aligned/r{r}/{frame}$"))
+        expect(page).to_have_url(re.compile(f"#walkthrough/{re.escape(p['id'])}/r{r}/{frame}$"))
         expect(page.locator("[data-walkthrough-round-counter]")).to_have_text(f"Drawn round {r} of {len(p['drawn'])}")
         expect(page.locator("[data-walkthrough-round-chance]")).to_have_text("· chance decides a check")
         expect(page.locator("[data-walkthrough-chance]")).to_be_visible()
-    page.get_by_role("button", name="Draw another round").click()  # round 6: no chance mark
-    expect(page.locator("[data-walkthrough-round-counter]")).to_have_text(f"Drawn round 6 of {len(p['drawn'])}")
-    expect(page.locator("[data-walkthrough-round-chance]")).to_have_text("")
+    then = p["chance"][0][0] % len(p["drawn"]) + 1  # round 6, shipped: no chance mark
+    page.get_by_role("button", name="Draw another round").click()
+    expect(page.locator("[data-walkthrough-round-counter]")).to_have_text(f"Drawn round {then} of {len(p['drawn'])}")
+    mark = "· chance decides a check" if then in [r for r, _ in p["chance"]] else ""
+    expect(page.locator("[data-walkthrough-round-chance]")).to_have_text(mark)
 
 
 def test_where_chance_decides_nothing_the_control_is_disabled_and_the_page_says_why(page: Page, page_url, trace):
@@ -589,7 +601,7 @@ def test_a_frame_that_checks_nothing_says_so_where_the_check_stands_on_a_wide_sc
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(page_url)
     idle = player(page).locator("[data-walkthrough-idle]")
-    p = trace["profiles"][0]
+    p = opening(trace)
     for frame in frames(p):
         page.get_by_label("Frame", exact=True).fill(str(frame["index"]))
         at(page, frame["index"], len(frames(p)))

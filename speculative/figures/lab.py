@@ -39,14 +39,17 @@ def broken_at(p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> list[Broken]:
     return [Broken(p, v.committed(p, q)) for v in variants.BROKEN]
 
 
+U_MAX = Fraction(999, 1000)  # the u slider runs 0 to 0.999 in steps of 0.001
+
+
 def _opening_u(accept: Fraction, drawn: float | None) -> str:
     """Returns the u the lab opens with at a check chance decides: the round's own rejecting draw, when the slider
-    (0 to 0.999 in steps of 0.001) can show it still rejecting; else halfway between the threshold and 1."""
+    can show it still rejecting; else halfway between the threshold and 1 (at most the slider's end)."""
     if drawn is not None:
         shown = decimal_str(Fraction(drawn), 3)
-        if accept <= Fraction(shown) <= Fraction(999, 1000):
+        if accept <= Fraction(shown) <= U_MAX:
             return shown
-    return decimal_str((accept + 1) / 2, 3)
+    return decimal_str(min(Fraction(decimal_str((accept + 1) / 2, 3)), U_MAX), 3)
 
 
 class Lab(Figure):
