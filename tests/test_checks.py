@@ -282,3 +282,33 @@ def test_a_cell_expected_exactly_min_expected_times_is_not_pooled():
     assert counts.tolist() == [50, 40, 5] and expected.tolist() == [50.0, 40.0, five]
     counts, expected = checks.pooled(np.array([50, 40, 3, 2]), np.array([50.0, 40.0, five - 2, 2.0]))
     assert counts.tolist() == [50, 40, 5] and expected.tolist() == [50.0, 40.0, five]  # pooled to 5: kept as a cell
+
+
+def sure_of_every_chance(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Returns min(1, p/q) rounded up: a sampler that lets every check chance decides pass, and is right wherever
+    the accept probability is 0 or 1."""
+    return np.ceil(sampler.accept_prob(p, q))
+
+
+@pytest.mark.shipped
+def test_the_check_command_catches_a_sampler_that_passes_every_check_chance_decides(dataset):
+    """`speculative check` runs every profile of the file, so the overconfident draft, whose authored round chance
+    decides, is checked too: the sampler fails it exactly at the positions where some proposable token's accept
+    probability is strictly between 0 and 1 (2, 3 and 5 there; 4 of the aligned draft) and in their drafts'
+    tokens-per-round rows, and passes every position where no check is left to chance (the divergent draft's all)."""
+    import io
+    import re
+
+    from speculative.commands import check as check_command
+
+    from .conftest import DATA
+
+    out = io.StringIO()
+    rule = replace(sampler.RULE, accept_prob=sure_of_every_chance)
+    assert not check_command.run_checks(str(DATA), 200_000, 1000, out, io.StringIO(), rule=rule)
+    failed = set(re.findall(r"^(\S+) (position \d+|tokens per round) .*  FAIL$", out.getvalue(), re.M))
+    chance = {(p.id, f"position {rec.position}") for p in dataset.profiles
+              for rec in stats.profile_stats(dataset, p).records if any(t.by_chance for t in rec.tokens)}
+    assert failed == chance | {(pid, "tokens per round") for pid, _ in chance}
+    assert {pos for pid, pos in chance if pid == "overconfident"} == {"position 2", "position 3", "position 5"}
+    assert {pid for pid, _ in chance} == {"aligned", "overconfident"}
