@@ -309,12 +309,9 @@ GENERATOR: dict[str, Any] = {
     "short": {1: "the unigram draft", 2: "the bigram draft", 3: "the trigram draft"},
     "plain": "Plain decoding",
     "spec": "Speculative decoding",
-    "how": "A race to {goal} tokens, counted in target passes (a target pass is one forward pass of the target "
-           "model, which scores every position of a round at once). Play it, or step one round at a time; choose a "
-           "coloured token to see the check that kept it.",
-    "how_still": "A race to {goal} tokens, counted in target passes (a target pass is one forward pass of the target "
-                 "model, which scores every position of a round at once). Motion is reduced here, so nothing plays: "
-                 "step one round at a time, and choose a coloured token to see the check that kept it.",
+    "how": "A race to {goal} tokens: play it, or step one round at a time; choose a coloured token to see its check.",
+    "how_still": "A race to {goal} tokens. Motion is reduced here, so nothing plays: step one round at a time, and "
+                 "choose a coloured token to see its check.",
     "plain_stats": "{tokens} of {goal} · {passes} · {time} on the clock",
     "spec_stats": "{tokens} of {goal} · {passes} · {steps} · {time} on the clock · {per} tokens per round",
     "passes_one": "1 target pass",
@@ -333,8 +330,8 @@ GENERATOR: dict[str, Any] = {
     "expected_note": "The expected values come from {rounds} rounds the build ran at this draft and temperature, "
                      "each drafting {kmax} tokens and continuing the text: one token, plus the share of those rounds "
                      "whose first check passed, plus the share whose first two passed, and so on up to k; ± is 1.96 "
-                     "standard errors of that mean over its rounds. The clock counts target passes: plain decoding "
-                     "spends one per token, and a round is assumed to cost {k} × {c} + {v} = {cost}, whichever draft "
+                     "standard errors of that mean over its rounds. Plain decoding spends one target pass per token, "
+                     "and a round is assumed to cost {k} × {c} + {v} = {cost}, whichever draft "
                      "runs: the target itself, as a draft, shows the ceiling, not a real option.",
     "verdict_spec": "Speculative decoding reached {goal} tokens first: {passes} and {steps}, {time} on the clock, "
                     "where plain decoding needs {goal_passes}: {fewer}× fewer target passes, {ratio}× faster under "
@@ -353,6 +350,8 @@ GENERATOR: dict[str, Any] = {
     "bonus": "bonus from the target",
     "dropped": "dropped unchecked",
     "prompt": "the prompt every run starts from",
+    "unit": "The clock counts target passes: a target pass is one forward pass of the target model, which scores "
+            "every position of a round at once.",
     "clock": "The strip above each lane is the last {window} target passes of the shared clock, now at its right "
              "end: a blue block is one target pass, a grey one the draft’s steps in a round.",
     "play": "Play",

@@ -200,7 +200,7 @@ def test_the_no_js_race_ends_at_its_stated_length_and_its_verdict_matches_the_la
     assert run.goal == language.RACE_TOKENS
     assert sum(len(r.committed) for r in run.run[:-1]) < run.goal <= sum(len(r.committed) for r in run.run)
     assert len(run.plain) == run.goal
-    assert f"speculative against plain decoding in a race to {run.goal} tokens" in page_text
+    assert f"A race to {run.goal} tokens:" in page_text
     rounds, time = len(run.run), float(run.round_cost * len(run.run))
     assert f"{run.goal} tokens of {run.goal} · {run.goal} target passes · {run.goal}.0 on the clock" in page_text
     said = verdict(run.goal, rounds, rounds * s.k, time)
@@ -248,12 +248,13 @@ def test_the_expected_values_show_their_interval_from_their_own_rounds(page_text
 
 
 def test_the_caption_names_ngram_models_counted_from_the_page_and_says_why_the_speed_changes(page_text):
-    assert "Watch it generate: n-gram models counted from this page’s own words (not neural networks)" in page_text
+    assert "Watch it generate: n-gram models counted from this page’s own words, not neural networks" in page_text
     assert "real model pair" not in page_text
     assert ("Speed follows how often the draft’s guesses match the target’s: a closer draft matches more often, and at "
             "a lower temperature both models put their mass on the same likeliest tokens, so more proposals pass per "
             "target pass; a larger k drafts more per round") in page_text
-    assert "a target pass is one forward pass of the target model, which scores every position of a round at once" in page_text
+    assert "The clock counts target passes: a target pass is one forward pass of the target model, which scores every " \
+           "position of a round at once." in page_text
 
 
 PROBABILITIES = [(1.0, "1"), (0.0, "0"), (0.5, "0.5000"), (0.99994, "0.9999"), (0.99995, "0.99995"),

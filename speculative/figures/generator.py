@@ -149,7 +149,7 @@ class Generator(Figure):
             "temp": s.temperatures.index(s.default_temperature), "spec_name": strings.GENERATOR["spec"],
             "plain_name": strings.GENERATOR["plain"], "dropped": strings.GENERATOR["dropped"], "pick": strings.GENERATOR["pick"],
             "clock": text.fill(strings.GENERATOR["clock"], {"window": CLOCK_STEPS}), "how": text.fill(strings.GENERATOR["how"], {"goal": r.goal}),
-            "why": strings.GENERATOR["why"], "goal": r.goal, "new": strings.GENERATOR["new"],
+            "why": strings.GENERATOR["why"], "unit": strings.GENERATOR["unit"], "goal": r.goal, "new": strings.GENERATOR["new"],
             "prompt_key": strings.GENERATOR["prompt"], "samplers": [v.name for v in variants.VARIANTS],
             **self._seeded(), **self._facts()}}
 
