@@ -460,8 +460,8 @@ function renderFigures(fig) {
 // Who reached the goal first, and by how much (figures/generator.verdict): plain decoding needs one target pass a token.
 function verdictText(fig) {
   const run = fig.run, G = fig.G, goal = fig.goal, rounds = run.rounds.length, t = run.specAt;
-  const key = Math.abs(t - goal) < GENERATOR_TIE ? 'verdict_tie' : t < goal ? 'verdict_spec' : 'verdict_plain';
-  return fill(G[key], { goal, passes: countText(rounds, G.passes_one, G.passes), steps: countText(run.steps, G.steps_one, G.steps),
+  const pattern = Math.abs(t - goal) < GENERATOR_TIE ? G.verdict_tie : t < goal ? G.verdict_spec : G.verdict_plain;
+  return fill(pattern, { goal, passes: countText(rounds, G.passes_one, G.passes), steps: countText(run.steps, G.steps_one, G.steps),
                         time: fixed(t, 1), goal_passes: countText(goal, G.passes_one, G.passes), fewer: fixed(goal / rounds, 2),
                         ratio: fixed(Math.max(goal / t, t / goal), 2) });
 }
