@@ -318,7 +318,7 @@ GENERATOR: dict[str, Any] = {
     "passes": "{n} target passes",
     "steps_one": "1 draft step",
     "steps": "{n} draft steps",
-    "measured": "This race: {per} tokens per round, {speedup}× plain decoding’s tokens per target pass of the "
+    "measured": "This race so far: {per} tokens per round, {speedup}× plain decoding’s tokens per target pass of the "
                 "clock (counted under the assumed costs, not timed).",
     "expected": "Expected at these settings, from {rounds} rounds: ≈ {per} ± {pm} tokens per round, ≈ {speedup} ± "
                 "{speedup_pm}× (± the half-width of a 95% interval).",
@@ -327,12 +327,11 @@ GENERATOR: dict[str, Any] = {
     "why": "Speed follows how often the draft’s guesses match the target’s: a closer draft matches more often, and at a "
            "lower temperature both models put their mass on the same likeliest tokens, so more proposals pass per "
            "target pass; a larger k drafts more per round, but the first rejection drops every proposal after it.",
-    "expected_note": "The expected values come from {rounds} rounds the build ran at this draft and temperature, "
-                     "each drafting {kmax} tokens and continuing the text: one token, plus the share of those rounds "
-                     "whose first check passed, plus the share whose first two passed, and so on up to k; ± is 1.96 "
-                     "standard errors of that mean over its rounds. Plain decoding spends one target pass per token, "
-                     "and a round is assumed to cost {k} × {c} + {v} = {cost}, whichever draft "
-                     "runs: the target itself, as a draft, shows the ceiling, not a real option.",
+    "expected_note": "Expected: one token, plus the share of the {rounds} rounds (each drafting {kmax} tokens, "
+                     "continuing the text) whose first check passed, plus the share whose first two passed, and so on "
+                     "up to k; ± is 1.96 standard errors. Plain decoding spends one target pass per token; a round is "
+                     "assumed to cost {k} × {c} + {v} = {cost}, whichever draft runs (the target itself, as a draft, "
+                     "shows the ceiling, not a real option).",
     "verdict_spec": "Speculative decoding reached {goal} tokens first: {passes} and {steps}, {time} on the clock, "
                     "where plain decoding needs {goal_passes}: {fewer}× fewer target passes, {ratio}× faster under "
                     "the assumed costs.",

@@ -172,7 +172,7 @@ def test_the_page_states_each_drafts_mean_accept_rate_and_the_runs_figures(page_
     assert f"{tokens} tokens of {run.goal} · {rounds} target passes · {rounds * s.k} draft steps · " \
            f"{decimal_str(float(run.round_cost * rounds), 1)} on the clock · {decimal_str(tokens / rounds, 2)} tokens per round" in page_text
     assert f"Expected at these settings, from 600 rounds: ≈ {decimal_str(e, 2)} ± " in page_text
-    assert "come from 600 rounds the build ran at this draft and temperature, each drafting 8 tokens" in page_text
+    assert "plus the share of the 600 rounds (each drafting 8 tokens, continuing the text) whose first check" in page_text
 
 
 def test_a_default_temperature_below_one_tempers_both_models_in_the_seeded_run(project):

@@ -182,7 +182,6 @@ class Generator(Figure):
                 "passes": counted(rounds, "passes_one", "passes"),
                 "steps": counted(rounds * s.k, "steps_one", "steps"), "per": decimal_str(per, 2)}),
             "verdict": verdict(r.goal, rounds, rounds * s.k, time),
-            "measured": text.fill(g["measured"], {"per": decimal_str(per, 2), "speedup": decimal_str(tokens / time, 2)}),
             "expected": expected(r.passes[d][t], r.spreads[d][t], s.k, float(r.round_cost), f"{PROFILE_ROUNDS:,}"),
             "expected_note": text.fill(g["expected_note"], {"rounds": f"{PROFILE_ROUNDS:,}", "kmax": PROFILE_K, "k": s.k,
                                                             "c": str(cost.draft_step), "v": str(cost.verify_round),

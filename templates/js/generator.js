@@ -449,7 +449,7 @@ function renderFigures(fig) {
   ui.plainStats.textContent = fill(G.plain_stats, { tokens: countText(plain, G.token_one, G.tokens), goal,
                                                     passes: countText(plain, G.passes_one, G.passes), time: fixed(Math.min(run.time, goal), 1) });
   renderClock(fig);
-  ui.measured.textContent = rounds ? fill(G.measured, { per: fixed(per, 2), speedup: fixed(tokens / specTime, 2) }) : '';
+  ui.measured.textContent = rounds && !raceOver(fig) ? fill(G.measured, { per: fixed(per, 2), speedup: fixed(tokens / specTime, 2) }) : '';
   ui.verdict.textContent = raceOver(fig) ? verdictText(fig) : '';
   ui.expected.textContent = expectedText(fig) + (s.sampler ? ` ${G.expected_broken}` : '');
   const g = fig.trace.generator;
