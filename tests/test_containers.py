@@ -97,20 +97,23 @@ def test_a_printed_page_shows_every_drawn_chart(page: Page, page_url):
         expect(chart).to_be_visible()
 
 
-# Steps until the speculative lane has written n tokens, by its own count.
+# Steps until the speculative lane has written n tokens, by its own count, in a race opted in to 100,000 tokens
+# (LONG, set before the page loads: the page's own race ends at its goal, and a step after the finish starts again),
+# and gives up after 20 steps a token, so a race that never gets there fails the test instead of filling the memory.
+LONG = "window.__generateRace = 100000;"
 STEP_TO_JS = """n => { const fig = document.querySelector('[data-generator]'), step = fig.querySelector('[data-generator-step]');
   const written = () => Number(fig.querySelector('[data-generator-spec-stats]').textContent.split(' ')[0].replace(/,/g, ''));
-  while (written() < n) step.click(); }"""
+  for (let i = 0; written() < n && i < 20 * n; i++) step.click(); return written(); }"""
 
 
 def test_after_1000_tokens_the_earliest_tokens_keep_their_kind(page: Page, page_url):
     """The generator once joined its older tokens into grey text to cap its elements. Every token keeps its own
     element and its kind (kept, replaced, bonus), and only one of them is in the tab order."""
-    page.add_init_script("window.__generateSeed = 9;")
+    page.add_init_script("window.__generateSeed = 9;" + LONG)
     page.goto(page_url)
     g = page.locator("#generator")
     expect(g.get_by_role("button", name="Step one round")).to_be_enabled()
-    page.evaluate(STEP_TO_JS, 1000)
+    assert page.evaluate(STEP_TO_JS, 1000) >= 1000
     tokens = g.locator("[data-generator-spec] [role=button]")
     kinds = tokens.evaluate_all("ts => ts.map(t => t.className)")
     assert len(kinds) >= 1000
@@ -148,10 +151,11 @@ def test_the_lane_tokens_are_one_tab_stop_and_arrows_move_between_them(page: Pag
 def test_a_scrolled_lane_shows_whole_lines(page: Page, page_url, width, height):
     """The speculative lane cut its top line in half when it followed the newest text: it scrolls by whole lines."""
     page.set_viewport_size({"width": width, "height": height})
+    page.add_init_script(LONG)
     page.goto(page_url)
     g = page.locator("#generator")
     expect(g.get_by_role("button", name="Step one round")).to_be_enabled()
-    page.evaluate(STEP_TO_JS, 300)
+    assert page.evaluate(STEP_TO_JS, 300) >= 300
     lane = g.locator("[data-generator-spec]")
     cut = lane.evaluate("""l => { const top = l.getBoundingClientRect().top + l.clientTop, range = document.createRange();
         range.selectNodeContents(l);
