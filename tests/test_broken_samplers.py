@@ -274,7 +274,8 @@ def test_the_generator_runs_each_broken_sampler_as_python_does_draw_for_draw(pag
     run, v = explained.language, variants.VARIANTS[index]
     rng = np.random.default_rng(40 + index)
     spec, plain = rng.random(3000).tolist(), rng.random(1500).tolist()
-    open_figure(page, page_url, f"window.__generateUniforms = {json.dumps({'spec': spec, 'plain': plain})};")
+    open_figure(page, page_url, f"window.__generateUniforms = {json.dumps({'spec': spec, 'plain': plain})};"
+                                "window.__generateRace = 100000;")  # a race past 100 rounds: it starts empty
     gen(page).get_by_label("Sampler", exact=True).select_option(str(index))  # a fresh run from the same draws
     step(page, 100)
     p, q = generate.rows(run.target, 1.0), generate.rows(run.drafts[run.draft_index(run.settings.default_draft)], 1.0)
