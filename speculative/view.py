@@ -199,7 +199,6 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         "residual_example": residual_example(ex),
         "state_names": strings.STATE_NAMES,
         "n": counts(ex),
-        "walkthrough_counter": text.fill(strings.WALKTHROUGH["counter"], {"i": 1, "n": len(ex.results[0].frames)}),
         "authored_chance": text.and_list([r.profile.name for r in ex.results if r.walk_by_chance]),
         "authored_rounds": "round" if sum(r.walk_by_chance for r in ex.results) == 1 else "rounds",
         "seeds": {"walk": data.walkthrough_seed, "mc": data.monte_carlo.seed, "drawn": data.drawn_rounds},
