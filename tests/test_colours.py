@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from .conftest import ROOT, axe_violations
+from .conftest import ROOT
 
 ROLES = ("target", "draft", "shared", "residual", "excess", "accepted", "rejected", "replacement", "bonus", "dropped",
          "prompt", "u", "observed")
@@ -159,12 +159,3 @@ def test_one_role_is_one_colour_in_every_figure_and_no_two_roles_share_one(pages
     assert chip.evaluate("e => getComputedStyle(e).borderTopColor") == colours["bonus"]
     assert player.locator(".slot.is-bonus").evaluate("e => getComputedStyle(e).borderTopColor") == colours["bonus"]
 
-
-@pytest.mark.browser
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_in_the_key_and_the_figures(page: Page, page_url, scheme):
-    page.emulate_media(color_scheme=scheme)
-    page.goto(page_url)
-    expect(page.locator("[data-walkthrough]")).to_be_visible()
-    expect(page.locator(".role-key")).to_be_visible()
-    assert axe_violations(page) == []
