@@ -178,6 +178,10 @@ def data_file(request, tmp_path_factory) -> Path:
     return valid_data.write_variant(request.param, FIXTURE, tmp_path_factory.mktemp(request.param) / "profiles.v1.json")
 
 
+# The shares of the checks' rounds a broken sampler or rule is tried at, in turn: a hundredth, a tenth, then all.
+SHARES = (100, 10, 1)
+
+
 @pytest.fixture(scope="session")
 def full_size(data_file) -> int:
     """Returns the share of the statistical checks' sizes a run takes: 1 (the full size) on data/profiles.v1.json,

@@ -18,7 +18,7 @@ import pytest
 from speculative import checks, rules, sampler, stats
 from speculative.analysis import arrays
 
-from .conftest import agreement_profile, as_float, is_shipped
+from .conftest import SHARES, agreement_profile, as_float, is_shipped
 
 RULES = ("accept-test", "greedy-draft", "exact-match")
 
@@ -286,9 +286,6 @@ def test_each_rule_passes_the_per_position_and_sequence_checks(dataset, rule, fu
         return  # the sequence check's toy chain is the same for every file: it runs with the data file's
     c = checks.sequence_check(checks.TOY, checks.SEQUENCE_TEXTS, np.random.default_rng(checks.SEED), rules.BY_ID[rule].sampling)
     assert c.ok, c.problem
-
-
-SHARES = (100, 10, 1)  # a broken rule is tried at a hundredth of the check's rounds, then a tenth, then all of them
 
 
 @pytest.mark.slow

@@ -12,7 +12,7 @@ import pytest
 from speculative import checks, sampler
 from speculative.analysis import arrays, walkthrough
 
-from .conftest import agreement_profile, as_float, is_shipped, shipped_profiles
+from .conftest import SHARES, agreement_profile, as_float, is_shipped, shipped_profiles
 
 
 def each_failure(data, rule, seed: int = checks.SEED, random: bool = True, share: int = 1) -> Iterator[str]:
@@ -36,7 +36,7 @@ def fails(data, rule) -> bool:
     stopping at its first failure: a sampler far from the target shows in the smallest run, and only a subtle one pays
     for the full size. A correct sampler fails a check only with a p-value below checks.P_MIN (or a TV past its
     bound), so three tries add no false catch worth the name."""
-    return any(next(each_failure(data, rule, share=share), None) is not None for share in (100, 10, 1))
+    return any(next(each_failure(data, rule, share=share), None) is not None for share in SHARES)
 
 
 @pytest.mark.slow  # statistical power or many random cases: the full run only
