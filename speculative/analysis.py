@@ -131,7 +131,7 @@ class Explained:
     identity_equal: int  # positions, over all profiles, where min(p, q) + (1 - α)·residual equals p for every token
     identity_total: int  # positions checked
     chance: tuple[int, int, int] | None  # the first (profile, position, token) whose accept probability is in (0, 1)
-    round_costs: tuple[tuple[Fraction, ...], ...]  # [cost][k] k·c + verify, in target steps, per compared cost c
+    round_costs: tuple[tuple[Fraction, ...], ...]  # [cost][k] k·c + verify, in target passes, per compared cost c
     sequence: tuple[float, float]  # joint TV of the first tokens of texts from the context-dependent toy, and its bound
     language: LanguageRun | None = None  # the generator's model pair, counted from the prose (None: no prose given)
 

@@ -21,10 +21,10 @@ class Profile:
 
 @dataclass(frozen=True)
 class CostModel:
-    draft_step: Fraction  # cost of one draft step, in target steps
-    verify_round: Fraction  # cost of verifying all k positions at once, in target steps
+    draft_step: Fraction  # cost of one draft step, in target passes
+    verify_round: Fraction  # cost of verifying all k positions at once, in target passes
     compare_draft_steps: tuple[Fraction, ...]
-    verify_costs: tuple[Fraction, ...] = (Fraction(0),)  # cost of verifying one drafted position, in target steps
+    verify_costs: tuple[Fraction, ...] = (Fraction(0),)  # cost of verifying one drafted position, in target passes
 
 
 @dataclass(frozen=True)

@@ -50,9 +50,9 @@ def mean_tokens(dist: Sequence[Fraction]) -> Fraction:
 
 def round_cost(k: int, cost: CostModel, draft_step: Fraction | None = None,
                verify_cost: Fraction = Fraction(0)) -> Fraction:
-    """Returns the assumed cost of one round in target steps: k draft steps plus verifying k positions.
+    """Returns the assumed cost of one round in target passes: k draft steps plus verifying k positions.
 
-    Verifying N positions costs T_N = verify_round + N * verify_cost target steps. With verify_cost = 0 (the
+    Verifying N positions costs T_N = verify_round + N * verify_cost target passes. With verify_cost = 0 (the
     paper's assumption) checking N positions costs the same as checking one; with verify_cost > 0, T1 < TN, as
     measured in practice ("T1 < TN < N*T1", ggml-org/llama.cpp issue #3649). With verify_round = 1 a round costs
     k*c + 1 + k*v.

@@ -128,7 +128,7 @@ SERVERS = {
     "t0": "At temperature 0 (E = {e}), the target’s top token against the draft’s, by position: {list}.",
     "stops": "≈ {cost}",
     "stops_even": "{cost}",
-    "stops_line": "Exactly, in target steps per position checked: {list}.",
+    "stops_line": "Exactly, in target passes per position checked: {list}.",
     "stops_item": "{rule} stops paying at {exact}",
     "stops_now": "0 (already 1×)",
     "never": "never pays",
@@ -228,10 +228,10 @@ EXPLORER = {
     "under": "Checked by {rule}:",
     "readout_verify": "With {k_text} drafted, a draft step costing {cost} and checking each drafted position costing "
                       "{verify}, a round costs {k} · {c} + {one} + {k} · {v} = {round_cost} {steps}.",
-    # a round's cost in target steps takes its noun as cost_phrase gives it: 1, under 1, or more
-    "step_one": "target step",
-    "step_part": "of a target step",
-    "step_many": "target steps",
+    # a round's cost in target passes takes its noun as cost_phrase gives it: 1, under 1, or more
+    "step_one": "target pass",
+    "step_part": "of a target pass",
+    "step_many": "target passes",
 }
 
 # "Your own position" in the accept-test lab (templates/js/eighths.js fills the worked ratio as ratio_text does),

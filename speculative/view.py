@@ -189,7 +189,7 @@ def context(ex: Explained, figs: Figures | None = None) -> dict[str, Any]:
         "denom": ex.denom,
         "cost": {"draft_step": str(cost.draft_step), "verify_round": str(cost.verify_round),
                  "verify_words": text.cost_phrase(cost.verify_round), "draft_words": text.cost_phrase(cost.draft_step),
-                 "paper": cost.verify_round == 1,  # the paper's model: checking a round costs one target step
+                 "paper": cost.verify_round == 1,  # the paper's model: checking a round costs one target pass
                  "round_words": text.cost_phrase(ex.results[0].stats.round_cost),
                  "round_cost": str(ex.results[0].stats.round_cost),
                  "compare": [str(c) for c in cost.compare_draft_steps]},

@@ -30,7 +30,7 @@ FIXTURE = ROOT / "tests" / "fixtures" / "profiles.v1.json"
 
 # The shipped data's figures, worked out by hand from data/profiles.v1.json (docs/figures.md shows the working):
 # alpha per position, E = 1 + a1 + a1*a2 + ... (Leviathan et al. 2023, eq. 1), the speedup E / (k*c + 1)
-# under the assumed cost c = 1/10 of a target step per draft step, and the player's frame count
+# under the assumed cost c = 1/10 of a target pass per draft step, and the player's frame count
 # (1 propose + one verify per checked position + 1 bonus if all pass + 1 done).
 FIGURES = {
     "aligned": {"alphas": "3/4 7/8 7/8 7/8 7/8", "expected": "3.92", "speedup": "2.62", "frames": 8},

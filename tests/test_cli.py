@@ -179,14 +179,14 @@ def test_stats_prints_alpha_expected_speedup_and_frames():
     status, out, err = run("stats", "--data", str(DATA))
     assert (status, err) == (0, "")
     assert out.splitlines()[0] == (f"{DATA}: 6 tokens, k = 5 positions; assumed cost: draft step 1/10, "
-                                   "verification 1 target step(s)")
+                                   "verification 1 target pass(es)")
     block = out.split("\n\n")[2].splitlines()
     assert block == [
         "divergent (a divergent draft)",
         "  alpha_i         3/4  1/2  5/8  3/4  1/2",
         "  P(N=n), n=1..6  1/4  3/8  9/64  15/256  45/512  45/512",  # 1 - α1, α1(1 - α2), ..., α1⋯α5
         "  E tokens/round  1343/512 = 2.62 (from P(N=n): 1343/512)",  # 1 + 3/4 + 3/8 + 15/64 + 45/256 + 45/512
-        "  speedup         (1343/512) / (3/2) = 1.75x",  # round cost 5 × 1/10 + 1 = 3/2 target steps
+        "  speedup         (1343/512) / (3/2) = 1.75x",  # round cost 5 × 1/10 + 1 = 3/2 target passes
         "  frames          5",
     ]
     assert "aligned (a closely aligned draft)" in out and "3/4  7/8  7/8  7/8  7/8" in out

@@ -147,7 +147,7 @@ def test_the_speedup_explorer_shows_the_trace_values(page: Page, page_url, trace
             readout = fig.locator("[data-explorer-readout]")
             expect(readout).to_contain_text(f"a draft step costing {trace['explorer']['cost_text'][c]}")
             total = Fraction(trace["explorer"]["round_costs"][0][c][k - 1])
-            expect(readout).to_contain_text(f"round costs {cost_phrase(total)}.")  # "1 target step", "3/2 target steps"
+            expect(readout).to_contain_text(f"round costs {cost_phrase(total)}.")  # "1 target pass", "3/2 target passes"
             for p in trace["profiles"]:
                 s = {key: p["explorer"][key]["accept-test"][0][c] for key in ("values", "slow", "best")}
                 best = f"the best k is {s['best']}" if s["best"] else NO_K
@@ -179,8 +179,8 @@ def test_a_best_k_that_ties_another_at_two_decimals_is_shown_with_more():
 
 @pytest.mark.browser
 def test_a_rounds_cost_takes_the_noun_python_gives_it(page: Page, trace):
-    """explorer.js's stepsNoun agrees with text.cost_phrase: "1 target step", "1/2 of a target step", "3/2 target
-    steps", so no readout says "1 target steps" whatever the data's costs make a round cost."""
+    """explorer.js's stepsNoun agrees with text.cost_phrase: "1 target pass", "1/2 of a target pass", "3/2 target
+    steps", so no readout says "1 target passes" whatever the data's costs make a round cost."""
     costs = ["0", "1", "1/2", "3/2", "2", "101/100", "99/100"]
     source = script_source("core.js", "explorer.js")
     got = page.evaluate("([costs, E]) => {" + source + " return costs.map(c => c + ' ' + stepsNoun(E, c)); }",

@@ -244,7 +244,7 @@ def test_the_share_of_rounds_that_draw_the_bonus_is_p_n_equals_k_plus_one(data, 
 def test_expected_tokens_and_speedup_match_the_trace_and_the_page(data, page_trace, text):
     k = len(data["target"])
     cost = k * data["draft_step"] + data["verify"]
-    stated(text, rf"A round of k = {k} then costs {k} × {data['draft_step']} \+ {data['verify']} = {cost} target steps")
+    stated(text, rf"A round of k = {k} then costs {k} × {data['draft_step']} \+ {data['verify']} = {cost} target passes")
     for profile, shown in zip(data["profiles"], page_trace["profiles"], strict=True):
         e = expected(profile_alphas(data, profile))
         s = shown["stats"]

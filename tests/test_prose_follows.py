@@ -158,19 +158,19 @@ def cost_page(tmp_path, **cost) -> str:
 
 def test_a_verification_cost_of_two_steps_is_said_everywhere(tmp_path):
     text = cost_page(tmp_path, verify_round="2")  # round cost 5 × 1/10 + 2 = 5/2; the worst round 1/(5/2) = 0.40×
-    assert "checking all k positions in one pass costs 2 target steps (Leviathan et al. assume" in text
-    assert "The cost model above charges 2 target steps for checking a whole round" in text
-    assert "a round costs k·c + 2 target steps under the cost model above" in text
-    assert "charges one target step" not in text and "2 target step " not in text and "k·c + 1 target steps" not in text
-    assert "costs 2 target steps (Leviathan et al. assume one target step)" in text
+    assert "checking all k positions in one pass costs 2 target passes (Leviathan et al. assume" in text
+    assert "The cost model above charges 2 target passes for checking a whole round" in text
+    assert "a round costs k·c + 2 target passes under the cost model above" in text
+    assert "charges one target pass" not in text and "2 target pass " not in text and "k·c + 1 target passes" not in text
+    assert "costs 2 target passes (Leviathan et al. assume one target pass)" in text
 
 
 def test_a_free_draft_step_ties_the_worst_round_with_plain_decoding(tmp_path):
     text = cost_page(tmp_path, draft_step="0", compare_draft_steps=["0", "1/10"])  # a rejected round: 1 step, 1 token
-    assert "costs 1 target step for that one token: 1.00× the speed of plain decoding, which is no faster." in text
-    assert "1 target step per token here, so it only ties with plain decoding" in text
-    assert "Assume one draft step costs 0 target steps," in text and "5 × 0 + 1 = 1 target step and commits" in text
-    assert not re.search(r"(?<![\d/])0 of a target step|(costs|=) 1 target steps|1 target steps per", text)
+    assert "costs 1 target pass for that one token: 1.00× the speed of plain decoding, which is no faster." in text
+    assert "1 target pass per token here, so it only ties with plain decoding" in text
+    assert "Assume one draft step costs 0 target passes," in text and "5 × 0 + 1 = 1 target pass and commits" in text
+    assert not re.search(r"(?<![\d/])0 of a target pass|(costs|=) 1 target passes|1 target passes per", text)
     assert "which is slower" not in text and "so it loses to plain decoding" not in text
     assert "At the costs assumed here even that worst round ties with plain decoding; in general" in text
     assert "worst round beats" not in text
@@ -215,7 +215,7 @@ def test_positions_no_round_reached_show_no_tv_and_no_verdict(tmp_path):
 
 @pytest.mark.shipped
 def test_a_speedup_below_one_is_not_called_faster(tmp_path):
-    """With a draft step as dear as a target step, every rule and every k is slower than plain decoding."""
+    """With a draft step as dear as a target pass, every rule and every k is slower than plain decoding."""
     text = cost_page(tmp_path, draft_step="1", compare_draft_steps=["1/10", "1"])
     # aligned: E = 64267/16384 over a round of 5 × 1 + 1 = 6 steps ≈ 0.65
     assert "the speedup is (64267/16384) ÷ 6 ≈ 0.65×: slower than plain decoding." in text

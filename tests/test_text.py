@@ -59,8 +59,8 @@ def test_ratio_text_works_out_the_accept_probability(p, q, ratio, accept, shown)
     assert text.ratio_text(p, q, ratio, accept) == shown
 
 
-@pytest.mark.parametrize("cost, shown", [(F(1, 10), "1/10 of a target step"), (F(1), "1 target step"),
-                                         (F(2), "2 target steps"), (F(3, 2), "3/2 target steps")])
+@pytest.mark.parametrize("cost, shown", [(F(1, 10), "1/10 of a target pass"), (F(1), "1 target pass"),
+                                         (F(2), "2 target passes"), (F(3, 2), "3/2 target passes")])
 def test_cost_phrase(cost, shown):
     assert text.cost_phrase(cost) == shown
 

@@ -1,6 +1,6 @@
 """cost_model.verify_costs: what verifying one drafted position adds. Optional, validated, and the speedups under it.
 
-The model: a round of k drafted positions costs k*c + verify_round + k*v target steps, so verifying N positions
+The model: a round of k drafted positions costs k*c + verify_round + k*v target passes, so verifying N positions
 costs verify_round + N*v and T1 < TN, as servers measure ("T1 < TN < N*T1", ggml-org/llama.cpp issue #3649).
 """
 

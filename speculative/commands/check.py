@@ -160,7 +160,7 @@ def report(path: str, content: str | None = None) -> str:
     ex = explain(page_data(path, content)[0])
     cost = ex.data.cost
     lines = [f"{path}: {len(ex.data.vocabulary)} tokens, k = {ex.data.k} positions; "
-             f"assumed cost: draft step {cost.draft_step}, verification {cost.verify_round} target step(s)"]
+             f"assumed cost: draft step {cost.draft_step}, verification {cost.verify_round} target pass(es)"]
     for r in ex.results:
         s = r.stats
         rows = [

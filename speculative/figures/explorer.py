@@ -63,7 +63,7 @@ def profile_trace(r: ProfileResult, top: Fraction) -> dict[str, Any]:
 
 
 def verify_phrase(v: Fraction) -> str:
-    """Returns a verification cost per position in words: "free", or "1/20 of a target step"."""
+    """Returns a verification cost per position in words: "free", or "1/20 of a target pass"."""
     return strings.EXPLORER["free"] if v == 0 else text.cost_phrase(v)
 
 

@@ -52,7 +52,7 @@ function explorerRow(fig, p) {
   return wrap;
 }
 
-// The noun after a cost in target steps: "1 target step", "1/2 of a target step", "3/2 target steps".
+// The noun after a cost in target passes: "1 target pass", "1/2 of a target pass", "3/2 target passes".
 function stepsNoun(E, cost) {
   const part = /^(\d+)\/(\d+)$/.exec(cost);
   return cost === '1' ? E.step_one : part && Number(part[1]) < Number(part[2]) ? E.step_part : E.step_many;
