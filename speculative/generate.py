@@ -19,6 +19,7 @@ from . import sampler
 from .ngram import Model, tempered
 
 ACCEPTED, REPLACED, BONUS = "a", "r", "b"  # how a committed token came about
+MULBERRY_BLOCK = 256  # mulberry32's draws worked out at once
 
 
 @dataclass(frozen=True)
@@ -42,29 +43,97 @@ class GenRound:
 def inverse_cdf(probs: np.ndarray, u: float) -> int:
     """Returns the token a uniform u draws from probs [V]: the first y with u < cumsum[y], where the last token of
     nonzero probability takes whatever rounding leaves (as sampler.edges)."""
-    cum = np.cumsum(probs)  # [V], summed left to right
-    last = int(np.flatnonzero(probs > 0)[-1])
-    return min(int(np.searchsorted(cum, u, side="right")), last)
+    return pick(*cumulative(probs), u)
+
+
+def cumulative(probs: np.ndarray) -> tuple[np.ndarray, int]:
+    """Returns (cumsum [V], summed left to right; the last token of nonzero probability): what inverse_cdf reads."""
+    return np.cumsum(probs), int(np.flatnonzero(probs > 0)[-1])
+
+
+def pick(cum: np.ndarray, last: int, u: float) -> int:
+    """Returns the token u draws from a distribution's cumulative(): the first y with u < cum[y], at most last."""
+    return min(int(cum.searchsorted(u, side="right")), last)
 
 
 Rows = Callable[[tuple[int, ...]], np.ndarray]  # context -> a tempered distribution [V]
 
 
-def rows(m: Model, temperature: float) -> Rows:
-    """Returns the model's tempered rows, cached per context."""
-    cache: dict[tuple[int, ...], np.ndarray] = {}
+class Row:
+    """One distribution [V] as the standard rule's rounds read it: its entries, and once a draw needs them its
+    cumulative sums; the residuals of targets against it (as a draft's row), each computed once."""
+
+    __slots__ = ("probs", "sums", "residuals")
+
+    def __init__(self, probs: np.ndarray) -> None:
+        self.probs = probs  # [V]
+        self.sums: tuple[np.ndarray, int] | None = None  # cumulative(probs), when first drawn from
+        self.residuals: dict[int, tuple[Row, Row]] = {}  # id(target row) -> (that row, its residual against this)
+
+    def draw(self, u: float) -> int:
+        """Returns inverse_cdf(probs, u), the sums computed on the first draw."""
+        sums = self.sums
+        if sums is None:
+            sums = self.sums = cumulative(self.probs)
+        return min(int(sums[0].searchsorted(u, side="right")), sums[1])  # pick(*sums, u), inline: the hot path
+
+    def residual(self, target: Row) -> Row:
+        """Returns the row of sampler.residual(target, this): what a rejection by the accept test draws from."""
+        found = self.residuals.get(id(target))
+        if found is None:
+            found = self.residuals[id(target)] = (target, Row(sampler.residual(target.probs, self.probs)))
+        return found[1]
+
+
+class Cached:
+    """Rows read through a cache: each context's Row, and one Row per distinct array the rows return, so contexts
+    that share a row (an n-gram model's unseen contexts) share its sums. Rows must depend on the context alone."""
+
+    def __init__(self, rows: Rows) -> None:
+        self.rows = rows
+        self.at: dict[tuple[int, ...], Row] = {}
+        self.by_array: dict[int, Row] = {}  # id(array) -> its Row, which keeps the array (and so its id) alive
+
+    def __call__(self, context: tuple[int, ...]) -> np.ndarray:
+        return self.entry(context).probs
+
+    def entry(self, context: tuple[int, ...]) -> Row:
+        """Returns the context's Row."""
+        found = self.at.get(context)
+        if found is None:
+            probs = self.rows(context)
+            found = self.by_array.get(id(probs))
+            if found is None:
+                found = self.by_array[id(probs)] = Row(probs)
+            self.at[context] = found
+        return found
+
+
+def cached(rows: Rows) -> Cached:
+    """Returns rows read through a cache: rows itself when it is one already."""
+    return rows if isinstance(rows, Cached) else Cached(rows)
+
+
+def rows(m: Model, temperature: float) -> Cached:
+    """Returns the model's tempered rows, each tempered once per distinct row of the model (ngram.Model.key)."""
+    cache: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
 
     def row(context: tuple[int, ...]) -> np.ndarray:
-        if context not in cache:
-            cache[context] = tempered(m.row(context), temperature)
-        return cache[context]
-    return row
+        key = m.key(context)
+        if key not in cache:
+            cache[key] = tempered(m.row(context), temperature)
+        return cache[key]
+    return Cached(row)
 
 
 def one_round(p: Rows, q: Rows, context: tuple[int, ...], k: int, u: Iterator[float],
               rule: sampler.Rule = sampler.RULE) -> GenRound:
     """Returns one round from `context`: k proposals drafted in turn, then checked in order by the rule; the first
-    rejection commits a residual draw and drops the rest, and if every check passes a bonus comes from the target."""
+    rejection commits a residual draw and drops the rest, and if every check passes a bonus comes from the target.
+    sampler.RULE itself takes standard_round, its fast path; any other rule (an equal copy of RULE included) this
+    general one."""
+    if rule is sampler.RULE:
+        return standard_round(cached(p), cached(q), context, k, u)
     ctx, proposals = context, []
     for _ in range(k):
         x = inverse_cdf(rule.draft_dist(q(ctx)), next(u))
@@ -91,6 +160,37 @@ def one_round(p: Rows, q: Rows, context: tuple[int, ...], k: int, u: Iterator[fl
     return GenRound(context, tuple(proposals), tuple(accept), tuple(us), tuple(committed), tuple(kinds), r)
 
 
+def standard_round(p: Cached, q: Cached, context: tuple[int, ...], k: int, u: Iterator[float]) -> GenRound:
+    """Returns one_round(p, q, context, k, u) under sampler.RULE, the accept test with a sampled draft, draw for draw:
+    the same uniforms read in the same order and the same tokens drawn, with each row's sums and each residual
+    computed once, and min(1, p/q) computed at the proposal alone."""
+    ctx, proposals, at_p, at_q = context, [], p.at.get, q.at.get
+    for _ in range(k):
+        x = (at_q(ctx) or q.entry(ctx)).draw(next(u))
+        proposals.append(x)
+        ctx = (*ctx[1:], x)
+    ctx, accept, us = context, [], []
+    for i, x in enumerate(proposals):
+        target, draft = at_p(ctx) or p.entry(ctx), at_q(ctx) or q.entry(ctx)
+        a, ui = accept_at(target.probs, draft.probs, x), next(u)
+        accept.append(a)
+        us.append(ui)
+        if not ui < a:  # rejected: a replacement from the residual at the proposal's own context; the rest dropped
+            r = next(u)
+            committed = (*proposals[:i], draft.residual(target).draw(r))
+            return GenRound(context, tuple(proposals), tuple(accept), tuple(us), committed, (ACCEPTED,) * i + (REPLACED,), r)
+        ctx = (*ctx[1:], x)
+    r = next(u)  # every check passed: the bonus, from the target after the last proposal
+    bonus = (at_p(ctx) or p.entry(ctx)).draw(r)
+    return GenRound(context, tuple(proposals), tuple(accept), tuple(us), (*proposals, bonus), (ACCEPTED,) * k + (BONUS,), r)
+
+
+def accept_at(p: np.ndarray, q: np.ndarray, x: int) -> float:
+    """Returns sampler.accept_prob(p, q)[x] for the one token x: min(1, p(x)/q(x)), or 1 where q(x) = 0."""
+    qx = q[x]
+    return float(min(1.0, p[x] / qx)) if qx > 0 else 1.0
+
+
 def checked(p: Rows, q: Rows, rule: sampler.Rule, at: tuple[int, ...], x: int, a: float, ui: float,
             u: Iterator[float]) -> tuple[int, float | None]:
     """Returns (the committed token, the draw of a replacement, or None when x is kept) for one check; `at` is the
@@ -107,6 +207,7 @@ def checked(p: Rows, q: Rows, rule: sampler.Rule, at: tuple[int, ...], x: int, a
 def generate(p: Rows, q: Rows, prompt: tuple[int, ...], k: int, u: Iterator[float], rounds: int,
              rule: sampler.Rule = sampler.RULE) -> list[GenRound]:
     """Returns `rounds` rounds, each continuing from the last len(prompt) tokens written (the target's order - 1)."""
+    p, q = (cached(p), cached(q)) if rule is sampler.RULE else (p, q)  # one cache for every round
     text, out, width = list(prompt), [], len(prompt)
     for _ in range(rounds):
         r = one_round(p, q, tuple(text[-width:]), k, u, rule)
@@ -119,6 +220,7 @@ def race(p: Rows, q: Rows, prompt: tuple[int, ...], k: int, u: Iterator[float], 
          rule: sampler.Rule = sampler.RULE) -> list[GenRound]:
     """Returns the rounds of a race to `goal` tokens: rounds as generate writes them, until they have committed at
     least `goal` tokens (the last round may commit more; the figure shows the first `goal`)."""
+    p, q = (cached(p), cached(q)) if rule is sampler.RULE else (p, q)  # one cache for every round
     text, out, width = list(prompt), [], len(prompt)
     while len(text) - width < goal:
         r = one_round(p, q, tuple(text[-width:]), k, u, rule)
@@ -137,13 +239,17 @@ def plain(p: Rows, prompt: tuple[int, ...], u: Iterator[float], n: int) -> list[
 
 def mulberry32(seed: int) -> Iterator[float]:
     """Yields uniforms in [0, 1) from mulberry32, a 32-bit generator small enough for the page's script to repeat
-    draw for draw (templates/js/generator.js): the page's seeded run uses it, so both write the same text."""
-    m, a = 0xFFFFFFFF, seed & 0xFFFFFFFF
+    draw for draw (templates/js/generator.js): the page's seeded run uses it, so both write the same text. Its state
+    only counts up by a constant, so MULBERRY_BLOCK draws are worked at once, each exactly as one draw at a time:
+    32-bit products in 64-bit integers."""
+    m, a = np.uint64(0xFFFFFFFF), seed & 0xFFFFFFFF
+    steps = np.arange(1, MULBERRY_BLOCK + 1, dtype=np.uint64) * np.uint64(0x6D2B79F5)  # [block]
     while True:
-        a = (a + 0x6D2B79F5) & m
-        t = ((a ^ (a >> 15)) * (a | 1)) & m
+        s = (np.uint64(a) + steps) & m  # [block] the states after each draw
+        t = ((s ^ (s >> 15)) * (s | 1)) & m
         t = ((t + (((t ^ (t >> 7)) * (t | 61)) & m)) & m) ^ t
-        yield ((t ^ (t >> 14)) & m) / 4294967296
+        yield from (((t ^ (t >> 14)) & m) / 4294967296).tolist()
+        a = int(s[-1])
 
 
 def uniforms(seed: int) -> Iterator[float]:

@@ -20,6 +20,7 @@ from .stats import round_cost
 
 RACE_TOKENS = 60  # the race's length: both lanes stop once they have written this many tokens after the prompt
 Z95 = 1.96  # a 95% normal interval's half-width, in standard errors
+ALPHA_CHUNK = 512  # contexts mean_alphas tempers at once: [512, V] blocks, so no [contexts, V] matrix is tempered whole
 
 
 class CorpusError(ValueError):
@@ -65,20 +66,30 @@ def contexts(ids: tuple[int, ...], width: int) -> Counter:
 def mean_alphas(target: ngram.Model, drafts: tuple[ngram.Model, ...], seen: Counter,
                 temperatures: tuple) -> tuple[tuple[float, ...], ...]:
     """Returns [drafts][temperatures] the mean of alpha = sum_y min(p(y), q(y)) over the prose's contexts, weighted
-    by how often each occurs; the perfect draft (the target itself) passes every check."""
+    by how often each occurs; the perfect draft (the target itself) passes every check. The target's rows are
+    tempered ALPHA_CHUNK contexts at a time, and each draft's distinct rows once per temperature."""
     contexts = list(seen)
     weight = np.array([seen[c] for c in contexts], float) / sum(seen.values())  # [C]
-    rows = np.stack([target.row(c) for c in contexts])  # [C, V]
-    p = [ngram.tempered(rows, float(t)) for t in temperatures]  # [T][C, V]
-    out = []
-    for draft in drafts:
-        if draft is target:
-            out.append((1.0,) * len(temperatures))
-            continue
-        q = np.stack([draft.row(c) for c in contexts])  # [C, V]
-        out.append(tuple(float(weight @ sampler.overlap(pt, ngram.tempered(q, float(t))))
-                         for pt, t in zip(p, temperatures, strict=True)))
-    return tuple(out)
+    others = [(i, *distinct_rows(d, contexts)) for i, d in enumerate(drafts) if d is not target]  # (i, [U, V], [C])
+    out = np.ones((len(drafts), len(temperatures)))  # [D, T] the target as its own draft stays 1
+    out[[i for i, *_ in others]] = 0.0
+    tables = [[ngram.tempered(rows, float(t)) for t in temperatures] for _, rows, _ in others]  # [drafts][T] [U, V]
+    for lo in range(0, len(contexts), ALPHA_CHUNK):
+        part = slice(lo, lo + ALPHA_CHUNK)
+        rows = np.stack([target.row(c) for c in contexts[part]])  # [B, V]
+        for j, t in enumerate(temperatures):
+            p = ngram.tempered(rows, float(t))  # [B, V]
+            for (i, _, index), table in zip(others, tables, strict=True):
+                out[i, j] += weight[part] @ sampler.overlap(p, table[j][index[part]])
+    return tuple(tuple(float(a) for a in row) for row in out)
+
+
+def distinct_rows(m: ngram.Model, contexts: Sequence[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
+    """Returns (the model's distinct rows at these contexts [U, V], in order of first use; each context's row among
+    them [C]): a unigram draft has one row, a bigram draft one per last token."""
+    first: dict[tuple[int, tuple[int, ...]], int] = {}
+    index = np.array([first.setdefault(m.key(c), len(first)) for c in contexts])  # [C]
+    return np.stack([m.keyed(key) for key in first]), index
 
 
 def tokens_per_round(passes: Sequence[float], k: int) -> float:
@@ -92,6 +103,18 @@ def passed_counts(p: generate.Rows, q: generate.Rows, prompt: tuple[int, ...], s
     exactly when this one does."""
     rounds = generate.generate(p, q, prompt, PROFILE_K, generate.mulberry32(seed), PROFILE_ROUNDS)
     return np.array([len(r.committed) - 1 for r in rounds])  # [rounds] accepted proposals before the end
+
+
+def all_passed_counts(target: ngram.Model, drafts: tuple[ngram.Model, ...], temperatures: tuple,
+                      prompt: tuple[int, ...], seed: int) -> list[list[np.ndarray | None]]:
+    """Returns [drafts][temperatures] passed_counts of each draft against the target at each temperature, None for
+    the target as its own draft; the target's tempered rows are shared by every draft at a temperature."""
+    out: list[list[np.ndarray | None]] = [[] for _ in drafts]
+    for t in temperatures:
+        p = generate.rows(target, float(t))
+        for row, q in zip(out, drafts, strict=True):
+            row.append(None if q is target else passed_counts(p, generate.rows(q, float(t)), prompt, seed))
+    return out
 
 
 def profile_of(passed: np.ndarray) -> tuple[float, ...]:
@@ -133,9 +156,7 @@ def explain(tokens: tuple[str, ...], s: LanguageModel, cost: CostModel) -> Langu
     seen = contexts(ids, s.target_order - 1)
     alphas = mean_alphas(target, drafts, seen, s.temperatures)
     prompt = ids[:s.target_order - 1]
-    counted = [[None if q is target else
-                passed_counts(generate.rows(target, float(t)), generate.rows(q, float(t)), prompt, s.seed + 2)
-                for t in s.temperatures] for q in drafts]
+    counted = all_passed_counts(target, drafts, s.temperatures, prompt, s.seed + 2)
     passes = tuple(tuple((1.0,) * PROFILE_K if c is None else profile_of(c) for c in row) for row in counted)
     spreads = tuple(tuple(None if c is None else spread_of(c) for c in row) for row in counted)
     t = float(s.default_temperature)

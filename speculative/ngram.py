@@ -39,16 +39,33 @@ class Model:
     _rows: dict = field(default_factory=dict, compare=False, repr=False)
 
     def row(self, context: Sequence[int]) -> np.ndarray:
-        """Returns p(. | context) [V], reading the last order - 1 tokens of the context."""
-        h = tuple(context[len(context) - self.order + 1:]) if self.order > 1 else ()
-        found = self._rows.get(h)
+        """Returns p(. | context) [V], reading the last order - 1 tokens of the context; contexts with the same key
+        share one read-only row."""
+        return self.keyed(self.key(context))
+
+    def key(self, context: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+        """Returns (m, h): the level m whose counts the row of this context starts from and the context h it reads
+        there, the context's last m - 1 tokens. A context unseen at a level passes all its mass down, so contexts
+        with the same key have the same row: a trigram's unseen contexts share the bigram's row of their last token."""
+        return self._seen(self.order, tuple(context[len(context) - self.order + 1:]) if self.order > 1 else ())
+
+    def _seen(self, m: int, h: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+        """Returns the first (level, context) from (m, h) down, each level dropping the oldest token, that has counts
+        (level 1 at the latest): the level whose row h's row at level m is."""
+        while m > 1 and h not in self.levels[m - 1].follow:
+            m, h = m - 1, h[1:]
+        return m, h
+
+    def keyed(self, key: tuple[int, tuple[int, ...]]) -> np.ndarray:
+        """Returns the row [V] of a key(), computed once and read-only."""
+        found = self._rows.get(key)
         if found is None:
-            found = self._rows[h] = self._level(self.order, h)
+            found = self._rows[key] = self._level(*key)
             found.flags.writeable = False
         return found
 
     def _level(self, m: int, h: tuple[int, ...]) -> np.ndarray:
-        lower = self._level(m - 1, h[1:]) if m > 1 else np.full(self.vocab_size, 1.0 / self.vocab_size)  # [V]
+        lower = self.keyed(self._seen(m - 1, h[1:])) if m > 1 else np.full(self.vocab_size, 1.0 / self.vocab_size)  # [V]
         counts = self.levels[m - 1]
         if h not in counts.follow:
             return lower  # an unseen context passes all its mass down
