@@ -10,7 +10,7 @@ draws that propose the tokens, then one per check, then one for the replacement 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,7 +48,8 @@ def inverse_cdf(probs: np.ndarray, u: float) -> int:
 
 def cumulative(probs: np.ndarray) -> tuple[np.ndarray, int]:
     """Returns (cumsum [V], summed left to right; the last token of nonzero probability): what inverse_cdf reads."""
-    return np.cumsum(probs), int(np.flatnonzero(probs > 0)[-1])
+    last = len(probs) - 1 if probs[-1] > 0 else int(np.flatnonzero(probs > 0)[-1])  # a model row: every p > 0
+    return probs.cumsum(), last
 
 
 def pick(cum: np.ndarray, last: int, u: float) -> int:
@@ -86,13 +87,14 @@ class Row:
 
 
 class Cached:
-    """Rows read through a cache: each context's Row, and one Row per distinct array the rows return, so contexts
-    that share a row (an n-gram model's unseen contexts) share its sums. Rows must depend on the context alone."""
+    """Rows read through a cache: each context's Row, computed once. With `key`, contexts of one key share one Row
+    and its sums, and the rows are asked for at the first context of each key only (an n-gram model's contexts
+    unseen in its counts share its lower orders' rows). Rows must depend on the context alone (on its key, if any)."""
 
-    def __init__(self, rows: Rows) -> None:
-        self.rows = rows
+    def __init__(self, rows: Rows, key: Callable[[tuple[int, ...]], Hashable] | None = None) -> None:
+        self.rows, self.key = rows, key
         self.at: dict[tuple[int, ...], Row] = {}
-        self.by_array: dict[int, Row] = {}  # id(array) -> its Row, which keeps the array (and so its id) alive
+        self.by_key: dict[Hashable, Row] = {}
 
     def __call__(self, context: tuple[int, ...]) -> np.ndarray:
         return self.entry(context).probs
@@ -101,10 +103,10 @@ class Cached:
         """Returns the context's Row."""
         found = self.at.get(context)
         if found is None:
-            probs = self.rows(context)
-            found = self.by_array.get(id(probs))
+            key = context if self.key is None else self.key(context)
+            found = self.by_key.get(key)
             if found is None:
-                found = self.by_array[id(probs)] = Row(probs)
+                found = self.by_key[key] = Row(self.rows(context))
             self.at[context] = found
         return found
 
@@ -116,14 +118,7 @@ def cached(rows: Rows) -> Cached:
 
 def rows(m: Model, temperature: float) -> Cached:
     """Returns the model's tempered rows, each tempered once per distinct row of the model (ngram.Model.key)."""
-    cache: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
-
-    def row(context: tuple[int, ...]) -> np.ndarray:
-        key = m.key(context)
-        if key not in cache:
-            cache[key] = tempered(m.row(context), temperature)
-        return cache[key]
-    return Cached(row)
+    return Cached(lambda context: tempered(m.row(context), temperature), m.key)
 
 
 def one_round(p: Rows, q: Rows, context: tuple[int, ...], k: int, u: Iterator[float],

@@ -70,26 +70,20 @@ def mean_alphas(target: ngram.Model, drafts: tuple[ngram.Model, ...], seen: Coun
     tempered ALPHA_CHUNK contexts at a time, and each draft's distinct rows once per temperature."""
     contexts = list(seen)
     weight = np.array([seen[c] for c in contexts], float) / sum(seen.values())  # [C]
-    others = [(i, *distinct_rows(d, contexts)) for i, d in enumerate(drafts) if d is not target]  # (i, [U, V], [C])
+    rows, at = target.rows_of(contexts)  # [U, V], [C]
+    others = [(i, *d.rows_of(contexts)) for i, d in enumerate(drafts) if d is not target]  # (i, [U', V], [C])
     out = np.ones((len(drafts), len(temperatures)))  # [D, T] the target as its own draft stays 1
     out[[i for i, *_ in others]] = 0.0
-    tables = [[ngram.tempered(rows, float(t)) for t in temperatures] for _, rows, _ in others]  # [drafts][T] [U, V]
+    tables = [[ngram.tempered(q, float(t)) for t in temperatures] for _, q, _ in others]  # [drafts][T] [U', V]
     for lo in range(0, len(contexts), ALPHA_CHUNK):
         part = slice(lo, lo + ALPHA_CHUNK)
-        rows = np.stack([target.row(c) for c in contexts[part]])  # [B, V]
+        block = rows[at[part]]  # [B, V]
         for j, t in enumerate(temperatures):
-            p = ngram.tempered(rows, float(t))  # [B, V]
+            p = ngram.tempered(block, float(t))  # [B, V]
             for (i, _, index), table in zip(others, tables, strict=True):
-                out[i, j] += weight[part] @ sampler.overlap(p, table[j][index[part]])
+                q = table[j] if len(table[j]) == 1 else table[j][index[part]]  # [B, V], or [1, V] for every context
+                out[i, j] += weight[part] @ sampler.overlap(p, q)
     return tuple(tuple(float(a) for a in row) for row in out)
-
-
-def distinct_rows(m: ngram.Model, contexts: Sequence[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
-    """Returns (the model's distinct rows at these contexts [U, V], in order of first use; each context's row among
-    them [C]): a unigram draft has one row, a bigram draft one per last token."""
-    first: dict[tuple[int, tuple[int, ...]], int] = {}
-    index = np.array([first.setdefault(m.key(c), len(first)) for c in contexts])  # [C]
-    return np.stack([m.keyed(key) for key in first]), index
 
 
 def tokens_per_round(passes: Sequence[float], k: int) -> float:

@@ -30,13 +30,15 @@ class Counts:
 
 @dataclass(frozen=True)
 class Model:
-    """An interpolated Kneser-Ney model of one order over a vocabulary; rows are computed on demand and cached."""
+    """An interpolated Kneser-Ney model of one order over a vocabulary; each level's rows are worked out at once
+    the first time one of them is asked for, and kept."""
 
     order: int
     vocab_size: int
     discount: float
     levels: tuple[Counts, ...]  # [order] level m (1-based) at index m - 1: raw counts at the top, continuations below
-    _rows: dict = field(default_factory=dict, compare=False, repr=False)
+    _rows: dict = field(default_factory=dict, compare=False, repr=False)  # key() -> its row, a view of a table
+    _tables: dict = field(default_factory=dict, compare=False, repr=False)  # level -> (its rows [N, V], h -> index)
 
     def row(self, context: Sequence[int]) -> np.ndarray:
         """Returns p(. | context) [V], reading the last order - 1 tokens of the context; contexts with the same key
@@ -57,23 +59,50 @@ class Model:
         return m, h
 
     def keyed(self, key: tuple[int, tuple[int, ...]]) -> np.ndarray:
-        """Returns the row [V] of a key(), computed once and read-only."""
+        """Returns the row [V] of a key(): a read-only view of its level's table, or the uniform row for a context no
+        level has counts after."""
         found = self._rows.get(key)
         if found is None:
-            found = self._rows[key] = self._level(*key)
+            table, index = self._table(key[0])
+            at = index.get(key[1])
+            found = self._rows[key] = table[at] if at is not None else np.full(self.vocab_size, 1.0 / self.vocab_size)
             found.flags.writeable = False
         return found
 
-    def _level(self, m: int, h: tuple[int, ...]) -> np.ndarray:
-        lower = self.keyed(self._seen(m - 1, h[1:])) if m > 1 else np.full(self.vocab_size, 1.0 / self.vocab_size)  # [V]
-        counts = self.levels[m - 1]
-        if h not in counts.follow:
-            return lower  # an unseen context passes all its mass down
-        ids, c = counts.follow[h]
-        total = counts.total[h]
-        out = lower * (self.discount * len(ids) / total)  # [V] gamma(h) * p_{m-1}
-        out[ids] += np.maximum(c - self.discount, 0.0) / total
-        return out
+    def rows_of(self, contexts: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+        """Returns (rows [U, V], index [C]): each context's row is rows[index[c]]. When every context's row is in one
+        level's table (a trigram's contexts seen in its own counts), rows is that table itself, not a copy; otherwise
+        the distinct rows, stacked in order of first use."""
+        keys = [self.key(c) for c in contexts]
+        if keys and len({m for m, _ in keys}) == 1:
+            table, at = self._table(keys[0][0])
+            if all(h in at for _, h in keys):
+                return table, np.array([at[h] for _, h in keys], np.intp)
+        first: dict[tuple[int, tuple[int, ...]], int] = {}
+        index = np.array([first.setdefault(key, len(first)) for key in keys], np.intp)  # [C]
+        return np.stack([self.keyed(key) for key in first]) if first else np.empty((0, self.vocab_size)), index
+
+    def _table(self, m: int) -> tuple[np.ndarray, dict[tuple[int, ...], int]]:
+        """Returns level m's rows [N, V] of every context it has counts after, worked out at once as the formula
+        reads for one, gamma(h) * p_{m-1} then the discounted counts added, and each context's index among them."""
+        if m in self._tables:
+            return self._tables[m]
+        counts, V = self.levels[m - 1], self.vocab_size
+        contexts = list(counts.follow)
+        if m == 1:
+            out = np.full((len(contexts), V), 1.0 / V)  # [N, V]
+        else:
+            out = np.stack([self.keyed(self._seen(m - 1, h[1:])) for h in contexts]) if contexts else np.empty((0, V))
+        sizes = [len(counts.follow[h][0]) for h in contexts]  # [N]
+        totals = np.array([counts.total[h] for h in contexts], np.int64)  # [N]
+        out *= np.array([self.discount * n / counts.total[h] for n, h in zip(sizes, contexts, strict=True)])[:, None]
+        rows = np.repeat(np.arange(len(contexts)), sizes)  # [entries] each count's context
+        ids = np.concatenate([counts.follow[h][0] for h in contexts]) if contexts else np.empty(0, np.int64)
+        c = np.concatenate([counts.follow[h][1] for h in contexts]) if contexts else np.empty(0)
+        out[rows, ids] += np.maximum(c - self.discount, 0.0) / np.repeat(totals, sizes)  # each (row, id) once
+        out.flags.writeable = False
+        self._tables[m] = out, {h: i for i, h in enumerate(contexts)}
+        return self._tables[m]
 
 
 def ngram_counts(ids: Sequence[int], n: int) -> Counter:
@@ -119,7 +148,10 @@ def tempered(p: np.ndarray, temperature: float) -> np.ndarray:
         return p
     if temperature == 0:
         top = np.zeros(p.shape)  # [..., V] one-hot, without np.eye's V x V matrix (7 MB at the prose's 970 tokens)
-        np.put_along_axis(top, np.argmax(p, axis=-1)[..., None], 1.0, axis=-1)
+        if p.ndim == 1:
+            top[np.argmax(p)] = 1.0  # one row, as put_along_axis sets it, at a tenth of the cost
+        else:
+            np.put_along_axis(top, np.argmax(p, axis=-1)[..., None], 1.0, axis=-1)
         return top
     w = p ** (1.0 / temperature)  # [..., V]
     return w / w.sum(-1, keepdims=True)
