@@ -389,6 +389,26 @@ GENERATOR: dict[str, Any] = {
     "proposals": "{n} proposals",
     "were_one": "was",
     "were": "were",
+    # the last round's checks, one small accept strip each (ACCEPT), shown as the race steps or plays
+    "checks_title": "Round {round}’s checks: each strip runs from 0 to 1, shaded where u keeps the proposal; the tick is u.",
+    "cell_dropped": "“{tok}”: dropped, never checked",
+}
+
+# The accept strip (templates/accept_strip.html.j2, drawn by core.js's acceptStrip), one picture of a check wherever
+# one happens (the lab, the round player, the generator): its tick's label and the words that say what it shows.
+ACCEPT = {
+    "u": "u = {u}",
+    "r": "r = {u}",
+    "test": "u = {u} {rel} {bound}: {verdict}",
+    "range": "u = {u} {rel} [{lo}, {hi}): {verdict}",
+    "drawn": "r = {u} in [{lo}, {hi}): “{tok}”",
+    "named": "“{tok}”: {test}",
+    "lt": "<",
+    "ge": "≥",
+    "in": "in",
+    "out": "outside",
+    "kept": "kept",
+    "rejected": "rejected",
 }
 SPACE_BEFORE_NOT = ",.;:!?)]}%’”"  # a token that opens with one of these joins the text before it
 SPACE_AFTER_NOT = "([{“‘#"  # ... and after one of these the next token joins it

@@ -138,10 +138,13 @@ def test_one_role_is_one_colour_in_every_figure_and_no_two_roles_share_one(pages
     colours = role_colours(page)
     assert len(set(colours.values())) == len(colours), colours
     same = {  # role: (element, property, pseudo-element) in two or more figures, and the page's key
-        "accepted": [(".walkthrough .accept-yes", "borderRightColor", None), ("#lab .u-yes", "borderRightColor", None),
+        "accepted": [(".walkthrough .fig-accept-yes", "borderRightColor", None), ("#lab .fig-accept-yes", "borderRightColor", None),
+                     ("#generator .fig-accept-yes", "borderBottomColor", None),
                      (".role-key .swatch-accepted", "borderTopColor", "::before")],
-        "rejected": [(".walkthrough .accept-track", "backgroundColor", None), ("#lab .u-strip", "backgroundColor", None)],
-        "u": [(".walkthrough .accept-u", "backgroundColor", None), ("#lab .u-mark", "backgroundColor", None),
+        "rejected": [(".walkthrough .fig-accept-track", "backgroundColor", None), ("#lab .fig-accept-track", "backgroundColor", None),
+                     ("#generator .fig-accept-track", "backgroundColor", None)],
+        "u": [(".walkthrough .fig-accept-tick", "backgroundColor", None), ("#lab .fig-accept-tick", "backgroundColor", None),
+              ("#generator .fig-accept-tick", "backgroundColor", None),
               (".role-key .swatch-u", "backgroundColor", "::before")],
         "bonus": [(".generator .generator-tok.is-bonus", "textDecorationColor", None),
                   (".role-key .swatch-bonus", "borderTopColor", "::before")],

@@ -140,7 +140,7 @@ def u_mark_side(page: Page) -> str:
     """Returns where the accept bar draws u: "inside" the accept region or "outside" it, from the boxes on screen."""
     boxes = page.evaluate("""() => { const bar = document.querySelector('[data-walkthrough-bar]');
       const box = s => bar.querySelector(s).getBoundingClientRect();
-      const u = box('.accept-u'), yes = box('.accept-yes');
+      const u = box('.fig-accept-tick'), yes = box('.fig-accept-yes');
       return [u.left + u.width / 2, yes.left, yes.right]; }""")
     centre, left, right = boxes
     return "inside" if left <= centre < right else "outside"
@@ -171,7 +171,7 @@ def test_the_overconfident_round_shows_a_check_kept_and_one_rejected_by_chance(p
             f"u = {c['u']} is {'below' if kept else 'not below'} {c['accept']}")
         assert u_mark_side(page) == ("inside" if kept else "outside")
     expect(page.locator("[data-walkthrough-dist]")).to_be_visible()  # the rejection draws its replacement
-    expect(page.locator("[data-walkthrough-dist-mark]")).to_be_attached()
+    expect(page.locator("[data-walkthrough-dist-draw] .fig-accept-tick")).to_be_visible()
 
 
 @pytest.mark.browser

@@ -415,7 +415,7 @@ def test_reduced_motion_turns_animation_off(page: Page, page_url):
     page.goto(page_url + "#aligned/2")
     current = page.locator("[data-walkthrough-strip] .slot.is-current")
     expect(current).to_have_css("animation-name", "none")
-    expect(page.locator(".accept-yes")).to_have_css("transition-duration", "0s")
+    expect(page.locator("[data-walkthrough-bar] .fig-accept-yes")).to_have_css("transition-duration", "0s")
 
 
 def test_no_horizontal_scroll_at_360px(page: Page, page_url, trace):
@@ -461,10 +461,10 @@ def test_axe_finds_nothing_on_the_whole_page_in_light_or_dark(page: Page, page_u
 
 
 DRAW_GEOMETRY_JS = """() => {
-  const segs = [...document.querySelectorAll('[data-walkthrough-dist-segs] .r-seg')];
+  const draw = document.querySelector('[data-walkthrough-dist-draw]'), segs = [...draw.querySelectorAll('.fig-accept-seg')];
   const drawn = segs.findIndex(s => s.classList.contains('is-drawn'));
-  const box = segs[drawn].getBoundingClientRect(), mark = document.querySelector('[data-walkthrough-dist-mark]').getBoundingClientRect();
-  const label = document.querySelector('[data-walkthrough-dist-r]'), b = label.getBoundingClientRect(), s = label.parentElement.getBoundingClientRect();
+  const box = segs[drawn].getBoundingClientRect(), mark = draw.querySelector('.fig-accept-tick').getBoundingClientRect();
+  const label = draw.querySelector('[data-accept-u]'), b = label.getBoundingClientRect(), s = label.parentElement.getBoundingClientRect();
   const ends = [...label.parentElement.children].filter(e => e !== label && getComputedStyle(e).visibility !== 'hidden');
   const clash = b.left < s.left - 0.5 || b.right > s.right + 0.5
       || ends.some(e => { const r = e.getBoundingClientRect(); return r.left < b.right && r.right > b.left; });
@@ -483,7 +483,7 @@ def draw_frames(page: Page, trace):
                     continue
                 name = "rep" if f["kind"] == "verify" else "bonus"
                 page.evaluate("h => { location.hash = h; }", f"{p['id']}/{f'r{r}/' if r else ''}{f['index']}")
-                expect(page.locator("[data-walkthrough-dist-r]")).to_have_text(f"r = {rnd['fields'][name + '_u']}")
+                expect(page.locator("[data-walkthrough-dist-draw] [data-accept-u]")).to_have_text(f"r = {rnd['fields'][name + '_u']}")
                 yield p, r, rnd, f, name, rnd["fields"][name + "_u"]
 
 

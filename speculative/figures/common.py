@@ -122,6 +122,16 @@ def none_mark(value: str | None) -> str:
     return strings.WALKTHROUGH["no_token"] if value is None else value
 
 
+def accept_words(u: str, bound: str, below: bool, kept: bool, tok: str | None = None) -> str:
+    """Returns an accept strip's words for a check as core.js's acceptWords writes them: u as shown, the bound it is
+    compared with, whether u is below it and whether the proposal was kept ("u = 0.306 < 5/6: kept"); with `tok`,
+    the proposal first ("“the”: u = …")."""
+    w = strings.ACCEPT
+    test = text.fill(w["test"], {"u": u, "rel": w["lt" if below else "ge"], "bound": bound,
+                                 "verdict": w["kept" if kept else "rejected"]})
+    return test if tok is None else text.fill(w["named"], {"tok": tok, "test": test})
+
+
 HOOKS = ("trace", "context", "profile_trace", "profile_context")
 
 

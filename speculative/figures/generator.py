@@ -17,7 +17,7 @@ from .. import prose, strings, text, variants
 from ..sizes import CONTEXTS, KS, PROFILE_K, PROFILE_ROUNDS
 from ..stats import round_cost
 from ..text import decimal_str
-from .common import Figure
+from .common import Figure, accept_words
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
     from ..language import LanguageRun
@@ -102,7 +102,7 @@ def temp_label(t: Any) -> str:
 
 class Generator(Figure):
     SCRIPTS = ("js/generator.js",)
-    WORDS = ("GENERATOR",)
+    WORDS = ("GENERATOR", "ACCEPT")
     IDS = frozenset({"generator", "generator-title", "generator-draft", "generator-k", "generator-temp", "generator-sampler",
                      "generator-check"})
     STYLESHEET = True
@@ -151,7 +151,7 @@ class Generator(Figure):
             "clock": text.fill(strings.GENERATOR["clock"], {"window": CLOCK_STEPS}), "how": text.fill(strings.GENERATOR["how"], {"goal": r.goal}),
             "why": strings.GENERATOR["why"], "unit": strings.GENERATOR["unit"], "goal": r.goal, "new": strings.GENERATOR["new"],
             "prompt_key": strings.GENERATOR["prompt"], "samplers": [v.name for v in variants.VARIANTS],
-            **self._seeded(), **self._facts()}}
+            **self._seeded(), **self._facts(), **self._checks()}}
 
     def _seeded(self) -> dict[str, Any]:
         """Returns the seeded run's lanes: the prompt, the speculative tokens with their kinds, the plain tokens."""
@@ -164,6 +164,18 @@ class Generator(Figure):
                 "spec": [{"space": a, "token": b, "kind": KINDS[kind]} for (a, b), (_, kind) in zip(spaced[n:], spec, strict=True)],
                 "plain": "".join(a + b for a, b in plain[n:]),
                 "legend": [{"kind": name, "text": strings.GENERATOR[name]} for name in ("accepted", "replaced", "bonus")]}
+
+    def _checks(self) -> dict[str, Any]:
+        """Returns the seeded race's last round as the row of its checks shows it (generator.js's renderChecks):
+        the row's title, each check's strip words and verdict, then each proposal it dropped."""
+        r = self._run
+        last, v = r.run[-1], r.vocab
+        kept = [kind == "a" for kind in last.kinds[:len(last.uniforms)]]  # one per check: the bonus is none
+        cells = [{"text": accept_words(probability(u), probability(a), u < a, ok, v[x]), "state": "kept" if ok else "rejected"}
+                 for x, a, u, ok in zip(last.proposals, last.accept, last.uniforms, kept, strict=False)]
+        dropped = [text.fill(strings.GENERATOR["cell_dropped"], {"tok": v[x]}) for x in last.dropped]
+        return {"checks_title": text.fill(strings.GENERATOR["checks_title"], {"round": len(r.run)}), "checks": cells,
+                "dropped_cells": dropped}
 
     def _facts(self) -> dict[str, Any]:
         """Returns the seeded race's figures, its verdict and the expected ones, as finished sentences."""

@@ -54,7 +54,7 @@ def _opening_u(accept: Fraction, drawn: float | None) -> str:
 
 class Lab(Figure):
     SCRIPTS = ('js/eighths.js', 'js/tally.js', 'js/lab.js')
-    WORDS = ("LAB", "OWN", "RULE_WORDS", "WALKTHROUGH", "CONVERGENCE")
+    WORDS = ("LAB", "OWN", "RULE_WORDS", "WALKTHROUGH", "CONVERGENCE", "ACCEPT")
     IDS = frozenset({"lab", "lab-title", "lab-position", "lab-sampler", "lab-u", "lab-rep", "lab-broken-cap"})
     PREFIXES = frozenset({"lab-cap"})  # "lab-cap-<profile id>"
 

@@ -151,7 +151,7 @@ class Walkthrough(Figure):
     """The player's model: each profile's authored round and drawn rounds, and their frames."""
 
     SCRIPTS = ('js/walkthrough.js',)
-    WORDS = ("WALKTHROUGH", "DRAWS", "KIND_NAMES", "CAPTIONS", "STATE_NAMES")
+    WORDS = ("WALKTHROUGH", "DRAWS", "KIND_NAMES", "CAPTIONS", "STATE_NAMES", "ACCEPT")
     STYLESHEET = True
     IDS = frozenset({"walkthrough", "walkthrough-player", "walkthrough-frame", "walkthrough-speed", "walkthrough-draw-hint",
                      "walkthrough-chance-note"})

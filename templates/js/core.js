@@ -138,6 +138,50 @@ function overlapRows(pos, vocab, mark, numbers) {
   });
 }
 
+/* ---------- the accept strip (templates/accept_strip.html.j2): one picture of a check, in every figure ---------- */
+
+// Draws the accept strip `el` from d, in the words W (trace.text.accept). A check: the region where u keeps the
+// proposal, [at, at + a) (at is 0 unless given), u as shown (a string), whether u is below the bound the words name
+// (`bound`, or the range [lo, hi) when lo is given), whether the proposal was kept, and `tok`, which names it first.
+// A draw from a distribution: its cumulative shares `cuts` (token y owns [cuts[y - 1], cuts[y])), `names` and `shares`
+// for the segments' labels, the `chosen` token, u the draw r as shown, in [lo, hi), and `tok` the chosen token's label.
+function acceptStrip(el, d, W) {
+  const drawn = !!d.cuts, u = Number(d.u), at = d.at || 0, a = clamp(d.a || 0, 0, 1 - at);
+  el.classList.add('is-live');  // the track shows once it is drawn: before, the words alone
+  el.classList.toggle('is-residual', drawn);
+  el.classList.toggle('is-never', !drawn && a === 0);
+  el.classList.toggle('is-kept', !drawn && !!d.kept);
+  el.classList.toggle('is-rejected', !drawn && !d.kept);
+  el.style.setProperty('--at', String(at));
+  el.style.setProperty('--a', String(a));
+  el.style.setProperty('--u', String(u));
+  el.dataset.acceptEnd = u < 0.2 ? 'lo' : u > 0.8 ? 'hi' : '';  // the tick's label keeps clear of that end's number
+  el.querySelector('[data-accept-segs]').replaceChildren(...drawn ? stripSegments(d) : []);
+  el.querySelector('[data-accept-u]').textContent = fill(drawn ? W.r : W.u, { u: d.u });
+  el.querySelector('[data-accept-text]').textContent = acceptWords(d, W);
+}
+
+// The strip's words: "u = 0.306 < 5/6: kept", "u = 0.300 in [0.250, 0.625): kept", "r = 0.054 in [0, 0.667): “sat”",
+// and with tok a check names its proposal first: "“the”: u = 0.3061 < 0.8333: kept" (figures/common.accept_words).
+function acceptWords(d, W) {
+  const f = { u: d.u, bound: d.bound, lo: d.lo, hi: d.hi, tok: d.tok, verdict: d.kept ? W.kept : W.rejected };
+  if (d.cuts) return fill(W.drawn, f);
+  f.rel = d.lo === undefined ? (d.below ? W.lt : W.ge) : (d.kept ? W.in : W.out);
+  const test = fill(d.lo === undefined ? W.test : W.range, f);
+  return d.tok === undefined ? test : fill(W.named, { tok: d.tok, test });
+}
+
+// One segment per token, as wide as its share, labelled with its name and share; the chosen one marked.
+function stripSegments(d) {
+  return d.cuts.map((cut, y) => {
+    const width = cut - (y ? d.cuts[y - 1] : 0);
+    const seg = node('span', `fig-accept-seg${y === d.chosen ? ' is-drawn' : ''}${width > 0 ? '' : ' is-empty'}`);
+    seg.style.setProperty('--w', String(width));
+    seg.append(node('bdi', '', d.names[y]), ' ', d.shares[y] === null ? '0' : d.shares[y]);
+    return seg;
+  });
+}
+
 // What print.js's startNear tells the page when a part far below the fold has joined it.
 const NEAR_EVENT = 'data-near';
 
@@ -187,6 +231,6 @@ const STARTERS = [];  // [name, selector, start, many]
 function starts(name, selector, start, many) { STARTERS.push([name, selector, start, !!many]); }
 
 Object.assign(shared, {
-  bar, clamp, cloned, decoded, figure, fill, fracValue, grouped, headRow, ids, loadTrace, NEAR_EVENT, node,
+  acceptStrip, bar, clamp, cloned, decoded, figure, fill, fracValue, grouped, headRow, ids, loadTrace, NEAR_EVENT, node,
   offerBack, oneAtATime, overlapRows, partsOf, row, STARTERS, starts, tokenCell, uniformSource, whenNear, whole
 });

@@ -6,7 +6,7 @@
 // and then starts from an empty race): each lane stops there, and once both have, the figure says who was first.
 
 const {
-  clamp, cloned, committedIn, figure, fill, firstLargest, FLOATS, inverseCdf, node, oneAtATime, overlapRows,
+  acceptStrip, clamp, cloned, committedIn, figure, fill, firstLargest, FLOATS, inverseCdf, node, oneAtATime, overlapRows,
   partsOf, starts, uniformSource, variantPieces, whole
 } = shared;
 
@@ -17,7 +17,8 @@ const GENERATOR_PARTS = {
   specBar: '[data-generator-spec-bar]', plainBar: '[data-generator-plain-bar]', measured: '[data-generator-measured]',
   expected: '[data-generator-expected]', note: '[data-generator-note]', check: '[data-generator-check-text]', bars: '[data-generator-bars]',
   how: '[data-generator-how]', sampler: '[data-generator-sampler]', brokenAt: '[data-generator-broken-at]',
-  verdict: '[data-generator-verdict]'
+  verdict: '[data-generator-verdict]', checksTitle: '[data-generator-checks-title]', cells: '[data-generator-cells]',
+  cellAt: '[data-generator-cell-at]'
 };
 const GENERATOR_MS = 300;  // play: milliseconds per target pass of the clock
 const GENERATOR_TIE = 1e-9;  // clock times this close are the same (figures/generator.TIE)
@@ -156,6 +157,7 @@ function startGenerator(root, trace) {
   const fig = figure(root, trace, { draft: g.draft, k: g.k, temp: g.temp, sampler: 0, playing: false }, limitGenerator, renderGenerator);
   fig.ui = partsOf(root, GENERATOR_PARTS);
   fig.G = trace.text.generator;
+  fig.A = trace.text.accept;
   fig.pure = { tempered, inverseCdf, probText };  // what a test opting in with __playerDebug may call
   fig.reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   fig.goal = Number.isInteger(window.__generateRace) ? window.__generateRace : g.goal;
@@ -342,7 +344,28 @@ function renderGenerator(fig) {
   growPlain(fig);
   renderFigures(fig);
   renderCheck(fig);
+  renderChecks(fig);
   renderBroken(fig);
+}
+
+// The last round's checks, one small accept strip each (core.js's acceptStrip), then the proposals it dropped: where
+// each u fell against the region that keeps its proposal, without a click. Written again only for a new round.
+function renderChecks(fig) {
+  const round = fig.run.rounds[fig.run.rounds.length - 1], ui = fig.ui, G = fig.G;
+  if (fig.checksOf === round) return;
+  fig.checksOf = round;
+  if (!round) return;  // a fresh race keeps the last round's row until its own first round
+  ui.checksTitle.textContent = fill(G.checks_title, { round: round.index + 1 });
+  const cells = round.checks.map((c, j) => {
+    const cell = cloned(ui.cellAt, { strip: '[data-accept]' }), kept = round.kinds[j] === KINDS[0];
+    // a broken sampler that keeps u at or above its bound keeps the region [a, 1)
+    const region = c.below ? { at: 0, a: c.a } : { at: clamp(c.a, 0, 1), a: 1 - clamp(c.a, 0, 1) };
+    acceptStrip(cell.strip, Object.assign(region, { u: probText(c.u), bound: probText(c.a), below: c.u < c.a, kept,
+      tok: fig.vocab[round.proposals[j]] }), fig.A);
+    return cell.root;
+  });
+  const dropped = round.proposals.slice(round.checks.length).map(y => node('li', 'generator-cell is-dropped', fill(G.cell_dropped, { tok: fig.vocab[y] })));
+  ui.cells.replaceChildren(...cells, ...dropped);
 }
 
 // Under a broken sampler: the first token a round commits after the prose's most frequent context, against the

@@ -2,13 +2,13 @@
 // the thresholds and cut points the build precomputed decide.
 
 const {
-  bindTally, clamp, cloned, decoded, eighthsBars, eighthsBroken, eighthsFacts, figure, fill, FLOATS, fracValue, ids,
+  acceptStrip, bindTally, clamp, cloned, decoded, eighthsBars, eighthsBroken, eighthsFacts, figure, fill, FLOATS, fracValue, ids,
   limitTally, node, offerBack, overlapRows, partsOf, renderTally, segmentAt, starts, variantPieces, whole
 } = shared;
 
 const LAB_PARTS = {
   select: '[data-lab-position]', tokens: '[data-lab-tokens]', bars: '[data-lab-bars]', u: '[data-lab-u]',
-  yes: '[data-lab-yes]', mark: '[data-lab-mark]', threshold: '[data-lab-threshold]', verdict: '[data-lab-verdict]',
+  strip: '[data-lab-strip]', verdict: '[data-lab-verdict]',
   residual: '[data-lab-residual]', r: '[data-lab-r]', segments: '[data-lab-segments]', rep: '[data-lab-rep]',
   rules: '[data-lab-rules]', own: '[data-lab-own]', grid: '[data-lab-own-grid]', row: '[data-lab-own-row]', off: '[data-lab-off]',
   rate: '[data-lab-rate]', test: '[data-lab-test]', sampler: '[data-lab-sampler]', variantAt: '[data-lab-variant-at]'
@@ -39,6 +39,7 @@ function startLab(root, trace) {
   fig.legend = fig.ui.tokens.querySelector('legend');
   fig.L = trace.text.lab;
   fig.O = trace.text.own;
+  fig.A = trace.text.accept;
   bindLab(fig);
   bindTally(fig);
   fig.update({});
@@ -131,12 +132,10 @@ function renderLabTest(fig, pos) {
     lo, hi: (c.at + c.w).toFixed(3), rep: labels[c.y] };
   ui.u.value = u;
   ui.u.setAttribute('aria-valuetext', fill(fig.trace.text.walkthrough.u, f));
-  ui.yes.style.setProperty('--w', String(c.w));
-  ui.yes.style.setProperty('--at', String(c.at));
-  ui.yes.parentNode.classList.toggle('is-never', c.w === 0);
+  // exact match keeps the proposal where u lands in its segment of p; the other rules where u is below a bound
+  const range = s.rule === 'exact-match' ? { lo: f.lo, hi: f.hi } : {};
+  acceptStrip(ui.strip, Object.assign({ at: c.at, a: c.w, u, bound: f.accept, below: passed, kept: passed }, range), fig.A);
   fig.canFail = c.w < 1;
-  ui.mark.style.setProperty('--u', u);
-  ui.threshold.textContent = fill(W.threshold, f);
   ui.verdict.className = `lab-verdict ${passed ? 'is-accepted' : 'is-rejected'}`;
   ui.verdict.replaceChildren(node('strong', '', passed ? fig.L.accepted : fig.L.rejected), fill(passed ? W.pass : W.fail, f));
   return passed;
@@ -144,18 +143,12 @@ function renderLabTest(fig, pos) {
 
 // The replacement strip: `cuts` are the cumulative shares of the distribution it draws from, `shares` its values.
 function renderLabResidual(fig, cuts, shares) {
-  const ui = fig.ui, y = segmentAt(cuts, fig.state.r), r = fig.state.r.toFixed(3);
+  const ui = fig.ui, y = segmentAt(cuts, fig.state.r), r = fig.state.r.toFixed(3), labels = fig.trace.labels;
+  const lo = (y ? cuts[y - 1] : 0).toFixed(3), hi = cuts[y].toFixed(3);
   ui.r.value = r;
   ui.r.setAttribute('aria-valuetext', fill(fig.L.r_text, { r }));
-  ui.segments.replaceChildren(...fig.trace.vocabulary.map((tok, j) => {
-    const width = cuts[j] - (j ? cuts[j - 1] : 0);
-    const seg = node('span', `r-seg${j === y ? ' is-drawn' : ''}${width ? '' : ' is-empty'}`);
-    seg.style.setProperty('--w', String(width));
-    seg.append(node('bdi', '', tok), ' ', shares[j] === null ? '0' : shares[j]);
-    return seg;
-  }));
-  const lo = y ? cuts[y - 1] : 0;
-  ui.rep.textContent = fill(fig.L.replacement, { r, rep: fig.trace.labels[y], lo: lo.toFixed(3), hi: cuts[y].toFixed(3) });
+  acceptStrip(ui.segments, { cuts, names: fig.trace.vocabulary, shares, chosen: y, u: r, lo, hi, tok: labels[y] }, fig.A);
+  ui.rep.textContent = fill(fig.L.replacement, { r, rep: labels[y], lo, hi });
 }
 
 // How often the chosen rule passes a proposal here, exact; under the accept test, every token's accept probability.

@@ -1,7 +1,7 @@
 // The round player: steps through the frames of the trace's rounds, with a deep link per frame.
 
 const {
-  bar, clamp, decoded, figure, fill, fracValue, headRow, NEAR_EVENT, node, offerBack, overlapRows, partsOf, row,
+  acceptStrip, bar, clamp, decoded, figure, fill, fracValue, headRow, NEAR_EVENT, node, offerBack, overlapRows, partsOf, row,
   starts, tokenCell, whole
 } = shared;
 
@@ -88,11 +88,11 @@ const WALKTHROUGH_PARTS = {
   roundCounter: '[data-walkthrough-round-counter]', playLabel: '[data-walkthrough-play-label]', scrubber: '[data-walkthrough-scrubber]',
   counter: '[data-walkthrough-counter]', speed: '[data-walkthrough-speed]', head: '[data-walkthrough-head]', caption: '[data-walkthrough-caption]', strip: '[data-walkthrough-strip]',
   test: '[data-walkthrough-test]', testTitle: '[data-walkthrough-test-title]', p: '[data-walkthrough-p]', q: '[data-walkthrough-q]', ratio: '[data-walkthrough-ratio]',
-  accept: '[data-walkthrough-accept]', u: '[data-walkthrough-u]', bar: '[data-walkthrough-bar]', uLabel: '[data-walkthrough-u-label]', verdict: '[data-walkthrough-verdict]',
+  accept: '[data-walkthrough-accept]', u: '[data-walkthrough-u]', bar: '[data-walkthrough-bar]', verdict: '[data-walkthrough-verdict]',
   chance: '[data-walkthrough-chance]', bars: '[data-walkthrough-bars]', dist: '[data-walkthrough-dist]', distTitle: '[data-walkthrough-dist-title]',
   distHead: '[data-walkthrough-dist-head]', distBody: '[data-walkthrough-dist-body]', dropped: '[data-walkthrough-dropped]',
   droppedList: '[data-walkthrough-dropped-list]', committed: '[data-walkthrough-committed]', distDraw: '[data-walkthrough-dist-draw]',
-  idle: '[data-walkthrough-idle]', distSegs: '[data-walkthrough-dist-segs]', distMark: '[data-walkthrough-dist-mark]', distR: '[data-walkthrough-dist-r]', chanceNote: '[data-walkthrough-chance-note]',
+  idle: '[data-walkthrough-idle]', chanceNote: '[data-walkthrough-chance-note]',
   drawHint: '[data-walkthrough-draw-hint]', roundChance: '[data-walkthrough-round-chance]', chanceButton: '[data-walkthrough-action="chance"]'
 };
 
@@ -113,6 +113,7 @@ function startWalkthrough(root, trace) {
   fig.ui = ui;
   fig.T = trace.text.walkthrough;
   fig.D = trace.text.draws;
+  fig.A = trace.text.accept;
   fig.timer = null;
   bindWalkthroughControls(fig);
   bindWalkthroughLinks(fig);
@@ -262,11 +263,7 @@ function renderTest(fig, f, ctx, rnd) {
   ui.ratio.textContent = fill(T.ratio, { p: bracketed(ctx.p), q: bracketed(ctx.q), ratio: pos.ratio[x] });
   ui.accept.textContent = fill(T.accept, { ratio: pos.ratio[x], accept: ctx.accept });
   ui.u.textContent = f.u;
-  ui.bar.style.setProperty('--accept', String(pos.accept_f[x]));
-  ui.bar.classList.toggle('is-never', pos.accept_f[x] === 0);
-  ui.bar.style.setProperty('--u', f.u);
-  ui.bar.dataset.walkthroughUEnd = scaleEnd(f.u);
-  ui.uLabel.textContent = fill(T.u, { u: f.u });
+  acceptStrip(ui.bar, { a: pos.accept_f[x], u: f.u, bound: ctx.accept, below: passed, kept: passed }, fig.A);
   ui.verdict.className = `walkthrough-verdict ${passed ? 'is-accepted' : 'is-rejected'}`;
   ui.verdict.replaceChildren(node('strong', '', passed ? T.accepted : T.rejected),
     fill(passed ? T.below : T.not_below, { u: f.u, accept: ctx.accept }));
@@ -281,7 +278,7 @@ function renderDist(fig, f, ctx, rnd) {
   fig.ui.dist.dataset.walkthroughKind = bonus ? 'bonus' : 'residual';
   if (rejected) renderResidual(fig, f, ctx, rnd);
   else if (bonus) renderBonus(fig, ctx, rnd);
-  else [fig.ui.distHead, fig.ui.distBody, fig.ui.distSegs].forEach(e => { e.replaceChildren(); });
+  else [fig.ui.distHead, fig.ui.distBody].forEach(e => { e.replaceChildren(); });
 }
 
 function renderResidual(fig, f, ctx, rnd) {
@@ -295,7 +292,8 @@ function renderResidual(fig, f, ctx, rnd) {
     return row([tokenCell(tok, note), pos.target[y], pos.draft[y], pos.residual_raw[y],
       bar(share === null ? 0 : fracValue(share), share === null ? T.no_token : share)], cls);
   }));
-  renderDraw(fig, pos.cuts, pos.residual, rnd.replacement, rnd.fields.rep_u);
+  const F = rnd.fields;
+  renderDraw(fig, { cuts: pos.cuts, shares: pos.residual, chosen: rnd.replacement, u: F.rep_u, lo: F.rep_lo, hi: F.rep_hi });
 }
 
 function renderBonus(fig, ctx, rnd) {
@@ -304,29 +302,14 @@ function renderBonus(fig, ctx, rnd) {
   ui.distHead.replaceChildren(headRow([T.col_token, T.col_p]));
   ui.distBody.replaceChildren(...fig.trace.vocabulary.map((tok, y) => row([tokenCell(tok, y === rnd.bonus ? T.note_drawn : ''), bar(fracValue(targets[y]), targets[y])],
       y === rnd.bonus ? 'is-drawn' : '')));
-  renderDraw(fig, currentProfile(fig).bonus_cuts, targets, rnd.bonus, rnd.fields.bonus_u);
+  const F = rnd.fields;
+  renderDraw(fig, { cuts: currentProfile(fig).bonus_cuts, shares: targets, chosen: rnd.bonus, u: F.bonus_u, lo: F.bonus_lo, hi: F.bonus_hi });
 }
 
-// Which end of a 0-to-1 scale a draw's label sits against, if any, so that it keeps clear of the end's number.
-function scaleEnd(u) {
-  return u < 0.2 ? 'lo' : u > 0.8 ? 'hi' : '';
-}
-
-// The draw r on the strip of cut points it was drawn by: token y owns [cuts[y-1], cuts[y]), and r lands in
-// the committed token's segment (the caption says which, in numbers).
-function renderDraw(fig, cuts, shares, chosen, r) {
-  const ui = fig.ui;
-  const segments = fig.trace.vocabulary.map((tok, y) => {
-    const width = cuts[y] - (y ? cuts[y - 1] : 0);
-    const seg = node('span', `r-seg${y === chosen ? ' is-drawn' : ''}${width > 0 ? '' : ' is-empty'}`);
-    seg.style.setProperty('--w', String(width));
-    seg.append(node('bdi', '', tok), ' ', shares[y] === null ? '0' : shares[y]);
-    return seg;
-  });
-  ui.distSegs.replaceChildren(...segments.concat([ui.distMark]));
-  ui.distDraw.style.setProperty('--u', r);
-  ui.distDraw.dataset.walkthroughUEnd = scaleEnd(Number(r));
-  ui.distR.textContent = fill(fig.D.r, { r });
+// The draw r on the accept strip, as the segments of the cut points it was drawn by: token y owns [cuts[y-1],
+// cuts[y]), and r (d.u, in [d.lo, d.hi)) lands in the chosen token's segment (the caption says which, in numbers).
+function renderDraw(fig, d) {
+  acceptStrip(fig.ui.distDraw, Object.assign(d, { names: fig.trace.vocabulary, tok: fig.trace.labels[d.chosen] }), fig.A);
 }
 
 function renderDropped(fig, slots) {
