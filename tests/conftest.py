@@ -222,6 +222,16 @@ def edited_data(folder: Path, edit: Callable[[dict], None], name: str = "edited.
     return path
 
 
+def overfull(raw: dict) -> dict:
+    """Returns raw (a data file's JSON) with 1/8 added to the target's first cell, in place: whatever the file's
+    denominators, position 1 of the target then sums to 9/8, which the build refuses."""
+    raw["target"][0][0] = str(Fraction(raw["target"][0][0]) + Fraction(1, 8))
+    return raw
+
+
+OVERFULL = "target[0] (the target, position 1): sums to 9/8; each distribution must sum to 1"  # what the build says
+
+
 @pytest.fixture(autouse=True)
 def own_build_cache(tmp_path_factory, monkeypatch):
     """Gives each test worker its own .cache/ for in-process builds, so two builds on two cores never wait on one

@@ -107,11 +107,12 @@ def test_rule_and_verification_cost_change_the_figures_to_the_exact_values(page:
         expect(readout).to_contain_text(f"a round costs {cost_phrase(total)}.")
     for i, p in enumerate(trace["profiles"]):
         col = [exact_speedup(explained, i, list(BY_ID)[rule], v, c, j) for j in range(1, data.k + 1)]
-        expect(readout).to_contain_text(f"For {p['name']}, drafting k = {k} gives {decimal_str(col[k - 1])}×")
+        shown = column_texts(col)  # 2 decimals, or more where the best k would tie another
+        expect(readout).to_contain_text(f"For {p['name']}, drafting k = {k} gives {shown[k - 1]}×")
         best = best_paying_k(col)
-        expect(readout).to_contain_text(f"the best k is {best} ({decimal_str(col[best - 1])}×)" if best else NO_K)
+        expect(readout).to_contain_text(f"the best k is {best} ({shown[best - 1]}×)" if best else NO_K)
         row = fig.locator(".explorer-row").nth(i)
-        expect(row.locator(".explorer-val")).to_have_text([f"{decimal_str(x)}×" for x in col])
+        expect(row.locator(".explorer-val")).to_have_text([f"{x}×" for x in shown])
         expect(row.locator(".explorer-col.is-slow")).to_have_count(sum(x < 1 for x in col))
         expect(row.locator(".explorer-col.is-best .explorer-k")).to_have_text([str(best)] if best else [])
 
@@ -204,3 +205,33 @@ def test_every_bar_colour_the_explorer_draws_has_a_swatch_in_its_key(page: Page,
     swatches = set(fig.locator(".fig-key > span").evaluate_all(looks % "'::before'"))
     assert len(bars) == 4, bars  # faint, picked; each at or below 1×
     assert bars <= swatches, bars - swatches
+
+
+# Each label's box and the 1× line's height, in page pixels, for every bar the explorer draws now: the line is the
+# chart's ::after, drawn at 1/top of the chart's height above its bottom edge.
+LABELS_AND_LINES = """fig => [...fig.querySelectorAll('.explorer-chart')].flatMap(chart => {
+  const box = chart.getBoundingClientRect(), style = getComputedStyle(chart);
+  const line = box.bottom - parseFloat(style.borderBottomWidth) - parseFloat(getComputedStyle(chart, '::after').bottom);
+  return [...chart.querySelectorAll('.explorer-val')].map(v => {
+    const r = v.getBoundingClientRect();
+    return { text: v.textContent, top: r.top, bottom: r.bottom, line };
+  });
+})"""
+
+
+@pytest.mark.browser
+def test_no_value_label_crosses_the_one_times_line_at_any_setting(page: Page, page_url, trace):
+    """Every rule, verification cost and draft cost the explorer offers: each bar's label lies wholly above or
+    wholly below the dashed 1× line, so the line never runs through a number."""
+    page.goto(page_url)
+    fig = explorer(page)
+    rules, nv, nc = len(trace["rules"]), len(trace["explorer"]["verify"]), len(trace["explorer"]["costs"])
+    crossed = []
+    for rule in range(rules):
+        for verify in range(nv):
+            for cost in range(nc):
+                choose(fig, rule, verify, cost, trace["k"])
+                for label in fig.evaluate(LABELS_AND_LINES):
+                    if label["top"] < label["line"] < label["bottom"]:
+                        crossed.append((rule, verify, cost, label["text"]))
+    assert not crossed, f"labels the 1× line runs through (rule, verify, cost, label): {crossed[:8]}"

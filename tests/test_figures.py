@@ -4,6 +4,7 @@ speedup explorer, each driven by its accessible names and checked against the tr
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from labkit import chi_square_p, draw, lab, route_shares, seeded, tally_counts
@@ -55,13 +56,16 @@ def test_u_just_below_and_just_above_the_threshold_flips_the_verdict(page: Page,
     a = pos["accept_f"][x]
     u = lab(page).get_by_label("Uniform draw u")
     verdict = lab(page).locator("[data-lab-verdict]")
-    u.fill(f"{a - 0.001:.3f}")
+    # the slider's grid is 0.001: the last point below a, and the first at or above it (a itself when a is on it,
+    # as eighths are: u < a is the rule, so u equal to a is a rejection)
+    below, at = math.floor(a * 1000 - 1e-9) / 1000, math.ceil(a * 1000 - 1e-9) / 1000
+    u.fill(f"{below:.3f}")
     expect(verdict).to_contain_text("Accepted")
     expect(verdict).to_contain_text(pos["worked"][x])
     expect(lab(page).locator("[data-lab-residual]")).to_be_hidden()
-    u.fill(f"{a:.3f}")  # u < a is the rule: u equal to a is a rejection
+    u.fill(f"{at:.3f}")
     expect(verdict).to_contain_text("Rejected")
-    u.fill(f"{a + 0.001:.3f}")
+    u.fill(f"{at + 0.001:.3f}")
     expect(verdict).to_contain_text("Rejected")
 
 

@@ -37,6 +37,24 @@ def eighths(dist: list[str]) -> list[int]:
     return [int(Fraction(x) * 8) for x in dist]
 
 
+def in_eighths(pos: dict) -> bool:
+    return all((Fraction(x) * 8).denominator == 1 for x in (*pos["target"], *pos["draft"]))
+
+
+def last_in_eighths(trace: dict) -> tuple[str, dict]:
+    """Returns the last shipped position whose p and q are both in eighths, which the reader's own position starts
+    from; the last position of all when none is (the reader's own then starts from even spreads)."""
+    found = [(w, pos) for w, pos in shipped_positions(trace) if in_eighths(pos)]
+    return (found or shipped_positions(trace))[-1]
+
+
+def even_spreads(size: int) -> dict[str, list[int]]:
+    """Returns the reader's own position's start when the one last shown is not in eighths: 8/8 spread as evenly as
+    whole eighths allow, the extra eighths on the first tokens for p and on the last for q."""
+    p = [8 // size + (y < 8 % size) for y in range(size)]
+    return {"p": p, "q": p[::-1]}
+
+
 def record(p: list[int], q: list[int]) -> stats.PositionRecord:
     return stats.position_record(tuple(Fraction(a, 8) for a in p), tuple(Fraction(b, 8) for b in q), 1)
 
@@ -174,13 +192,18 @@ def test_your_own_position_starts_from_the_shipped_position_last_shown(pages, pa
     page = seeded(pages, page_url, seed=None)
     vocab = trace["vocabulary"]
     expect(lab(page).get_by_role("spinbutton")).to_have_count(0)  # no inputs on a page at rest
-    where, pos = shipped_positions(trace)[6]
+    where, pos = last_in_eighths(trace)
     lab(page).get_by_label("Position", exact=True).select_option(where)
     choose_own(page)
-    for d, dist in (("p", pos["target"]), ("q", pos["draft"])):
-        for box, value in zip(own_inputs(page, d, vocab), eighths(dist), strict=True):
+    start = {"p": eighths(pos["target"]), "q": eighths(pos["draft"])} if in_eighths(pos) else even_spreads(len(vocab))
+    for d in ("p", "q"):
+        for box, value in zip(own_inputs(page, d, vocab), start[d], strict=True):
             expect(box).to_have_value(str(value))
-    expect(lab(page).locator("[data-lab-rate]")).to_have_text(rate_text(pos, ACCEPT, vocab))
+    if in_eighths(pos):  # the same figures, α in eighths (the trace writes it over its own group's denominator)
+        alpha = Fraction(pos["rates"][ACCEPT])
+        eighth = str(alpha) if alpha.denominator == 1 else f"{alpha * 8}/8"
+        shown = rate_text(pos, ACCEPT, vocab).replace(f"α = {pos['rates'][ACCEPT]}.", f"α = {eighth}.")
+        expect(lab(page).locator("[data-lab-rate]")).to_have_text(shown)
     lab(page).get_by_label("Position", exact=True).select_option(where)
     expect(lab(page).get_by_role("spinbutton")).to_have_count(0)
     page.close()
@@ -208,7 +231,10 @@ def test_every_edit_gives_the_analysis_alpha_and_accept_probabilities(pages, pag
         facts = position_facts_of(record(after["p"], after["q"]), 0, vocab, 8).json()
         expect(lab(page).locator("[data-lab-rate]")).to_have_text(rate_text(facts, ACCEPT, vocab))
         x = int(lab(page).get_by_role("group", name="Proposed token").get_by_role("radio", checked=True).input_value())
-        expect(lab(page).locator("[data-lab-threshold]")).to_have_text(f"accept if u < {facts['accept'][x]}")
+        u = f'{float(lab(page).get_by_label("Uniform draw u").input_value()):.3f}'  # the strip's words: u against the accept probability
+        kept = Fraction(u) < Fraction(facts["accept"][x])
+        expect(lab(page).locator("[data-lab-strip] [data-accept-text]")).to_have_text(
+            f"u = {u} {'<' if kept else '≥'} {facts['accept'][x]}: {'kept' if kept else 'rejected'}")
     expect(page).to_have_url(page_url + link(after["p"], after["q"]))
     page.close()
 
@@ -445,12 +471,12 @@ def test_axe_finds_nothing_in_your_own_position_or_under_another_rule(pages, pag
 def test_your_own_positions_inputs_exist_only_while_it_is_shown(pages, page_url, trace):
     page = seeded(pages, page_url, seed=None)
     # counted within the lab alone: the page's other figures join in idle tasks after load, at any moment here
-    count = "document.querySelectorAll('#lab *').length"
-    at_rest = page.evaluate(count)
+    count = "document.querySelectorAll('#lab [data-lab-own-grid] *').length"
+    assert page.evaluate(count) == 0
     choose_own(page)
     expect(lab(page).get_by_role("spinbutton")).to_have_count(2 * len(trace["vocabulary"]))
-    assert page.evaluate(count) - at_rest == 3 + 3 * len(trace["vocabulary"])  # a head row, then token, p and q
+    assert page.evaluate(count) == 3 + 3 * len(trace["vocabulary"])  # a head row, then token, p and q per token
     lab(page).get_by_label("Position", exact=True).select_option(trace["lab"]["where"])
     expect(lab(page).get_by_role("spinbutton")).to_have_count(0)
-    assert page.evaluate(count) == at_rest
+    assert page.evaluate(count) == 0
     page.close()

@@ -17,6 +17,7 @@ import pytest
 
 from speculative import serve
 
+from .conftest import OVERFULL, overfull
 from .test_serve import serving
 from .test_watch import TIMEOUT, Running, args_for
 
@@ -94,11 +95,9 @@ def test_an_open_tab_reloads_where_it_was_and_shows_a_failed_build(project, page
         page.wait_for_function("y => Math.abs(window.scrollY - y) <= 2", arg=scrolled, timeout=TIMEOUT * 1000)
 
         epoch = page.locator("script[data-epoch]").get_attribute("data-epoch")  # the good build the tab shows
-        broken = json.loads(json.dumps(raw))
-        broken["target"][0][0] = "5/8"
-        data.write_text(json.dumps(broken))
+        data.write_text(json.dumps(overfull(json.loads(json.dumps(raw)))))
         banner = page.locator("#live-reload-problems")
-        expect(banner).to_contain_text("sums to 9/8; each distribution must sum to 1", timeout=TIMEOUT * 1000)
+        expect(banner).to_contain_text(OVERFULL, timeout=TIMEOUT * 1000)
         expect(banner).to_contain_text("The last build failed")
         data.write_text(json.dumps(raw))  # fixed: the next good build reloads the tab, and the banner is gone
         expect(page.locator("script[data-epoch]")).not_to_have_attribute("data-epoch", str(epoch), timeout=TIMEOUT * 1000)
