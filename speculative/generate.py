@@ -180,6 +180,29 @@ def standard_round(p: Cached, q: Cached, context: tuple[int, ...], k: int, u: It
     return GenRound(context, tuple(proposals), tuple(accept), tuple(us), (*proposals, bonus), (ACCEPTED,) * k + (BONUS,), r)
 
 
+def checks_passed(p: Rows, q: Rows, prompt: tuple[int, ...], k: int, u: Iterator[float], rounds: int) -> list[int]:
+    """Returns [rounds] how many of its k checks each round of generate(p, q, prompt, k, u, rounds) passed under
+    sampler.RULE: the same rounds draw for draw, each continuing the text the last one wrote. What nothing here reads
+    is not worked out: a proposal after a rejection is not drafted, though its uniform is read as one_round reads it."""
+    p, q = cached(p), cached(q)
+    text, width, out = list(prompt), len(prompt), []
+    for _ in range(rounds):
+        drafting = [next(u) for _ in range(k)]  # the k proposals' draws come first, as in one_round
+        ctx, passed = tuple(text[-width:]), 0
+        for ud in drafting:
+            target, draft = p.entry(ctx), q.entry(ctx)
+            x = draft.draw(ud)
+            if not next(u) < accept_at(target.probs, draft.probs, x):  # rejected: a replacement ends the round
+                text.append(draft.residual(target).draw(next(u)))
+                break
+            text.append(x)
+            passed, ctx = passed + 1, (*ctx[1:], x)
+        else:  # every check passed: the bonus, from the target after the last proposal
+            text.append(p.entry(ctx).draw(next(u)))
+        out.append(passed)
+    return out
+
+
 def accept_at(p: np.ndarray, q: np.ndarray, x: int) -> float:
     """Returns sampler.accept_prob(p, q)[x] for the one token x: min(1, p(x)/q(x)), or 1 where q(x) = 0."""
     qx = q[x]

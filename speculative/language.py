@@ -95,8 +95,7 @@ def passed_counts(p: generate.Rows, q: generate.Rows, prompt: tuple[int, ...], s
     """Returns [PROFILE_ROUNDS] how many checks each of PROFILE_ROUNDS rounds passed before its end, each round
     drafting PROFILE_K tokens and continuing the text: a round of any k <= PROFILE_K passes its first i checks
     exactly when this one does."""
-    rounds = generate.generate(p, q, prompt, PROFILE_K, generate.mulberry32(seed), PROFILE_ROUNDS)
-    return np.array([len(r.committed) - 1 for r in rounds])  # [rounds] accepted proposals before the end
+    return np.array(generate.checks_passed(p, q, prompt, PROFILE_K, generate.mulberry32(seed), PROFILE_ROUNDS))
 
 
 def all_passed_counts(target: ngram.Model, drafts: tuple[ngram.Model, ...], temperatures: tuple,

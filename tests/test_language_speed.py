@@ -1,7 +1,8 @@
 """The generator analysis' fast paths (issue 42) against the plain code they stand for, exactly: the standard rule's
-rounds (generate.standard_round) against the general round under an equal copy of the rule, the n-gram models'
-tables against the formula's recursion row by row, and mulberry32's blocks against its one-draw definition. Each
-comparison is also shown to catch a deliberately broken fast path, so agreement is not vacuous."""
+rounds (generate.standard_round) and the build's count of checks passed (generate.checks_passed) against the general
+round under an equal copy of the rule, the n-gram models' tables against the formula's recursion row by row, and
+mulberry32's blocks against its one-draw definition. Deliberately broken fast paths are shown to be caught, so
+agreement is not vacuous."""
 
 from __future__ import annotations
 
@@ -50,8 +51,12 @@ def test_the_general_path_is_taken_for_an_equal_copy_of_the_rule_and_the_fast_on
 @pytest.mark.parametrize("draft", [0, 1])
 @pytest.mark.parametrize("t", [0.0, 0.5, 1.0, 1.5])
 def test_the_fast_round_is_the_general_round_draw_for_draw_on_the_model_pair(run, draft, t):
-    fast, general = both(*model_pair(run, draft, t), run.prompt, language.PROFILE_K, run.settings.seed + 2, 200)
+    p, q = model_pair(run, draft, t)
+    fast, general = both(p, q, run.prompt, language.PROFILE_K, run.settings.seed + 2, 200)
     assert fast == general
+    passed = generate.checks_passed(p(), q(), run.prompt, language.PROFILE_K, generate.mulberry32(run.settings.seed + 2),
+                                    200)
+    assert passed == [len(r.committed) - 1 for r in general]
     assert any(r.kinds[-1] == generate.REPLACED for r in fast) or t == 0.0  # rejections met (greedy: maybe none)
 
 
@@ -64,6 +69,8 @@ def test_the_fast_race_and_rounds_on_tiny_rows_with_zeros_match_the_general_path
     p, q = (lambda c: table[c[-1]]), (lambda c: table[(c[-1] + 1) % 5])
     fast, general = both(lambda: p, lambda: q, (0, 1), k, 11, 400)
     assert fast == general and {r.kinds[-1] for r in fast} == {generate.REPLACED, generate.BONUS}
+    assert generate.checks_passed(p, q, (0, 1), k, generate.mulberry32(11), 400) == [len(r.committed) - 1
+                                                                                    for r in general]
     u = list(itertools.islice(generate.mulberry32(3), 5000))
     assert generate.race(p, q, (0, 1), k, iter(u), 200) == generate.race(p, q, (0, 1), k, iter(u), 200, GENERAL)
 
@@ -75,7 +82,7 @@ def stale_sums(self: generate.Row, u: float, first: list = []) -> int:  # noqa: 
 
 
 BROKEN_FAST_PATHS = {  # name -> (what is replaced, by what): each a mistake the fast path could make
-    "accept ratio not capped at 1": ((generate, "accept_at"), lambda p, q, x: float(p[x] / q[x])),
+    "accept ratio upside down": ((generate, "accept_at"), lambda p, q, x: float(min(1.0, q[x] / p[x]))),
     "replacement from p, q not subtracted": ((generate.Row, "residual"), lambda self, target: target),
     "every context one row": ((generate, "rows"),
                               lambda m, t: generate.Cached(lambda c: ngram.tempered(m.row(c), t), lambda c: 0)),
@@ -91,7 +98,9 @@ def test_a_broken_fast_path_disagrees_with_the_general_path(run, monkeypatch, na
     monkeypatch.setattr(owner, attr, broken)
     fast = generate.generate(generate.rows(run.target, 1.0), generate.rows(run.drafts[1], 1.0), run.prompt, 4,
                              generate.mulberry32(7), 200)
-    assert fast != general
+    passed = generate.checks_passed(generate.rows(run.target, 1.0), generate.rows(run.drafts[1], 1.0), run.prompt, 4,
+                                    generate.mulberry32(7), 200)
+    assert fast != general and passed != [len(r.committed) - 1 for r in general]
 
 
 def test_a_pass_profile_is_the_same_through_either_path(run):
