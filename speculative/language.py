@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from . import generate, ngram, sampler
+from . import generate, ngram
 from .dataset import CostModel
 from .generate import GenRound
 from .lm_settings import LanguageModel
@@ -67,7 +67,7 @@ def mean_alphas(target: ngram.Model, drafts: tuple[ngram.Model, ...], seen: Coun
                 temperatures: tuple) -> tuple[tuple[float, ...], ...]:
     """Returns [drafts][temperatures] the mean of alpha = sum_y min(p(y), q(y)) over the prose's contexts, weighted
     by how often each occurs; the perfect draft (the target itself) passes every check. The target's rows are
-    tempered ALPHA_CHUNK contexts at a time, and each draft's distinct rows once per temperature."""
+    tempered ALPHA_CHUNK contexts at a time in blocks made once, and each draft's distinct rows once per temperature."""
     contexts = list(seen)
     weight = np.array([seen[c] for c in contexts], float) / sum(seen.values())  # [C]
     rows, at = target.rows_of(contexts)  # [U, V], [C]
@@ -75,14 +75,16 @@ def mean_alphas(target: ngram.Model, drafts: tuple[ngram.Model, ...], seen: Coun
     out = np.ones((len(drafts), len(temperatures)))  # [D, T] the target as its own draft stays 1
     out[[i for i, *_ in others]] = 0.0
     tables = [[ngram.tempered(q, float(t)) for t in temperatures] for _, q, _ in others]  # [drafts][T] [U', V]
+    block, p_block, q_block = (np.empty((min(ALPHA_CHUNK, len(contexts)), rows.shape[1])) for _ in range(3))
     for lo in range(0, len(contexts), ALPHA_CHUNK):
         part = slice(lo, lo + ALPHA_CHUNK)
-        block = rows[at[part]]  # [B, V]
+        n = len(at[part])
+        rows_here = np.take(rows, at[part], axis=0, out=block[:n])  # [n, V]
         for j, t in enumerate(temperatures):
-            p = ngram.tempered(block, float(t))  # [B, V]
+            p = ngram.tempered(rows_here, float(t), out=p_block[:n])  # [n, V]
             for (i, _, index), table in zip(others, tables, strict=True):
-                q = table[j] if len(table[j]) == 1 else table[j][index[part]]  # [B, V], or [1, V] for every context
-                out[i, j] += weight[part] @ sampler.overlap(p, q)
+                q = table[j] if len(table[j]) == 1 else np.take(table[j], index[part], axis=0, out=q_block[:n])
+                out[i, j] += weight[part] @ np.minimum(p, q, out=q_block[:n]).sum(-1)  # sampler.overlap, in place
     return tuple(tuple(float(a) for a in row) for row in out)
 
 

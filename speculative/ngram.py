@@ -141,20 +141,27 @@ def vocabulary(tokens: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted(first, key=lambda t: (-counts[t], first[t])))
 
 
-def tempered(p: np.ndarray, temperature: float) -> np.ndarray:
+def tempered(p: np.ndarray, temperature: float, out: np.ndarray | None = None) -> np.ndarray:
     """Returns p^(1/T) renormalised along the last axis [..., V]; T = 0 is greedy: all mass on the top token, the
-    first on a tie."""
+    first on a tie. With `out` (p's shape), the result is written there, and no array is made for it (T = 1 still
+    returns p itself): a block tempered again and again reuses its memory."""
     if temperature == 1:
         return p
     if temperature == 0:
-        top = np.zeros(p.shape)  # [..., V] one-hot, without np.eye's V x V matrix (7 MB at the prose's 970 tokens)
+        top = np.zeros(p.shape) if out is None else out  # [..., V] one-hot, without np.eye's V x V matrix
+        if out is not None:
+            top[...] = 0.0
         if p.ndim == 1:
             top[np.argmax(p)] = 1.0  # one row, as put_along_axis sets it, at a tenth of the cost
         else:
             np.put_along_axis(top, np.argmax(p, axis=-1)[..., None], 1.0, axis=-1)
         return top
-    w = p ** (1.0 / temperature)  # [..., V]
-    return w / w.sum(-1, keepdims=True)
+    if out is None:
+        w = p ** (1.0 / temperature)  # [..., V]
+        return w / w.sum(-1, keepdims=True)
+    np.power(p, 1.0 / temperature, out=out)
+    out /= out.sum(-1, keepdims=True)
+    return out
 
 
 def exact_row(ids: Sequence[int], vocab_size: int, order: int, discount: Fraction,

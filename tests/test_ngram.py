@@ -129,3 +129,11 @@ def test_temperature_sharpens_or_flattens_and_zero_is_greedy_with_the_first_top_
     assert abs(out.sum() - 1) < 1e-12 and (out[1] > 0.4) == (t < 1)
     assert ngram.tempered(p, 0).tolist() == [0, 1, 0, 0]
     assert ngram.tempered(p, 1) is p
+
+
+@pytest.mark.parametrize("t", [0, 0.5, 1, 1.5, 4])
+def test_tempering_into_a_block_made_once_gives_the_same_rows(t):
+    p = np.random.default_rng(1).dirichlet(np.ones(50), size=20)  # [20, 50]
+    block = np.full_like(p, np.nan)
+    got = ngram.tempered(p, t, out=block)
+    assert np.array_equal(got, ngram.tempered(p, t)) and got is (p if t == 1 else block)
