@@ -153,10 +153,10 @@ def pytest_runtest_protocol(item: pytest.Item):  # set-up, body and tear-down: t
 # (publishing, serving, the prose's and templates' checks: mark `data_independent`). Browser tests load data-file's page alone, as
 # each load costs about a second; tests/test_any_data_page.py (mark `every_file`) loads every generated file's page.
 # The fast tier (scripts/test.sh --fast sets TEST_TIER=fast) takes the smallest and the largest generated files and a
-# first-time author's draft in sixths, so the edit loop stays quick; the full test command takes them all.
+# first-time author's three edits at once (a draft in sixths beside a target in 24ths), so the edit loop stays quick; the full test command takes them all.
 # Slow tests (statistical power, fresh processes) take the same few files in every tier.
 DATA_FILES = ("data-file", *valid_data.NAMES_OF_FILES)
-FEW_DATA_FILES = ("data-file", "draft-in-sixths", "generated-0", "generated-1")
+FEW_DATA_FILES = ("data-file", "all-at-once", "generated-0", "generated-1")
 if os.environ.get("TEST_TIER") == "fast":
     DATA_FILES = FEW_DATA_FILES
 
