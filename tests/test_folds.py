@@ -155,3 +155,21 @@ def test_print_shows_the_labs_and_the_explorers_tables_instead_of_their_controls
         expect(page.locator(table).first).to_be_visible()
     expect(page.locator("#lab [data-lab]")).to_be_hidden()
     expect(page.locator("[data-explorer]")).to_be_hidden()
+
+
+# Each table that shows, with how far it runs past the box it sits in (its scroll box, else its parent), in px.
+PAST_ITS_BOX = """() => [...document.querySelectorAll('main table')].filter(t => t.offsetParent !== null).map(t => {
+  const box = t.closest('.table-scroll') || t.parentElement;
+  return [t.className || t.id, Math.round(t.getBoundingClientRect().width - box.clientWidth)];
+}).filter(([, past]) => past > 0)"""
+
+
+@pytest.mark.browser
+def test_on_an_a4_page_every_printed_table_fits_its_width(pages, page_url):
+    """Paper cannot scroll sideways: at an A4 page's width (794 CSS px) every table print shows fits, row heads
+    wrapping where they must (the broken samplers' table ran 169 px past the page)."""
+    page = started(pages, page_url)
+    page.set_viewport_size({"width": 794, "height": 1123})
+    page.emulate_media(media="print")
+    expect(page.locator("#lab .broken-table")).to_be_visible()
+    assert page.evaluate(PAST_ITS_BOX) == []
