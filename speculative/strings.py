@@ -390,7 +390,7 @@ GENERATOR: dict[str, Any] = {
     "were_one": "was",
     "were": "were",
     # the last round's checks, one small accept strip each (ACCEPT), shown as the race steps or plays
-    "checks_title": "Round {round}’s checks: each strip runs from 0 to 1, shaded where u keeps the proposal; the tick is u.",
+    "checks_title": "Round {round}’s checks, 0 to 1: the tick is u; it keeps the proposal in the shaded part.",
     "cell_dropped": "“{tok}”: dropped, never checked",
 }
 
