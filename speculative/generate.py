@@ -10,6 +10,7 @@ draws that propose the tokens, then one per check, then one for the replacement 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 
@@ -185,12 +186,12 @@ def checks_passed(p: Rows, q: Rows, prompt: tuple[int, ...], k: int, u: Iterator
     sampler.RULE: the same rounds draw for draw, each continuing the text the last one wrote. What nothing here reads
     is not worked out: a proposal after a rejection is not drafted, though its uniform is read as one_round reads it."""
     p, q = cached(p), cached(q)
-    text, width, out = list(prompt), len(prompt), []
+    text, width, out, at_p, at_q = list(prompt), len(prompt), [], p.at.get, q.at.get
     for _ in range(rounds):
-        drafting = [next(u) for _ in range(k)]  # the k proposals' draws come first, as in one_round
+        drafting = list(itertools.islice(u, k))  # the k proposals' draws come first, as in one_round
         ctx, passed = tuple(text[-width:]), 0
         for ud in drafting:
-            target, draft = p.entry(ctx), q.entry(ctx)
+            target, draft = at_p(ctx) or p.entry(ctx), at_q(ctx) or q.entry(ctx)
             x = draft.draw(ud)
             if not next(u) < accept_at(target.probs, draft.probs, x):  # rejected: a replacement ends the round
                 text.append(draft.residual(target).draw(next(u)))

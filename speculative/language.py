@@ -20,7 +20,7 @@ from .stats import round_cost
 
 RACE_TOKENS = 60  # the race's length: both lanes stop once they have written this many tokens after the prompt
 Z95 = 1.96  # a 95% normal interval's half-width, in standard errors
-ALPHA_CHUNK = 512  # contexts mean_alphas tempers at once: [512, V] blocks, so no [contexts, V] matrix is tempered whole
+ALPHA_CHUNK = 256  # contexts mean_alphas tempers at once: [256, V] blocks, so no [contexts, V] matrix is tempered whole
 
 
 class CorpusError(ValueError):
@@ -66,24 +66,24 @@ def contexts(ids: tuple[int, ...], width: int) -> Counter:
 def mean_alphas(target: ngram.Model, drafts: tuple[ngram.Model, ...], seen: Counter,
                 temperatures: tuple) -> tuple[tuple[float, ...], ...]:
     """Returns [drafts][temperatures] the mean of alpha = sum_y min(p(y), q(y)) over the prose's contexts, weighted
-    by how often each occurs; the perfect draft (the target itself) passes every check. The target's rows are
-    tempered ALPHA_CHUNK contexts at a time in blocks made once, and each draft's distinct rows once per temperature."""
+    by how often each occurs; the perfect draft (the target itself) passes every check. At each temperature, each
+    draft's distinct rows are tempered once and the target's ALPHA_CHUNK contexts at a time, all in arrays made once:
+    fresh memory is slow to touch."""
     contexts = list(seen)
     weight = np.array([seen[c] for c in contexts], float) / sum(seen.values())  # [C]
     rows, at = target.rows_of(contexts)  # [U, V], [C]
     others = [(i, *d.rows_of(contexts)) for i, d in enumerate(drafts) if d is not target]  # (i, [U', V], [C])
     out = np.ones((len(drafts), len(temperatures)))  # [D, T] the target as its own draft stays 1
     out[[i for i, *_ in others]] = 0.0
-    tables = [[ngram.tempered(q, float(t)) for t in temperatures] for _, q, _ in others]  # [drafts][T] [U', V]
-    block, p_block, q_block = (np.empty((min(ALPHA_CHUNK, len(contexts)), rows.shape[1])) for _ in range(3))
-    for lo in range(0, len(contexts), ALPHA_CHUNK):
-        part = slice(lo, lo + ALPHA_CHUNK)
-        n = len(at[part])
-        rows_here = np.take(rows, at[part], axis=0, out=block[:n])  # [n, V]
-        for j, t in enumerate(temperatures):
-            p = ngram.tempered(rows_here, float(t), out=p_block[:n])  # [n, V]
+    room = [np.empty_like(q) for _, q, _ in others]  # [drafts] [U', V] each draft's rows tempered, one T at a time
+    p_block, q_block = np.empty((2, min(ALPHA_CHUNK, len(contexts)), rows.shape[1]))  # [B, V] each
+    for j, t in enumerate(float(t) for t in temperatures):
+        tables = [ngram.tempered(q, t, out=r) for (_, q, _), r in zip(others, room, strict=True)]  # [U', V] each
+        for lo in range(0, len(contexts), ALPHA_CHUNK):
+            part, n = slice(lo, lo + ALPHA_CHUNK), len(at[lo:lo + ALPHA_CHUNK])
+            p = ngram.tempered(np.take(rows, at[part], axis=0, out=p_block[:n]), t, out=p_block[:n])  # [n, V]
             for (i, _, index), table in zip(others, tables, strict=True):
-                q = table[j] if len(table[j]) == 1 else np.take(table[j], index[part], axis=0, out=q_block[:n])
+                q = table if len(table) == 1 else np.take(table, index[part], axis=0, out=q_block[:n])  # [n or 1, V]
                 out[i, j] += weight[part] @ np.minimum(p, q, out=q_block[:n]).sum(-1)  # sampler.overlap, in place
     return tuple(tuple(float(a) for a in row) for row in out)
 

@@ -49,7 +49,8 @@ class Model:
         """Returns (m, h): the level m whose counts the row of this context starts from and the context h it reads
         there, the context's last m - 1 tokens. A context unseen at a level passes all its mass down, so contexts
         with the same key have the same row: a trigram's unseen contexts share the bigram's row of their last token."""
-        return self._seen(self.order, tuple(context[len(context) - self.order + 1:]) if self.order > 1 else ())
+        h = tuple(context[len(context) - self.order + 1:]) if self.order > 1 else ()
+        return (self.order, h) if h in self.levels[-1].follow else self._seen(self.order, h)  # the top: most often
 
     def _seen(self, m: int, h: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
         """Returns the first (level, context) from (m, h) down, each level dropping the oldest token, that has counts
@@ -143,18 +144,19 @@ def vocabulary(tokens: Sequence[str]) -> tuple[str, ...]:
 
 def tempered(p: np.ndarray, temperature: float, out: np.ndarray | None = None) -> np.ndarray:
     """Returns p^(1/T) renormalised along the last axis [..., V]; T = 0 is greedy: all mass on the top token, the
-    first on a tie. With `out` (p's shape), the result is written there, and no array is made for it (T = 1 still
-    returns p itself): a block tempered again and again reuses its memory."""
+    first on a tie. With `out` (p's shape, or p itself), the result is written there, and no array is made for it
+    (T = 1 still returns p itself): a block tempered again and again reuses its memory."""
     if temperature == 1:
         return p
     if temperature == 0:
+        best = np.argmax(p, axis=-1)  # [...] before `out`, which may be p itself, is cleared
         top = np.zeros(p.shape) if out is None else out  # [..., V] one-hot, without np.eye's V x V matrix
         if out is not None:
             top[...] = 0.0
         if p.ndim == 1:
-            top[np.argmax(p)] = 1.0  # one row, as put_along_axis sets it, at a tenth of the cost
+            top[best] = 1.0  # one row, as put_along_axis sets it, at a tenth of the cost
         else:
-            np.put_along_axis(top, np.argmax(p, axis=-1)[..., None], 1.0, axis=-1)
+            np.put_along_axis(top, best[..., None], 1.0, axis=-1)
         return top
     if out is None:
         w = p ** (1.0 / temperature)  # [..., V]

@@ -137,3 +137,5 @@ def test_tempering_into_a_block_made_once_gives_the_same_rows(t):
     block = np.full_like(p, np.nan)
     got = ngram.tempered(p, t, out=block)
     assert np.array_equal(got, ngram.tempered(p, t)) and got is (p if t == 1 else block)
+    again = p.copy()  # the block tempered in place, as mean_alphas tempers its target rows
+    assert np.array_equal(ngram.tempered(again, t, out=again), got)
