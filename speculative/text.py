@@ -57,7 +57,9 @@ def ratio_text(p: str, q: str, ratio: Fraction, accept: Fraction) -> str:
 
 def cost_phrase(cost: Fraction) -> str:
     """Returns a cost in words: "1/10 of a target pass", "1 target pass", "0 target passes" or "3/2 target passes"."""
-    return f"{cost} of a target pass" if 0 < cost < 1 else count(int(cost), "target pass", "target passes") if cost.denominator == 1 else f"{cost} target passes"
+    if 0 < cost < 1:
+        return f"{cost} of a target pass"
+    return count(int(cost), "target pass", "target passes") if cost.denominator == 1 else f"{cost} target passes"
 
 
 # --- words ----------------------------------------------------------------------
