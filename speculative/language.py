@@ -72,20 +72,22 @@ def mean_alphas(target: ngram.Model, drafts: tuple[ngram.Model, ...], seen: Coun
     contexts = list(seen)
     weight = np.array([seen[c] for c in contexts], float) / sum(seen.values())  # [C]
     rows, at = target.rows_of(contexts)  # [U, V], [C]
+    in_order = np.array_equal(at, np.arange(len(at)))  # the prose's contexts in the order of the target's own table
     others = [(i, *d.rows_of(contexts)) for i, d in enumerate(drafts) if d is not target]  # (i, [U', V], [C])
-    out = np.ones((len(drafts), len(temperatures)))  # [D, T] the target as its own draft stays 1
-    out[[i for i, *_ in others]] = 0.0
+    alpha = np.zeros((len(drafts), len(temperatures), len(contexts)))  # [D, T, C] each context's alpha
     room = [np.empty_like(q) for _, q, _ in others]  # [drafts] [U', V] each draft's rows tempered, one T at a time
     p_block, q_block = np.empty((2, min(ALPHA_CHUNK, len(contexts)), rows.shape[1]))  # [B, V] each
     for j, t in enumerate(float(t) for t in temperatures):
         tables = [ngram.tempered(q, t, out=r) for (_, q, _), r in zip(others, room, strict=True)]  # [U', V] each
         for lo in range(0, len(contexts), ALPHA_CHUNK):
             part, n = slice(lo, lo + ALPHA_CHUNK), len(at[lo:lo + ALPHA_CHUNK])
-            p = ngram.tempered(np.take(rows, at[part], axis=0, out=p_block[:n]), t, out=p_block[:n])  # [n, V]
+            here = rows[part] if in_order else np.take(rows, at[part], axis=0, out=p_block[:n])  # [n, V]
+            p = ngram.tempered(here, t, out=p_block[:n])  # [n, V]
             for (i, _, index), table in zip(others, tables, strict=True):
                 q = table if len(table) == 1 else np.take(table, index[part], axis=0, out=q_block[:n])  # [n or 1, V]
-                out[i, j] += weight[part] @ np.minimum(p, q, out=q_block[:n]).sum(-1)  # sampler.overlap, in place
-    return tuple(tuple(float(a) for a in row) for row in out)
+                alpha[i, j, part] = np.minimum(p, q, out=q_block[:n]).sum(-1)  # sampler.overlap, in place
+    return tuple((1.0,) * len(temperatures) if d is target else tuple(float(a) for a in row)
+                 for d, row in zip(drafts, alpha @ weight, strict=True))  # the target as its own draft: exactly 1
 
 
 def tokens_per_round(passes: Sequence[float], k: int) -> float:

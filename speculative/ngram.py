@@ -74,7 +74,10 @@ class Model:
         """Returns (rows [U, V], index [C]): each context's row is rows[index[c]]. When every context's row is in one
         level's table (a trigram's contexts seen in its own counts), rows is that table itself, not a copy; otherwise
         the distinct rows, stacked in order of first use."""
-        keys = [self.key(c) for c in contexts]
+        return self._gathered([self.key(c) for c in contexts])
+
+    def _gathered(self, keys: list[tuple[int, tuple[int, ...]]]) -> tuple[np.ndarray, np.ndarray]:
+        """Returns rows_of() for the contexts of these keys."""
         if keys and len({m for m, _ in keys}) == 1:
             table, at = self._table(keys[0][0])
             if all(h in at for _, h in keys):
@@ -92,8 +95,9 @@ class Model:
         contexts = list(counts.follow)
         if m == 1:
             out = np.full((len(contexts), V), 1.0 / V)  # [N, V]
-        else:
-            out = np.stack([self.keyed(self._seen(m - 1, h[1:])) for h in contexts]) if contexts else np.empty((0, V))
+        else:  # each context's lower row: from level m - 1's table, copied in one gather
+            lower, at = self._gathered([self._seen(m - 1, h[1:]) for h in contexts])
+            out = lower[at]  # [N, V]
         sizes = [len(counts.follow[h][0]) for h in contexts]  # [N]
         totals = np.array([counts.total[h] for h in contexts], np.int64)  # [N]
         out *= np.array([self.discount * n / counts.total[h] for n, h in zip(sizes, contexts, strict=True)])[:, None]
@@ -161,7 +165,11 @@ def tempered(p: np.ndarray, temperature: float, out: np.ndarray | None = None) -
     if out is None:
         w = p ** (1.0 / temperature)  # [..., V]
         return w / w.sum(-1, keepdims=True)
-    np.power(p, 1.0 / temperature, out=out)
+    power = {2.0: np.square, 0.5: np.sqrt}.get(1.0 / temperature)  # the exponents `**` computes so, as it does
+    if power is None:
+        np.power(p, 1.0 / temperature, out=out)
+    else:
+        power(p, out=out)
     out /= out.sum(-1, keepdims=True)
     return out
 
