@@ -94,7 +94,6 @@ class Cached:
 
     def __init__(self, rows: Rows, key: Callable[[tuple[int, ...]], Hashable] | None = None) -> None:
         self.rows, self.key = rows, key
-        self.at: dict[tuple[int, ...], Row] = {}
         self.by_key: dict[Hashable, Row] = {}
 
     def __call__(self, context: tuple[int, ...]) -> np.ndarray:
@@ -102,13 +101,10 @@ class Cached:
 
     def entry(self, context: tuple[int, ...]) -> Row:
         """Returns the context's Row."""
-        found = self.at.get(context)
+        key = context if self.key is None else self.key(context)
+        found = self.by_key.get(key)
         if found is None:
-            key = context if self.key is None else self.key(context)
-            found = self.by_key.get(key)
-            if found is None:
-                found = self.by_key[key] = Row(self.rows(context))
-            self.at[context] = found
+            found = self.by_key[key] = Row(self.rows(context))
         return found
 
 
@@ -160,14 +156,14 @@ def standard_round(p: Cached, q: Cached, context: tuple[int, ...], k: int, u: It
     """Returns one_round(p, q, context, k, u) under sampler.RULE, the accept test with a sampled draft, draw for draw:
     the same uniforms read in the same order and the same tokens drawn, with each row's sums and each residual
     computed once, and min(1, p/q) computed at the proposal alone."""
-    ctx, proposals, at_p, at_q = context, [], p.at.get, q.at.get
+    ctx, proposals = context, []
     for _ in range(k):
-        x = (at_q(ctx) or q.entry(ctx)).draw(next(u))
+        x = q.entry(ctx).draw(next(u))
         proposals.append(x)
         ctx = (*ctx[1:], x)
     ctx, accept, us = context, [], []
     for i, x in enumerate(proposals):
-        target, draft = at_p(ctx) or p.entry(ctx), at_q(ctx) or q.entry(ctx)
+        target, draft = p.entry(ctx), q.entry(ctx)
         a, ui = accept_at(target.probs, draft.probs, x), next(u)
         accept.append(a)
         us.append(ui)
@@ -177,7 +173,7 @@ def standard_round(p: Cached, q: Cached, context: tuple[int, ...], k: int, u: It
             return GenRound(context, tuple(proposals), tuple(accept), tuple(us), committed, (ACCEPTED,) * i + (REPLACED,), r)
         ctx = (*ctx[1:], x)
     r = next(u)  # every check passed: the bonus, from the target after the last proposal
-    bonus = (at_p(ctx) or p.entry(ctx)).draw(r)
+    bonus = p.entry(ctx).draw(r)
     return GenRound(context, tuple(proposals), tuple(accept), tuple(us), (*proposals, bonus), (ACCEPTED,) * k + (BONUS,), r)
 
 
@@ -186,12 +182,12 @@ def checks_passed(p: Rows, q: Rows, prompt: tuple[int, ...], k: int, u: Iterator
     sampler.RULE: the same rounds draw for draw, each continuing the text the last one wrote. What nothing here reads
     is not worked out: a proposal after a rejection is not drafted, though its uniform is read as one_round reads it."""
     p, q = cached(p), cached(q)
-    text, width, out, at_p, at_q = list(prompt), len(prompt), [], p.at.get, q.at.get
+    text, width, out = list(prompt), len(prompt), []
     for _ in range(rounds):
         drafting = list(itertools.islice(u, k))  # the k proposals' draws come first, as in one_round
         ctx, passed = tuple(text[-width:]), 0
         for ud in drafting:
-            target, draft = at_p(ctx) or p.entry(ctx), at_q(ctx) or q.entry(ctx)
+            target, draft = p.entry(ctx), q.entry(ctx)
             x = draft.draw(ud)
             if not next(u) < accept_at(target.probs, draft.probs, x):  # rejected: a replacement ends the round
                 text.append(draft.residual(target).draw(next(u)))

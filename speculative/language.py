@@ -86,8 +86,9 @@ def mean_alphas(target: ngram.Model, drafts: tuple[ngram.Model, ...], seen: Coun
             for (i, _, index), table in zip(others, tables, strict=True):
                 q = table if len(table) == 1 else np.take(table, index[part], axis=0, out=q_block[:n])  # [n or 1, V]
                 alpha[i, j, part] = np.minimum(p, q, out=q_block[:n]).sum(-1)  # sampler.overlap, in place
-    return tuple((1.0,) * len(temperatures) if d is target else tuple(float(a) for a in row)
-                 for d, row in zip(drafts, alpha @ weight, strict=True))  # the target as its own draft: exactly 1
+    means = (alpha * weight).sum(-1)  # [D, T] summed by numpy, not BLAS, whose threads spin on a shared machine
+    return tuple((1.0,) * len(temperatures) if d is target else tuple(float(a) for a in row)  # the target: exactly 1
+                 for d, row in zip(drafts, means, strict=True))
 
 
 def tokens_per_round(passes: Sequence[float], k: int) -> float:
