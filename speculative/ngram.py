@@ -121,7 +121,7 @@ def grouped(grams: Iterable[tuple[tuple[int, ...], int]]) -> Counts:
     for gram, c in grams:
         by[gram[:-1]][gram[-1]] = c
     follow = {h: (np.array(sorted(d)), np.array([d[w] for w in sorted(d)], float)) for h, d in by.items()}
-    return Counts(follow=follow, total={h: int(c.sum()) for h, (_, c) in follow.items()})
+    return Counts(follow=follow, total={h: sum(d.values()) for h, d in by.items()})
 
 
 def level_counts(ids: Sequence[int], m: int, top: bool) -> Counts:
