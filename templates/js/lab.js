@@ -8,7 +8,7 @@ const {
 
 const LAB_PARTS = {
   select: '[data-lab-position]', tokens: '[data-lab-tokens]', bars: '[data-lab-bars]', u: '[data-lab-u]',
-  strip: '[data-lab-strip]', verdict: '[data-lab-verdict]',
+  strip: '[data-lab-strip]', verdict: '[data-lab-verdict]', ghost: '[data-lab-verdict-ghost]',
   residual: '[data-lab-residual]', r: '[data-lab-r]', segments: '[data-lab-segments]', rep: '[data-lab-rep]',
   rules: '[data-lab-rules]', own: '[data-lab-own]', grid: '[data-lab-own-grid]', row: '[data-lab-own-row]', off: '[data-lab-off]',
   rate: '[data-lab-rate]', test: '[data-lab-test]', sampler: '[data-lab-sampler]', variantAt: '[data-lab-variant-at]'
@@ -138,6 +138,9 @@ function renderLabTest(fig, pos) {
   fig.canFail = c.w < 1;
   ui.verdict.className = `lab-verdict ${passed ? 'is-accepted' : 'is-rejected'}`;
   ui.verdict.replaceChildren(node('strong', '', passed ? fig.L.accepted : fig.L.rejected), fill(passed ? W.pass : W.fail, f));
+  // the other verdict, laid out unseen in the same cell: the cell is as tall as the taller of the two, so the
+  // buttons below stay put when u crosses the bound
+  ui.ghost.replaceChildren(node('strong', '', passed ? fig.L.rejected : fig.L.accepted), fill(passed ? W.fail : W.pass, f));
   return passed;
 }
 
