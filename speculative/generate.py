@@ -6,6 +6,11 @@ same sampler.Rule, so the suite's broken variants plug in unchanged. Imports num
 
 Uniforms are read from one iterator in a fixed order, which the page's script follows draw for draw: per round, k
 draws that propose the tokens, then one per check, then one for the replacement (on a rejection) or the bonus.
+
+The standard rule (sampler.RULE itself) takes a fast path, standard_round, that reads the same uniforms and draws
+the same tokens: rows come through a Cached, which keeps each distinct row's cumulative sums, and a check computes
+min(1, p/q) at its proposal alone. checks_passed, which the build's expected tokens per round read, goes further and
+skips what no count reads. tests/test_language_speed.py holds both to the general path, draw for draw.
 """
 
 from __future__ import annotations
