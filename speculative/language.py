@@ -78,6 +78,11 @@ def mean_alphas(target: ngram.Model, drafts: tuple[ngram.Model, ...], seen: Coun
     room = [np.empty_like(q) for _, q, _ in others]  # [drafts] [U', V] each draft's rows tempered, one T at a time
     p_block, q_block = np.empty((2, min(ALPHA_CHUNK, len(contexts)), rows.shape[1]))  # [B, V] each
     for j, t in enumerate(float(t) for t in temperatures):
+        if t == 0:  # greedy rows are one-hot at their first top token: two overlap, exactly 1, where those agree
+            top = rows.argmax(-1)[at]  # [C]
+            for i, q, index in others:
+                alpha[i, j] = top == q.argmax(-1)[index]
+            continue
         tables = [ngram.tempered(q, t, out=r) for (_, q, _), r in zip(others, room, strict=True)]  # [U', V] each
         for lo in range(0, len(contexts), ALPHA_CHUNK):
             part, n = slice(lo, lo + ALPHA_CHUNK), len(at[lo:lo + ALPHA_CHUNK])
