@@ -55,7 +55,7 @@ def inverse_cdf(probs: np.ndarray, u: float) -> int:
 def cumulative(probs: np.ndarray) -> tuple[np.ndarray, int]:
     """Returns (cumsum [V], summed left to right; the last token of nonzero probability): what inverse_cdf reads."""
     last = len(probs) - 1 if probs[-1] > 0 else int(np.flatnonzero(probs > 0)[-1])  # a model row: every p > 0
-    return probs.cumsum(), last
+    return np.cumsum(probs), last
 
 
 def pick(cum: np.ndarray, last: int, u: float) -> int:
