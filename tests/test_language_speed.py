@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
@@ -183,3 +184,20 @@ def test_mulberry32_in_blocks_is_the_one_draw_definition_across_block_ends(seed)
 def test_mulberry32_reads_the_same_whatever_its_block(monkeypatch, block):
     monkeypatch.setattr(generate, "MULBERRY_BLOCK", block)
     assert list(itertools.islice(generate.mulberry32(9), 600)) == list(itertools.islice(one_at_a_time(9), 600))
+
+
+# --- the mean accept rates ---------------------------------------------------------------------------------------
+
+def test_the_mean_accept_rates_do_not_depend_on_the_order_the_contexts_come_in(run):
+    """mean_alphas reads the target's table in place when the prose's contexts come in its order (the shipped case)
+    and gathers them otherwise; both give the rates, to rounding, and the rates are the weighted overlaps."""
+    seen = language.contexts(run.ids, run.settings.target_order - 1)
+    backwards = Counter(dict(reversed(seen.items())))
+    got = language.mean_alphas(run.target, run.drafts, backwards, run.settings.temperatures)
+    assert np.allclose(got, run.alphas, rtol=0, atol=1e-12) and got[-1] == (1.0,) * len(run.settings.temperatures)
+    rows = np.stack([run.target.row(c) for c in seen])  # [C, V] the plain way, for one draft at one temperature
+    q = np.stack([run.drafts[0].row(c) for c in seen])
+    weight = np.array(list(seen.values())) / sum(seen.values())
+    t = run.settings.temperatures.index(max(run.settings.temperatures))
+    T = float(run.settings.temperatures[t])
+    assert abs(run.alphas[0][t] - weight @ sampler.overlap(ngram.tempered(rows, T), ngram.tempered(q, T))) < 1e-12
