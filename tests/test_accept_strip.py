@@ -15,7 +15,7 @@ from html import unescape
 import pytest
 from playwright.sync_api import Page, expect
 
-from speculative import strings
+from speculative import figures, strings
 from speculative.figures.common import accept_words
 
 from .conftest import ROOT
@@ -56,13 +56,14 @@ def near(a: float, b: float, g: dict) -> bool:
 
 @pytest.mark.data_independent
 def test_each_figure_that_shows_a_check_draws_it_with_the_one_macro_and_the_one_function():
-    """No figure keeps strip markup or drawing of its own: the templates call the macro, the scripts call acceptStrip,
-    and only core.js sets a strip's region and tick."""
+    """No figure keeps strip markup or drawing of its own: the templates call the macro, the scripts (every file of a
+    figure's) call acceptStrip, and only core.js sets a strip's region and tick."""
     for name in ("lab", "walkthrough", "generator"):
         source = (TEMPLATES / f"{name}.html.j2").read_text(encoding="utf-8")
         assert '{% from "accept_strip.html.j2" import accept_strip %}' in source and "accept_strip(" in source, name
         assert not re.search(r"u-strip|r-strip|accept-bar|accept-track|u-mark|r-seg", source), name
-        script = (TEMPLATES / "js" / f"{name}.js").read_text(encoding="utf-8")
+        files = next(f for f in figures.FIGURES if figures.name(f) == name).SCRIPTS  # the figure's script, every file
+        script = "".join((TEMPLATES / file).read_text(encoding="utf-8") for file in files)
         assert "acceptStrip(" in script and "'--u'" not in script and "'--accept'" not in script, name
     assert "function acceptStrip(" in (TEMPLATES / "js" / "core.js").read_text(encoding="utf-8")
 

@@ -150,7 +150,7 @@ def chance_note(r: ProfileResult) -> str:
 class Walkthrough(Figure):
     """The player's model: each profile's authored round and drawn rounds, and their frames."""
 
-    SCRIPTS = ('js/walkthrough.js',)
+    SCRIPTS = ('js/walkthrough_frames.js', 'js/walkthrough_stage.js', 'js/walkthrough.js')  # the frames, the stage, the player
     WORDS = ("WALKTHROUGH", "DRAWS", "KIND_NAMES", "CAPTIONS", "STATE_NAMES", "ACCEPT")
     STYLESHEET = True
     IDS = frozenset({"walkthrough", "walkthrough-player", "walkthrough-frame", "walkthrough-speed", "walkthrough-draw-hint",

@@ -1,88 +1,8 @@
-// The round player: steps through the frames of the trace's rounds, with a deep link per frame.
+// The round player: steps through the frames of the trace's rounds, with a deep link per frame. One state, changed
+// only by fig.update: limit keeps it in range, render writes the page (the stage through walkthrough_stage.js), and
+// every handler only asks for a change.
 
-const {
-  acceptStrip, bar, clamp, decoded, figure, fill, fracValue, headRow, NEAR_EVENT, node, offerBack, overlapRows, partsOf, row,
-  starts, tokenCell, whole
-} = shared;
-
-/* ---------- pure helpers ---------- */
-
-// "#walkthrough/divergent/4" -> {profile: 1, round: 0, frame: 4}; "#walkthrough/divergent/r7/3" -> drawn round 7,
-// frame 3; an older link without the prefix ("#divergent/4") as well; null when the hash is not a frame of a known
-// profile.
-function parseHash(hash, profiles) {
-  const m = /^#(?:walkthrough\/)?([^/]+)\/(?:r(\d+)\/)?(\d+)$/.exec(decoded(hash));
-  if (!m) return null;
-  const index = profiles.findIndex(p => p.id === m[1]);
-  return index < 0 ? null : { profile: index, round: m[2] ? Number(m[2]) : 0, frame: Number(m[3]) };
-}
-
-const FRAMES = 'walkthrough';  // the prefix of a frame's address (figures/walkthrough.py's FRAMES)
-
-// A fraction in brackets, a whole number as it is (text.ratio_text's rule): "(3/8)", "0".
-function bracketed(x) { return x.indexOf('/') < 0 ? x : `(${x})`; }
-
-function hashOf(prof, round, frame) { return `#${FRAMES}/${prof.id}/${round ? 'r' + round + '/' : ''}${frame}`; }
-
-function isFormField(el) {
-  return !!(el && el.closest && el.closest('input, select, textarea, [contenteditable]'));
-}
-
-// The token a frame is about: the proposal it checks, or the bonus token (tests/tracekit.py's frame_token).
-function frameToken(rnd, f) {
-  return f.kind === 'verify' ? rnd.proposals[f.pos - 1] : f.kind === 'bonus' ? rnd.bonus : null;
-}
-
-// The fields a frame's caption is filled from: its position's facts, the round's fields, its draw
-// (figures/walkthrough.caption does the same in Python).
-function captionFields(trace, prof, rnd, f) {
-  const x = frameToken(rnd, f);
-  let c = {};
-  if (f.kind === 'verify') {
-    const pos = prof.positions[f.pos - 1];
-    c = { p: pos.target[x], q: pos.draft[x], accept: pos.accept[x], worked: pos.worked[x],
-      res_raw: pos.res_raw, res_total: pos.res_total, res_norm: pos.res_norm };
-  }
-  if (f.pos) c.pos = f.pos;
-  if (x !== null) c.tok = trace.labels[x];
-  Object.assign(c, trace.fields, roundTokens(trace, rnd), rnd.fields);
-  if (f.u) c.u = f.u;
-  return c;
-}
-
-// Slot i of a frame, as {state, token, replacement}: tokens live once in the round, a frame holds each slot's
-// state (figures/walkthrough.slot_views makes the same slots for the no-script list).
-function slotsOf(trace, rnd, f) {
-  return f.slots.map((state, i) => {
-    const token = i < trace.k ? rnd.proposals[i] : state === 'bonus' ? rnd.bonus : null;
-    return { state, token, replacement: state === 'rejected' ? rnd.replacement : null };
-  });
-}
-
-// What the round has committed once this frame is done: accepted proposals, the replacement, the bonus.
-function committedOf(slots) {
-  return slots.filter(s => s.state === 'accepted' || s.state === 'rejected' || s.state === 'bonus')
-    .map(s => ({ token: s.state === 'rejected' ? s.replacement : s.token, state: s.state }));
-}
-
-// The round's token lists as its captions quote them (text.quoted): its proposals, and from its closing frame's
-// strip the tokens it committed (and how many) and the proposals it dropped; and its replacement's label.
-function roundTokens(trace, rnd) {
-  const P = trace.text.walkthrough, last = slotsOf(trace, rnd, rnd.frames[rnd.frames.length - 1]);
-  const committed = committedOf(last).map(c => c.token);
-  function quoted(tokens) {
-    return tokens.map(t => fill(P.quoted, { tok: trace.labels[t] })).join(' ');
-  }
-  const c = { proposals: quoted(rnd.proposals), committed: quoted(committed),
-    committed_count: fill(committed.length === 1 ? P.token_one : P.tokens, { n: committed.length }),
-    lost: quoted(last.filter(s => s.state === 'dropped').map(s => s.token)) };
-  if (rnd.replacement !== null) c.rep = trace.labels[rnd.replacement];
-  return c;
-}
-
-function roundOf(prof, i) { return i ? prof.drawn[i - 1] : prof.walk; }
-
-/* ---------- the figure: state, limit, actions ---------- */
+const { clamp, decoded, figure, fill, frameView, hashOf, NEAR_EVENT, parseHash, partsOf, renderStage, roundOf, starts, whole } = shared;
 
 const WALKTHROUGH_PARTS = {
   roundCounter: '[data-walkthrough-round-counter]', playLabel: '[data-walkthrough-play-label]', scrubber: '[data-walkthrough-scrubber]',
@@ -92,7 +12,7 @@ const WALKTHROUGH_PARTS = {
   chance: '[data-walkthrough-chance]', bars: '[data-walkthrough-bars]', dist: '[data-walkthrough-dist]', distTitle: '[data-walkthrough-dist-title]',
   distHead: '[data-walkthrough-dist-head]', distBody: '[data-walkthrough-dist-body]', dropped: '[data-walkthrough-dropped]',
   droppedList: '[data-walkthrough-dropped-list]', committed: '[data-walkthrough-committed]', distDraw: '[data-walkthrough-dist-draw]',
-  idle: '[data-walkthrough-idle]', chanceNote: '[data-walkthrough-chance-note]',
+  idle: '[data-walkthrough-idle]', chanceNote: '[data-walkthrough-chance-note]', back: '[data-walkthrough-back]', backLink: '[data-walkthrough-back] a',
   drawHint: '[data-walkthrough-draw-hint]', roundChance: '[data-walkthrough-round-chance]', chanceButton: '[data-walkthrough-action="chance"]'
 };
 
@@ -108,18 +28,19 @@ function startWalkthrough(root, trace) {
     frame: 1,        // 1-based, as in the URL
     playing: false,
     delay: Number(ui.speed.value),
-    linked: false    // true once the reader has used the player or a frame link: the hash then follows the state
+    linked: false,   // true once the reader has used the player or a frame link: the hash then follows the state
+    origin: null,    // the link elsewhere on the page that opened the player: "Back to where you were" returns to it
+    move: null       // a move render makes once, a new object each time: {to: null} brings the player into view, {to: a link} returns there
   }, limitWalkthrough, renderWalkthrough);
   fig.ui = ui;
   fig.T = trace.text.walkthrough;
   fig.D = trace.text.draws;
   fig.A = trace.text.accept;
-  fig.timer = null;
   bindWalkthroughControls(fig);
   bindWalkthroughLinks(fig);
-  document.addEventListener(NEAR_EVENT, () => { if (fig.shownFrame) renderLinked(fig, fig.shownFrame); });  // a chart joined
+  document.addEventListener(NEAR_EVENT, () => { fig.update({}); });  // a chart joined: its position is marked too
   const initial = parseHash(location.hash, trace.profiles);
-  if (initial) openAt(fig, initial); else fig.update({});
+  fig.update(initial ? opened(initial) : {});
   return fig;
 }
 
@@ -135,6 +56,8 @@ function limitWalkthrough(fig) {
   s.frame = clamp(whole(s.frame, 1), 1, n);
   if (s.frame >= n) s.playing = false;  // playback stops by itself on the last frame
 }
+
+/* ---------- the changes a reader asks for, as patches of the state ---------- */
 
 // Every manual move pauses playback, so a reader is never fought by the timer.
 function act(fig, action) {
@@ -165,48 +88,24 @@ function nextChance(fig) {
   if (next) fig.update({ round: next[0], frame: next[1], playing: false, linked: true });
 }
 
-// A frame link brings the player into view once it has rendered.
-function openAt(fig, where) {
-  fig.update({ profile: where.profile, round: where.round, frame: where.frame, playing: false, linked: true });
-  requestAnimationFrame(() => { reveal(fig); });
-}
+// A frame link's patch: its frame (parseHash's {profile, round, frame}), and the player brought into view once it has
+// rendered.
+function opened(where) { return Object.assign({ playing: false, linked: true, move: { to: null } }, where); }
 
-// Scrolling lays out the whole page, so it waits for the next frame instead of holding up this one.
-function reveal(fig) {
-  const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-  fig.root.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
-  fig.root.focus({ preventScroll: true });
-}
-
-/* ---------- render: the panels, each writing only its own part ---------- */
+/* ---------- render: the controls, the stage when its frame changes, and what the state asks of the page ---------- */
 
 function renderWalkthrough(fig) {
-  const rnd = currentRound(fig);
+  const s = fig.state, prof = currentProfile(fig), rnd = roundOf(prof, s.round), key = `${s.profile}/${s.round}/${s.frame}`;
   fig.root.hidden = false;
   renderControls(fig, rnd.frames.length);
   renderRoundChoice(fig);
-  fig.shownFrame = renderStage(fig, rnd, fig.state.frame);  // kept for a chart that joins the page (NEAR_EVENT)
-  renderLinked(fig, fig.shownFrame);
+  if (fig.staged !== key) renderStage(fig, prof, rnd, frameView(fig.trace, prof, rnd, s.frame));  // only another frame's
+  fig.staged = key;
+  renderLinked(fig, rnd.frames[s.frame - 1]);
+  fig.ui.back.hidden = !s.origin;
   renderLocation(fig);
   renderPlayback(fig);
-}
-
-// Frame i of the round, in every part of the stage; returns the frame.
-function renderStage(fig, rnd, i) {
-  const T = fig.T, trace = fig.trace, ui = fig.ui, n = rnd.frames.length;
-  const f = rnd.frames[i - 1];
-  const ctx = captionFields(trace, currentProfile(fig), rnd, f), slots = slotsOf(trace, rnd, f);
-  ui.head.textContent = fill(f.kind === 'verify' ? T.head_verify : T.head,
-    { i, n, kind: trace.text.kind_names[f.kind], pos: f.pos });
-  ui.caption.textContent = f.caption.map(key => fill(trace.text.captions[key], ctx)).join(' ');
-  renderStrip(fig, f, slots);
-  ui.idle.hidden = f.kind === 'verify';  // a frame that checks nothing says so where the check would stand
-  ui.idle.textContent = ui.idle.hidden ? '' : fill(f.kind === 'propose' ? T.idle_propose : f.kind === 'bonus' ? T.idle_bonus : T.idle_done, ctx);
-  renderTest(fig, f, ctx, rnd);
-  renderDist(fig, f, ctx, rnd);
-  renderDropped(fig, slots);
-  renderCommitted(fig, slots);
-  return f;
+  renderMove(fig);
 }
 
 function renderControls(fig, n) {
@@ -240,100 +139,6 @@ function renderRoundChoice(fig) {
   else ui.chanceButton.setAttribute('aria-disabled', 'true');
 }
 
-function renderStrip(fig, f, slots) {
-  const T = fig.T, trace = fig.trace;
-  fig.ui.strip.replaceChildren(...slots.map((s, i) => {
-    const position = i + 1;
-    const li = node('li', `slot is-${s.state}${f.pos === position ? ' is-current' : ''}`);
-    const words = trace.text.state_names[s.state] + (s.state === 'rejected' ? fill(T.slot_instead, { rep: trace.labels[s.replacement] }) : '');
-    li.append(node('small', '', position > trace.k ? fill(T.slot_bonus, { pos: position }) : String(position)), ' ',
-      node('bdi', '', s.token === null ? T.no_token : trace.vocabulary[s.token]), ' ', node('span', '', words));
-    return li;
-  }));
-}
-
-function renderTest(fig, f, ctx, rnd) {
-  const ui = fig.ui, T = fig.T;
-  ui.test.hidden = f.kind !== 'verify';
-  if (ui.test.hidden) return ui.bars.replaceChildren();  // a hidden panel keeps no rows
-  const pos = currentProfile(fig).positions[f.pos - 1], x = frameToken(rnd, f), passed = f.slots[f.pos - 1] === 'accepted';
-  ui.testTitle.textContent = fill(T.test_title, ctx);
-  ui.p.textContent = ctx.p;
-  ui.q.textContent = ctx.q;
-  ui.ratio.textContent = fill(T.ratio, { p: bracketed(ctx.p), q: bracketed(ctx.q), ratio: pos.ratio[x] });
-  ui.accept.textContent = fill(T.accept, { ratio: pos.ratio[x], accept: ctx.accept });
-  ui.u.textContent = f.u;
-  acceptStrip(ui.bar, { a: pos.accept_f[x], u: f.u, bound: ctx.accept, below: passed, kept: passed }, fig.A);
-  ui.verdict.className = `walkthrough-verdict ${passed ? 'is-accepted' : 'is-rejected'}`;
-  ui.verdict.replaceChildren(node('strong', '', passed ? T.accepted : T.rejected),
-    fill(passed ? T.below : T.not_below, { u: f.u, accept: ctx.accept }));
-  ui.chance.hidden = !f.chance;
-  ui.chance.textContent = f.chance ? fill(T.chance, ctx) : '';
-  ui.bars.replaceChildren(...overlapRows(pos, fig.trace.vocabulary, x, T.bar_numbers));
-}
-
-function renderDist(fig, f, ctx, rnd) {
-  const rejected = f.kind === 'verify' && f.slots[f.pos - 1] === 'rejected', bonus = f.kind === 'bonus';
-  fig.ui.dist.hidden = !(rejected || bonus);
-  fig.ui.dist.dataset.walkthroughKind = bonus ? 'bonus' : 'residual';
-  if (rejected) renderResidual(fig, f, ctx, rnd);
-  else if (bonus) renderBonus(fig, ctx, rnd);
-  else [fig.ui.distHead, fig.ui.distBody].forEach(e => { e.replaceChildren(); });
-}
-
-function renderResidual(fig, f, ctx, rnd) {
-  const ui = fig.ui, T = fig.T, pos = currentProfile(fig).positions[f.pos - 1], x = frameToken(rnd, f);
-  ui.distTitle.textContent = fill(T.residual_title, ctx);
-  ui.distHead.replaceChildren(headRow([T.col_token, T.col_p, T.col_q, T.col_raw, fill(T.col_norm, ctx)]));
-  ui.distBody.replaceChildren(...fig.trace.vocabulary.map((tok, y) => {
-    const note = y === rnd.replacement ? T.note_drawn : y === x ? T.note_rejected : '';
-    const cls = y === rnd.replacement ? 'is-drawn' : y === x ? 'is-rejected-token' : '';
-    const share = pos.residual[y];
-    return row([tokenCell(tok, note), pos.target[y], pos.draft[y], pos.residual_raw[y],
-      bar(share === null ? 0 : fracValue(share), share === null ? T.no_token : share)], cls);
-  }));
-  const F = rnd.fields;
-  renderDraw(fig, { cuts: pos.cuts, shares: pos.residual, chosen: rnd.replacement, u: F.rep_u, lo: F.rep_lo, hi: F.rep_hi });
-}
-
-function renderBonus(fig, ctx, rnd) {
-  const ui = fig.ui, T = fig.T, targets = currentProfile(fig).bonus_target;
-  ui.distTitle.textContent = fill(T.bonus_title, ctx);
-  ui.distHead.replaceChildren(headRow([T.col_token, T.col_p]));
-  ui.distBody.replaceChildren(...fig.trace.vocabulary.map((tok, y) => row([tokenCell(tok, y === rnd.bonus ? T.note_drawn : ''), bar(fracValue(targets[y]), targets[y])],
-      y === rnd.bonus ? 'is-drawn' : '')));
-  const F = rnd.fields;
-  renderDraw(fig, { cuts: currentProfile(fig).bonus_cuts, shares: targets, chosen: rnd.bonus, u: F.bonus_u, lo: F.bonus_lo, hi: F.bonus_hi });
-}
-
-// The draw r on the accept strip, as the segments of the cut points it was drawn by: token y owns [cuts[y-1],
-// cuts[y]), and r (d.u, in [d.lo, d.hi)) lands in the chosen token's segment (the caption says which, in numbers).
-function renderDraw(fig, d) {
-  acceptStrip(fig.ui.distDraw, Object.assign(d, { names: fig.trace.vocabulary, tok: fig.trace.labels[d.chosen] }), fig.A);
-}
-
-function renderDropped(fig, slots) {
-  const ui = fig.ui, vocab = fig.trace.vocabulary, positions = currentProfile(fig).positions;
-  const dropped = slots.map((s, i) => s.state === 'dropped' ? i + 1 : 0).filter(Boolean);
-  ui.dropped.hidden = dropped.length === 0;
-  ui.droppedList.replaceChildren(...dropped.map(position => {
-    const x = slots[position - 1].token, li = node('li', 'is-dropped');
-    li.append(node('span', 'chip-pos', String(position)), ' ', node('bdi', 'chip-tok', vocab[x]),
-      node('span', 'chip-note', fill(fig.T.chip_dropped, { accept: positions[position - 1].accept[x] })));
-    return li;
-  }));
-}
-
-function renderCommitted(fig, slots) {
-  const T = fig.T, vocab = fig.trace.vocabulary, committed = committedOf(slots);
-  fig.ui.committed.replaceChildren(...committed.length ? committed.map(c => {
-    const rep = c.state === 'rejected', bonus = c.state === 'bonus';
-    const li = node('li', rep ? 'is-replacement' : bonus ? 'is-bonus' : '');
-    li.append(node('bdi', 'chip-tok', vocab[c.token]), node('span', 'chip-note', rep ? T.chip_replacement : bonus ? T.chip_bonus : ''));
-    return li;
-  }) : [node('li', 'is-empty', T.nothing_yet)]);
-}
-
 // The Positions section answers back: the block and chart of the position being checked are marked.
 function renderLinked(fig, f) {
   const key = f.kind === 'verify' ? `${currentProfile(fig).id}-${f.pos}` : '';
@@ -342,22 +147,54 @@ function renderLinked(fig, f) {
   });
 }
 
+// The address follows the frame once the reader has used the player or a frame link: it is written when the frame
+// changes or a link opens one (an older address is written in full), never by a render that moves nothing (a chart
+// joining the page while the reader is elsewhere).
 function renderLocation(fig) {
-  const s = fig.state;
-  if (!s.linked) return;
-  const hash = hashOf(currentProfile(fig), s.round, s.frame);
-  if (decoded(location.hash) !== hash) history.replaceState(history.state, '', hash);
+  const s = fig.state, hash = s.linked ? hashOf(currentProfile(fig), s.round, s.frame) : '';
+  if (hash === fig.located && s.move === fig.locatedBy) return;
+  fig.located = hash;
+  fig.locatedBy = s.move;
+  if (hash && decoded(location.hash) !== hash) history.replaceState(history.state, '', hash);
 }
 
-// The next step waits for the reader's chosen delay while playing.
+// While playing, the next step waits for the reader's chosen delay; a render that changes neither the frame nor the
+// delay (a chart joining the page) leaves the wait as it is.
 function renderPlayback(fig) {
+  const s = fig.state, key = s.playing ? `${s.profile}/${s.round}/${s.frame}/${s.delay}` : '';
+  if (key === fig.waiting) return;
+  fig.waiting = key;
   clearTimeout(fig.timer);
-  fig.timer = fig.state.playing ? setTimeout(() => { fig.update({ frame: fig.state.frame + 1 }); }, fig.state.delay) : null;
+  fig.timer = key ? setTimeout(() => { fig.update({ frame: fig.state.frame + 1 }); }, s.delay) : null;
+}
+
+// The move the state asks for, made once: the player into view (scrolling lays out the whole page, so it waits for
+// the next frame instead of holding up this one), or back to the link that opened it.
+function renderMove(fig) {
+  const move = fig.state.move;
+  if (move === fig.moved) return;
+  fig.moved = move;
+  if (move && move.to) {
+    move.to.scrollIntoView({ block: 'center' });
+    move.to.focus();
+  } else if (move) {
+    requestAnimationFrame(() => { reveal(fig); });
+  }
+}
+
+function reveal(fig) {
+  const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  fig.root.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
+  fig.root.focus({ preventScroll: true });
 }
 
 /* ---------- events: each handler calls update() ---------- */
 
 const WALKTHROUGH_KEYS = { ArrowLeft: 'prev', ArrowRight: 'next', ' ': 'play', Home: 'first', End: 'last' };
+
+function isFormField(el) {
+  return !!(el && el.closest && el.closest('input, select, textarea, [contenteditable]'));
+}
 
 function bindWalkthroughControls(fig) {
   const root = fig.root, s = fig.state;
@@ -387,24 +224,25 @@ function bindWalkthroughControls(fig) {
   });
 }
 
+// A frame link opens its frame; one from elsewhere on the page leaves a way back to it, which its Back link takes.
 function bindWalkthroughLinks(fig) {
   const profiles = fig.trace.profiles;
   window.addEventListener('hashchange', () => {
     const where = parseHash(location.hash, profiles);
-    if (where) openAt(fig, where);
+    if (where) fig.update(opened(where));
   });
-  // A link to the frame already in the hash fires no hashchange: open it here instead. A link from elsewhere on
-  // the page leaves a way back to it.
-  const back = fig.root.querySelector('[data-walkthrough-back]');
+  // A link to the frame already in the hash fires no hashchange: it opens here instead.
   document.addEventListener('click', e => {
     const a = e.target.closest && e.target.closest('a[href^="#"]');
     if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-    const where = parseHash(a.hash, profiles);
-    if (where && !fig.root.contains(a)) offerBack(back, a);
-    if (where && decoded(a.hash) === decoded(location.hash)) {
-      e.preventDefault();
-      openAt(fig, where);
-    }
+    const where = parseHash(a.hash, profiles), again = where && decoded(a.hash) === decoded(location.hash);
+    if (!where) return;
+    if (again) e.preventDefault();
+    fig.update(Object.assign(fig.root.contains(a) ? {} : { origin: a }, again ? opened(where) : {}));
+  });
+  fig.ui.backLink.addEventListener('click', e => {
+    e.preventDefault();
+    fig.update({ origin: null, move: { to: fig.state.origin } });
   });
 }
 
