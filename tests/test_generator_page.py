@@ -277,5 +277,5 @@ def test_the_scripts_probabilities_print_as_pythons(tmp_path):
     rng = np.random.default_rng(3)
     xs = [x for x, _ in PROBABILITIES] + [1 - 10.0 ** -i for i in range(1, 17)] + rng.random(500).tolist() + \
         (10 ** rng.uniform(-12, -2, 200)).tolist()
-    got = run_js(tmp_path, ("core.js", "variants.js", "generator.js"), "return data.map(x => probText(x));", xs)
+    got = run_js(tmp_path, ("core.js", "generator_text.js"), "return data.map(x => probText(x));", xs)
     assert got == [probability(x) for x in xs]

@@ -101,7 +101,7 @@ def temp_label(t: Any) -> str:
 
 
 class Generator(Figure):
-    SCRIPTS = ("js/generator.js",)
+    SCRIPTS = ("js/generator_model.js", "js/generator_text.js", "js/generator_view.js", "js/generator.js")  # model, words, render, race
     WORDS = ("GENERATOR", "ACCEPT")
     IDS = frozenset({"generator", "generator-title", "generator-draft", "generator-k", "generator-temp", "generator-sampler",
                      "generator-check"})
