@@ -253,13 +253,12 @@ OWN = {
     "rate_seen": " Accepted proposals: {acc} ({seen}); the rule’s exact rate is {rate}.",
 }
 
-# Each verification rule's words in the lab, by its id in rules.py: how often it passes, the single check's threshold,
-# its pass and its fail, and the tally's caption.
+# Each verification rule's words in the lab, by its id in rules.py: how often it passes, its pass and its fail, and the
+# tally's caption.
 RULE_WORDS = {
     "accept-test": {
         "rate": "Accept test: a proposal drawn from q passes with probability α = {rate}. "
                 "Each token’s accept probability min(1, p/q): {list}.",
-        "threshold": "accept if u < {accept}",
         "pass": ": u = {u} is below {worked}, so “{tok}” is kept.",
         "fail": ": u = {u} is not below {worked}, so “{tok}” is rejected and a replacement is drawn.",
         "caption": "Every token the draws committed, by acceptance and as a replacement. Under each observed "
@@ -269,7 +268,6 @@ RULE_WORDS = {
     "greedy-draft": {
         "rate": "Greedy draft: the draft always proposes its likeliest token, “{tok}” (ties go to the earlier one), "
                 "and it passes with probability p(“{tok}”) = {rate}.",
-        "threshold": "accept if u < {accept}",
         "pass": ": u = {u} is below p(“{tok}”) = {accept}, so the draft’s top token stands.",
         "fail": ": u = {u} is not below p(“{tok}”) = {accept}; the replacement comes from p with “{tok}” left out, "
                 "renormalised.",
@@ -281,7 +279,6 @@ RULE_WORDS = {
                 "is that draw of y: it picks the token of p whose segment it lands in. So the proposal shown stays "
                 "with chance p(x), the width of its segment; averaged over proposals drawn from q that is "
                 "Σ p·q = {rate}.",
-        "threshold": "kept if u lands in [{lo}, {hi})",
         "pass": ": u = {u} draws “{tok}” from p, the proposal itself, so it stays.",
         "fail": ": u = {u} draws “{rep}” from p, not the proposal “{tok}”: “{rep}” is committed in its place.",
         "caption": "Every token the draws committed. Upper bar, exact: p·q, the target’s draw matching the proposal "
@@ -291,7 +288,6 @@ RULE_WORDS = {
 
 # The player's draws and the rounds chance decides.
 DRAWS = {
-    "r": "r = {r}",
     "chance_mark": "· chance decides a check",
     "chance_one": "Chance decides a check in drawn round {rounds} only.",
     "chance_many": "Chance decides a check in drawn rounds {rounds}.",
@@ -417,4 +413,6 @@ SPACE_AFTER_NOT = "([{“‘#"  # ... and after one of these the next token join
 # carries every table a figure's script reads (figures.common.Figure.WORDS), leaves them out.
 BUILD_ONLY = {"option", "no_chance", "short", "target", "observed", "back", "point", "point_drawn", "free", "few",
               "broken_caption", "broken_why", "col_commits", "variant_rule_only", "drafts",
-              "chance_one", "chance_many", "chance_none_data", "chance_none_drawn"}
+              "chance_one", "chance_many", "chance_none_data", "chance_none_drawn",
+              # the generator's, which figures/generator.py writes into its markup and the no-script race
+              "plain", "spec", "why", "pass_part", "prompt", "unit", "clock", "new"}
