@@ -3,6 +3,9 @@ every problem names the file and line, what was found and what was expected."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from speculative import render
@@ -153,9 +156,12 @@ def test_the_shipped_raw_html_is_allowed():
 
 
 WHAT_END = (ROOT / "content" / "01-what.md").read_text(encoding="utf-8").count("\n") + 4  # a line added at its end
-# The line of the first profile's id in the data file: a message about a value names its line.
-ID_LINE = next(i for i, line in enumerate((ROOT / "data" / "profiles.v1.json").read_text(encoding="utf-8").splitlines(), 1)
-               if '"id": "aligned"' in line)
+# The first profile's id in the data file (whatever an author's file names it), and the line it is on: a message
+# about a value names its line.
+_DATA_TEXT = (ROOT / "data" / "profiles.v1.json").read_text(encoding="utf-8-sig")
+FIRST_ID = json.loads(_DATA_TEXT)["profiles"][0]["id"]
+ID_LINE = next(i for i, line in enumerate(_DATA_TEXT.splitlines(), 1)
+               if re.search(r'"id"\s*:\s*' + re.escape(json.dumps(FIRST_ID)), line))
 CONTENT_BUILD_CASES = [
     ("unclosed comment", "01-what.md", lambda t: t + "\n<!-- the rest is hidden\n",
      [f"content/01-what.md: line {WHAT_END}: found <!-- with no --> after it; expected every HTML comment to be closed"]),
@@ -172,8 +178,8 @@ CONTENT_BUILD_CASES = [
       "of its own"]),
     ("element with the trace's id", "01-what.md", lambda t: t + '\n<span id="trace">x</span>\n',
      ['content/01-what.md: found id="trace" on 2 elements; expected each id on one element only (choose another id)']),
-    ("id of a profile", "01-what.md", lambda t: t.replace("id: what", "id: aligned"),  # the data file is told which file
-     [f'data/profiles.v1.json: line {ID_LINE}: profiles[0].id: found "aligned", which content/01-what.md already gives an element on '
+    ("id of a profile", "01-what.md", lambda t: t.replace("id: what", f"id: {FIRST_ID}"),  # the data file is told which file
+     [f'data/profiles.v1.json: line {ID_LINE}: profiles[0].id: found "{FIRST_ID}", which content/01-what.md already gives an element on '
       "the page; expected another id (or change that one)"]),
     ("bidi title", "01-what.md", lambda t: t.replace("title: What", "title: What\u202e"),
      ['content/01-what.md: line 2: title: found "What<U+202E> this is", which has U+202E (right-to-left override); '

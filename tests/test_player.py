@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
 
-from tracekit import caption_of, frame_token
+from tracekit import caption_of, frame_token, point_frame
 
 from .conftest import FIGURES, axe_violations, data_is_shipped, edited_data
 
@@ -60,6 +60,19 @@ def rejection(trace: dict) -> tuple[dict, dict]:
     return next((p, f) for p in trace["profiles"] for f in frames(p) if f["verdict"] == "rejected")
 
 
+def first_frame(trace: dict, wanted) -> tuple[dict, dict, str] | None:
+    """Returns (profile, frame, its address "#id/n" or "#id/rN/n") of the first frame for which wanted(frame) holds,
+    in the authored walks first, then in the drawn rounds; None when no round of the file has one."""
+    for r in range(1 + max(len(p["drawn"]) for p in trace["profiles"])):
+        for p in trace["profiles"]:
+            if r > len(p["drawn"]):
+                continue
+            for f in frames(p, p["drawn"][r - 1] if r else None):
+                if wanted(f):
+                    return p, f, f"#{p['id']}/{f'r{r}/' if r else ''}{f['index']}"
+    return None
+
+
 def counter(page: Page):
     return page.locator("[data-walkthrough] [data-walkthrough-counter]")
 
@@ -102,11 +115,12 @@ def test_the_script_adds_nothing_to_window_unless_a_benchmark_opts_in(page: Page
     bench.close()
 
 
-@pytest.mark.parametrize("pid", ["aligned", "divergent"])
-def test_next_step_walks_every_frame_of_the_profile(page: Page, page_url, trace, pid):
-    p = profile(trace, pid)
+@pytest.mark.parametrize("which", [0, -1], ids=["first", "last"])
+def test_next_step_walks_every_frame_of_the_profile(page: Page, page_url, trace, which):
+    p = trace["profiles"][which]
     n = len(frames(p))
-    assert n == FIGURES[pid]["frames"]
+    if data_is_shipped():  # the hand-worked frame counts (docs/figures.md)
+        assert n == FIGURES[p["id"]]["frames"]
     page.goto(page_url)
     page.get_by_role("radio", name=p["name"]).check()
     at(page, 1, n)
@@ -151,12 +165,16 @@ def test_a_third_profile_in_the_data_gets_its_own_radio(page: Page, tmp_path):
 
 
 def test_rejection_frame_shows_residual_and_dropped_positions(page: Page, page_url, trace):
-    p, f = rejection(trace)
+    found = first_frame(trace, lambda f: f["verdict"] == "rejected")  # an authored walk's, else a drawn round's
+    if found is None:
+        pytest.skip("no round of this data file rejects a proposal")
+    p, f, address = found
     vocab = trace["vocabulary"]
     dropped = [i + 1 for i, state in enumerate(f["slots"]) if state == "dropped"]
-    assert (p["id"], f["position"], dropped) == ("divergent", 3, [4, 5])  # the authored rejection, 4 and 5 dropped
-    page.goto(f"{page_url}#{p['id']}/{f['index']}")
-    at(page, f["index"], len(frames(p)))
+    if data_is_shipped():
+        assert (p["id"], f["position"], dropped) == ("divergent", 3, [4, 5])  # the authored rejection, 4 and 5 dropped
+    page.goto(page_url + address)
+    at(page, f["index"], len(f["round"]["frames"]))
     expect(page.locator("[data-walkthrough-verdict]")).to_contain_text("Rejected")
     expect(page.locator("[data-walkthrough-verdict]")).to_contain_text(f["u"])
     rows = page.locator("[data-walkthrough-dist-body] tr")
@@ -180,8 +198,9 @@ def test_rejection_frame_shows_residual_and_dropped_positions(page: Page, page_u
 
 
 def test_captions_and_figures_show_the_exact_fractions(page: Page, page_url, trace):
-    rp, f = rejection(trace)
-    assert "min(1, 0/(3/8)) = 0" in caption(trace, rp, f)
+    rp, f = rejection(trace) if data_is_shipped() else (None, None)  # the shipped authored rejection, worked by hand
+    if f is not None:
+        assert "min(1, 0/(3/8)) = 0" in caption(trace, rp, f)
     page.goto(page_url)
     for p in trace["profiles"]:
         page.get_by_role("radio", name=p["name"]).check()
@@ -207,9 +226,11 @@ def test_captions_and_figures_show_the_exact_fractions(page: Page, page_url, tra
 
 
 def test_bonus_frame_shows_the_draw_from_the_target(page: Page, page_url, trace):
-    p = profile(trace, "aligned")
-    f = next(f for f in frames(p) if f["kind"] == "bonus")
-    page.goto(f"{page_url}#walkthrough/aligned/{f['index']}")
+    found = first_frame(trace, lambda f: f["kind"] == "bonus")  # an authored walk's (the shipped "aligned"), else a drawn round's
+    if found is None:
+        pytest.skip("no round of this data file passes every check, so none draws a bonus")
+    p, f, address = found
+    page.goto(page_url + address)
     rows = page.locator("[data-walkthrough-dist-body] tr")
     expect(rows).to_have_count(len(trace["vocabulary"]))
     expect(rows.nth(f["token"])).to_contain_text("drawn")
@@ -265,12 +286,12 @@ def test_form_fields_keep_their_own_keys(page: Page, page_url, trace):
 
 
 def test_play_runs_to_the_last_frame_and_stops(browser, page_url, trace):
-    p = profile(trace, "divergent")
+    p = trace["profiles"][-1]  # any walk has 3 frames or more: propose, a check, done
     n = len(frames(p))
     context = browser.new_context()  # the clock is the context's: not the kept one the other tests share
     page = context.new_page()
     page.clock.install(time=0)
-    page.goto(f"{page_url}#divergent/{n - 2}")
+    page.goto(f"{page_url}#{p['id']}/{n - 2}")
     page.clock.pause_at(60_000)  # from here on, time moves only when the test says so
     page.get_by_label("Speed", exact=True).select_option(label="Fast")
     player(page).get_by_role("button", name="Play", exact=True).click()
@@ -287,23 +308,26 @@ def test_play_runs_to_the_last_frame_and_stops(browser, page_url, trace):
     context.close()
 
 
-@pytest.mark.parametrize("address", ["#walkthrough/divergent/4", "#divergent/4"])  # an older link works too
+@pytest.mark.parametrize("address", ["#walkthrough/{pid}/{i}", "#{pid}/{i}"])  # an older link works too
 def test_deep_link_restores_state_and_stepping_replaces_the_hash(page: Page, page_url, trace, address):
-    p = profile(trace, "divergent")
+    p, other = trace["profiles"][-1], trace["profiles"][0]  # on the shipped data "overconfident" and "aligned"
     n = len(frames(p))
-    page.goto(page_url + address)
-    at(page, 4, n)
+    i = min(4, n - 1)  # a frame with one after it (any walk has 3 or more)
+    pid = re.escape(p["id"])
+    page.goto(page_url + address.format(pid=p["id"], i=i))
+    at(page, i, n)
     expect(page.get_by_role("radio", name=p["name"])).to_be_checked()
-    expect(page.locator("[data-walkthrough-caption]")).to_have_text(caption(trace, p, frames(p)[3]))
+    expect(page.locator("[data-walkthrough-caption]")).to_have_text(caption(trace, p, frames(p)[i - 1]))
     length = page.evaluate("history.length")
     page.get_by_role("button", name="Next step").click()
-    expect(page).to_have_url(re.compile(r"#walkthrough/divergent/5$"))
+    expect(page).to_have_url(re.compile(rf"#walkthrough/{pid}/{i + 1}$"))
     page.get_by_role("button", name="First step").click()
-    expect(page).to_have_url(re.compile(r"#walkthrough/divergent/1$"))
-    page.get_by_role("radio", name=profile(trace, "aligned")["name"]).check()
-    expect(page).to_have_url(re.compile(r"#walkthrough/aligned/1$"))
+    expect(page).to_have_url(re.compile(rf"#walkthrough/{pid}/1$"))
+    if other is not p:  # another profile's radio (a file may have one profile only)
+        page.get_by_role("radio", name=other["name"]).check()
+        expect(page).to_have_url(re.compile(rf"#walkthrough/{re.escape(other['id'])}/1$"))
     assert page.evaluate("history.length") == length
-    page.goto(page_url + "#divergent/99")  # out of range: clamped to the last frame
+    page.goto(page_url + f"#{p['id']}/99")  # out of range: clamped to the last frame
     at(page, n, n)
 
 
@@ -317,13 +341,14 @@ def test_notice_links_open_the_player_at_their_frames(page: Page, page_url, trac
     links = page.locator('#notice a[href^="#"]', has_text="Show me")
     hrefs = links.evaluate_all("as => as.map(a => a.getAttribute('href'))")
     assert set(hrefs) == {f"#{where}" for where in trace["points"].values() if where}
-    assert len(hrefs) == 4
+    if data_is_shipped():
+        assert len(hrefs) == 4
+    if not hrefs:
+        pytest.skip("this data file's rounds show none of the points the notice links to")
     for i, href in enumerate(hrefs):
-        prefix, pid, frame = href[1:].split("/")
-        assert prefix == "walkthrough"
-        p = profile(trace, pid)
+        p, rnd, _, frame = point_frame(trace, href[1:])  # an authored walk's frame (the shipped ones) or a drawn round's
         links.nth(i).click()
-        at(page, int(frame), len(frames(p)))
+        at(page, frame, len(rnd["frames"]))
         expect(page.get_by_role("radio", name=p["name"])).to_be_checked()
         expect(player(page)).to_be_in_viewport()
     # the same link again, the hash already set (so no hashchange): it still brings the player back into view
@@ -410,9 +435,9 @@ def test_print_shows_every_static_frame_and_hides_the_player(page: Page, page_ur
     expect(player(page)).to_be_hidden()
 
 
-def test_reduced_motion_turns_animation_off(page: Page, page_url):
+def test_reduced_motion_turns_animation_off(page: Page, page_url, trace):
     page.emulate_media(reduced_motion="reduce")
-    page.goto(page_url + "#aligned/2")
+    page.goto(page_url + f"#{trace['profiles'][0]['id']}/2")  # a check (frame 1 proposes)
     current = page.locator("[data-walkthrough-strip] .slot.is-current")
     expect(current).to_have_css("animation-name", "none")
     expect(page.locator("[data-walkthrough-bar] .fig-accept-yes")).to_have_css("transition-duration", "0s")
@@ -450,9 +475,11 @@ def test_axe_finds_nothing_in_the_player_in_light_or_dark(page: Page, page_url, 
             assert axe_violations(page, "[data-walkthrough]") == [], (scheme, p["id"], frame["index"])
 
 
-def test_axe_finds_nothing_on_the_whole_page_in_light_or_dark(page: Page, page_url):
-    page.goto(page_url + "#divergent/4")
-    at(page, 4, 5)
+def test_axe_finds_nothing_on_the_whole_page_in_light_or_dark(page: Page, page_url, trace):
+    p = trace["profiles"][-1]
+    i = min(4, len(frames(p)))
+    page.goto(page_url + f"#{p['id']}/{i}")
+    at(page, i, len(frames(p)))
     found = []
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
@@ -503,9 +530,11 @@ def test_every_replacement_and_bonus_strip_shows_the_recorded_draw_in_its_tokens
         assert not g["clash"], (p["id"], r, f["index"])
         seen += 1
         near += not 0.2 <= float(drawn) <= 0.8
+    # every round ends in a replacement or a bonus, so any file has at least one draw to show
     assert seen == sum(1 for p in trace["profiles"] for rnd in [p["walk"]] + p["drawn"]
-                       for f in frames(p, rnd) if f["verdict"] == "rejected" or f["kind"] == "bonus") > 40
-    assert near > 0  # the shipped draws include some near each end, so the clash check ran where it matters
+                       for f in frames(p, rnd) if f["verdict"] == "rejected" or f["kind"] == "bonus") > 0
+    if data_is_shipped():  # the shipped draws are many and include some near each end, so the clash check ran where it matters
+        assert seen > 40 and near > 0
 
 
 def test_next_round_where_chance_decides_visits_the_rounds_the_analysis_lists_and_wraps(page: Page, page_url, trace):
@@ -533,32 +562,39 @@ def test_next_round_where_chance_decides_visits_the_rounds_the_analysis_lists_an
 
 def test_where_chance_decides_nothing_the_control_is_disabled_and_the_page_says_why(page: Page, page_url, trace):
     page.goto(page_url)
-    p = profile(trace, "divergent")
-    assert p["chance"] == []
+    p = next((p for p in trace["profiles"] if p["chance"] == []), None)
+    if data_is_shipped():
+        assert p is not None and p["id"] == "divergent"
+    if p is None:
+        pytest.skip("chance decides a check in some drawn round of every profile of this data file")
     page.get_by_role("radio", name=p["name"]).check()
+    if p is not opening(trace):  # choosing another profile than the one shown sets the fragment
+        expect(page).to_have_url(re.compile(rf"#walkthrough/{re.escape(p['id'])}/1$"))
+    url = page.url
     button = page.get_by_role("button", name="Next round where chance decides")
     expect(button).to_have_attribute("aria-disabled", "true")
     expect(button).to_have_accessible_description(p["chance_note"])
     button.click(force=True)  # it stays focusable, and a click does nothing
-    expect(page).to_have_url(re.compile(r"#walkthrough/divergent/1$"))
+    expect(page).to_have_url(url)
     expect(page.locator("[data-walkthrough-round-counter]")).to_have_text("")
 
 
 def test_draw_another_round_says_which_round_it_moves_to(page: Page, page_url, trace):
     page.goto(page_url)
-    n = len(profile(trace, "aligned")["drawn"])
+    n = len(opening(trace)["drawn"])
+    then = 1 % n + 1  # after round 1: round 2, or round 1 again when the file draws one round
     draw = page.get_by_role("button", name="Draw another round")
     expect(draw).to_have_accessible_description(f"Draw another round moves to drawn round 1 of {n}.")
     expect(page.locator("[data-walkthrough-draw-hint]")).to_be_visible()
     draw.click()
     expect(page.locator("[data-walkthrough-round-counter]")).to_have_text(f"Drawn round 1 of {n}")
-    expect(page.locator("[data-walkthrough-draw-hint]")).to_have_text(f"Draw another round moves to drawn round 2 of {n}.")
+    expect(page.locator("[data-walkthrough-draw-hint]")).to_have_text(f"Draw another round moves to drawn round {then} of {n}.")
     page.get_by_role("radio", name="The authored walkthrough").check()
-    expect(draw).to_have_accessible_description(f"Draw another round moves to drawn round 2 of {n}.")
+    expect(draw).to_have_accessible_description(f"Draw another round moves to drawn round {then} of {n}.")
 
 
 @pytest.mark.parametrize("width", [360, 1280])
-def test_the_round_buttons_and_the_step_buttons_stay_put_from_round_to_round(pages, page_url, width):
+def test_the_round_buttons_and_the_step_buttons_stay_put_from_round_to_round(pages, page_url, trace, width):
     """A first-time reader's review: the chance button moved right when the counter appeared, and the step buttons
     moved down when the round's note changed its lines."""
     page = pages.open(page_url)
@@ -570,7 +606,8 @@ def test_the_round_buttons_and_the_step_buttons_stay_put_from_round_to_round(pag
         return page.evaluate("""els => els.map(e => { const r = e.getBoundingClientRect();
           return [Math.round(r.x), Math.round(r.y + scrollY)]; })""", [chance.element_handle(), nxt.element_handle()])
     seen = {json.dumps(where())}
-    for button in (chance, draw, chance, draw, chance):
+    # the chance button is disabled where chance decides no drawn round's check of the profile shown
+    for button in (chance, draw, chance, draw, chance) if opening(trace)["chance"] else (draw, draw, draw):
         button.click()
         seen.add(json.dumps(where()))
     assert len(seen) == 1, seen
