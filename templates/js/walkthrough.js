@@ -12,7 +12,7 @@ const WALKTHROUGH_PARTS = {
   chance: '[data-walkthrough-chance]', bars: '[data-walkthrough-bars]', dist: '[data-walkthrough-dist]', distTitle: '[data-walkthrough-dist-title]',
   distHead: '[data-walkthrough-dist-head]', distBody: '[data-walkthrough-dist-body]', dropped: '[data-walkthrough-dropped]',
   droppedList: '[data-walkthrough-dropped-list]', committed: '[data-walkthrough-committed]', distDraw: '[data-walkthrough-dist-draw]',
-  idle: '[data-walkthrough-idle]', chanceNote: '[data-walkthrough-chance-note]', back: '[data-walkthrough-back]', backLink: '[data-walkthrough-back] a',
+  idle: '[data-walkthrough-idle]', chanceNote: '[data-walkthrough-chance-note]', back: '[data-walkthrough-back]',
   drawHint: '[data-walkthrough-draw-hint]', roundChance: '[data-walkthrough-round-chance]', chanceButton: '[data-walkthrough-action="chance"]'
 };
 
@@ -240,7 +240,7 @@ function bindWalkthroughLinks(fig) {
     if (again) e.preventDefault();
     fig.update(Object.assign(fig.root.contains(a) ? {} : { origin: a }, again ? opened(where) : {}));
   });
-  fig.ui.backLink.addEventListener('click', e => {
+  fig.ui.back.firstChild.addEventListener('click', e => {  // the paragraph's one link
     e.preventDefault();
     fig.update({ origin: null, move: { to: fig.state.origin } });
   });
