@@ -307,10 +307,13 @@ def test_draw_u_moves_the_slider_and_the_verdict_follows_it(pages, page_url, tra
     page.close()
 
 
-def test_draw_u_and_the_buttons_below_it_stay_put_whatever_the_verdict(pages, page_url, trace):
+@pytest.mark.parametrize("width", [360, 1280])
+def test_draw_u_and_the_buttons_below_it_stay_put_whatever_the_verdict(pages, page_url, trace, width):
     """A first-time reader's review: the replacement draw appeared on a rejection and went on an acceptance, so the
-    buttons under it jumped by its height between clicks. Where u can reject, its room stays."""
+    buttons under it jumped by its height between clicks. Where u can reject, its room stays, as tall as the longest
+    verdict and the longest replacement sentence need, on a phone too."""
     page = seeded(pages, page_url)
+    page.set_viewport_size({"width": width, "height": 900})
     button, seen, tops = lab(page).get_by_role("button", name="Draw u"), set(), set()
     for _ in range(12):
         button.click()

@@ -9,7 +9,7 @@ const {
 const LAB_PARTS = {
   select: '[data-lab-position]', tokens: '[data-lab-tokens]', bars: '[data-lab-bars]', u: '[data-lab-u]',
   strip: '[data-lab-strip]', verdict: '[data-lab-verdict]', ghost: '[data-lab-verdict-ghost]',
-  residual: '[data-lab-residual]', r: '[data-lab-r]', segments: '[data-lab-segments]', rep: '[data-lab-rep]',
+  residual: '[data-lab-residual]', r: '[data-lab-r]', segments: '[data-lab-segments]', rep: '[data-lab-rep]', repGhosts: '[data-lab-rep-ghosts]',
   rules: '[data-lab-rules]', own: '[data-lab-own]', grid: '[data-lab-own-grid]', row: '[data-lab-own-row]', off: '[data-lab-off]',
   rate: '[data-lab-rate]', test: '[data-lab-test]', sampler: '[data-lab-sampler]', variantAt: '[data-lab-variant-at]'
 };
@@ -152,6 +152,10 @@ function renderLabResidual(fig, cuts, shares) {
   ui.r.setAttribute('aria-valuetext', fill(fig.L.r_text, { r }));
   acceptStrip(ui.segments, { cuts, names: fig.trace.vocabulary, shares, chosen: y, u: r, lo, hi, tok: labels[y] }, fig.A);
   ui.rep.textContent = fill(fig.L.replacement, { r, rep: labels[y], lo, hi });
+  // every token r could draw says its sentence unseen in the same cell: the cell is as tall as the longest, so the
+  // buttons below stay put whichever token a draw lands on
+  ui.repGhosts.replaceChildren(...cuts.map((c, z) => (z ? cuts[z - 1] : 0) < c ? node('p', 'lab-verdict', fill(fig.L.replacement,
+    { r, rep: labels[z], lo: (z ? cuts[z - 1] : 0).toFixed(3), hi: c.toFixed(3) })) : null).filter(Boolean));
 }
 
 // How often the chosen rule passes a proposal here, exact; under the accept test, every token's accept probability.
