@@ -8,7 +8,7 @@
 // page, and every handler only asks for a change.
 
 const {
-  clamp, corpusIds, figure, firstLargest, FLOATS, inverseCdf, ngramModel, oneAtATime, partsOf, probText,
+  clamp, corpusIds, figure, firstLargest, FLOATS, inverseCdf, levelCounts, ngramModel, oneAtATime, partsOf, probText,
   renderGenerator, starts, tempered, temperedRows, uniformSource, variantPieces, whole
 } = shared;
 
@@ -149,16 +149,38 @@ function startGenerator(root, trace) {
   return fig;
 }
 
-// Counts the models (tens of milliseconds), then asks for the page's seeded race and lets the controls work.
+// Counts the models, one level of counts per task so no task keeps the page from answering for long, then asks for
+// the page's seeded race and lets the controls work.
 function readyGenerator(fig) {
-  const g = fig.trace.generator, corpus = corpusIds(document), ids = corpus.ids, V = corpus.vocab.length;
-  if (V !== g.types) return fig.update({ ready: false });  // a page template without the sections' tokens: no model
-  fig.vocab = corpus.vocab;
-  fig.target = ngramModel(ids, V, g.order, g.discount);
-  fig.drafts = g.orders.map(m => m === g.order ? fig.target : ngramModel(ids, V, m, g.discount));
-  fig.prompt = ids.slice(0, g.order - 1);
+  const g = fig.trace.generator, orders = [g.order, ...g.orders.filter(m => m !== g.order)], levels = new Map();
+  let corpus = null;
+  const counted = (m, top) => levels.get(`${m} ${top}`);
+  const steps = [() => { corpus = corpusIds(document); return corpus.vocab.length === g.types; }];
+  new Set(orders.flatMap(o => Array.from({ length: o }, (_, i) => `${i + 1} ${i + 1 === o}`))).forEach(key => {
+    const [m, top] = key.split(' ');
+    steps.push(() => { levels.set(key, levelCounts(corpus.ids, Number(m), top === 'true')); });
+  });
+  steps.push(() => {
+    const V = corpus.vocab.length;
+    fig.vocab = corpus.vocab;
+    fig.target = ngramModel(corpus.ids, V, g.order, g.discount, counted);
+    fig.drafts = g.orders.map(m => m === g.order ? fig.target : ngramModel(corpus.ids, V, m, g.discount, counted));
+    fig.prompt = corpus.ids.slice(0, g.order - 1);
+  });
   // the page's seeded race, run to its finish as the page shows it without scripting; a test's own race starts empty
-  fig.update({ ready: true, ticks: fig.goal === g.goal && !window.__generateUniforms ? Infinity : 0 });
+  inTurn(steps, ok => { fig.update(ok ? { ready: true, ticks: fig.goal === g.goal && !window.__generateUniforms ? Infinity : 0 } : { ready: false }); });
+}
+
+// Runs each step in a task of its own, in order; done(false) once a step returns false (a page template without
+// the sections' tokens: no model), else done(true) after the last.
+function inTurn(steps, done) {
+  let i = 0;
+  const next = () => {
+    if (i === steps.length) return done(true);
+    if (steps[i++]() === false) return done(false);
+    setTimeout(next, 0);
+  };
+  next();
 }
 
 function limitGenerator(fig) {

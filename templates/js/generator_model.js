@@ -40,9 +40,10 @@ function levelCounts(ids, m, top) {
 }
 
 // A model of one order: row(context) -> Float64Array [V], cached per context, computed as ngram.Model._level does.
-function ngramModel(ids, V, order, d) {
-  const levels = [], cache = {};
-  for (let m = 1; m <= order; m++) levels.push(levelCounts(ids, m, m === order));
+// `counted` (optional): a function (m, top) -> levelCounts(ids, m, top), which may hand out levels counted before.
+function ngramModel(ids, V, order, d, counted) {
+  const levels = [], cache = {}, count = counted || ((m, top) => levelCounts(ids, m, top));
+  for (let m = 1; m <= order; m++) levels.push(count(m, m === order));
   function level(m, h) {
     const lower = m > 1 ? level(m - 1, h.slice(1)) : new Float64Array(V).fill(1.0 / V);
     const e = levels[m - 1][h.join(' ')];
@@ -80,4 +81,4 @@ function temperedRows(row, T) {
   return ctx => { const key = ctx.join(' '); return cache[key] || (cache[key] = tempered(row(ctx), T)); };
 }
 
-Object.assign(shared, { corpusIds, ngramModel, tempered, temperedRows });
+Object.assign(shared, { corpusIds, levelCounts, ngramModel, tempered, temperedRows });
