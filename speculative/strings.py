@@ -108,16 +108,35 @@ WORST = {
 # A speedup after its figure: "≈ 2.62× faster", "≈ 0.65×: slower than plain decoding".
 PACE = {"faster": " faster", "same": ": no faster than plain decoding", "slower": ": slower than plain decoding"}
 
-# The identity check's summary under its table.
+# The identity: its table's summary and caption's place (the build's), and the picture's words (the script's), which
+# follow the token picked in the lab.
 IDENTITY = {
-    "summary": "The same sum, done in exact fractions for every token at every position of {drafts}, "
-               "matches the target {scope}.",
-    "all": "at all {n}",
-    "only": "at only {equal} of {n}",
+    "check_summary": "The same sum, done in exact fractions for every token at every position of {drafts}, "
+                     "matches the target {scope}.",
+    "scope_all": "at all {n}",
+    "scope_only": "at only {equal} of {n}",
     "drafts_1": "the draft",
     "drafts_2": "both drafts",
     "drafts_many": "all {n} drafts",
-    "where": ", where the walkthrough below meets a rejection",
+    "at_rejection": ", where the walkthrough below meets a rejection",
+    "fig_title": "min(p, q) + max(0, p − q) = p, for the token picked in the lab",
+    "key_min": "min(p, q): by acceptance",
+    "key_fix": "max(0, p − q): as a replacement",
+    "key_p": "p",
+    "key_accept": "min(1, p/q)",
+    "key_bars": "Every token at this position: p as an outline, min(p, q) solid inside it, max(0, p − q) hatched",
+    # the script's: {tok} a token's label, {where} a position, and the exact fractions the build (or, at the reader's
+    # own position, eighths.js) wrote
+    "at": "{name}, position {pos}",
+    "own": "your own position",
+    "none": "–",
+    "head": "“{tok}” at {where}: p = {p} is min(p, q) = {min}, committed by acceptance, plus "
+            "max(0, p − q) = (1 − α) · residual = {fix}, committed as a replacement.",
+    "sum": "{min} + {fix} = {p}",
+    "alpha": "α = Σ min(p, q) = {alpha}",
+    "accept": "min(1, p/q) for “{tok}” = {accept}",
+    "rates": "The first bar is α, the chance that a proposal drawn from q passes (every token’s min(p, q), end to end); "
+             "the second, the chance that “{tok}” passes once it is the proposal.",
 }
 
 RULE_PHRASES = {"accept-test": "the accept test", "greedy-draft": "a greedy draft", "exact-match": "exact match"}
@@ -413,6 +432,9 @@ SPACE_AFTER_NOT = "([{“‘#"  # ... and after one of these the next token join
 # carries every table a figure's script reads (figures.common.Figure.WORDS), leaves them out.
 BUILD_ONLY = {"option", "no_chance", "short", "target", "observed", "back", "point", "point_drawn", "free", "few",
               "broken_caption", "broken_why", "col_commits", "variant_rule_only", "drafts",
+              # the identity's, which figures/identity.py writes into its table, summary and key
+              "check_summary", "scope_all", "scope_only", "drafts_1", "drafts_2", "drafts_many", "at_rejection", "fig_title",
+              "key_min", "key_fix", "key_p", "key_accept", "key_bars",
               "chance_one", "chance_many", "chance_none_data", "chance_none_drawn",
               # the generator's, which figures/generator.py writes into its markup and the no-script race
               "plain", "spec", "why", "pass_part", "prompt", "unit", "clock", "new"}

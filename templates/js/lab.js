@@ -100,7 +100,17 @@ function renderLab(fig) {
   renderLabVariant(fig, ok);
   renderTally(fig, pos);
   renderLabLink(fig);
+  announcePick(fig);
   fig.root.hidden = false;
+}
+
+// Tells the page (the identity figure) the position and token shown, with their facts, whenever they change: at the
+// reader's own position also the eighths typed, and nothing while those do not sum to 8/8.
+function announcePick(fig) {
+  const s = fig.state, own = s.where === OWN_WHERE, picked = [s.where, s.token].concat(own ? [s.p, s.q] : []).join('/');
+  if (fig.off || picked === fig.picked) return;
+  fig.picked = picked;
+  document.dispatchEvent(new CustomEvent('lab-pick', { detail: { where: s.where, token: s.token, pos: fig.pos, p: s.p, q: s.q } }));
 }
 
 // The template's legend stays; the radios follow the position and the rule.
