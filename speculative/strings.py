@@ -119,7 +119,7 @@ IDENTITY = {
     "drafts_2": "both drafts",
     "drafts_many": "all {n} drafts",
     "at_rejection": ", where the walkthrough below meets a rejection",
-    "fig_title": "min(p, q) + max(0, p − q) = p, for the token picked in the lab",
+    "fig_title": "How p splits, at the position and for the token picked in the lab",
     "key_min": "min(p, q): by acceptance",
     "key_fix": "max(0, p − q): as a replacement",
     "key_p": "p",

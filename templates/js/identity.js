@@ -1,4 +1,4 @@
-// The identity min(p, q) + max(0, p − q) = p as stacked bars, for the position and token picked in the lab, and α
+// The identity as stacked bars, each token's p in its two parts, for the position and token picked in the lab, and α
 // against that token's own accept probability. The lab announces each pick as a 'lab-pick' event on the document
 // (this figure's data-identity-follows): its position, token and facts, and at the reader's own position the eighths
 // typed. Every fraction shown is the build's (each profile's `identity` rows, its positions' α and accept
@@ -46,7 +46,7 @@ function limitIdentity(fig) {
   s.token = clamp(whole(s.token, 0), 0, t.vocabulary.length - 1);
 }
 
-// At "profile id/position": the build's rows [min(p, q), max(0, p − q), p] and the position's facts; at the reader's
+// At "profile id/position": the build's rows (each token's min, residual part and p) and the position's facts; at the reader's
 // own, the facts the lab announced, min(p, q) from the eighths typed; null anywhere else.
 function identityAt(trace, s, W) {
   const parts = String(s.where).split('/'), prof = trace.profiles.find(x => x.id === parts[0]), k = Number(parts[1]) - 1;
@@ -75,7 +75,7 @@ function renderIdentity(fig) {
   fig.root.hidden = false;
 }
 
-// One token's row: its name; p's outline with min(p, q) solid and max(0, p − q) hatched inside it, each as wide as
+// One token's row: its name; p's outline with the min part solid and the residual part hatched inside it, each as wide as
 // its value against the position's largest p (`top`); and the sum in the build's fractions. The picked row is marked.
 function identityRow(fig, row, y, top) {
   const li = node('div', `bar-row identity-row${y === fig.state.token ? ' is-mark' : ''}`), track = node('span', 'identity-track');
