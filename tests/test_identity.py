@@ -205,8 +205,8 @@ def test_picking_another_position_or_token_in_the_lab_moves_the_picture(page: Pa
 
 def own_link(size: int) -> tuple[str, list[int], list[int]]:
     """Returns a link to the reader's own position with p = 5/8, 3/8 and q = 3/8, 5/8 on the first two tokens: the
-    first token is split both ways, the second only by acceptance."""
-    p, q = [5, 3] + [0] * (size - 2), [3, 5] + [0] * (size - 2)
+    first token is split both ways, the second only by acceptance (with one token, p = q = 1)."""
+    p, q = ([5, 3] + [0] * (size - 2), [3, 5] + [0] * (size - 2)) if size > 1 else ([8], [8])
     return f"#lab/p={'.'.join(map(str, p))}/q={'.'.join(map(str, q))}", p, q
 
 
@@ -217,9 +217,11 @@ def test_the_picture_follows_the_readers_own_position_and_its_edits(pages, page_
     page = pages.open(page_url + link)
     expect(page.locator(PICTURE)).to_be_visible()
     eighths = lambda d: [Fraction(v, 8) for v in d]  # noqa: E731
-    for y in (0, 1):
+    for y in range(min(2, len(vocab))):
         lab(page).get_by_role("group", name="Proposed token").get_by_role("radio", name=vocab[y], exact=True).check()
         expect_picture(page, trace, W["own"], y, eighths(p), eighths(q))
+    if len(vocab) < 2:
+        pytest.skip("with one token the reader's own position cannot change and still sum to 8/8")
     inputs = [lab(page).get_by_role("spinbutton", name=f"q({tok}) in eighths", exact=True) for tok in vocab[:2]]
     inputs[0].fill("4")  # q sums to 9/8: the lab shows no pick, and the picture keeps the last one
     expect(lab(page).locator("[data-lab-off]")).to_be_visible()
