@@ -86,6 +86,41 @@ def template_problem(err: Exception, file: str, files: Iterable[str], names: Ite
     return f"{shown}: " + (f"line {where[1]}: " if where[1] else "") + _what(err, names)
 
 
+LOOPS = "found an include or macro that leads back to itself; expected includes and macros that end"
+
+
+def include_loops(env: jinja2.Environment, templates: Mapping[str, str], folder: str) -> list[str]:
+    """Returns "folder/name: line N: found an include … that leads back to itself" for each include, named by a
+    constant, that starts a loop of includes: found before rendering, which would otherwise render each template
+    again at every level until Python's recursion limit (12 s for a template that includes itself)."""
+    edges: dict[str, list[tuple[str, int]]] = {}
+    for name, text in templates.items():
+        try:
+            tree = env.parse(text, name)
+        except jinja2.TemplateSyntaxError:  # rendering names it, with its line
+            continue
+        edges[name] = [(n.template.value, n.lineno) for n in tree.find_all(nodes.Include)
+                       if isinstance(n.template, nodes.Const) and isinstance(n.template.value, str)]
+    found, covered = [], set()
+    for name in edges:
+        for target, line in edges[name]:
+            if name in _reachable(edges, target) and name not in covered:  # one line per loop: its first include
+                found.append(f"{folder}/{name}: line {line}: {LOOPS}")
+                covered |= {n for n in _reachable(edges, target) if name in _reachable(edges, n)}
+    return found
+
+
+def _reachable(edges: Mapping[str, list[tuple[str, int]]], start: str) -> set[str]:
+    """Returns every template an include chain from `start` reaches, `start` included."""
+    seen, todo = set(), [start]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo += [target for target, _ in edges.get(name, [])]
+    return seen
+
+
 def _what(err: Exception, names: Iterable[str]) -> str:
     if isinstance(err, jinja2.TemplateNotFound):
         return (f"found {err.name!r} named in an include, import or extends, but no such template; expected a "
@@ -99,7 +134,7 @@ def _what(err: Exception, names: Iterable[str]) -> str:
     if isinstance(err, jinja2.exceptions.SecurityError):
         return f"found {str(err).rstrip('.')}; expected only the data's own values (prose runs in Jinja's sandbox)"
     if isinstance(err, RecursionError):
-        return "found an include or macro that leads back to itself; expected includes and macros that end"
+        return LOOPS
     return f"found {type(err).__name__}: {err}; expected an expression that works on the page's values"
 
 

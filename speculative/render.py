@@ -172,6 +172,9 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
     raises Problems naming the file and line of every problem, the page's broken links included."""
     (env, prose_env), md, problems = environments(templates, folder), _markdown(), list[str]()
     files = [f"{folder}/{name}" for name in templates]
+    loops = page_checks.include_loops(env, templates, folder)
+    if loops:
+        raise Problems(loops)
     components = {name: _render(f"{folder}/{name}.html.j2", problems, functools.partial(
         lambda name: env.get_template(f"{name}.html.j2").render(ctx), name), files, ctx) for name in COMPONENTS}
     bodies = {s.source: _render(s.source, problems, functools.partial(section_html, prose_env, md, s, ctx), files,
