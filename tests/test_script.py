@@ -161,7 +161,7 @@ def test_the_english_scan_lets_names_through():
 
 # Each figure's live part, which its script shows once it has started (the generator's at once, the others on render).
 LIVE = {"generator": "[data-generator]", "lab": "[data-lab]", "walkthrough": "[data-walkthrough]", "convergence": "[data-convergence]",
-        "explorer": "[data-explorer]"}
+        "explorer": "[data-explorer]", "identity": "[data-identity]"}
 
 
 @pytest.mark.browser
