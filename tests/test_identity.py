@@ -154,7 +154,7 @@ def test_every_part_is_as_wide_as_its_value_within_a_pixel(pages, page_url, trac
     where, y = lab_pick(page)
     p, q = shipped(trace, where)
     expect(page.locator(MARKED)).to_have_attribute("data-identity-row", str(y))
-    top = max(p)  # the rows' scale: the position's largest p
+    top = 1  # the rows' scale: 0 to 1, the α bar's
     rows = page.locator("[data-identity-row]")
     for z in range(len(p)):
         track, m, fix, outline = rows.nth(z).evaluate(WIDTHS)

@@ -64,9 +64,9 @@ function renderIdentity(fig) {
   const drawn = JSON.stringify([at.where, y, at.rows, at.pos.alpha, accept]);
   if (drawn === fig.drawn) return;  // what the picture shows has not changed
   fig.drawn = drawn;
-  const W = fig.W, r = at.rows[y], tok = fig.trace.labels[y], top = Math.max(...at.rows.map(row => fracValue(row[2])));
+  const W = fig.W, r = at.rows[y], tok = fig.trace.labels[y], top = 1;  // every bar on one 0–1 scale, as the α bar's
   fig.ui.head.textContent = fill(W.head, { tok, where: at.where, min: r[0], fix: r[1], p: r[2] });
-  fig.ui.rows.replaceChildren(...at.rows.map((row, z) => identityRow(fig, row, z, top)));
+  fig.ui.rows.replaceChildren(...at.rows.map((row, z) => identityRow(fig, row, z, top)), axisRow());
   fig.ui.alpha.replaceChildren(...filledNodes(W.alpha, { alpha: at.pos.alpha }));
   fig.ui.accept.replaceChildren(...filledNodes(W.accept, { tok, accept: accept === null ? W.none : accept }));
   fig.ui.alphaBar.replaceChildren(...at.rows.map((row, z) => widthOf(node('span', `identity-share${z === y ? ' is-mark' : ''}`), row[0], 1)));
@@ -76,7 +76,8 @@ function renderIdentity(fig) {
 }
 
 // One token's row: its name; p's outline with the min part solid and the residual part hatched inside it, each as wide as
-// its value against the position's largest p (`top`); and the sum in the build's fractions. The picked row is marked.
+// its value on the 0–1 scale (`top` = 1) the α bar below uses; and the sum in the build's fractions. The picked row is
+// marked.
 function identityRow(fig, row, y, top) {
   const li = node('div', `bar-row identity-row${y === fig.state.token ? ' is-mark' : ''}`), track = node('span', 'identity-track');
   track.append(widthOf(node('span', 'identity-min'), row[0], top), widthOf(node('span', 'identity-fix'), row[1], top),
@@ -86,6 +87,15 @@ function identityRow(fig, row, y, top) {
     node('span', 'identity-sum'));
   li.lastChild.append(...filledNodes(fig.W.sum, { min: row[0], fix: row[1], p: row[2] }));
   return li;
+}
+
+// The rows' 0–1 scale under their bars, in the rows' own grid so it lines up with them.
+function axisRow() {
+  const row = node('div', 'bar-row identity-row identity-axis'), scale = node('span', 'identity-scale');
+  scale.append(node('span', '', '0'), node('span', '', '1'));
+  row.ariaHidden = 'true';
+  row.append(node('span'), scale, node('span'));
+  return row;
 }
 
 // An element drawn as wide as the fraction `value` of `top` (--w), and marked empty at 0.
