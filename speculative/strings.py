@@ -367,7 +367,8 @@ GENERATOR: dict[str, Any] = {
     "unit": "The clock counts target passes: a target pass is one forward pass of the target model, which scores "
             "every position of a round at once.",
     "clock": "The strip above each lane is the last {window} target passes of the shared clock, now at its right "
-             "end: a blue block is one target pass, a grey one the draft’s steps in a round.",
+             "end: a block in the target’s colour is one target pass, one in the draft’s colour the draft’s steps in "
+             "a round.",
     "play": "Play",
     "pause": "Pause",
     "new": "New race",
