@@ -114,7 +114,9 @@ function headRow(names) {
   return tr;
 }
 
+// A share's bar under its number; a share of 0 gets none (its border alone read as a small nonzero share).
 function bar(value, text) {
+  if (!(Number(value) > 0)) return [text];
   const span = node('span', 'dist-bar');
   span.style.setProperty('--w', String(value));
   return [text, span];
