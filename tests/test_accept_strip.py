@@ -195,8 +195,9 @@ def test_one_step_of_the_generator_shows_its_checks_as_a_row_of_strips_without_a
     expect(g.locator("[data-generator-checks-title]")).to_contain_text("Round 1’s checks")
     n, rejected = lane_checks(page)
     k = int(g.get_by_label("Tokens drafted per round").input_value())
-    strips = g.locator("[data-generator-cells] [data-accept]")
+    strips = g.locator("[data-generator-cells] .generator-cell:not(.is-residual) [data-accept]")
     expect(strips).to_have_count(n)
+    expect(g.locator("[data-generator-cells] .is-residual [data-accept]")).to_have_count(rejected)
     expect(g.locator("[data-generator-cells] [data-accept].is-rejected")).to_have_count(rejected)
     expect(g.locator("[data-generator-cells] .generator-cell.is-dropped")).to_have_count(k - n if rejected else 0)
     for i in range(n):
@@ -210,6 +211,30 @@ def test_one_step_of_the_generator_shows_its_checks_as_a_row_of_strips_without_a
         if abs(u - bound) * geometry["px"] > 2:
             assert inside(geometry) is kept, geometry
     expect(g.locator("[data-generator-check-text]")).to_have_text(strings.GENERATOR["pick"])  # no token was chosen
+    if rejected:
+        residual_strip_holds_its_draw(page)
+
+
+# The residual strip's drawn segment and tick, as shares of its track, and its words.
+RESIDUAL_JS = """e => { const track = e.querySelector('.fig-accept-track'), t = track.getBoundingClientRect();
+  const at = x => (x - t.left - track.clientLeft) / track.clientWidth;
+  const seg = e.querySelector('.fig-accept-seg.is-drawn').getBoundingClientRect(), tick = e.querySelector('.fig-accept-tick').getBoundingClientRect();
+  return { lo: at(seg.left), hi: at(seg.right), tick: at(tick.left + tick.width / 2), px: track.clientWidth,
+           text: e.querySelector('[data-accept-text]').textContent }; }"""
+
+
+def residual_strip_holds_its_draw(page: Page) -> None:
+    """After a rejection the row draws the residual strip: r in the replacement's segment [lo, hi), in its words and
+    in its picture, and the token it names is the lane's replacement."""
+    g = page.locator("#generator")
+    got = g.locator("[data-generator-cells] .is-residual [data-accept]").evaluate(RESIDUAL_JS)
+    m = re.fullmatch(r"r = ([\d.]+) in \[([\d.]+), ([\d.]+)\): “(.*)”", got["text"])
+    assert m, got["text"]
+    r, lo, hi = (float(m.group(i)) for i in (1, 2, 3))
+    assert lo <= r <= hi and lo < hi, got
+    assert abs(got["lo"] - lo) * got["px"] <= 1.5 and abs(got["hi"] - hi) * got["px"] <= 1.5, got
+    assert abs(got["tick"] - r) * got["px"] <= 1.5, got
+    expect(g.locator("[data-generator-spec] .generator-tok.is-replaced").last).to_contain_text(m.group(4).strip())
 
 
 @pytest.mark.browser
@@ -323,3 +348,22 @@ def test_without_scripting_every_check_of_the_walkthrough_says_its_verdict(brows
             if 0 < c["a"] < 1:
                 expect(caption).to_contain_text(f"u = {c['u']} is {'below' if c['kept'] else 'not below'} {c['accept']}")
     context.close()
+
+
+@pytest.mark.browser
+def test_after_a_rejection_the_generators_row_draws_the_residual_strip_with_r(page: Page, page_url):
+    """Step until a round ends in a replacement: the row then holds, after the rejected check, the residual strip
+    with the draw r inside the replacement's segment; a round without a rejection has none."""
+    page.add_init_script("window.__generateRace = 200; window.__generateSeed = 5;")
+    page.goto(page_url)
+    g = page.locator("#generator")
+    step, replaced = g.get_by_role("button", name="Step one round"), g.locator("[data-generator-spec] .generator-tok.is-replaced")
+    expect(step).to_be_enabled()
+    for rounds in range(1, 41):
+        step.click()
+        expect(g.locator("[data-generator-checks-title]")).to_contain_text(f"Round {rounds}’s checks")
+        if g.locator("[data-generator-cells] .generator-cell:not(.is-residual) [data-accept].is-rejected").count():
+            residual_strip_holds_its_draw(page)
+            return
+        expect(g.locator("[data-generator-cells] .is-residual")).to_have_count(0)
+    pytest.fail(f"no rejection in 40 rounds ({replaced.count()} replacements)")

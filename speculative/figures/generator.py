@@ -174,8 +174,26 @@ class Generator(Figure):
         cells = [{"text": accept_words(probability(u), probability(a), u < a, ok, v[x]), "state": "kept" if ok else "rejected"}
                  for x, a, u, ok in zip(last.proposals, last.accept, last.uniforms, kept, strict=False)]
         dropped = [text.fill(strings.GENERATOR["cell_dropped"], {"tok": v[x]}) for x in last.dropped]
+        if last.kinds[-1] == "r":  # generate.REPLACED: the residual strip follows the rejected check
+            cells.append({"text": self._residual_words(last), "state": "residual"})
         return {"checks_title": text.fill(strings.GENERATOR["checks_title"], {"round": len(r.run)}), "checks": cells,
                 "dropped_cells": dropped}
+
+    def _residual_words(self, last: Any) -> str:
+        """Returns the residual strip's words after the round's rejection, as generator_view.js's residualCell: the
+        draw r in the replacement's segment [lo, hi) of the residual at the rejected check's context."""
+        from .. import generate, sampler
+
+        r, s, width = self._run, self._run.settings, len(self._run.prompt)
+        before = (*last.context, *last.proposals[:len(last.uniforms) - 1])  # the text the rejected check scored
+        at, t = tuple(before[len(before) - width:]), float(s.default_temperature)
+        p = generate.rows(r.target, t)(at)
+        q = generate.rows(r.drafts[r.draft_index(s.default_draft)], t)(at)
+        fix, y = sampler.RULE.residual(p, sampler.RULE.verify_dist(q)), last.committed[-1]
+        total, lo = float(fix.sum()), float(fix[:y].sum())
+        lo, hi = lo / total, lo / total + float(fix[y]) / total
+        return text.fill(strings.ACCEPT["drawn"], {"u": probability(last.last_draw), "lo": probability(lo),
+                                                   "hi": probability(hi), "tok": r.vocab[y]})
 
     def _facts(self) -> dict[str, Any]:
         """Returns the seeded race's figures, its verdict and the expected ones, as finished sentences."""

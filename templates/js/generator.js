@@ -42,6 +42,7 @@ function generatorRound(P, Q, context, k, draw, spec) {
     round.checks.push({ ctx, p: p[x], q: q[x], a, u, below: pieces.below });
     if (pieces.below ? !(u < a) : u < a) {
       round.r = draw();
+      round.fix = pieces.fix;  // the residual r drew from, which the row of checks draws after the rejection
       round.committed.push(inverseCdf(pieces.fix, round.r));
       round.kinds.push(REPLACED);
       return round;

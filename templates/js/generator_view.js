@@ -193,7 +193,21 @@ function renderChecks(fig) {
     return cell.root;
   });
   const dropped = round.proposals.slice(round.checks.length).map(y => node('li', 'generator-cell is-dropped', fill(G.cell_dropped, { tok: fig.vocab[y] })));
-  ui.cells.replaceChildren(...cells, ...dropped);
+  ui.cells.replaceChildren(...cells, ...(round.fix ? [residualCell(fig, round)] : []), ...dropped);
+}
+
+// After a rejection, the residual strip: the replacement's segment [lo, hi) among the residual's shares (the other
+// tokens' segments merged on either side: hundreds of them would be slivers) and the draw r that fell in it.
+function residualCell(fig, round) {
+  const cell = cloned(fig.ui.cellAt, { strip: '[data-accept]' }), y = round.committed[round.committed.length - 1];
+  let total = 0, lo = 0;
+  round.fix.forEach((v, z) => { total += v; if (z < y) lo += v; });
+  lo /= total;
+  const hi = lo + round.fix[y] / total;
+  cell.root.classList.add('is-residual');
+  acceptStrip(cell.strip, { cuts: [lo, hi, 1], names: ['', fig.vocab[y], ''], shares: ['', probText(hi - lo), ''],
+    chosen: 1, u: probText(round.r), lo: probText(lo), hi: probText(hi), tok: fig.vocab[y] }, fig.A);
+  return cell.root;
 }
 
 // The chosen token's check: the top tokens of p and q at its context in the lab's encoding, then the sentence.
