@@ -150,7 +150,9 @@ function renderLabTest(fig, pos) {
   ui.verdict.replaceChildren(node('strong', '', passed ? fig.L.accepted : fig.L.rejected), fill(passed ? W.pass : W.fail, f));
   // the other verdict, laid out unseen in the same cell: the cell is as tall as the taller of the two, so the
   // buttons below stay put when u crosses the bound
-  ui.ghost.replaceChildren(node('strong', '', passed ? fig.L.rejected : fig.L.accepted), fill(passed ? W.fail : W.pass, f));
+  const other = node('p', 'lab-verdict');
+  other.append(node('strong', '', passed ? fig.L.rejected : fig.L.accepted), fill(passed ? W.fail : W.pass, f));
+  ui.ghost.replaceChildren(other);
   return passed;
 }
 
