@@ -18,23 +18,21 @@ function corpusIds(doc) {
 }
 
 // Level m's counts: raw m-gram counts (top) or continuation counts N1+(. h w) (below): "h" -> {ids, counts, total}.
+// The grams' starts are sorted by context h, then next token w, then (below) the token before h, so each h, each w
+// and each distinct gram is one run of the sorted starts, and each h's ids come in increasing order.
 function levelCounts(ids, m, top) {
-  const grams = {}, table = {};
-  const n = top ? m : m + 1;
-  for (let i = 0; i + n <= ids.length; i++) {
-    const gram = ids.slice(i, i + n), key = gram.join(' ');
-    if (top) grams[key] = (grams[key] || 0) + 1; else grams[key] = 1;
-  }
-  Object.keys(grams).forEach(key => {
-    const gram = key.split(' ').map(Number), tail = top ? gram : gram.slice(1);
-    const h = tail.slice(0, -1).join(' '), w = tail[tail.length - 1];
-    const e = table[h] || (table[h] = { counts: {}, total: 0 });
-    e.counts[w] = (e.counts[w] || 0) + grams[key];
-    e.total += grams[key];
-  });
-  Object.keys(table).forEach(h => {
-    const e = table[h];
-    e.ids = Object.keys(e.counts).map(Number).sort((a, b) => a - b);
+  const n = top ? m : m + 1, hLen = m - 1, order = Array.from({ length: n }, (_, j) => top ? j : (j + 1) % n);
+  const same = (a, b, upto) => { for (let j = 0; j < upto; j++) if (ids[a + order[j]] !== ids[b + order[j]]) return false; return true; };
+  const starts = Array.from({ length: Math.max(0, ids.length - n + 1) }, (_, i) => i);
+  starts.sort((a, b) => { for (let j = 0; j < n; j++) { const d = ids[a + order[j]] - ids[b + order[j]]; if (d) return d; } return 0; });
+  const table = {};
+  let e = null, prev = -1;
+  starts.forEach(i => {
+    const sameH = prev >= 0 && same(prev, i, hLen), sameW = sameH && same(prev, i, hLen + 1), w = ids[i + order[hLen]];
+    if (!sameH) e = table[order.slice(0, hLen).map(j => ids[i + j]).join(' ')] = { counts: {}, total: 0, ids: [] };
+    if (!sameW) { e.counts[w] = 0; e.ids.push(w); }
+    if (top || !sameW || !same(prev, i, n)) { e.counts[w] += 1; e.total += 1; }
+    prev = i;
   });
   return table;
 }
