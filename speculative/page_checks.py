@@ -93,14 +93,7 @@ def include_loops(env: jinja2.Environment, templates: Mapping[str, str], folder:
     """Returns "folder/name: line N: found an include … that leads back to itself" for each include, named by a
     constant, that starts a loop of includes: found before rendering, which would otherwise render each template
     again at every level until Python's recursion limit (12 s for a template that includes itself)."""
-    edges: dict[str, list[tuple[str, int]]] = {}
-    for name, text in templates.items():
-        try:
-            tree = env.parse(text, name)
-        except jinja2.TemplateSyntaxError:  # rendering names it, with its line
-            continue
-        edges[name] = [(n.template.value, n.lineno) for n in tree.find_all(nodes.Include)
-                       if isinstance(n.template, nodes.Const) and isinstance(n.template.value, str)]
+    edges = {name: found for name, text in templates.items() if (found := _includes(env, name, text)) is not None}
     found, covered = [], set()
     for name in edges:
         for target, line in edges[name]:
@@ -110,7 +103,19 @@ def include_loops(env: jinja2.Environment, templates: Mapping[str, str], folder:
     return found
 
 
-def _reachable(edges: Mapping[str, list[tuple[str, int]]], start: str) -> set[str]:
+@functools.lru_cache(maxsize=256)  # a template's text parsed once per process: a rebuild parses only what changed
+def _includes(env: jinja2.Environment, name: str, text: str) -> tuple[tuple[str, int], ...] | None:
+    """Returns (the template named, line) of each include in a template's text named by a constant, or None when it
+    does not parse (rendering names that, with its line)."""
+    try:
+        tree = env.parse(text, name)
+    except jinja2.TemplateSyntaxError:
+        return None
+    return tuple((n.template.value, n.lineno) for n in tree.find_all(nodes.Include)
+                 if isinstance(n.template, nodes.Const) and isinstance(n.template.value, str))
+
+
+def _reachable(edges: Mapping[str, tuple[tuple[str, int], ...]], start: str) -> set[str]:
     """Returns every template an include chain from `start` reaches, `start` included."""
     seen, todo = set(), [start]
     while todo:
