@@ -93,8 +93,9 @@ def include_loops(env: jinja2.Environment, templates: Mapping[str, str], folder:
     """Returns "folder/name: line N: found an include … that leads back to itself" for each include, named by a
     constant, that starts a loop of includes: found before rendering, which would otherwise render each template
     again at every level until Python's recursion limit (12 s for a template that includes itself)."""
-    edges = {name: found for name, text in templates.items() if (found := _includes(env, name, text)) is not None}
-    found, covered = [], set()
+    edges = {name: out for name, text in templates.items() if (out := _includes(env, name, text)) is not None}
+    found: list[str] = []
+    covered: set[str] = set()
     for name in edges:
         for target, line in edges[name]:
             if name in _reachable(edges, target) and name not in covered:  # one line per loop: its first include
