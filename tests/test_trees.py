@@ -1,0 +1,160 @@
+"""Several candidates per position (speculative/trees.py): the exact figures against an enumeration written here from
+the definitions, the peeled-residual identity, the numpy sampler against the exact distributions, and the broken ways.
+
+The rule, from its sources: r starts as p; candidate j, drawn from q_j, is kept with chance min(1, r(x_j) / q_j(x_j));
+on a rejection r becomes max(0, r - q_j) renormalised; after m rejections the token is drawn from r. With
+replacement (Miao et al., SpecInfer, arXiv 2305.09781) q_j = q; without (Jeon et al., Recursive Speculative
+Decoding, arXiv 2402.14160) q_j is q without the earlier candidates, renormalised.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from speculative import checks, stats, trees
+
+from .conftest import random_dist
+
+ONE, ZERO = Fraction(1), Fraction(0)
+
+# The shipped figures, worked out separately with Python's fractions from data/profiles.v1.json: A per position
+# and E = 1 + A1 + A1*A2 + ... for five positions.
+SHIPPED = {("aligned", 1, "with"): ("3/4 7/8 7/8 7/8 7/8", "64267/16384"),
+           ("aligned", 2, "with"): ("7/8 57/64 15/16 15/16 57/64", "39257271/8388608"),
+           ("aligned", 2, "without"): ("25/28 25/28 53/56 23/24 25/28", "142005263/29503488"),
+           ("divergent", 2, "with"): ("13/16 5/8 49/64 27/32 5/8", "6799343/2097152"),
+           ("divergent", 2, "without"): ("5/6 2/3 17/20 6/7 2/3", "99/28")}
+
+
+def as_float(v) -> np.ndarray:
+    return np.array([float(x) for x in v])
+
+
+def norm(v):
+    total = sum(v, ZERO)
+    return None if total == 0 else tuple(x / total for x in v)
+
+
+def enumerate_position(p, q, m, replace):
+    """Returns (committed [V], A) by walking every sequence of candidates: the rule's definition, step by step."""
+    committed, kept = [ZERO] * len(p), ZERO
+    stack = [(tuple(p), frozenset(), 0, ONE)]
+    while stack:
+        r, removed, j, w = stack.pop()
+        qj = tuple(q) if replace else norm([ZERO if y in removed else b for y, b in enumerate(q)])
+        if j == m or qj is None:
+            for y, a in enumerate(r):
+                committed[y] += w * a
+            continue
+        for x, qx in enumerate(qj):
+            if qx == 0:
+                continue
+            keep = min(ONE, r[x] / qx)
+            committed[x] += w * qx * keep
+            kept += w * qx * keep
+            if keep < 1:
+                nxt = norm([max(ZERO, a - b) for a, b in zip(r, qj, strict=True)])
+                stack.append((nxt, removed | {x}, j + 1, w * qx * (1 - keep)))
+    return tuple(committed), kept
+
+
+@pytest.mark.shipped
+@pytest.mark.parametrize("key", SHIPPED)
+def test_the_shipped_acceptances_and_expected_tokens(dataset, key):
+    pid, m, spec = key
+    profile = next(pr for pr in dataset.profiles if pr.id == pid)
+    found = [trees.position(p, q, m, trees.BY_ID[spec]) for p, q in zip(dataset.target, profile.draft, strict=True)]
+    assert " ".join(str(f.acceptance) for f in found) == SHIPPED[key][0]
+    assert str(stats.expected_tokens([f.acceptance for f in found])) == SHIPPED[key][1]
+
+
+@pytest.mark.slow  # about 6 s
+def test_on_random_eighths_both_ways_commit_p_and_match_the_enumeration():
+    """Over 500 random pairs in eighths (some zeros) and m = 1 to 4: the committed distribution is p, A is the
+    enumeration's, and with replacement A = 1 - (1 - alpha_1)...(1 - alpha_m) over the peeled residuals. (The
+    peeled identity below runs on 5,000 pairs; every path of four candidates without replacement is slower.)"""
+    rng = np.random.default_rng(44)
+    for _ in range(checks.IDENTITY_PAIRS // 10):
+        size = int(rng.integers(2, 7))
+        p, q = random_dist(rng, size), random_dist(rng, size)
+        for m, spec in itertools.product(range(1, trees.MAX_CANDIDATES + 1), trees.SPECS):
+            found = trees.position(p, q, m, spec)
+            assert found.committed == p
+            assert (found.committed, found.acceptance) == enumerate_position(p, q, m, spec.replace)
+        for m in range(1, trees.MAX_CANDIDATES + 1):
+            peel = trees.peeled(p, q, m)
+            assert trees.acceptance_product([a for a, _ in peel[:m]]) == trees.position(p, q, m).acceptance
+
+
+def test_p_is_peeled_one_residual_after_another():
+    """p = min(r_1, q) + (1 - alpha_1) min(r_2, q) + ... + (1 - alpha_1)...(1 - alpha_m) r_m+1, r_1 = p."""
+    rng = np.random.default_rng(7)
+    for _ in range(checks.IDENTITY_PAIRS):
+        size = int(rng.integers(2, 7))
+        p, q = random_dist(rng, size), random_dist(rng, size)
+        for m in range(1, trees.MAX_CANDIDATES + 1):
+            peel, total, reach = trees.peeled(p, q, m), [ZERO] * size, ONE
+            for j, (alpha, r) in enumerate(peel):
+                last = j == m
+                total = [t + reach * (a if last else min(a, b)) for t, a, b in zip(total, r, q, strict=True)]
+                reach *= 1 - alpha
+            assert tuple(total) == p
+            assert peel[0][1] == p
+            assert trees.acceptance_product([a for a, _ in peel[:m]]) == 1 - reach
+
+
+@pytest.mark.shipped
+def test_each_broken_way_commits_something_other_than_p_at_some_shipped_position(dataset):
+    for spec in trees.BROKEN:
+        wrong = [(pr.id, i, m) for pr in dataset.profiles for i, (p, q) in enumerate(zip(dataset.target, pr.draft))
+                 for m in (2, 3) if trees.position(p, q, m, spec).committed != p]
+        assert wrong, spec.id
+
+
+def test_broken_ways_have_their_exact_distributions():
+    """Worked by hand at p = (3/8, 1/8, 0, 4/8), q = (1/8, 4/8, 2/8, 1/8), two candidates."""
+    p = (Fraction(3, 8), Fraction(1, 8), ZERO, Fraction(4, 8))
+    q = (Fraction(1, 8), Fraction(4, 8), Fraction(2, 8), Fraction(1, 8))
+    # against p: each try keeps min(p, q) = (1, 1, 0, 1)/8 (alpha = 3/8), so two tries keep it (1 + 5/8) times;
+    # after two misses, (5/8)^2 = 25/64, the draw is from max(0, p - q) renormalised = (2/5, 0, 0, 3/5)
+    assert trees.position(p, q, 2, trees.BY_ID["against-p"]).committed == tuple(
+        Fraction(n, 64) for n in (23, 13, 0, 28))
+    # typical acceptance: H(p) = 0.974 nats, so the threshold is min(0.09, 0.3 * exp(-H)) = 0.09; every token the
+    # draft can propose passes but "sat" (p = 0), so a try fails with q(sat) = 1/4, and two misses (1/16) take the
+    # target's top token, "a"
+    assert trees.position(p, q, 2, trees.BY_ID["typical"]).committed == (
+        Fraction(5, 32), Fraction(20, 32), ZERO, Fraction(7, 32))
+    plain = trees.position(p, q, 2, trees.BY_ID["plain-q"]).committed
+    assert sum(plain) == 1 and plain != p
+
+
+def test_the_sampler_draws_each_ways_exact_distribution():
+    rng = np.random.default_rng(3)
+    p = (Fraction(3, 8), Fraction(1, 8), ZERO, Fraction(4, 8))
+    q = (Fraction(1, 8), Fraction(4, 8), Fraction(2, 8), Fraction(1, 8))
+    for spec, m in itertools.product((*trees.SPECS, *trees.BROKEN), range(1, trees.MAX_CANDIDATES + 1)):
+        want = as_float(trees.position(p, q, m, spec).committed)
+        drawn = trees.sample(as_float(p), as_float(q), m, 100_000, rng, spec)
+        c = checks.check(f"{spec.id} m={m}", np.bincount(drawn, minlength=len(p)), want)
+        assert c.ok, c
+
+
+def test_the_sampler_check_catches_each_broken_way_against_p():
+    """The check that passes the correct ways fails each broken one at a position where it is wrong."""
+    rng = np.random.default_rng(4)
+    p = (Fraction(3, 8), Fraction(1, 8), ZERO, Fraction(4, 8))
+    q = (Fraction(1, 8), Fraction(4, 8), Fraction(2, 8), Fraction(1, 8))
+    for spec in trees.BROKEN:
+        assert trees.position(p, q, 2, spec).committed != p, spec.id
+        drawn = trees.sample(as_float(p), as_float(q), 2, 200_000, rng, spec)
+        assert not checks.check(spec.id, np.bincount(drawn, minlength=len(p)), as_float(p)).ok, spec.id
+
+
+def test_a_full_tree_scores_m_plus_m_squared_and_so_on():
+    assert [trees.tree_nodes(1, k) for k in (1, 2, 5)] == [1, 2, 5]
+    assert trees.tree_nodes(2, 3) == 2 + 4 + 8
+    assert trees.tree_nodes(4, 2) == 4 + 16
