@@ -84,7 +84,7 @@ def paths(p: Dist, q: Dist, m: int, spec: Spec = WITH) -> Iterator[Path]:
     def go(r: Dist, removed: frozenset[int], tried: tuple[int, ...], chance: Fraction) -> Iterator[Path]:
         qj = q if spec.replace else without(q, removed)
         if len(tried) == m or qj is None:
-            last = shrunk(p, q) if spec.against_p and tried else r
+            last = (shrunk(p, q) or r) if spec.against_p and tried else r
             yield from (Path(chance * a, tried, False, y) for y, a in enumerate(last) if a)
             return
         check = q if spec.plain_q else qj  # the draft the check and the peeling use

@@ -110,7 +110,7 @@ def test_p_is_peeled_one_residual_after_another():
 @pytest.mark.shipped
 def test_each_broken_way_commits_something_other_than_p_at_some_shipped_position(dataset):
     for spec in trees.BROKEN:
-        wrong = [(pr.id, i, m) for pr in dataset.profiles for i, (p, q) in enumerate(zip(dataset.target, pr.draft))
+        wrong = [(pr.id, i, m) for pr in dataset.profiles for i, (p, q) in enumerate(zip(dataset.target, pr.draft, strict=True))
                  for m in (2, 3) if trees.position(p, q, m, spec).committed != p]
         assert wrong, spec.id
 
