@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from . import sampler, variants
+from . import sampler, trees, variants
 from .rules import BY_ID
 
 # SEED: the suite's seed, shared with the page's sequence run; the correct sampler must also pass at SEED + 1 ...
@@ -35,6 +35,8 @@ RANDOM_ROUNDS = 500_000
 RANDOM_MIN_OVERLAP = 5 / 8  # the draft keeps at least this share of the target, so position 12 is reached
 IDENTITY_PAIRS = 5000  # random exact pairs on which min(p, q) + (1 - alpha) * residual = p is checked
 MIN_EXPECTED = 5  # chi-square cells expected fewer times than this are pooled
+TREE_WIDTHS = (2, 3)  # candidates per position the tree rows of the check command draw
+TREE_SHARE = 64  # ... each row drawing the check's rounds / TREE_SHARE positions (100,000 at the default size)
 
 
 
@@ -167,6 +169,15 @@ def profile_checks(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, rou
     out = [check(n, c, p) if c.any() or (1 - float(r)) ** rounds < P_MIN else unreachable(n)
            for n, c, p, r in zip(names, positions, targets, reach, strict=True)]
     return out + [check(f"{name} tokens per round".strip(), lengths, np.array([float(x) for x in dist]))]
+
+
+def tree_checks(target: np.ndarray, draft: np.ndarray, draws: int, rng: np.random.Generator, name: str = "",
+                specs: tuple[trees.Spec, ...] = trees.SPECS) -> list[Check]:
+    """Returns one check per position, width in TREE_WIDTHS and way of drawing the candidates: `draws` positions
+    verified with m candidates (trees.sample), their committed tokens against the target's own p."""
+    return [check(f"{name} m={m} {spec.id} pos {i + 1}".strip(),
+                  np.bincount(trees.sample(p, q, m, draws, rng, spec), minlength=len(p)), p)
+            for m in TREE_WIDTHS for spec in specs for i, (p, q) in enumerate(zip(target, draft, strict=True))]
 
 
 def tokens_dist(target: np.ndarray, draft: np.ndarray, rule: sampler.Rule = sampler.RULE) -> tuple[Fraction, ...]:

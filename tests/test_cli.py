@@ -39,10 +39,17 @@ def test_check_prints_a_row_per_position_per_profile_and_the_sequence_check():
     assert status == 0, out
     rows = [line for line in out.splitlines() if line.endswith("  ok")]
     data = load(str(DATA))
-    assert len(rows) == len(data.profiles) * (data.k + 1 + 1) + 1  # each position, the bonus, tokens per round; the toy
+    # each position, the bonus, tokens per round; the toy; then each position with 2 and 3 candidates, both ways
+    trees_rows = len(data.profiles) * data.k * len(checks.TREE_WIDTHS) * 2
+    assert len(rows) == len(data.profiles) * (data.k + 1 + 1) + 1 + trees_rows
+    assert re.search(rf"^{last_id(data)} m=3 without pos {data.k} +\d", out, re.M)
     last = data.profiles[-1].id
     assert re.search(rf"^{last} position {data.k + 1} +" r"\d[\d,]* +\d\.\d\de[-+]\d\d +0\.\d{5} +0\.\d{5} +0\.\d{5}  ok$", out, re.M)
     assert SEQUENCE_ROW in out
+
+
+def last_id(data) -> str:
+    return data.profiles[-1].id
 
 
 @pytest.mark.parametrize("name", checks.BROKEN)
@@ -328,7 +335,7 @@ def test_every_rows_detectable_error_counts_its_own_categories(tmp_path):
     data.write_text(json.dumps(raw), encoding="utf-8")
     status, out, err = run("check", "--data", str(data), "--rounds", "1000", "--texts", "1000", "--generations", "0")
     rows = [line for line in out.splitlines() if re.match(r"(aligned|divergent|first) ", line)]
-    assert len(rows) == 2 * 7 + 1
+    assert len(rows) == 2 * 7 + 1 + 2 * 5 * 2 * 2  # and each position's tree rows: widths 2 and 3, both ways
     for line in rows:
         cells = columns(line)
         categories = 6 if "tokens per round" in line else 81 if line.startswith("first") else 7

@@ -90,6 +90,7 @@ def test_on_random_eighths_both_ways_commit_p_and_match_the_enumeration():
             assert trees.acceptance_product([a for a, _ in peel[:m]]) == trees.position(p, q, m).acceptance
 
 
+@pytest.mark.slow  # about 3 s
 def test_p_is_peeled_one_residual_after_another():
     """p = min(r_1, q) + (1 - alpha_1) min(r_2, q) + ... + (1 - alpha_1)...(1 - alpha_m) r_m+1, r_1 = p."""
     rng = np.random.default_rng(7)
@@ -158,3 +159,33 @@ def test_a_full_tree_scores_m_plus_m_squared_and_so_on():
     assert [trees.tree_nodes(1, k) for k in (1, 2, 5)] == [1, 2, 5]
     assert trees.tree_nodes(2, 3) == 2 + 4 + 8
     assert trees.tree_nodes(4, 2) == 4 + 16
+
+
+# --- the check command's rows ----------------------------------------------------------------------------------
+
+def test_the_tree_rows_pass_both_ways_at_every_position_of_any_file(dataset):
+    from speculative.analysis import arrays
+
+    rng = np.random.default_rng(checks.SEED)
+    for profile in dataset.profiles:
+        t, d, _ = arrays(dataset, profile)
+        rows = checks.tree_checks(t, d, 4_000, rng, profile.id)
+        assert len(rows) == len(checks.TREE_WIDTHS) * len(trees.SPECS) * dataset.k
+        assert all(c.ok for c in rows), [c.problem for c in rows if not c.ok]
+
+
+@pytest.mark.shipped
+@pytest.mark.parametrize("spec", trees.BROKEN, ids=lambda s: s.id)
+def test_the_tree_rows_catch_each_broken_way_at_the_draws_its_own_distance_needs(dataset, spec):
+    """Each broken way is tried where it is furthest from p, with just enough draws for the check to detect its
+    exact distance with the suite's stated power; its row there fails."""
+    from speculative.analysis import arrays
+
+    worst = max(((float(sum(abs(a - b) for a, b in zip(trees.position(p, q, m, spec).committed, p, strict=True))) / 2,
+                  pr, i, m) for pr in dataset.profiles for i, (p, q) in enumerate(zip(dataset.target, pr.draft, strict=True))
+                 for m in checks.TREE_WIDTHS), key=lambda w: w[0])
+    tv, profile, i, m = worst
+    draws = next(n for n in (2 ** e for e in range(8, 24)) if checks.detectable_tv(n, len(dataset.vocabulary)) <= tv)
+    t, d, _ = arrays(dataset, profile)
+    rows = checks.tree_checks(t, d, draws, np.random.default_rng(checks.SEED), profile.id, specs=(spec,))
+    assert not next(c for c in rows if c.name == f"{profile.id} m={m} {spec.id} pos {i + 1}").ok, (spec.id, tv, draws)

@@ -102,6 +102,7 @@ def run_checks(path: str, rounds: int, texts: int, out: TextIO, err: TextIO, rul
     printed.append(seq)
     print(f"\n(that row: the built-in context-dependent toy, a vocabulary of {len(checks.TOY.vocabulary)}, "
           f"{texts:,} texts in {time.perf_counter() - start:.1f} s)", file=out)
+    printed += tree_rows(data, max(1_000, rounds // checks.TREE_SHARE), rng, out)
     if generations:
         printed += model_pair_rows(data, content, sections, generations, out, swapped)
     else:
@@ -110,6 +111,22 @@ def run_checks(path: str, rounds: int, texts: int, out: TextIO, err: TextIO, rul
     for problem in checks.problems(printed):
         print(f"failed: {problem}", file=out)
     return all(c.ok for c in printed)
+
+
+def tree_rows(data: Dataset, draws: int, rng: np.random.Generator, out: TextIO) -> list[checks.Check]:
+    """Prints and returns the rows of several candidates per position (speculative trees): every profile's positions
+    verified with 2 and 3 candidates, drawn with and without replacement, each against the target's p."""
+    start, rows = time.perf_counter(), []
+    print("", file=out)
+    for profile in data.profiles:
+        t, d, _ = arrays(data, profile)
+        for c in checks.tree_checks(t, d, draws, rng, name=profile.id):
+            print(coloured(row(c, t.shape[-1]), out), file=out)
+            rows.append(c)
+    print(f"\n(those rows: each position verified with m candidates, drawn from the draft with or without replacement "
+          f"and checked against a shrinking residual; {draws:,} draws each, the committed token against the target's "
+          f"p, in {time.perf_counter() - start:.1f} s)", file=out)
+    return rows
 
 
 def page_data(path: str, content: str | None) -> tuple[Dataset, list[Section]]:
