@@ -2,14 +2,43 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import strings, text, variants
 from ..rules import NAMES
 from ..text import decimal_str, prob_str
 from .common import Figure, none_mark
+
+
+def _load_trees() -> Any:
+    """Returns speculative.trees. Its numpy sampler is not the lab's: the lab reads only its fractions, and a build
+    that finds its analysis cached must not load numpy (tests/test_cache.py). So, where numpy is not yet loaded, the
+    module is imported against a stand-in that loads numpy on its first use, and the stand-in is then withdrawn."""
+    import importlib
+    import sys
+    import types
+
+    if "numpy" in sys.modules or "speculative.trees" in sys.modules:
+        return importlib.import_module("speculative.trees")
+
+    class NumpyOnUse(types.ModuleType):
+        def __getattr__(self, name: str) -> Any:
+            return getattr(importlib.import_module("numpy"), name)
+
+    sys.modules["numpy"] = NumpyOnUse("numpy")
+    try:
+        return importlib.import_module("speculative.trees")
+    finally:
+        del sys.modules["numpy"]
+
+
+if TYPE_CHECKING:
+    from .. import trees
+else:
+    trees = _load_trees()
 
 SIGNS = {1: "+", -1: "-", 0: "="}  # a token's change from p under a broken sampler: gains, loses, keeps
 
@@ -39,6 +68,54 @@ def broken_at(p: tuple[Fraction, ...], q: tuple[Fraction, ...]) -> list[Broken]:
     return [Broken(p, v.committed(p, q)) for v in variants.BROKEN]
 
 
+Dist = tuple[Fraction, ...]
+
+
+@dataclass(frozen=True)
+class Trees:
+    """What several candidates per position give at one shipped position, for m = 1 to trees.MAX_CANDIDATES: each
+    correct way's acceptance A (both commit p), and what each broken way commits (m = 2 up; at m = 1 none is used)."""
+
+    p: Dist
+    a: tuple[tuple[Fraction, ...], ...]  # [ways][m - 1] A
+    broken: tuple[tuple[Broken, ...], ...]  # [broken ways][m - 2]
+
+    def a_at(self, m: int) -> list[Fraction]:
+        """Returns A with m candidates, one per correct way."""
+        return [a[m - 1] for a in self.a]
+
+    def json(self, d: int) -> dict[str, Any]:
+        """Returns {"a": {way id: [A per m]}, "broken": [[Broken.json per m from 2] per broken way]} for the trace."""
+        return {"a": {s.id: [prob_str(x, d) for x in a] for s, a in zip(trees.SPECS, self.a, strict=True)},
+                "broken": [[b.json(d) for b in bs] for bs in self.broken]}
+
+
+def _trees_at(positions: dict[str, tuple[Dist, Dist]]) -> dict[str, Trees]:
+    """Returns {"profile/position": Trees} from trees.position, every m, every way."""
+    return {w: _tree_of(p, q) for w, (p, q) in positions.items()}
+
+
+@functools.lru_cache(maxsize=256)  # a rebuild in the same process (the watcher's) reuses what an unchanged position gives
+def _tree_of(p: Dist, q: Dist) -> Trees:
+    ms = range(1, trees.MAX_CANDIDATES + 1)
+    return Trees(p, tuple(tuple(trees.position(p, q, m, s).acceptance for m in ms) for s in trees.SPECS),
+                 tuple(tuple(Broken(p, trees.position(p, q, m, s).committed) for m in ms[1:]) for s in trees.BROKEN))
+
+
+def _tree_shows(at: dict[str, Trees]) -> list[list[str]]:
+    """Returns [broken ways][m - 2] the shipped position where each moves furthest from p with m candidates ("" where
+    none moves): the one the lab names when the position shown cannot show the fault."""
+    wheres = list(at)
+    return [[max(wheres, key=lambda w: at[w].broken[i][k].tv) if any(at[w].broken[i][k].tv for w in wheres) else ""
+             for k in range(trees.MAX_CANDIDATES - 1)] for i in range(len(trees.BROKEN))]
+
+
+def _way_json(spec: trees.Spec) -> dict[str, Any]:
+    """Returns a way's switches as the script reads them (templates/js/lab_trees.js), and its name and why."""
+    return {"id": spec.id, "name": spec.name, "replace": spec.replace, "against_p": spec.against_p,
+            "plain_q": spec.plain_q, "typical": spec.typical, "why": strings.TREES["why"].get(spec.id, "")}
+
+
 U_MAX = Fraction(999, 1000)  # the u slider runs 0 to 0.999 in steps of 0.001
 
 
@@ -53,9 +130,11 @@ def _opening_u(accept: Fraction, drawn: float | None) -> str:
 
 
 class Lab(Figure):
-    SCRIPTS = ('js/eighths.js', 'js/tally.js', 'js/lab.js')
-    WORDS = ("LAB", "OWN", "RULE_WORDS", "WALKTHROUGH", "CONVERGENCE", "ACCEPT")
-    IDS = frozenset({"lab", "lab-title", "lab-position", "lab-sampler", "lab-u", "lab-rep", "lab-broken-cap"})
+    SCRIPTS = ('js/eighths.js', 'js/lab_trees.js', 'js/tally.js', 'js/lab.js')
+    STYLESHEET = True  # templates/lab.css: the steps of several candidates
+    WORDS = ("LAB", "OWN", "RULE_WORDS", "WALKTHROUGH", "CONVERGENCE", "ACCEPT", "TREES")
+    IDS = frozenset({"lab", "lab-title", "lab-position", "lab-sampler", "lab-u", "lab-rep", "lab-broken-cap",
+                     "lab-candidates", "lab-way", "lab-trees-cap"})
     PREFIXES = frozenset({"lab-cap"})  # "lab-cap-<profile id>"
 
     def _broken(self) -> dict[str, list[Broken]]:
@@ -96,9 +175,30 @@ class Lab(Figure):
         return {"profile": i, "where": f"{ex.results[i].profile.id}/{pos}", "pos": pos, "token": token, "u": u}
 
     def trace(self) -> dict[str, Any]:
-        """Returns the script's part: the opening state, and what each broken sampler commits at each position."""
+        """Returns the script's part: the opening state, what each broken sampler commits at each position, and the
+        same for several candidates per position (trees)."""
+        at = _trees_at(self._positions())
         return {**self._default(), "broken": {w: [b.json(self._denom_at(w)) for b in bs] for w, bs in self._broken().items()},
-                "shows": self._shows()}
+                "shows": self._shows(), "max_candidates": trees.MAX_CANDIDATES, "typical": list(trees.TYPICAL),
+                "ways": [_way_json(s) for s in trees.SPECS], "tree_broken": [_way_json(s) for s in trees.BROKEN],
+                "trees": {w: t.json(self._denom_at(w)) for w, t in at.items()}, "tree_shows": _tree_shows(at)}
+
+    def _positions(self) -> dict[str, tuple[Dist, Dist]]:
+        """Returns {"profile/position": (p, q)} for every shipped position, in page order."""
+        return {f"{r.profile.id}/{rec.position}": (tuple(t.p for t in rec.tokens), tuple(t.q for t in rec.tokens))
+                for r in self.ex.results for rec in r.stats.records}
+
+    def _trees_table(self) -> dict[str, Any]:
+        """Returns the no-JS table of A for m = 1 to MAX_CANDIDATES, both ways, at the lab's opening position."""
+        where = self._default()["where"]
+        name, pos = where.split("/")
+        r = next(r for r in self.ex.results if r.profile.id == name)
+        t, d = _trees_at({where: self._positions()[where]})[where], self._denom_at(where)
+        W = strings.TREES_STATIC
+        rows = [{"m": m, "cells": [text.fill(W["approx"], {"a": prob_str(a, d), "f": decimal_str(a, 3)}) for a in t.a_at(m)]}
+                for m in range(1, trees.MAX_CANDIDATES + 1)]
+        return {"caption": text.fill(W["caption"], {"name": r.profile.name, "pos": pos}), "rule": W["rule"],
+                "col_m": W["col_m"], "ways": [s.name for s in trees.SPECS], "rows": rows}
 
     def _denom_at(self, where: str) -> int:
         """Returns the denominator the committed distributions at "profile id/position" are written over."""
@@ -132,5 +232,8 @@ class Lab(Figure):
                         "default": self._default(), "own": strings.OWN["option"],
                         "rules": [{"id": rule, "name": name} for rule, name in NAMES.items()],
                         "back": strings.LAB["back"], "samplers": [v.name for v in variants.VARIANTS],
-                        "broken": self._broken_table(), "broken_why": strings.LAB["broken_why"]}}
+                        "broken": self._broken_table(), "broken_why": strings.LAB["broken_why"],
+                        "trees": {**self._trees_table(), "ms": list(range(1, trees.MAX_CANDIDATES + 1)),
+                                  "way_options": [{"id": s.id, "name": s.name} for s in trees.SPECS],
+                                  "broken": [s.name for s in trees.BROKEN], "first": len(variants.VARIANTS)}}}
 

@@ -3,7 +3,8 @@
 
 const {
   acceptStrip, bindTally, clamp, cloned, decoded, eighthsBars, eighthsBroken, eighthsFacts, figure, fill, FLOATS, fracValue, ids,
-  limitTally, node, offerBack, overlapRows, partsOf, renderTally, segmentAt, starts, variantPieces, whole
+  limitTally, node, offerBack, overlapRows, partsOf, renderTally, segmentAt, starts, variantPieces, whole,
+  bigDecimal, bigEighths, bigText, EXACT, freshChain, renderTrees, TREE_FLOATS, treeRoutes, treeSetup
 } = shared;
 
 const LAB_PARTS = {
@@ -11,7 +12,8 @@ const LAB_PARTS = {
   strip: '[data-lab-strip]', verdict: '[data-lab-verdict]', ghost: '[data-lab-verdict-ghost]',
   residual: '[data-lab-residual]', r: '[data-lab-r]', segments: '[data-lab-segments]', rep: '[data-lab-rep]', repGhosts: '[data-lab-rep-ghosts]',
   rules: '[data-lab-rules]', own: '[data-lab-own]', grid: '[data-lab-own-grid]', row: '[data-lab-own-row]', off: '[data-lab-off]',
-  rate: '[data-lab-rate]', test: '[data-lab-test]', sampler: '[data-lab-sampler]', variantAt: '[data-lab-variant-at]'
+  rate: '[data-lab-rate]', test: '[data-lab-test]', sampler: '[data-lab-sampler]', variantAt: '[data-lab-variant-at]',
+  candidates: '[data-lab-candidates]', way: '[data-lab-way]', treesAt: '[data-lab-trees-at]', treeStep: '[data-lab-trees-step]'
 };
 
 // "divergent/4" -> that profile's position 4: {prof, pos, n}; `where` must name one (limitLab sees to it).
@@ -33,7 +35,7 @@ function proposable(pos, rule) {
 
 function startLab(root, trace) {
   const d = trace.lab, start = { where: d.where, token: d.token, u: Number(d.u), r: 0.5, rule: trace.rules[0].id, sampler: 0,
-    p: [], q: [] };
+    p: [], q: [], m: 1, way: d.ways[0].id, chain: [] };
   const fig = figure(root, trace, Object.assign(start, ownFromHash(location.hash)), limitLab, renderLab);
   fig.ui = partsOf(root, LAB_PARTS);
   fig.legend = fig.ui.tokens.querySelector('legend');
@@ -54,7 +56,8 @@ function limitLab(fig) {
   const s = fig.state, size = fig.trace.vocabulary.length;
   const rules = fig.trace.rules, first = rules[0].id;  // the accept test
   if (!rules.some(r => r.id === s.rule)) s.rule = first;
-  s.sampler = s.rule !== first ? 0 : clamp(whole(s.sampler, 0), 0, fig.trace.samplers.length - 1);  // broken ones bend the accept test
+  const samplers = fig.trace.samplers.length + fig.trace.lab.tree_broken.length;  // then the broken ways of several candidates
+  s.sampler = s.rule !== first ? 0 : clamp(whole(s.sampler, 0), 0, samplers - 1);  // broken ones bend the accept test
   s.p = eighthsList(s.p, size);
   s.q = eighthsList(s.q, size);
   if (s.where !== OWN_WHERE) s.where = limitWhere(fig.trace, s.where);
@@ -65,8 +68,59 @@ function limitLab(fig) {
   if (ok.indexOf(s.token) < 0) s.token = ok.length ? ok[0] : 0;
   s.u = clamp(Number(s.u) || 0, 0, 0.999);
   s.r = clamp(Number(s.r) || 0, 0, 0.999);
-  fig.broken = s.sampler ? brokenHere(fig) : null;
-  limitTally(s, size, [s.where, s.rule, s.sampler].concat(s.where === OWN_WHERE ? [s.p, s.q] : []).join('/'));
+  fig.broken = s.sampler && s.sampler < fig.trace.samplers.length ? brokenHere(fig) : null;
+  limitTrees(fig);
+  limitTally(s, size, [s.where, s.rule, s.sampler, s.m, s.way].concat(s.where === OWN_WHERE ? [s.p, s.q] : []).join('/'));
+}
+
+// Several candidates: m is 1 to max_candidates, 1 under another rule than the accept test or a one-candidate broken
+// sampler, at least 2 under a broken way of several; the way is one of trees.SPECS. At m ≥ 2 fig.tree holds the
+// way's figures (its A: the build's at a shipped position, exact here at the reader's own), and a broken way's
+// exact distribution is fig.broken, as a one-candidate broken sampler's.
+function limitTrees(fig) {
+  const s = fig.state, lab = fig.trace.lab, n = fig.trace.samplers.length, broken = s.sampler >= n ? s.sampler - n : -1;
+  s.m = clamp(whole(s.m, 1), 1, lab.max_candidates);
+  if (!lab.ways.some(w => w.id === s.way)) s.way = lab.ways[0].id;
+  if (s.rule !== fig.trace.rules[0].id) s.m = 1;
+  else if (broken >= 0) s.m = Math.max(2, s.m);
+  else if (s.sampler > 0) s.m = 1;
+  const chain = [].concat(s.chain).map(Number).filter(x => x >= 0 && x < 1);
+  s.chain = chain.length === 2 * lab.max_candidates + 1 ? chain : new Array(2 * lab.max_candidates + 1).fill(0.5);
+  fig.tree = null;
+  if (s.m < 2 || fig.off) return;
+  const way = broken >= 0 ? lab.tree_broken[broken] : lab.ways.find(w => w.id === s.way);
+  const key = [s.where, s.m, way.id].concat(s.where === OWN_WHERE ? [s.p, s.q] : []).join('/');
+  if (fig.treeKey !== key) fig.treeCache = treeFigures(fig, way, broken);
+  fig.treeKey = key;
+  fig.tree = fig.treeCache;
+  if (broken >= 0) fig.broken = fig.tree.broken;
+}
+
+// The figures of m candidates under a way at the position shown: the float shares and set-up the tally draws with,
+// A for a correct way, and for a broken one what it commits, as brokenHere gives a one-candidate sampler's.
+function treeFigures(fig, way, broken) {
+  const s = fig.state, lab = fig.trace.lab, own = s.where === OWN_WHERE, k = s.m - 2;
+  const P = fig.pos.target.map(EXACT.of), Q = fig.pos.draft.map(EXACT.of);
+  const p = P.map(EXACT.toFloat), q = Q.map(EXACT.toFloat), floats = treeRoutes(p, q, s.m, way, TREE_FLOATS, lab.typical);
+  const exact = own ? treeRoutes(P, Q, s.m, way, EXACT, lab.typical) : null;
+  const t = { way, P, Q, shares: floats.kept.map((a, y) => [a, floats.drawn[y]]), setup: treeSetup(p, q, s.m, way, lab.typical) };
+  if (broken < 0) {
+    t.a = own ? bigEighths(exact.acceptance) : lab.trees[s.where].a[way.id][s.m - 1];
+    return t;
+  }
+  const json = own ? exactBroken(exact.committed, P) : lab.trees[s.where].broken[broken][k], shows = lab.tree_shows[broken][k];
+  t.broken = { spec: way, committed: json[0], tv: json[1], tv_f: json[2], signs: json[3], shares: t.shares, shows,
+    shows_tv: shows ? lab.trees[shows].broken[broken][k][2] : '' };
+  return t;
+}
+
+// What a broken way commits at the reader's own position, exact, as the trace writes a shipped position's
+// (figures/lab.py's Broken.json): [committed texts, TV as a fraction, TV to 3 decimals, signs].
+function exactBroken(c, P) {
+  const A = EXACT, gaps = c.map((x, y) => A.less(x, P[y]) ? A.sub(P[y], x) : A.sub(x, P[y]));
+  const tv = A.div(gaps.reduce((sum, g) => A.add(sum, g), A.zero), [2n, 1n]);
+  const signs = c.map((x, y) => A.less(P[y], x) ? '+' : A.less(x, P[y]) ? '-' : '=');
+  return [c.map(bigEighths), bigText(tv), bigDecimal(tv, 3), signs.join('')];
 }
 
 // The chosen broken sampler here: what it commits, exact (the build's at a shipped position, variants.js's at the
@@ -75,21 +129,25 @@ function brokenHere(fig) {
   const s = fig.state, spec = fig.trace.samplers[s.sampler], own = s.where === OWN_WHERE;
   const exact = own ? eighthsBroken(spec, s.p, s.q) : fig.trace.lab.broken[s.where][s.sampler - 1];
   const p = fig.pos.target.map(fracValue), q = fig.pos.draft.map(fracValue);
+  const shows = fig.trace.lab.shows[s.sampler - 1];
   return { spec, committed: exact[0], tv: exact[1], tv_f: exact[2], signs: exact[3],
-           pieces: variantPieces(spec, p, q, FLOATS), shows: fig.trace.lab.shows[s.sampler - 1] };
+           pieces: variantPieces(spec, p, q, FLOATS), shows, shows_tv: shows ? fig.trace.lab.broken[shows][s.sampler - 1][2] : '' };
 }
 
 function renderLab(fig) {
   const s = fig.state, pos = fig.pos, ui = fig.ui, ok = !fig.off;
   ui.select.value = s.where;
   ui.sampler.value = String(s.sampler);
+  renderTreeControls(fig);
   ui.rules.querySelectorAll('input').forEach(input => { input.checked = input.value === s.rule; });
   renderOwn(fig);
   renderLabTokens(fig, pos);
   ui.bars.replaceChildren(...overlapRows(pos, fig.trace.vocabulary, ok ? s.token : -1, fig.trace.text.walkthrough.bar_numbers));
-  const hands = ok && !fig.broken;  // the check by hand is the rule's; a broken sampler shows what it commits instead
+  // the check by hand is the rule's, of one candidate or of several; a broken sampler shows what it commits instead
+  const hands = ok && !fig.broken && s.m === 1;
   ui.tokens.hidden = ui.test.hidden = ui.rate.hidden = !hands;
-  fig.tally.drawU.hidden = !!fig.broken;
+  fig.tally.drawU.hidden = !!fig.broken || s.m > 1;  // several candidates draw by their own button
+  renderTrees(fig, ok && !!fig.tree && !fig.broken);
   const passed = !hands || renderLabTest(fig, pos);
   // where u can still reject, the replacement keeps its room while u passes: Draw u never moves the buttons below
   ui.residual.hidden = !hands || !fig.canFail || s.rule === 'exact-match';
@@ -187,8 +245,17 @@ function bindLab(fig) {
     fig.update(own && fig.state.where !== OWN_WHERE ? ownStart(fig.pos, fig.trace.vocabulary.length)
       : own ? { where: v } : { where: v, token: labAt(fig.trace, limitWhere(fig.trace, v)).pos.proposal });
   });
-  ui.rules.addEventListener('change', e => { fig.update({ rule: e.target.value, sampler: 0 }); });
-  ui.sampler.addEventListener('change', () => { fig.update({ sampler: Number(ui.sampler.value), rule: fig.trace.rules[0].id }); });
+  ui.rules.addEventListener('change', e => { fig.update({ rule: e.target.value, sampler: 0, m: 1 }); });
+  ui.sampler.addEventListener('change', () => {
+    const v = Number(ui.sampler.value), several = v >= fig.trace.samplers.length;  // a broken way of several candidates
+    fig.update({ sampler: v, rule: fig.trace.rules[0].id, m: several ? Math.max(2, fig.state.m) : v ? 1 : fig.state.m });
+  });
+  ui.candidates.addEventListener('change', () => {
+    const m = Number(ui.candidates.value), s = fig.state, n = fig.trace.samplers.length;
+    const keep = s.sampler >= n ? m > 1 : s.sampler === 0 || m === 1;  // a broken sampler stays while it still applies
+    fig.update({ m, rule: fig.trace.rules[0].id, sampler: keep ? s.sampler : 0, chain: freshChain(fig) });
+  });
+  ui.way.addEventListener('change', () => { fig.update({ way: ui.way.value, chain: freshChain(fig) }); });
   ui.grid.addEventListener('input', e => {
     const t = e.target, patch = {};
     patch[t.dataset.labOwnValue] = fig.state[t.dataset.labOwnValue].slice();
@@ -208,6 +275,15 @@ function bindLab(fig) {
     // links name accept-test proposals, and the u that shows their point (a rejecting one where chance decides)
     fig.update({ where: `${parts[0]}/${parts[1]}`, token: Number(parts[2]), rule: fig.trace.rules[0].id, u: parts[3] === undefined ? fig.state.u : parts[3] });
   });
+}
+
+// The two controls of several candidates: the way applies only at m ≥ 2 under a correct way (a broken way of several
+// candidates fixes its own: it shows it).
+function renderTreeControls(fig) {
+  const s = fig.state, ui = fig.ui, n = fig.trace.samplers.length, broken = s.sampler >= n ? fig.trace.lab.tree_broken[s.sampler - n] : null;
+  ui.candidates.value = String(s.m);
+  ui.way.value = broken ? fig.trace.lab.ways[broken.replace ? 0 : 1].id : s.way;
+  ui.way.disabled = s.m < 2 || !!broken;
 }
 
 /* ---------- a broken sampler: what it commits here, beside p ---------- */
@@ -238,8 +314,7 @@ function changeText(fig, b) {
   }
   if (!b.shows) return fill(L.variant_never, { name: b.spec.name });
   const parts = b.shows.split('/'), prof = fig.trace.profiles.find(x => x.id === parts[0]);
-  const there = fig.trace.lab.broken[b.shows][fig.state.sampler - 1];
-  return fill(L.variant_same, { name: b.spec.name, tv: there[2], where: fill(L.variant_where, { name: prof.name, pos: parts[1] }) });
+  return fill(L.variant_same, { name: b.spec.name, tv: b.shows_tv, where: fill(L.variant_where, { name: prof.name, pos: parts[1] }) });
 }
 
 // "a", "a and b", "a, b and c", as text.and_list writes a list.

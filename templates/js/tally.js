@@ -5,7 +5,7 @@
 // its own draws: their frequencies, their total variation from p (and from a broken sampler's exact distribution),
 // the noise bound at their count, and the bars' exact shares, in floats, for drawing only.
 
-const { fill, fracValue, grouped, headRow, inverseCdf, node, partsOf, row, uniformSource } = shared;
+const { drawTree, fill, fracValue, grouped, headRow, inverseCdf, node, partsOf, row, uniformSource } = shared;
 
 const TALLY_PARTS = { root: '[data-lab-tally]', drawU: '[data-lab-draw-u]', readout: '[data-lab-tally-readout]' };
 
@@ -83,7 +83,8 @@ function drawU(fig) {
 
 function drawMany(fig, n) {
   if (fig.off) return;
-  const s = fig.state, d = drawPosition(fig.pos, n, fig.uniforms, s.rule, fig.broken && fig.broken.pieces);
+  const s = fig.state, d = fig.tree ? drawTree(fig.tree.setup, n, fig.uniforms)  // several candidates per position
+    : drawPosition(fig.pos, n, fig.uniforms, s.rule, fig.broken && fig.broken.pieces);
   fig.update({ acc: added(s.acc, d.acc), rep: added(s.rep, d.rep), prop: added(s.prop, d.prop), n: s.n + n });
 }
 
@@ -130,13 +131,18 @@ function renderTally(fig, pos) {
 // (the Bretagnolle-Huber-Carol inequality, as in the analysis).
 function renderTallyReadout(fig, ps, freq, pos) {
   const L = fig.L, s = fig.state, n = s.n;
-  if (!freq) { fig.tally.readout.textContent = fig.broken ? L.tally_empty_broken : L.tally_empty; return; }
+  const T = fig.trace.text.trees;
+  if (!freq) { fig.tally.readout.textContent = fig.broken ? L.tally_empty_broken : fig.tree ? fill(T.tally_empty, { m: s.m }) : L.tally_empty; return; }
   const tv = distance(freq, ps), C = fig.trace.text.convergence;
   const bound = Math.sqrt((ps.length * Math.LN2 + Math.log(1 / NOISE_DELTA)) / (2 * n));
   const accepted = s.acc.reduce((a, b) => a + b, 0), f = { n: grouped(n, L.group), tv: tv.toFixed(4),
     bound: bound.toFixed(4), rel: tv <= bound ? C.within : C.above, acc: grouped(accepted, L.group), seen: (accepted / n).toFixed(3) };
   let out = fill(bound >= 1 ? L.tally_vacuous : L.tally, f);
-  if (!fig.broken) { fig.tally.readout.textContent = out + fill(fig.O.rate_seen, Object.assign(f, { rate: pos.rates[s.rule] })); return; }
+  if (!fig.broken) {
+    const seen = fig.tree ? fill(T.seen, Object.assign(f, { rate: fig.tree.a })) : fill(fig.O.rate_seen, Object.assign(f, { rate: pos.rates[s.rule] }));
+    fig.tally.readout.textContent = out + seen;
+    return;
+  }
   const own = distance(freq, fig.broken.committed.map(fracValue)), g = { tv: own.toFixed(4), exact: fig.broken.tv_f,
     rel: own <= bound ? C.within : C.above, n: f.n };
   if (!/[+-]/.test(fig.broken.signs)) out += L.still_p;  // it commits p here: the draws cannot tell it from the rule
@@ -153,10 +159,10 @@ function distance(a, b) { return 0.5 * a.reduce((sum, x, y) => sum + Math.abs(x 
 function renderTallyTable(fig, pos, freq) {
   const s = fig.state, L = fig.L, T = fig.trace.text.walkthrough, top = Math.max(...pos.target.concat(pos.draft).map(fracValue));
   fig.tally.box.caption.textContent = L.tally_counts + (fig.broken ? L.tally_caption_broken
-    : fig.trace.text.rule_words[s.rule].caption);
+    : fig.tree ? fig.trace.text.trees.caption : fig.trace.text.rule_words[s.rule].caption);
   fig.tally.box.head.replaceChildren(headRow([T.col_token, L.col_prop, L.col_acc, L.col_kept, L.col_rep, L.col_freq, T.col_p]));
   fig.tally.box.body.replaceChildren(...fig.trace.vocabulary.map((tok, y) => {
-    const share = fig.broken ? brokenShares(fig.broken.pieces, y) : exactShares(pos, y, s.rule);
+    const share = fig.tree ? fig.tree.shares[y] : fig.broken ? brokenShares(fig.broken.pieces, y) : exactShares(pos, y, s.rule);
     const kept = s.prop[y] ? (s.acc[y] / s.prop[y]).toFixed(3) : L.no_share;  // accepted of proposed: its own acceptance
     return row([[tok], grouped(s.prop[y], L.group), grouped(s.acc[y], L.group), kept, grouped(s.rep[y], L.group),
       [freq[y].toFixed(3), stackedTrack(share[0] / top, share[1] / top), stackedTrack(s.acc[y] / s.n / top, s.rep[y] / s.n / top)],
