@@ -304,3 +304,32 @@ def _legend(labels: Sequence[str], left: float, y0: float, w: float) -> tuple[li
         out.append(f'<path class="ch-mk ch-s{j % 6}" d="{_marker(j, x, yl - 5)}"/>')
         out.append(_text(x + 9, yl, _short(label, col - 12, 14), "ch-sm"))
     return out, y0 + gap * (rows - 1) + 8
+
+
+def peel_bars(vocab: Sequence[str], layers: Sequence[Sequence[Fraction]], rest: Sequence[Fraction],
+              p: Sequence[Fraction], id_prefix: str, title: str, keys: Sequence[str], rest_key: str) -> str:
+    """Returns one SVG of p peeled by several candidates: a bar per token, made of what candidate 1, 2, ... keeps
+    (the overlap's fill, fainter for each later candidate) and then what is drawn after every candidate failed (the
+    residual's hatch); each bar ends at the token's p, marked by a tick."""
+    pid = _prefix(id_prefix)
+    for layer in layers:
+        _check_len("layers", layer, len(vocab))
+    _check_len("rest", rest, len(vocab))
+    left, w, row, top = 64.0, 300.0, 22.0, 6.0
+    scale = w / float(max(max(p), Fraction(1, 100)))
+    shapes: dict[str, list[str]] = {}
+    labels = []
+    for y, token in enumerate(vocab):
+        x, mid = left, top + row * y
+        for n, part in enumerate([*(layer[y] for layer in layers), rest[y]]):
+            width = float(part) * scale
+            cls = "ch-residual" if n == len(layers) else f"ch-overlap ch-layer-{n + 1}"
+            shapes.setdefault(cls, []).append(f"M{_n(x)} {_n(mid + 3)}h{_n(width)}v{_n(row - 6)}h{_n(-width)}z" if width else "")
+            x += width
+        shapes.setdefault("ch-target", []).append(f"M{_n(left + float(p[y]) * scale)} {_n(mid)}v{_n(row)}")
+        labels.append(_text(left - 6, mid + row / 2 + 4, _short(token, left - 10), "ch-e"))
+    body = [_hatch(pid), *(_path(cls, d, f' fill="url(#{pid}-h)"' if cls == "ch-residual" else "")
+                           for cls, d in shapes.items()), *labels]
+    desc = "; ".join(f"{tok}: " + " + ".join(str(layer[y]) for layer in layers) + f" + {rest[y]} = {p[y]}"
+                     for y, tok in enumerate(vocab))
+    return _svg(pid, left + w + 12, top * 2 + row * len(vocab), title, f"{', '.join(keys)}, {rest_key}: {desc}", body)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .tree_strings import PEEL, PEEL_BUILD_ONLY  # noqa: F401  (the trees' own words, read here as strings.PEEL)
+
 KIND_NAMES = {"propose": "the draft proposes", "verify": "check", "bonus": "bonus draw", "done": "round done"}
 
 STATE_NAMES = {"proposed": "proposed", "accepted": "accepted", "rejected": "rejected",
@@ -482,7 +484,8 @@ SPACE_AFTER_NOT = "([{“‘#"  # ... and after one of these the next token join
 
 # The keys of the tables above that only the build fills, in the no-script page and the prose: the trace, which
 # carries every table a figure's script reads (figures.common.Figure.WORDS), leaves them out.
-BUILD_ONLY = {"option", "no_chance", "short", "target", "observed", "back", "point", "point_drawn", "free", "few",
+BUILD_ONLY = {*PEEL_BUILD_ONLY,  # figures/peel.py's (tree_strings.py)
+              "option", "no_chance", "short", "target", "observed", "back", "point", "point_drawn", "free", "few",
               "broken_caption", "broken_why", "col_commits", "variant_rule_only", "drafts",
               # the identity's, which figures/identity.py writes into its table, summary and key
               "check_summary", "scope_all", "scope_only", "drafts_1", "drafts_2", "drafts_many", "at_rejection", "fig_title",
