@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .tree_strings import PEEL, PEEL_BUILD_ONLY  # noqa: F401  (the trees' own words, read here as strings.PEEL)
+from .tree_strings import *  # noqa: F403  (the trees' own tables, read here as strings.<TABLE>: tree_strings.__all__)
+from .tree_strings import PEEL_BUILD_ONLY
 
 KIND_NAMES = {"propose": "the draft proposes", "verify": "check", "bonus": "bonus draw", "done": "round done"}
 
