@@ -214,58 +214,6 @@ LAB = {
                             "frequency, the upper bar is what this broken sampler commits exactly, kept by its test "
                             "solid and as its replacement hatched; the lower bar is the draws, split the same way.",
 }
-
-# The accept-test lab with several candidates per position (speculative/trees.py): the words its script fills.
-TREES: dict[str, Any] = {
-    "ways": {"with": "with replacement, each from q",
-             "without": "without replacement, each from q with the earlier candidates left out"},
-    "rate": "With {m} candidates per position, drawn {way}, one of them is kept with probability A = {a}; a single "
-            "candidate is kept with α = {alpha}. Either way the token committed follows p exactly.",
-    "how": "Each Draw draws up to {m} candidates in turn. A candidate is checked against what is left of the target, "
-           "r (at first p itself): it is kept when u < min(1, r/q); on a rejection r shrinks to max(0, r − q), "
-           "renormalised, and the next candidate is tried.",
-    "head": "Candidate {j} of {m}: “{tok}”, drawn from {source} by d = {d}, checked against {target}.",
-    "source_q": "q",
-    "source_without": "q without {removed}, renormalised",
-    "target_p": "p",
-    "target_r": "what is left of the target, r = {r}",
-    "numbers": "r {p} · q {q}",
-    "item": "“{tok}” {p}",
-    "sep": ", ",
-    "final_head": "All {m} rejected: the token is drawn from what is left of the target, r = {r}.",
-    "kept": "Candidate {j} of {m}, “{tok}”, is kept and committed; no later candidate is drawn.",
-    "all_rejected": "All {m} candidates were rejected, so “{tok}” was drawn from what was left of the target.",
-    "seen": " Positions where a candidate was kept: {acc} ({seen}); exactly, A = {rate}.",
-    "tally_empty": "No draws yet. Draw 100 times and Draw 10,000 times each verify the whole position with {m} "
-                   "candidates: fresh candidates, their checks in turn, and the last draw when all are rejected.",
-    "caption": "Every token the draws committed, by a kept candidate and as the last draw from what was left of the "
-               "target. Under each observed frequency, the upper bar is the exact share, kept solid and drawn hatched, "
-               "which sum to p; the lower bar is the draws, split the same way.",
-    # why each broken way of trees.BROKEN moves the committed token away from p, by its id
-    "why": {
-        "against-p": "each later candidate is checked against p itself rather than against what the earlier "
-                     "rejections left of it, so tokens the draft offers generously get several chances at the full "
-                     "p and come too often",
-        "plain-q": "a candidate drawn without replacement is more likely than q says, but the check divides by q, "
-                   "so candidates pass too easily and the tokens the draft favours come too often",
-        "typical": "a candidate is kept whenever the target gives it enough probability, with no draw against "
-                   "min(1, p/q), so likely proposals crowd out the rest, and when none passes the target’s top token "
-                   "is taken outright",
-    },
-}
-
-# The same, in the page without scripting: a table of A for every number of candidates, both ways.
-TREES_STATIC = {
-    "caption": "Several candidates at position {pos} of {name}: the chance A that one of m candidates is kept, "
-               "exactly. Both ways commit p.",
-    "rule": "With several candidates, the draft proposes m tokens at one position and the target tries them in turn: "
-            "each is kept with chance min(1, r/q), where r starts as p and, after each rejection, becomes "
-            "max(0, r − q) renormalised; if all m are rejected the token is drawn from the last r. Without "
-            "replacement, each candidate is drawn from q with the earlier ones left out.",
-    "col_m": "m",
-    "approx": "{a} ≈ {f}",
-}
-
 # The convergence figure's words.
 CONVERGENCE = {
     "position": "position {pos}",

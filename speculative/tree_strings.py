@@ -3,7 +3,9 @@ strings.py, which re-exports them so that every table is still read as strings.<
 
 from __future__ import annotations
 
-__all__ = ["PEEL"]  # every table here: strings.py re-exports them
+from typing import Any
+
+__all__ = ["PEEL", "TREES", "TREES_STATIC"]  # every table here: strings.py re-exports them
 
 # p peeled one residual after another, E by width, and the broken ways (figures/peel.py, build only)
 PEEL = {"peel_where": "{profile}, position {position}, with {m} candidates drawn with replacement",
@@ -11,3 +13,59 @@ PEEL = {"peel_where": "{profile}, position {position}, with {m} candidates drawn
         "peel_layer": "kept at candidate {j}", "peel_rest": "drawn after every candidate failed",
         "peel_broken_where": "{profile}, position {position}"}
 PEEL_BUILD_ONLY = frozenset(PEEL)  # the trace leaves these out: only the build fills them
+
+
+# The accept-test lab with several candidates per position (figures/lab.py, js/lab_trees.js): the words its script
+# fills (the lab reads this table as strings.TREES).
+TREES: dict[str, Any] = {
+    "ways": {"with": "with replacement, each from q",
+             "without": "without replacement, each from q with the earlier candidates left out"},
+    "rate": "With {m} candidates per position, drawn {way}, one of them is kept with probability A = {a}; a single "
+            "candidate is kept with α = {alpha}. Either way the token committed follows p exactly.",
+    "how": "Each Draw draws up to {m} candidates in turn, each from its own draft q_j (q, or q without the earlier "
+           "candidates). A candidate is checked against what is left of the target, r (at first p itself): it is kept "
+           "when u < min(1, r/q_j); on a rejection r shrinks to max(0, r − q_j), renormalised, and the next candidate "
+           "is tried.",
+    "head": "Candidate {j} of {m}: “{tok}”, drawn from {source} by d = {d}, checked against {target}.",
+    "source_q": "q",
+    "source_without": "q without {removed}, renormalised",
+    "target_p": "p",
+    "target_r": "what is left of the target, r = {r}",
+    "numbers": "r {p} · q {q}",
+    "item": "“{tok}” {p}",
+    "sep": ", ",
+    "final_head": "All {m} rejected: the token is drawn from what is left of the target, r = {r}.",
+    "kept": "Candidate {j} of {m}, “{tok}”, is kept and committed; no later candidate is drawn.",
+    "all_rejected": "All {m} candidates were rejected, so “{tok}” was drawn from what was left of the target.",
+    "seen": " Positions where a candidate was kept: {acc} ({seen}); exactly, A = {rate}.",
+    "tally_empty": "No draws yet with {m} candidates. Each press of the two buttons below verifies the whole position "
+                   "afresh that many times: new candidates, their checks in turn, and the last draw when all are "
+                   "rejected.",
+    "caption": "Each committed token, by a kept candidate and as the last draw from what was left of the target. "
+               "Beneath every observed frequency: on top, the exact shares, a kept candidate solid and the last draw "
+               "hatched, adding up to p; below, the tally, divided in the same two routes.",
+    # why each broken way of trees.BROKEN moves the committed token away from p, by its id
+    "why": {
+        "against-p": "each later candidate is checked against p itself rather than against what the earlier "
+                     "rejections left of it, so tokens the draft offers generously get several chances at the full "
+                     "p and come too often",
+        "plain-q": "a candidate drawn without replacement is more likely than q says, but the check divides by q, "
+                   "so candidates pass too easily and the tokens the draft favours come too often",
+        "typical": "a candidate is kept whenever the target gives it enough probability, with no draw against "
+                   "min(1, p/q), so likely proposals crowd out the rest, and when none passes the target’s top token "
+                   "is taken outright",
+    },
+}
+
+# The same, in the page without scripting: a table of A for every number of candidates, both ways.
+TREES_STATIC = {
+    "caption": "Several candidates at position {pos} of {name}: the chance A that one of m candidates is kept, "
+               "exactly. Both ways commit p.",
+    "rule": "With several candidates, the draft proposes m tokens at one position and the target tries them in turn: "
+            "candidate j, drawn from q_j, is kept with chance min(1, r/q_j), where r starts as p and, after each "
+            "rejection, becomes max(0, r − q_j) renormalised; if all m are rejected the token is drawn from the last "
+            "r. With replacement every q_j is q; without, q_j is q with the earlier candidates left out, "
+            "renormalised.",
+    "col_m": "m",
+    "approx": "{a} ≈ {f}",
+}

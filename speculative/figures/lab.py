@@ -131,7 +131,6 @@ def _opening_u(accept: Fraction, drawn: float | None) -> str:
 
 class Lab(Figure):
     SCRIPTS = ('js/eighths.js', 'js/lab_trees.js', 'js/tally.js', 'js/lab.js')
-    STYLESHEET = True  # templates/lab.css: the steps of several candidates
     WORDS = ("LAB", "OWN", "RULE_WORDS", "WALKTHROUGH", "CONVERGENCE", "ACCEPT", "TREES")
     IDS = frozenset({"lab", "lab-title", "lab-position", "lab-sampler", "lab-u", "lab-rep", "lab-broken-cap",
                      "lab-candidates", "lab-way", "lab-trees-cap"})

@@ -35,7 +35,7 @@ const TREE_FLOATS = Object.assign({}, FLOATS, { of: fracValue, fromFloat: x => x
 // "3/8", "1", "0": a fraction as Python's str(Fraction) writes it.
 function bigText(a) { return a[1] === 1n ? String(a[0]) : `${a[0]}/${a[1]}`; }
 
-// A probability as the build writes it over the denominator 8 (text.prob_str): "2/8", or reduced ("7/16").
+// A probability as the build writes it over the denominator 8 (prob_str in text.py): "2/8", or reduced ("7/16").
 function bigEighths(a) {
   return a[0] === 0n || a[0] === a[1] || 8n % a[1] ? bigText(a) : `${a[0] * 8n / a[1]}/8`;
 }
@@ -72,30 +72,54 @@ function typicalThreshold(p, typical) {
 function treeRoutes(p, q, m, way, A, typical) {
   const out = { kept: p.map(() => A.zero), drawn: p.map(() => A.zero) };
   if (way.typical) typicalRoutes(p, q, m, A, out, typical);
+  else if (way.replace) treeLevels({ p, q, m, way, A, out });
   else treeWalk({ p, q, m, way, A, out }, p, [], A.one);
   out.committed = out.kept.map((k, y) => A.add(k, out.drawn[y]));
   out.acceptance = sumIn(out.kept, A);
   return out;
 }
 
-// One node of the paths: target r, the candidates tried so far, the chance of getting here.
-function treeWalk(c, r, tried, chance) {
-  const A = c.A, way = c.way, qj = way.replace ? c.q : withoutT(c.q, tried, A);
-  if (tried.length === c.m || !qj) {
-    const last = way.against_p && tried.length ? shrunkT(c.p, c.q, A) || r : r;
-    last.forEach((a, y) => { c.out.drawn[y] = A.add(c.out.drawn[y], A.mul(chance, a)); });
-    return;
+// With replacement every candidate is drawn from q, and a rejection leaves the same r whichever candidate it was:
+// the paths fold into one chain of levels, each reached with the chance that every candidate before it failed.
+function treeLevels(c) {
+  const A = c.A, way = c.way;
+  let r = c.p, reach = A.one;
+  for (let j = 0; j < c.m; j++) {
+    const against = way.against_p ? c.p : r;
+    let miss = A.zero;
+    c.q.forEach((qx, x) => {
+      if (!A.less(A.zero, qx)) return;
+      const keep = keepT(against[x], qx, A);
+      c.out.kept[x] = A.add(c.out.kept[x], A.mul(A.mul(reach, qx), keep));
+      miss = A.add(miss, A.mul(qx, A.sub(A.one, keep)));
+    });
+    reach = A.mul(reach, miss);
+    if (!way.against_p) r = shrunkT(r, c.q, A) || r;
   }
-  const check = way.plain_q ? c.q : qj, against = way.against_p ? c.p : r;
+  addDrawn(c, way.against_p ? shrunkT(c.p, c.q, A) || r : r, reach);
+}
+
+// One node of the paths without replacement: target r, the candidates tried so far, the chance of getting here. A
+// rejection leaves the same next r whichever candidate it was, so the last candidate's rejections fold into one draw.
+function treeWalk(c, r, tried, chance) {
+  const A = c.A, qj = withoutT(c.q, tried, A);
+  if (!qj) { addDrawn(c, r, chance); return; }  // nothing left to draw: the token comes from r
+  const check = c.way.plain_q ? c.q : qj, next = shrunkT(r, check, A) || r, last = tried.length === c.m - 1;
+  let miss = A.zero;
   qj.forEach((qx, x) => {
     if (!A.less(A.zero, qx)) return;
-    const keep = keepT(against[x], check[x], A), w = A.mul(chance, qx);
+    const keep = keepT(r[x], check[x], A), w = A.mul(chance, qx);
     c.out.kept[x] = A.add(c.out.kept[x], A.mul(w, keep));
-    if (A.less(keep, A.one)) {
-      const next = way.against_p ? r : shrunkT(r, check, A);
-      treeWalk(c, next || r, tried.concat([x]), A.mul(w, A.sub(A.one, keep)));
-    }
+    if (!A.less(keep, A.one)) return;
+    const away = A.mul(w, A.sub(A.one, keep));
+    if (last) miss = A.add(miss, away);
+    else treeWalk(c, next, tried.concat([x]), away);
   });
+  if (last) addDrawn(c, next, miss);
+}
+
+function addDrawn(c, r, chance) {
+  r.forEach((a, y) => { c.out.drawn[y] = c.A.add(c.out.drawn[y], c.A.mul(chance, a)); });
 }
 
 // Typical acceptance (Medusa): the first of m candidates from q whose p passes the threshold is kept; if none does,
