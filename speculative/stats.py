@@ -49,16 +49,17 @@ def mean_tokens(dist: Sequence[Fraction]) -> Fraction:
 
 
 def round_cost(k: int, cost: CostModel, draft_step: Fraction | None = None,
-               verify_cost: Fraction = Fraction(0)) -> Fraction:
+               verify_cost: Fraction = Fraction(0), nodes: int | None = None) -> Fraction:
     """Returns the assumed cost of one round in target passes: k draft steps plus verifying k positions.
 
     Verifying N positions costs T_N = verify_round + N * verify_cost target passes. With verify_cost = 0 (the
     paper's assumption) checking N positions costs the same as checking one; with verify_cost > 0, T1 < TN, as
     measured in practice ("T1 < TN < N*T1", ggml-org/llama.cpp issue #3649). With verify_round = 1 a round costs
-    k*c + 1 + k*v.
+    k*c + 1 + k*v. A tree of depth k scores `nodes` positions in its one target pass (k draft passes, each depth
+    drafted in one batch), so it costs k*c + verify_round + nodes*v; a chain's nodes are its k positions.
     """
     step = cost.draft_step if draft_step is None else draft_step
-    return k * step + cost.verify_round + k * verify_cost
+    return k * step + cost.verify_round + (k if nodes is None else nodes) * verify_cost
 
 
 def best_k(speedups: Sequence[Fraction]) -> int:

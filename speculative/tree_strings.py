@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["PEEL", "TREES", "TREES_STATIC"]  # every table here: strings.py re-exports them
+__all__ = ["PEEL", "TREES", "TREES_STATIC", "EXPLORER_TREES"]  # every table here: strings.py re-exports them
 
 # p peeled one residual after another, E by width, and the broken ways (figures/peel.py, build only)
 PEEL = {"peel_where": "{profile}, position {position}, with {m} candidates drawn with replacement",
@@ -68,4 +68,22 @@ TREES_STATIC = {
             "renormalised.",
     "col_m": "m",
     "approx": "{a} ≈ {f}",
+}
+
+# The speedup explorer's tree width m under the accept test (figures/explorer.py, templates/js/explorer.js): its
+# controls, a round's cost, each draft's best (k, m) and its speedup by width at the chosen k
+EXPLORER_TREES = {
+    "m_value": "m = {m}", "way_with": "with replacement (SpecInfer)",
+    "way_without": "without replacement (Recursive Speculative Decoding)",
+    "nodes": "A tree of width {m} and depth {k} has {nodes} nodes, all scored in one target pass.",  # then EXPLORER's readout
+    "readout_verify": "With a draft step at {cost} and each node checked at {verify}, one round costs {k} · {c} + {one} + "
+                      "{nodes} · {v} = {round_cost} {steps}.",
+    "best": "Best tree: depth k = {k}, width m = {m} ({value}×).",
+    "none": "No tree up to width {max} beats 1× here.",
+    "widths": " At k = {k}, by width: {list}; {stop}",
+    "item": "{value}× at m = {m}",
+    "sep": ", ",
+    "stop": "no width past m = {m} does better.",
+    "widest": "the widest, m = {m}, does best.",
+    "off": "Tree width applies under the accept test only: {rule} checks one candidate per position.",
 }

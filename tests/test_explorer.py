@@ -9,7 +9,14 @@ from fractions import Fraction
 import pytest
 from playwright.sync_api import Page, expect
 
-from speculative.figures.explorer import Explorer, best_paying_k, column_texts, profile_trace
+from speculative.figures.explorer import (
+    Explorer,
+    best_paying_k,
+    column_texts,
+    profile_trace,
+    tree_acceptance,
+    tree_speedups,
+)
 from speculative.rules import BY_ID
 from speculative.stats import best_k, expected_tokens, round_cost
 from speculative.text import cost_phrase, decimal_str
@@ -64,7 +71,10 @@ def test_every_profiles_chart_is_drawn_to_one_scale_the_highest_speedup_any_can_
     highest = max(exact_speedup(explained, i, rule, v, c, k) for i in range(len(explained.results)) for rule in BY_ID
                   for v in cost.verify_costs for c in cost.compare_draft_steps for k in range(1, K + 1))
     tops = {Explorer(explained, ()).profile_trace(i)["explorer"]["top"] for i in range(len(explained.results))}
-    assert tops == {round(float(max(highest, 1)), 4)}
+    widest = max(max(tree_speedups(acc, m, cost, c, v)) for i in range(len(explained.results))
+                 for by_m in tree_acceptance(explained.data.target, explained.data.profiles[i].draft).values()
+                 for m, acc in enumerate(by_m, start=1) for v in cost.verify_costs for c in cost.compare_draft_steps)
+    assert tops == {round(float(max(highest, widest, 1)), 4)}  # the trees' widths too (tests/test_explorer_trees.py)
 
 
 @pytest.mark.parametrize("column, best", [((Fraction(1, 2), Fraction(1)), 0), ((Fraction(2), Fraction(2)), 1),

@@ -1,20 +1,27 @@
 """The speedup explorer: the speedup at every k, compared draft-step cost, verification rule and verification cost
-per position, and the best k for each."""
+per position, and the best k for each; under the accept test, a tree of width m (several candidates per position,
+speculative/trees.py) and the best (k, m)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .. import strings, text
+from ..dataset import CostModel, Dist
 from ..rules import NAMES
-from ..stats import best_k, round_cost
+from ..stats import best_k, expected_tokens, round_cost
 from ..text import decimal_str
 from .common import Figure
 
 if TYPE_CHECKING:  # the types only: a cached build never imports the analysis (and numpy)
-    from ..analysis import ProfileResult
+    from ..analysis import Explained, ProfileResult
+
+TREE_RULE = "accept-test"  # the rule a tree's candidates are checked by, recursively (rules.RULES's first)
+DEFAULT_WAY = "without"  # candidates drawn without replacement: never kept less often than with (trees.SPECS' ids)
 
 def cells(r: ProfileResult) -> list[list[dict[str, Any]]]:
     """Returns the speedup table [cost][k] as cells: the value, ★ on each cost's best k, and whether it is below 1×;
@@ -43,11 +50,57 @@ def best_paying_k(column: Sequence[Fraction]) -> int:
     return k if column[k - 1] > 1 else 0
 
 
-def shared_top(results: Sequence[ProfileResult]) -> Fraction:
-    """Returns the highest speedup any profile's explorer can show, and at least 1×: every profile's chart is drawn
-    to this one scale, so two drafts' bars (and their 1× lines) compare by height."""
-    return max([Fraction(1)] + [max(row) for r in results for rule in r.stats.rules for t in rule.speedup_tables
-                                for row in t])
+def shared_top(ex: Explained) -> Fraction:
+    """Returns the highest speedup any profile's explorer can show, every tree width included, and at least 1×: every
+    profile's chart is drawn to this one scale, so two drafts' (and two widths') bars and 1× lines compare by height."""
+    cost, results = ex.data.cost, ex.results
+    chains = [max(row) for r in results for rule in r.stats.rules for t in rule.speedup_tables for row in t]
+    widths = [max(tree_speedups(acc, m, cost, c, v)) for r in results
+              for by_m in tree_acceptance(ex.data.target, r.profile.draft).values()
+              for m, acc in enumerate(by_m, start=1) for v in cost.verify_costs for c in cost.compare_draft_steps]
+    return max([Fraction(1), *chains, *widths])
+
+
+@functools.cache
+def tree_acceptance(target: tuple[Dist, ...], draft: tuple[Dist, ...]) -> dict[str, tuple[tuple[Fraction, ...], ...]]:
+    """Returns A, the chance one of m candidates is kept, at every position [m - 1][k] for each way the candidates
+    are drawn (trees.SPECS' ids): recursive rejection sampling, whose m = 1 is the accept test's α."""
+    from .. import trees  # with numpy: only a build that computes the analysis comes here
+
+    return {spec.id: tuple(tuple(trees.position(p, q, m, spec).acceptance for p, q in zip(target, draft, strict=True))
+                           for m in range(1, trees.MAX_CANDIDATES + 1)) for spec in trees.SPECS}
+
+
+def tree_speedups(acceptance: Sequence[Fraction], m: int, cost: CostModel, c: Fraction, v: Fraction) -> list[Fraction]:
+    """Returns a full tree of width m's speedup at every depth k = 1..K [K]: E_k over k·c + verify_round + v·nodes,
+    nodes = m + m² + … + m^k (k draft passes, one target pass scoring every node); at m = 1 the chain's."""
+    from ..trees import tree_nodes
+
+    return [expected_tokens(acceptance[:k]) / round_cost(k, cost, c, v, tree_nodes(m, k))
+            for k in range(1, len(acceptance) + 1)]
+
+
+@dataclass(frozen=True)
+class BestTree:
+    """The tree with the highest speedup at one draft cost and verification cost."""
+
+    k: int
+    m: int
+    speedup: Fraction
+    text: str  # as the bars of width m show it (column_texts)
+
+
+def best_tree(by_m: Sequence[Sequence[Fraction]], cost: CostModel, c: Fraction, v: Fraction) -> BestTree:
+    """Returns the (k, m) with the highest speedup, given A [m - 1][k]: on a tie the narrowest, then the shallowest."""
+    cols = [tree_speedups(acc, m, cost, c, v) for m, acc in enumerate(by_m, start=1)]
+    m, k = max(((m, k) for m in range(len(cols)) for k in range(len(cols[m]))),
+               key=lambda mk: (cols[mk[0]][mk[1]], -mk[0], -mk[1]))
+    return BestTree(k + 1, m + 1, cols[m][k], column_texts(cols[m])[k])
+
+
+def tree_cell(best: BestTree) -> dict[str, Any]:
+    """Returns the no-JS table's cell for one best tree: its k, m and speedup, and whether it beats 1×."""
+    return {"k": best.k, "m": best.m, "value": best.text, "pays": best.speedup > 1}
 
 
 def profile_trace(r: ProfileResult, top: Fraction) -> dict[str, Any]:
@@ -68,9 +121,10 @@ def verify_phrase(v: Fraction) -> str:
 
 
 class Explorer(Figure):
-    SCRIPTS = ('js/explorer.js',)
-    WORDS = ("EXPLORER",)
-    IDS = frozenset({"explorer-title", "explorer-k", "explorer-cost", "explorer-rule", "explorer-verify"})
+    SCRIPTS = ('js/explorer_tree.js', 'js/explorer.js')
+    WORDS = ("EXPLORER", "EXPLORER_TREES")
+    IDS = frozenset({"explorer-title", "explorer-k", "explorer-cost", "explorer-rule", "explorer-verify", "explorer-m",
+                     "explorer-way", "explorer-trees"})
     PREFIXES = frozenset({"explorer-table"})  # "explorer-table-<profile id>"
 
     def _costs(self) -> dict[str, Any]:
@@ -86,20 +140,51 @@ class Explorer(Figure):
         cost, k = self.ex.data.cost, self.ex.data.k
         return {**self._costs(), "verify_round": str(cost.verify_round),
                 "round_costs": [[[str(round_cost(j, cost, c, v)) for j in range(1, k + 1)]
-                                 for c in cost.compare_draft_steps] for v in cost.verify_costs]}
+                                 for c in cost.compare_draft_steps] for v in cost.verify_costs],
+                **self._tree_choices()}
+
+    def _tree_choices(self) -> dict[str, Any]:
+        """Returns what the tree controls offer: the rule trees are checked by, the widest m, the ways' ids."""
+        from .. import trees  # with numpy: only a build that computes the analysis comes here
+
+        return {"tree_rule": TREE_RULE, "max_m": trees.MAX_CANDIDATES,
+                "ways": [s.id for s in sorted(trees.SPECS, key=lambda s: s.replace)]}
+
+    def _acceptance(self, i: int) -> dict[str, tuple[tuple[Fraction, ...], ...]]:
+        """Returns profile i's A [way][m - 1][k]."""
+        return tree_acceptance(self.ex.data.target, self.ex.data.profiles[i].draft)
 
     def profile_trace(self, i: int) -> dict[str, Any]:
-        """Returns profile i's speedups for the script."""
-        return {"explorer": profile_trace(self.ex.results[i], shared_top(self.ex.results))}
+        """Returns profile i's speedups for the script, and its A [way][m - 1][k] as exact strings, from which the
+        script works a tree's speedups exactly as tree_speedups does."""
+        tree = {way: [[str(a) for a in acc] for acc in by_m] for way, by_m in self._acceptance(i).items()}
+        return {"explorer": {**profile_trace(self.ex.results[i], shared_top(self.ex)), "tree": tree}}
 
     def profile_context(self, i: int) -> dict[str, Any]:
         """Returns profile i's no-JS table."""
         return {"table": cells(self.ex.results[i])}
 
+    def _trees(self) -> list[dict[str, Any]]:
+        """Returns the no-JS table of the best tree per verification cost [v], each profile's cell, at the file's
+        draft step with candidates drawn the default way."""
+        cost = self.ex.data.cost
+        by_m = [self._acceptance(i)[DEFAULT_WAY] for i in range(len(self.ex.results))]
+        return [{"verify": verify_phrase(v), "cells": [tree_cell(best_tree(b, cost, cost.draft_step, v)) for b in by_m]}
+                for v in cost.verify_costs]
+
+    def _tree_words(self) -> dict[str, Any]:
+        """Returns the tree controls' choices and the no-JS table of best trees, its draft cost and way."""
+        from .. import trees  # with numpy: only a build that computes the analysis comes here
+
+        E = strings.EXPLORER_TREES
+        return {"max_m": trees.MAX_CANDIDATES, "default_way": DEFAULT_WAY, "trees": self._trees(),
+                "ways": [{"id": s.id, "name": E["way_" + s.id]} for s in sorted(trees.SPECS, key=lambda s: s.replace)],
+                "tree_cost": text.cost_phrase(self.ex.data.cost.draft_step), "tree_way": E["way_" + DEFAULT_WAY]}
+
     def context(self) -> dict[str, Any]:
         """Returns the explorer's choices and its default state (all k, the page's own draft cost, the accept test,
         free verification when the file offers it)."""
         verify = list(self.ex.data.cost.verify_costs)
-        return {"explorer": {**self._costs(), "default_cost": self.ex.cost_index or 0, "k": self.ex.data.k,
-                            "default_verify": verify.index(Fraction(0)) if 0 in verify else 0}}
+        return {"explorer": {**self._costs(), **self._tree_words(), "default_cost": self.ex.cost_index or 0,
+                             "k": self.ex.data.k, "default_verify": verify.index(Fraction(0)) if 0 in verify else 0}}
 
