@@ -13,6 +13,23 @@ PEEL = {"peel_where": "{profile}, position {position}, with {m} candidates drawn
         "peel_layer": "kept at candidate {j}", "peel_rest": "drawn after every candidate failed",
         "peel_broken_where": "{profile}, position {position}"}
 PEEL_BUILD_ONLY = frozenset(PEEL)  # the trace leaves these out: only the build fills them
+# The speedup explorer's tree width m under the accept test (figures/explorer.py, templates/js/explorer.js): its
+# controls, a round's cost, each draft's best (k, m) and its speedup by width at the chosen k
+EXPLORER_TREES = {
+    "m_value": "m = {m}", "way_with": "with replacement (SpecInfer)",
+    "way_without": "without replacement (Recursive Speculative Decoding)",
+    "nodes": "A tree of width {m} and depth {k} has {nodes} nodes, all scored in one target pass.",  # then EXPLORER's readout
+    "readout_verify": "With a draft step at {cost} and each node checked at {verify}, one round costs {k} · {c} + {one} + "
+                      "{nodes} · {v} = {round_cost} {steps}.",
+    "best": "Best tree: depth k = {k}, width m = {m} ({value}×).",
+    "none": "No tree up to width {max} beats 1× here.",
+    "widths": " At k = {k}, by width: {list}; {stop}",
+    "item": "{value}× at m = {m}",
+    "sep": ", ",
+    "stop": "no width past m = {m} does better.",
+    "widest": "the widest, m = {m}, does best.",
+    "off": "Tree width applies under the accept test only: {rule} checks one candidate per position.",
+}
 
 
 # The accept-test lab with several candidates per position (figures/lab.py, js/lab_trees.js): the words its script
@@ -41,6 +58,8 @@ TREES: dict[str, Any] = {
     "tally_empty": "No draws yet with {m} candidates. Each press of the two buttons below verifies the whole position "
                    "afresh that many times: new candidates, their checks in turn, and the last draw when all are "
                    "rejected.",
+    "counts": "Per token: how often it was drawn as a candidate, how often such a candidate was kept, and the two "
+              "divided (a later candidate is checked against a shrunken r, so this is not min(1, p/q)). ",
     "caption": "Each committed token, by a kept candidate and as the last draw from what was left of the target. "
                "Beneath every observed frequency: on top, the exact shares, a kept candidate solid and the last draw "
                "hatched, adding up to p; below, the tally, divided in the same two routes.",
@@ -68,22 +87,4 @@ TREES_STATIC = {
             "renormalised.",
     "col_m": "m",
     "approx": "{a} ≈ {f}",
-}
-
-# The speedup explorer's tree width m under the accept test (figures/explorer.py, templates/js/explorer.js): its
-# controls, a round's cost, each draft's best (k, m) and its speedup by width at the chosen k
-EXPLORER_TREES = {
-    "m_value": "m = {m}", "way_with": "with replacement (SpecInfer)",
-    "way_without": "without replacement (Recursive Speculative Decoding)",
-    "nodes": "A tree of width {m} and depth {k} has {nodes} nodes, all scored in one target pass.",  # then EXPLORER's readout
-    "readout_verify": "With a draft step at {cost} and each node checked at {verify}, one round costs {k} · {c} + {one} + "
-                      "{nodes} · {v} = {round_cost} {steps}.",
-    "best": "Best tree: depth k = {k}, width m = {m} ({value}×).",
-    "none": "No tree up to width {max} beats 1× here.",
-    "widths": " At k = {k}, by width: {list}; {stop}",
-    "item": "{value}× at m = {m}",
-    "sep": ", ",
-    "stop": "no width past m = {m} does better.",
-    "widest": "the widest, m = {m}, does best.",
-    "off": "Tree width applies under the accept test only: {rule} checks one candidate per position.",
 }

@@ -158,7 +158,7 @@ function distance(a, b) { return 0.5 * a.reduce((sum, x, y) => sum + Math.abs(x 
 // same way as the exact shares drawn just above it, on one scale (exactShares: what each rule commits by each route).
 function renderTallyTable(fig, pos, freq) {
   const s = fig.state, L = fig.L, T = fig.trace.text.walkthrough, top = Math.max(...pos.target.concat(pos.draft).map(fracValue));
-  fig.tally.box.caption.textContent = L.tally_counts + (fig.broken ? L.tally_caption_broken
+  fig.tally.box.caption.textContent = (fig.tree ? fig.trace.text.trees.counts : L.tally_counts) + (fig.broken ? L.tally_caption_broken
     : fig.tree ? fig.trace.text.trees.caption : fig.trace.text.rule_words[s.rule].caption);
   fig.tally.box.head.replaceChildren(headRow([T.col_token, L.col_prop, L.col_acc, L.col_kept, L.col_rep, L.col_freq, T.col_p]));
   fig.tally.box.body.replaceChildren(...fig.trace.vocabulary.map((tok, y) => {
