@@ -277,3 +277,108 @@ def uniforms(seed: int) -> Iterator[float]:
     rng = np.random.default_rng(seed)
     while True:
         yield from rng.random(256).tolist()
+
+
+# --- several candidates per position (speculative trees, speculative/trees.py), for the generator's n-gram pair -----
+#
+# The draw order, which templates/js/generator_tree.js follows draw for draw: per round, k * m draft draws first,
+# depth by depth, m to a depth (a real tree drafts a whole layer in one batch; every node of a depth reads that
+# depth's m draws, so the whole tree is fixed before any check); then, depth by depth from the prompt, the candidates
+# drafted at the kept path's context are checked in order, one draw each, until one is kept; if all fail, one draw
+# for the token from what is left of the target, which ends the round; after k kept depths, one draw for the bonus
+# from the target. With m = 1 this is one_round's order, and the same tokens (the generator runs one_round there).
+# Sums are taken left to right (np.cumsum), as the script takes them.
+
+@dataclass(frozen=True)
+class TreeDepth:
+    """One depth of a tree round: the candidates drafted at the kept path's context and the checks tried in turn."""
+
+    context: tuple[int, ...]  # the tokens the depth is scored after (the target's order - 1)
+    candidates: tuple[int, ...]  # [<= m] in the order drafted (without replacement: fewer once q is used up)
+    accept: tuple[float, ...]  # [tried] min(1, r(x_j) / q_j(x_j)) of each candidate tried
+    uniforms: tuple[float, ...]  # [tried] the draw u of each check
+    kept: bool  # the last candidate tried was kept (else every candidate failed)
+
+
+@dataclass(frozen=True)
+class TreeRound:
+    """One round with m candidates per position: its depths, and what it committed."""
+
+    context: tuple[int, ...]
+    m: int
+    replace: bool
+    depths: tuple[TreeDepth, ...]  # [1..k] every depth reached: all kept, or the last with none kept
+    committed: tuple[int, ...]  # [1..k+1]
+    kinds: tuple[str, ...]  # [len(committed)] ACCEPTED, REPLACED (drawn from what was left of r) or BONUS
+    last_draw: float  # the draw of the token from r after every candidate failed, or of the bonus
+
+
+def spread(w: np.ndarray) -> np.ndarray | None:
+    """Returns w renormalised by its sum taken left to right (as the script sums), or None when it sums to 0."""
+    total = float(np.cumsum(w)[-1])
+    return None if total <= 0 else w / total
+
+
+def tree_candidates(q: np.ndarray, draws: list[float], replace: bool) -> tuple[list[int], list[np.ndarray]]:
+    """Returns the candidates the draws pick in turn and the q_j each was drawn from: q itself with replacement,
+    q without the earlier candidates, renormalised, without (stopping once nothing is left to draw)."""
+    out: list[int] = []
+    qjs: list[np.ndarray] = []
+    removed = np.zeros(len(q), bool)
+    for u in draws:
+        qj = q if replace or not out else spread(np.where(removed, 0.0, q))
+        if qj is None:
+            break
+        out.append(inverse_cdf(qj, u))
+        qjs.append(qj)
+        removed[out[-1]] = True
+    return out, qjs
+
+
+def tree_checks(p: np.ndarray, candidates: list[int], qjs: list[np.ndarray],
+                u: Iterator[float]) -> tuple[list[float], list[float], bool, np.ndarray]:
+    """Returns (each tried candidate's min(1, r/q_j), its draw, whether the last tried was kept, the last r): r starts
+    as p, and each rejection makes it max(0, r - q_j) renormalised (kept as it is if that is 0)."""
+    r, accept, us = p, [], []
+    for x, qj in zip(candidates, qjs, strict=True):
+        a, ui = float(min(1.0, r[x] / qj[x])), next(u)
+        accept.append(a)
+        us.append(ui)
+        if ui < a:
+            return accept, us, True, r
+        nxt = spread(np.maximum(0.0, r - qj))
+        r = r if nxt is None else nxt
+    return accept, us, False, r
+
+
+def tree_round(p: Rows, q: Rows, context: tuple[int, ...], k: int, m: int, replace: bool,
+               u: Iterator[float]) -> TreeRound:
+    """Returns one round of depth k with m candidates per position, in the draw order above."""
+    drafts = list(itertools.islice(u, k * m))
+    ctx, depths = context, []
+    committed: list[int] = []
+    for d in range(k):
+        cands, qjs = tree_candidates(q(ctx), drafts[d * m:(d + 1) * m], replace)
+        accept, us, kept, r = tree_checks(p(ctx), cands, qjs, u)
+        depths.append(TreeDepth(ctx, tuple(cands), tuple(accept), tuple(us), kept))
+        if not kept:  # every candidate failed: the token comes from what is left of the target, and the round ends
+            last = next(u)
+            return TreeRound(context, m, replace, tuple(depths), (*committed, inverse_cdf(r, last)),
+                             (ACCEPTED,) * d + (REPLACED,), last)
+        committed.append(cands[len(us) - 1])
+        ctx = (*ctx[1:], committed[-1])
+    last = next(u)  # every depth kept a candidate: the bonus, from the target after the path
+    return TreeRound(context, m, replace, tuple(depths), (*committed, inverse_cdf(p(ctx), last)),
+                     (ACCEPTED,) * k + (BONUS,), last)
+
+
+def tree_race(p: Rows, q: Rows, prompt: tuple[int, ...], k: int, m: int, replace: bool, u: Iterator[float],
+              goal: int) -> list[TreeRound]:
+    """Returns the rounds of a race to `goal` tokens with m candidates per position, as race runs the chain."""
+    p, q = cached(p), cached(q)
+    text, out, width = list(prompt), [], len(prompt)
+    while len(text) - width < goal:
+        r = tree_round(p, q, tuple(text[-width:]), k, m, replace, u)
+        out.append(r)
+        text += r.committed
+    return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["PEEL", "TREES", "TREES_STATIC", "EXPLORER_TREES"]  # every table here: strings.py re-exports them
+__all__ = ["PEEL", "GENERATOR_TREES", "GENERATOR_TREES_PAGE", "EXPLORER_TREES", "TREES", "TREES_STATIC"]  # every table here: strings.py re-exports them
 
 # p peeled one residual after another, E by width, and the broken ways (figures/peel.py, build only)
 PEEL = {"peel_where": "{profile}, position {position}, with {m} candidates drawn with replacement",
@@ -13,6 +13,46 @@ PEEL = {"peel_where": "{profile}, position {position}, with {m} candidates drawn
         "peel_layer": "kept at candidate {j}", "peel_rest": "drawn after every candidate failed",
         "peel_broken_where": "{profile}, position {position}"}
 PEEL_BUILD_ONLY = frozenset(PEEL)  # the trace leaves these out: only the build fills them
+
+# Watch it generate with several candidates per position (figures/generator.py, templates/js/generator_tree*.js):
+# the words its script reads
+GENERATOR_TREES: dict[str, Any] = {
+    "only_one": "Only the accept test takes several candidates here; every other sampler checks one per position.",
+    "ways": {"true": "with replacement", "false": "without replacement"},
+    "tree_title": "Round {round}’s tree: {m} candidates drafted at each depth ({way}), each checked in turn against the "
+                  "target’s remainder until one is kept; the kept one’s context drafts the next depth.",
+    "depth": "depth {d}",
+    "bonus_label": "bonus",
+    "drawn_cell": "none kept: “{tok}”",
+    "cand": "“{tok}”",
+    "sep": ", ",
+    "alt_cand": "“{tok}” {state}",
+    "states": {"kept": "kept", "rejected": "rejected", "untried": "not tried"},
+    "alt_kept": "Depth {d}: {list}; the first {j} of {n} tried, and “{tok}” kept.",
+    "alt_failed": "Depth {d}: {list}; all {n} failed, so “{tok}” came from the target’s remainder.",
+    "alt_bonus": "Every depth kept a candidate, so the bonus “{tok}” came from the target.",
+    "check_kept": "{n} candidates were drafted here ({list}) and tried in turn; “{x}” was candidate {j}: against the "
+                  "target’s remainder after the earlier rejections, r(x) = {r} and q_j(x) = {q}, so its chance to "
+                  "pass was min(1, r/q_j) = {a}, and the draw u = {u} < {a} kept it.",
+    "check_failed": "{n} candidates were drafted here ({list}) and every one failed its check, and “{y}” came "
+                    "from the last residual, max(0, r − q_j) renormalised, by a uniform draw of {draw}.",
+    "tally": "Measured in this race, {m} candidates per position ({way}): {per} tokens per round and {pass} tokens per "
+             "target pass on the clock; the chain (one candidate per position) run alongside from the same draws: "
+             "{chain_per} and {chain_pass}.",
+    "better": "The tree did better per target pass on the clock.",
+    "worse": "The chain did better per target pass on the clock.",
+    "same": "Both did the same per target pass on the clock, to two places.",
+}
+
+# ... and the words only the build writes (its markup and the page without scripting): no figure's WORDS names this
+GENERATOR_TREES_PAGE = {
+    "m_label": "Candidates per position",
+    "way_label": "Candidates drawn",
+    "static_title": "The same seeded race with several candidates per position, each against the chain from the same "
+                    "draws ({chain_per} tokens per round, {chain_pass} per target pass on the clock):",
+    "static_row": "{m} candidates, {way}: {per} tokens per round, {pass} per target pass on the clock. {verdict}",
+}
+
 # The speedup explorer's tree width m under the accept test (figures/explorer.py, templates/js/explorer.js): its
 # controls, a round's cost, each draft's best (k, m) and its speedup by width at the chosen k
 EXPLORER_TREES = {

@@ -159,7 +159,7 @@ def script_rounds(tmp_path, p: dict, q: dict, prompt: tuple, k: int, u: list[flo
     continues from the end of the text the last one wrote), from the draws u in order."""
     data = {"p": in_script(p), "q": in_script(q), "prompt": list(prompt), "k": k, "u": u, "rounds": rounds,
             "spec": variants.THE_RULE.json()}
-    return run_js(tmp_path, ("core.js", "variants.js", "generator.js"), GENERATE_JS, data)
+    return run_js(tmp_path, ("core.js", "variants.js", "generator_text.js", "generator_tree.js", "generator.js"), GENERATE_JS, data)
 
 
 @needs_node

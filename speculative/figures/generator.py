@@ -13,7 +13,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from .. import prose, strings, text, variants
+from .. import prose, strings, text, trees, variants
 from ..sizes import CONTEXTS, KS, PROFILE_K, PROFILE_ROUNDS
 from ..stats import round_cost
 from ..text import decimal_str
@@ -27,6 +27,7 @@ CLOCK_STEPS = 20  # target passes the lanes' clock strips show
 PLACES = 15  # the most decimals a probability below 1 gets to show that it is not 1
 TIE = 1e-9  # clock times this close are the same time (a round's cost is summed in floats)
 CHOOSE_KEYS = ("Enter", " ")  # the keys that press a focused token, as they press a button
+NODE_COST = Fraction(0)  # a scored position's cost on the generator's clock: none, as its chain (round_cost's default)
 
 
 def joined(tokens: Sequence[str]) -> list[tuple[str, str]]:
@@ -95,16 +96,41 @@ def expected(passes: Sequence[float], spread: Sequence[float] | None, k: int, co
         "speedup": decimal_str(e / cost, 2), "speedup_pm": decimal_str(spread[k - 1] / cost, 2)})
 
 
+def tree_round_cost(k: int, m: int, cost: Any) -> Fraction:
+    """Returns a tree round's cost on the clock: k draft steps (a depth drafted in one batch), a target pass, and
+    NODE_COST for each of its m + m^2 + ... + m^k scored nodes, where stats.round_cost charges a chain's k."""
+    return round_cost(k, cost, verify_cost=NODE_COST) + (trees.tree_nodes(m, k) - k) * NODE_COST
+
+
+def tree_costs(cost: Any) -> list[list[float]]:
+    """Returns [m - 2][k - 1] tree_round_cost for m = 2..MAX_CANDIDATES, k = 1..8: what the script's clock reads."""
+    return [[float(tree_round_cost(k, m, cost)) for k in range(1, 9)] for m in range(2, trees.MAX_CANDIDATES + 1)]
+
+
+def rates(committed: Sequence[int], goal: int, cost: Fraction) -> tuple[float, float]:
+    """Returns (tokens per round, tokens per target pass of the clock) of a race's rounds, each committing
+    `committed[i]` tokens at `cost` on the clock, its tokens counted to the goal (as the lanes count them)."""
+    tokens = min(goal, sum(committed))
+    return tokens / len(committed), tokens / float(cost * len(committed))
+
+
+def tree_verdict(tree: float, chain: float) -> str:
+    """Returns which did better per target pass of the clock, to the two places shown (generator_text.js's tallyText)."""
+    g = strings.GENERATOR_TREES
+    return g["same"] if decimal_str(tree, 2) == decimal_str(chain, 2) else g["better"] if tree > chain else g["worse"]
+
+
 def temp_label(t: Any) -> str:
     """Returns a temperature as the control shows it: 0, 0.5, 1, 1.5."""
     return f"{float(t):g}"
 
 
 class Generator(Figure):
-    SCRIPTS = ("js/generator_model.js", "js/generator_text.js", "js/generator_view.js", "js/generator.js")  # model, words, render, race
-    WORDS = ("GENERATOR", "ACCEPT")
+    SCRIPTS = ("js/generator_model.js", "js/generator_text.js", "js/generator_tree.js", "js/generator_tree_view.js",
+               "js/generator_view.js", "js/generator.js")  # model, words, a tree's round and its drawing, render, race
+    WORDS = ("GENERATOR", "ACCEPT", "GENERATOR_TREES")
     IDS = frozenset({"generator", "generator-title", "generator-draft", "generator-k", "generator-temp", "generator-sampler",
-                     "generator-check"})
+                     "generator-check", "generator-m", "generator-way"})
     STYLESHEET = True
 
     @property
@@ -130,7 +156,8 @@ class Generator(Figure):
                 "kinds": list(KINDS.values()), "keys": list(CHOOSE_KEYS),
                 "context": list(r.top_contexts[0]),  # the prose's most frequent context: a broken sampler's next token
                 "context_size": text.count(s.target_order - 1, "token"),
-                "cost_words": [passes_phrase(round_cost(k, cost)) for k in range(1, 9)]}
+                "cost_words": [passes_phrase(round_cost(k, cost)) for k in range(1, 9)],
+                "max_m": trees.MAX_CANDIDATES, "tree_costs": tree_costs(cost)}
 
     def context(self) -> dict[str, Any]:
         """Returns the controls' choices and the seeded run, as the page shows it without scripting."""
@@ -151,7 +178,7 @@ class Generator(Figure):
             "clock": text.fill(strings.GENERATOR["clock"], {"window": CLOCK_STEPS}), "how": text.fill(strings.GENERATOR["how"], {"goal": r.goal}),
             "why": strings.GENERATOR["why"], "unit": strings.GENERATOR["unit"], "goal": r.goal, "new": strings.GENERATOR["new"],
             "prompt_key": strings.GENERATOR["prompt"], "samplers": [v.name for v in variants.VARIANTS],
-            **self._seeded(), **self._facts(), **self._checks()}}
+            **self._seeded(), **self._facts(), **self._checks(), **self._trees()}}
 
     def _seeded(self) -> dict[str, Any]:
         """Returns the seeded run's lanes: the prompt, the speculative tokens with their kinds, the plain tokens."""
@@ -178,6 +205,28 @@ class Generator(Figure):
             cells.append({"text": self._residual_words(last), "state": "residual"})
         return {"checks_title": text.fill(strings.GENERATOR["checks_title"], {"round": len(r.run)}), "checks": cells,
                 "dropped_cells": dropped}
+
+    def _trees(self) -> dict[str, Any]:
+        """Returns the candidates' controls and, for the page without scripting, the seeded race run again with 2 to
+        MAX_CANDIDATES candidates per position both ways, each against the chain (the page's race, the same draws)."""
+        from .. import generate
+
+        r, s, cost, g = self._run, self._run.settings, self.ex.data.cost, strings.GENERATOR_TREES_PAGE
+        t = float(s.default_temperature)
+        p, q = generate.rows(r.target, t), generate.rows(r.drafts[r.draft_index(s.default_draft)], t)
+        chain_per, chain_pass = rates([len(x.committed) for x in r.run], r.goal, round_cost(s.k, cost))
+        rows = []
+        for m, spec in ((m, spec) for m in range(2, trees.MAX_CANDIDATES + 1) for spec in trees.SPECS):
+            race = generate.tree_race(p, q, r.prompt, s.k, m, spec.replace, generate.mulberry32(s.seed), r.goal)
+            per, per_pass = rates([len(x.committed) for x in race], r.goal, tree_round_cost(s.k, m, cost))
+            rows.append(text.fill(g["static_row"], {
+                "m": m, "way": strings.GENERATOR_TREES["ways"][str(spec.replace).lower()], "per": decimal_str(per, 2),
+                "pass": decimal_str(per_pass, 2), "verdict": tree_verdict(per_pass, chain_pass)}))
+        return {"trees": {"m_label": g["m_label"], "way_label": g["way_label"], "ms": list(range(1, trees.MAX_CANDIDATES + 1)),
+                          "ways": [{"value": str(spec.replace).lower(), "name": spec.name} for spec in trees.SPECS],
+                          "static_title": text.fill(g["static_title"], {"chain_per": decimal_str(chain_per, 2),
+                                                                        "chain_pass": decimal_str(chain_pass, 2)}),
+                          "static_rows": rows}}
 
     def _residual_words(self, last: Any) -> str:
         """Returns the residual strip's words after the round's rejection, as generator_view.js's residualCell: the

@@ -9,7 +9,7 @@
 
 const {
   clamp, corpusIds, figure, firstLargest, FLOATS, inverseCdf, levelCounts, ngramModel, oneAtATime, partsOf, probText,
-  renderGenerator, starts, tempered, temperedRows, uniformSource, variantPieces, whole
+  renderGenerator, roundCost, starts, tempered, temperedRows, treeRound, uniformSource, variantPieces, whole
 } = shared;
 
 const ACCEPTED = 0, REPLACED = 1, BONUS = 2;  // a committed token's kind: its index in trace.generator.kinds
@@ -21,6 +21,13 @@ const GENERATOR_MOVES = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 
 function listUniform(list) {
   let i = 0;
   return () => list[i++];
+}
+
+// Two readers of one stream of draws, each from its start: a tree race and the chain run alongside it read the same.
+function twoReaders(draw) {
+  const seen = [];
+  const reader = () => { let i = 0; return () => { while (seen.length <= i) seen.push(draw()); return seen[i++]; }; };
+  return [reader(), reader()];
 }
 
 // The draft's proposal distribution at a context: q, or all of it on q's top token for a greedy proposal.
@@ -64,27 +71,29 @@ function restart(fig, seed) {
   const opt = window.__generateSeed;
   if (Number.isInteger(opt)) seed = opt;
   fig.drawSpec = given ? listUniform(given.spec) : oneAtATime(uniformSource(seed));  // seed null: crypto
+  if (s.m > 1) [fig.drawSpec, fig.drawChain] = twoReaders(fig.drawSpec);  // the chain alongside reads the same draws
   fig.drawPlain = given ? listUniform(given.plain) : oneAtATime(uniformSource(seed === null ? null : seed + 1));
   fig.P = temperedRows(fig.target, T);
   fig.Q = temperedRows(fig.drafts[s.draft], T);
   fig.run = { race: s.race, text: fig.prompt.slice(), plain: fig.prompt.slice(), rounds: [], tokens: [], time: 0, steps: 0,
-    specAt: null, ticks: 0, over: false };
+    specAt: null, ticks: 0, over: false,
+    chain: s.m > 1 ? { text: fig.prompt.slice(), rounds: 0, tokens: 0, time: 0 } : null };  // the chain alongside a tree
 }
 
 // One round of the speculative lane, whose tokens stop at the goal; the plain lane writes a token for each whole
 // target pass of the clock, up to the goal. (A test's bare figure without a goal runs on without a finish.)
 function stepOnce(fig) {
   const run = fig.run, g = fig.trace.generator, k = fig.state.k, width = g.order - 1, goal = fig.goal || Infinity;
-  const spec = fig.trace.samplers[fig.state.sampler];
-  const round = generatorRound(fig.P, fig.Q, run.text.slice(run.text.length - width), k, fig.drawSpec, spec);
+  const spec = fig.trace.samplers[fig.state.sampler], s = fig.state, ctx = run.text.slice(run.text.length - width);
+  const round = s.m > 1 ? treeRound(fig.P, fig.Q, ctx, k, s.m, s.replace, fig.drawSpec) : generatorRound(fig.P, fig.Q, ctx, k, fig.drawSpec, spec);
   round.k = k;
   round.sampler = spec;
   round.index = run.rounds.length;
-  round.dropped = round.proposals.slice(round.checks.length);  // struck through after the round's text
+  round.dropped = round.tree ? [] : round.proposals.slice(round.checks.length);  // struck through after the round's text
   run.rounds.push(round);
   round.committed.forEach((y, j) => { if (run.tokens.length < goal) run.tokens.push({ y, kind: round.kinds[j], round: round.index, j }); });
   run.text = run.text.concat(round.committed);
-  run.time += k * g.cost.c + g.cost.v;
+  run.time += roundCost(g, s);
   run.steps += k;
   if (run.tokens.length >= goal) {
     run.specAt = run.time;  // the speculative lane's finish, on the clock
@@ -101,13 +110,25 @@ function writePlain(fig, goal) {
   }
 }
 
+// The chain (one candidate per position) run alongside a tree race, a round a tick, from the same draws, to the goal.
+function stepChain(fig) {
+  const c = fig.run.chain, g = fig.trace.generator, s = fig.state, width = g.order - 1;
+  if (!c || c.tokens >= (fig.goal || Infinity)) return;
+  const round = generatorRound(fig.P, fig.Q, c.text.slice(c.text.length - width), s.k, fig.drawChain, fig.trace.samplers[0]);
+  c.text = c.text.concat(round.committed);
+  c.tokens = Math.min(fig.goal || Infinity, c.tokens + round.committed.length);
+  c.rounds += 1;
+  c.time += roundCost(g, { k: s.k, m: 1 });
+}
+
 // One tick of the race's clock: a speculative round, or, once that lane has finished, as long as one would take.
 function advance(fig) {
   const g = fig.trace.generator, run = fig.run;
   run.ticks += 1;
+  stepChain(fig);
   if (run.specAt === null) stepOnce(fig);
   else {
-    run.time += fig.state.k * g.cost.c + g.cost.v;
+    run.time += roundCost(g, fig.state);
     writePlain(fig, fig.goal);
   }
   run.over = run.specAt !== null && run.plain.length - fig.prompt.length >= fig.goal;
@@ -123,13 +144,15 @@ const GENERATOR_PARTS = {
   expected: '[data-generator-expected]', note: '[data-generator-note]', check: '[data-generator-check-text]', bars: '[data-generator-bars]',
   how: '[data-generator-how]', sampler: '[data-generator-sampler]', brokenAt: '[data-generator-broken-at]',
   verdict: '[data-generator-verdict]', checksTitle: '[data-generator-checks-title]', cells: '[data-generator-cells]',
-  cellAt: '[data-generator-cell-at]'
+  cellAt: '[data-generator-cell-at]', m: '[data-generator-m]', way: '[data-generator-way]', mNote: '[data-generator-m-note]',
+  tree: '[data-generator-tree]', treeAlt: '[data-generator-tree-alt]', tally: '[data-generator-tally]'
 };
 
 function startGenerator(root, trace) {
   const g = trace.generator;
   const fig = figure(root, trace, {
     draft: g.draft, k: g.k, temp: g.temp, sampler: 0,  // the controls
+    m: 1, replace: true,  // candidates per position (1: the chain), drawn with or without replacement
     race: 0,         // which race: 0 the page's seeded one; a new race (New race, a control changed, a step past the finish) counts on
     ticks: 0,        // the race's clock ticks so far (Infinity: to its finish); limit steps the race on to them
     playing: false,
@@ -141,6 +164,7 @@ function startGenerator(root, trace) {
   fig.controls = root.querySelectorAll('button, input, select');
   fig.G = trace.text.generator;
   fig.A = trace.text.accept;
+  fig.T = trace.text.generator_trees;
   fig.pure = { tempered, inverseCdf, probText };  // what a test opting in with __playerDebug may call
   fig.reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   fig.goal = Number.isInteger(window.__generateRace) ? window.__generateRace : g.goal;
@@ -205,6 +229,8 @@ function limitGenerator(fig) {
   s.k = clamp(whole(s.k, 1), 1, g.max_k);
   s.temp = clamp(whole(s.temp, 0), 0, g.temps.length - 1);
   s.sampler = clamp(whole(s.sampler, 0), 0, fig.trace.samplers.length - 1);
+  s.m = s.sampler ? 1 : clamp(whole(s.m, 1), 1, g.max_m);  // only the accept test takes several candidates
+  s.replace = s.replace !== false && String(s.replace) !== String(false);
   if (s.ready) keepRace(fig);
   if (!s.ready || fig.reduced || fig.run.over) s.playing = false;  // nothing plays with reduced motion; Play stops at the finish
 }
@@ -235,6 +261,8 @@ function wireGenerator(fig) {
   ui.temp.addEventListener('change', () => { fig.update(fresh({ temp: ui.temp.value })); });
   ui.sampler.addEventListener('change', () => { fig.update(fresh({ sampler: ui.sampler.value })); });
   ui.k.addEventListener('input', () => { fig.update(fresh({ k: ui.k.value })); });
+  ui.m.addEventListener('change', () => { fig.update(fresh({ m: ui.m.value })); });
+  ui.way.addEventListener('change', () => { fig.update(fresh({ replace: ui.way.value })); });
   ui.spec.addEventListener('click', e => { choose(fig, e); });
   ui.spec.addEventListener('keydown', e => {
     const keys = fig.trace.generator.keys;  // Enter and space, as a button's

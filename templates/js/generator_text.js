@@ -58,4 +58,19 @@ function expectedText(G, g, s) {
                             speedup_pm: fixed(pm / cost, 2) });
 }
 
-Object.assign(shared, { countText, expectedText, fixed, probText, spaceBefore, spacedText, verdictText });
+// A round's cost on the clock at the settings s (k, m): k draft steps and a target pass for the chain (m = 1), and for
+// a tree the build's stats.round_cost with its node count (trace.generator.tree_costs[m - 2][k - 1]).
+function roundCost(g, s) { return s.m > 1 ? g.tree_costs[s.m - 2][s.k - 1] : s.k * g.cost.c + g.cost.v; }
+
+// A tree race against the chain run alongside it from the same draws (figures/generator.tree_tally): each one's tokens
+// per round and per target pass of the clock, and which did better per target pass of the clock; '' before a round.
+function tallyText(T, way, s, run) {
+  const c = run.chain, n = run.tokens.length, rounds = run.rounds.length, time = run.specAt === null ? run.time : run.specAt;
+  if (!c || !rounds || !c.rounds) return '';
+  const pass = n / time, chainPass = c.tokens / c.time;
+  const verdict = fixed(pass, 2) === fixed(chainPass, 2) ? T.same : pass > chainPass ? T.better : T.worse;
+  return `${fill(T.tally, { m: s.m, way, per: fixed(n / rounds, 2), pass: fixed(pass, 2), chain_per: fixed(c.tokens / c.rounds, 2),
+                             chain_pass: fixed(chainPass, 2) })} ${verdict}`;
+}
+
+Object.assign(shared, { countText, expectedText, fixed, probText, roundCost, spaceBefore, spacedText, tallyText, verdictText });

@@ -4,7 +4,7 @@
 
 const {
   acceptStrip, clamp, cloned, committedIn, countText, expectedText, fill, fixed, FLOATS, node, overlapRows, probText,
-  spaceBefore, spacedText, variantPieces, verdictText
+  renderTree, roundCost, spaceBefore, spacedText, tallyText, treeSentence, variantPieces, verdictText
 } = shared;
 
 const KEPT = 0, BONUS = 2;  // a committed token's kind: its index in trace.generator.kinds, as generator.js writes it
@@ -36,6 +36,11 @@ function renderControls(fig) {
   ui.draft.value = String(s.draft);
   ui.temp.value = String(s.temp);
   ui.sampler.value = String(s.sampler);
+  ui.m.value = String(s.m);
+  ui.way.value = String(s.replace);
+  ui.m.disabled = !s.ready || s.sampler !== 0;  // only the accept test takes several candidates
+  ui.way.disabled = !s.ready || s.m === 1;
+  ui.mNote.textContent = s.sampler ? fig.T.only_one : '';
 }
 
 // While playing, the clock's next tick waits as long as a round takes; a render between ticks (a token chosen, a new
@@ -46,7 +51,7 @@ function renderPlayback(fig) {
     clearTimeout(fig.timer);
     fig.timer = null;
   } else if (!fig.timer) {
-    fig.timer = setTimeout(() => { fig.timer = null; fig.update({ ticks: fig.state.ticks + 1 }); }, GENERATOR_MS * (s.k * g.cost.c + g.cost.v));
+    fig.timer = setTimeout(() => { fig.timer = null; fig.update({ ticks: fig.state.ticks + 1 }); }, GENERATOR_MS * roundCost(g, s));
   }
 }
 
@@ -156,6 +161,7 @@ function renderFigures(fig) {
   renderClock(fig);
   ui.measured.textContent = rounds && !run.over ? fill(G.measured, { per: fixed(per, 2), speedup: fixed(tokens / specTime, 2) }) : '';
   ui.verdict.textContent = run.over ? verdictText(G, goal, run) : '';
+  ui.tally.textContent = tallyText(fig.T, fig.T.ways[String(s.replace)], s, run);
   ui.expected.textContent = expectedText(G, g, s) + (s.sampler ? ` ${G.expected_broken}` : '');
   ui.note.textContent = fill(G.expected_note, { rounds: g.profile_rounds, kmax: g.profile_k, k: s.k, c: g.cost.c_text, v: g.cost.v_text,
                                                  cost: g.cost_words[s.k - 1] });
@@ -165,7 +171,7 @@ function renderFigures(fig) {
 // The plain lane's blocks are its passes, one a step; the speculative lane's repeat a round from the right: the
 // target pass (v), then the k draft steps.
 function renderClock(fig) {
-  const g = fig.trace.generator, round = fig.state.k * g.cost.c + g.cost.v, empty = 1 - Math.min(1, fig.run.time / g.clock);
+  const g = fig.trace.generator, round = roundCost(g, fig.state), empty = 1 - Math.min(1, fig.run.time / g.clock);
   const spec = fig.ui.specBar.style, plain = fig.ui.plainBar.style;
   spec.setProperty('--round', `${100 * round / g.clock}%`);
   spec.setProperty('--pass', `${100 * g.cost.v / g.clock}%`);
@@ -183,6 +189,12 @@ function renderChecks(fig) {
   if (fig.checksOf === round) return;
   fig.checksOf = round;
   if (!round) return;  // a fresh race keeps the last round's row until its own first round
+  renderTree(fig, round);
+  if (round.tree) {  // a tree round: its drawing, not a row of strips
+    ui.checksTitle.textContent = fill(fig.T.tree_title, { round: round.index + 1, m: round.m, way: fig.T.ways[String(round.replace)] });
+    ui.cells.replaceChildren();
+    return;
+  }
   ui.checksTitle.textContent = fill(G.checks_title, { round: round.index + 1 });
   const cells = round.checks.map((c, j) => {
     const cell = cloned(ui.cellAt, { strip: '[data-accept]' }), kept = round.kinds[j] === KEPT;
@@ -215,10 +227,10 @@ function renderCheck(fig) {
   const s = fig.state, ui = fig.ui, G = fig.G, t = s.chosen === null ? null : fig.run.tokens[s.chosen];
   ui.bars.textContent = '';
   if (!t) { ui.check.textContent = G.pick; return; }
-  const round = fig.run.rounds[t.round], c = t.kind === BONUS ? null : round.checks[t.j];
-  const ctx = c ? c.ctx : round.bonusCtx, p = fig.P(ctx), q = fig.Q(ctx);
+  const round = fig.run.rounds[t.round], tree = round.tree && t.kind !== BONUS, c = t.kind === BONUS || round.tree ? null : round.checks[t.j];
+  const ctx = tree ? round.depths[t.j].ctx : c ? c.ctx : round.bonusCtx, p = fig.P(ctx), q = fig.Q(ctx);
   const head = fill(G.ctx, { round: t.round + 1, pos: t.j + 1, context: words(fig, ctx, null) });
-  ui.check.textContent = `${head} ${checkSentence(fig, round, t, c, p)}`;
+  ui.check.textContent = `${head} ${tree ? treeSentence(fig, round, t) : checkSentence(fig, round, t, c, p)}`;
   ui.bars.append(...topBars(fig, p, q, c ? round.proposals[t.j] : t.y, fig.G.bar_numbers));
 }
 
