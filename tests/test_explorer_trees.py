@@ -102,6 +102,17 @@ def test_one_candidate_is_todays_chain_exactly(explained):
                     assert tree_speedups(by_m[0], 1, cost, c, v) == [row[ci] for row in table]
 
 
+def test_the_trace_carries_a_per_position_for_every_width_and_way_exactly(explained):
+    data = explained.data
+    for i, prof in enumerate(data.profiles):
+        shown = Explorer(explained, ()).profile_trace(i)["explorer"]["tree"]
+        assert set(shown) == {s.id for s in trees.SPECS}
+        for spec in trees.SPECS:
+            assert shown[spec.id] == [[str(trees.position(p, q, m, spec).acceptance)
+                                       for p, q in zip(data.target, prof.draft, strict=True)]
+                                      for m in range(1, trees.MAX_CANDIDATES + 1)]
+
+
 def test_with_free_checks_the_speedup_never_falls_as_the_tree_widens(explained):
     cost = explained.data.cost
     for i in range(len(explained.results)):
@@ -294,3 +305,23 @@ def test_at_360_px_the_widest_tree_needs_no_sideways_scroll(page: Page, page_url
     expect(fig.locator(".explorer-tree").first).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert fig.evaluate("e => e.scrollWidth <= e.clientWidth")
+
+
+@pytest.mark.browser
+def test_no_value_label_crosses_the_one_times_line_at_any_width(page: Page, page_url, trace):
+    """As tests/test_explorer.py checks at one candidate: at every wider tree, verification cost and draft cost, each
+    bar's label lies wholly above or below the dashed 1× line."""
+    from .test_explorer import LABELS_AND_LINES
+
+    page.goto(page_url)
+    fig = page.locator("[data-explorer]")
+    crossed = []
+    for m in range(2, trees.MAX_CANDIDATES + 1):
+        fig.get_by_label("Tree width m").fill(str(m))
+        for verify in range(len(trace["explorer"]["verify"])):
+            fig.get_by_label("Verification cost per position").select_option(str(verify))
+            for cost in range(len(trace["explorer"]["costs"])):
+                fig.get_by_label("Draft step cost").select_option(str(cost))
+                crossed += [(m, verify, cost, label["text"]) for label in fig.evaluate(LABELS_AND_LINES)
+                            if label["top"] < label["line"] < label["bottom"]]
+    assert not crossed, f"labels the 1× line runs through (m, verify, cost, label): {crossed[:8]}"
