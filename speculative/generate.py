@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import sampler
+from . import sampler, trees
 from .ngram import Model, tempered
 
 ACCEPTED, REPLACED, BONUS = "a", "r", "b"  # how a committed token came about
@@ -335,31 +335,40 @@ def tree_candidates(q: np.ndarray, draws: list[float], replace: bool) -> tuple[l
     return out, qjs
 
 
-def tree_checks(p: np.ndarray, candidates: list[int], qjs: list[np.ndarray],
-                u: Iterator[float]) -> tuple[list[float], list[float], bool, np.ndarray]:
+def tree_checks(p: np.ndarray, candidates: list[int], qjs: list[np.ndarray], u: Iterator[float],
+                broken: tuple[np.ndarray, trees.Spec] | None = None) -> tuple[list[float], list[float], bool, np.ndarray]:
     """Returns (each tried candidate's min(1, r/q_j), its draw, whether the last tried was kept, the last r): r starts
-    as p, and each rejection makes it max(0, r - q_j) renormalised (kept as it is if that is 0)."""
+    as p, and each rejection makes it max(0, r - q_j) renormalised (kept as it is if that is 0). `broken`, (q, a
+    broken way of trees.BROKEN other than typical acceptance), makes that way's one mistake, for the check's tests:
+    every candidate checked against p and the last draw from max(0, p - q), or the whole q checked and peeled."""
+    q, spec = broken if broken else (None, trees.WITH)
     r, accept, us = p, [], []
     for x, qj in zip(candidates, qjs, strict=True):
-        a, ui = float(min(1.0, r[x] / qj[x])), next(u)
+        check = q if q is not None and spec.plain_q else qj
+        a, ui = float(min(1.0, (p if spec.against_p else r)[x] / check[x])), next(u)
         accept.append(a)
         us.append(ui)
         if ui < a:
             return accept, us, True, r
-        nxt = spread(np.maximum(0.0, r - qj))
+        nxt = None if spec.against_p else spread(np.maximum(0.0, r - check))
+        r = r if nxt is None else nxt
+    if q is not None and spec.against_p and candidates:
+        nxt = spread(np.maximum(0.0, p - q))
         r = r if nxt is None else nxt
     return accept, us, False, r
 
 
 def tree_round(p: Rows, q: Rows, context: tuple[int, ...], k: int, m: int, replace: bool,
-               u: Iterator[float]) -> TreeRound:
-    """Returns one round of depth k with m candidates per position, in the draw order above."""
+               u: Iterator[float], broken: trees.Spec | None = None) -> TreeRound:
+    """Returns one round of depth k with m candidates per position, in the draw order above (`broken`: a broken way
+    of trees.BROKEN, not typical acceptance, whose `replace` then stands for `replace`)."""
     drafts = list(itertools.islice(u, k * m))
     ctx, depths = context, []
     committed: list[int] = []
+    replace = broken.replace if broken else replace
     for d in range(k):
         cands, qjs = tree_candidates(q(ctx), drafts[d * m:(d + 1) * m], replace)
-        accept, us, kept, r = tree_checks(p(ctx), cands, qjs, u)
+        accept, us, kept, r = tree_checks(p(ctx), cands, qjs, u, (q(ctx), broken) if broken else None)
         depths.append(TreeDepth(ctx, tuple(cands), tuple(accept), tuple(us), kept))
         if not kept:  # every candidate failed: the token comes from what is left of the target, and the round ends
             last = next(u)

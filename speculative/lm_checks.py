@@ -4,16 +4,18 @@ the next two, exactly as the target's own one-at-a-time generation does, from th
 Each check runs `repeats` generations from each of CONTEXTS contexts and compares the first two committed tokens
 with p(t1 | c) p(t2 | c, t1): one chi-square over every context's cells (each context's cells expected fewer than
 checks.MIN_EXPECTED times pooled), and the total variation of the pooled cells against its bound. k = 1 puts the
-bonus in the second token; k = 2 puts a rejection's dropped proposal there."""
+bonus in the second token; k = 2 puts a rejection's dropped proposal there. The tree rows (tree_language_checks) check
+generate.tree_round the same way, with TREE_MS candidates per position drawn with and without replacement."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-from . import checks, generate, sampler
+from . import checks, generate, sampler, trees
 from .language import LanguageRun
 from .rules import sampling_rules
 from .sizes import CONTEXTS, KS, REPEATS
@@ -101,4 +103,42 @@ def language_checks(run: LanguageRun, repeats: int = REPEATS, seed: int = checks
                                           name=f"lm {draft} {rule_name} k={k}"))
                 if progress:
                     progress(1)
+    return out
+
+
+# --- several candidates per position (speculative trees): generate.tree_round's rows ------------------------------
+
+TREE_MS = (2, 3)  # the candidates per position the tree rows check, each with and without replacement
+
+
+def tree_first_two(p: generate.Rows, q: generate.Rows, context: tuple[int, ...], k: int, m: int, spec: trees.Spec,
+                   u: Iterator[float]) -> tuple[int, int]:
+    """Returns the first two tokens tree rounds of depth k and width m commit after `context` (a second round if need
+    be); `spec` is trees.WITH or WITHOUT, or a broken way (not typical acceptance)."""
+    broken = None if spec in trees.SPECS else spec
+    r = generate.tree_round(p, q, context, k, m, spec.replace, u, broken)
+    if len(r.committed) >= 2:
+        return r.committed[0], r.committed[1]
+    return r.committed[0], generate.tree_round(p, q, (*context[1:], r.committed[0]), k, m, spec.replace, u, broken).committed[0]
+
+
+def tree_check(run: LanguageRun, draft: int, k: int, m: int, spec: trees.Spec, repeats: int, seed: int,
+               exact: dict[tuple[int, ...], np.ndarray], name: str = "") -> checks.Check:
+    """Returns the check of one draft, k, width and way: `repeats` tree generations from each context of `exact`."""
+    p, q = generate.rows(run.target, 1.0), generate.rows(run.drafts[draft], 1.0)
+    u = generate.uniforms(seed)
+    return pair_check(name, [pooled_pair([tree_first_two(p, q, c, k, m, spec, u) for _ in range(repeats)], probs)
+                             for c, probs in exact.items()])
+
+
+def tree_language_checks(run: LanguageRun, repeats: int = REPEATS, seed: int = checks.SEED,
+                         progress: Callable[[int], None] | None = None) -> list[checks.Check]:
+    """Returns one check per k, width (TREE_MS) and way (with and without replacement) with the page's default draft."""
+    out: list[checks.Check] = []
+    exact, draft = targets(run), run.draft_index(run.settings.default_draft)
+    for k, m, spec in itertools.product(KS, TREE_MS, trees.SPECS):
+        out.append(tree_check(run, draft, k, m, spec, repeats, seed + 1000 + len(out), exact,
+                              name=f"lm-tree {run.settings.default_draft}-gram m={m} {spec.id} k={k}"))
+        if progress:
+            progress(1)
     return out

@@ -252,3 +252,44 @@ def test_axe_finds_nothing_in_the_tree_in_light_or_dark_and_360px_has_no_sideway
         found += [(scheme, v) for v in axe_violations(page, "#generator")]
     assert found == []
     assert page.evaluate("document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth")
+
+
+# --- the check command's tree rows, and a broken tree way -----------------------------------------------------------
+
+@pytest.mark.data_independent
+@pytest.mark.parametrize("spec", [s for s in trees.BROKEN if not s.typical], ids=lambda s: s.id)
+def test_a_broken_tree_way_commits_its_own_exact_distribution_not_p(spec):
+    """generate.tree_round's broken ways are trees.py's: at one position, the first token against trees.position."""
+    p, q = (Fraction(1, 8), Fraction(7, 8), Fraction(0)), (Fraction(1, 16), Fraction(1, 16), Fraction(7, 8))
+    exact = trees.position(p, q, 2, spec).committed  # a position where each way is far from p
+    assert max(abs(a - b) for a, b in zip(exact, p, strict=True)) > Fraction(1, 25)
+    rows_p, rows_q = np.array([float(a) for a in p]), np.array([float(b) for b in q])
+    u = generate.uniforms(17)
+    drawn = [generate.tree_round(lambda c: rows_p, lambda c: rows_q, (0,), 1, 2, spec.replace, u, spec).committed[0]
+             for _ in range(8000)]
+    counts, e = np.bincount(drawn, minlength=3), np.array([float(x) for x in exact]) * len(drawn)
+    live = e > 0
+    assert counts[~live].sum() == 0 and chi2.sf(((counts[live] - e[live]) ** 2 / e[live]).sum(), live.sum() - 1) > 1e-4
+
+
+@pytest.mark.slow  # about 10 s
+def test_the_check_commands_tree_rows_pass_for_both_ways_and_each_width(run):
+    from speculative import lm_checks
+
+    rows = lm_checks.tree_language_checks(run, 150)
+    assert len(rows) == len(lm_checks.KS) * len(lm_checks.TREE_MS) * len(trees.SPECS)
+    assert all(c.ok for c in rows), [c for c in rows if not c.ok]
+
+
+@pytest.mark.slow  # up to 15 s
+def test_a_tree_checked_against_p_fails_the_tree_rows(run):
+    """The broken way that checks each candidate against p (not what the earlier rejections left) fails a tree row
+    with the unigram draft at some k with at most 1,000 generations per context, sizes going up as the chain's does."""
+    from speculative import checks, lm_checks
+
+    exact, spec = lm_checks.targets(run), trees.BY_ID["against-p"]
+    for repeats in (100, 300, 1000):
+        for k in lm_checks.KS:
+            if not lm_checks.tree_check(run, 0, k, 3, spec, repeats, checks.SEED, exact).ok:
+                return
+    pytest.fail("checking every candidate against p passed the tree rows at every k with 1,000 generations")

@@ -161,6 +161,8 @@ def model_pair_rows(data: Any, content: str, sections: list[Section], generation
     run = language.explain(tokens, data.language_model, data.cost)
     start = time.perf_counter()
     rows = lm_checks.language_checks(run, generations, rules={"accept-test": rule} if rule else sampling_rules())
+    if rule is None:  # several candidates per position, with and without replacement: the correct ways' own rows
+        rows += lm_checks.tree_language_checks(run, generations)
     print("", file=out)
     for c in rows:
         print(coloured(row(c, 1), out), file=out)
