@@ -17,11 +17,13 @@ import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .dataset import Dist
 from .rules import overlap, top_token
+
+if TYPE_CHECKING:  # the types only: the exact pieces serve a cached build, which never imports numpy
+    import numpy as np
 
 MAX_CANDIDATES = 4  # the most candidates per position the page offers
 TYPICAL = (0.09, 0.3)  # Medusa's typical acceptance: a candidate passes when p(x) > min(eps, delta * exp(-H(p)))
@@ -167,6 +169,7 @@ def tree_nodes(m: int, k: int) -> int:
 
 def sample(p: np.ndarray, q: np.ndarray, m: int, n: int, rng: np.random.Generator, spec: Spec = WITH) -> np.ndarray:
     """Returns [n] tokens committed at one position verified with m candidates, each draw on its own."""
+    import numpy as np
     V = len(p)
     if spec.typical:
         passes = (p > typical_threshold(tuple(Fraction(float(a)) for a in p))) & (q > 0)
@@ -198,6 +201,7 @@ def sample(p: np.ndarray, q: np.ndarray, m: int, n: int, rng: np.random.Generato
 
 def _rows(w: np.ndarray, fallback: np.ndarray | None = None) -> np.ndarray:
     """Returns each row of w [..., V] renormalised; a row that sums to 0 is `fallback`'s (or stays 0)."""
+    import numpy as np
     total = w.sum(-1, keepdims=True)
     base = np.zeros_like(w) if fallback is None else np.broadcast_to(fallback, w.shape)
     return np.where(total > 0, w / np.where(total > 0, total, 1.0), base)
@@ -205,6 +209,7 @@ def _rows(w: np.ndarray, fallback: np.ndarray | None = None) -> np.ndarray:
 
 def _draw(rows: np.ndarray, u: np.ndarray) -> np.ndarray:
     """Returns the token each uniform u [...] picks from its row [..., V] by the inverse CDF (u on a cut: the next)."""
+    import numpy as np
     edges = np.cumsum(rows, -1)
     x = (u[..., None] >= edges).sum(-1)
     return np.minimum(x, rows.shape[-1] - 1 - np.argmax(rows[..., ::-1] > 0, -1))  # never past the last live token

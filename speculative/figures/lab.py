@@ -5,40 +5,12 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .. import strings, text, variants
+from .. import strings, text, trees, variants
 from ..rules import NAMES
 from ..text import decimal_str, prob_str
 from .common import Figure, none_mark
-
-
-def _load_trees() -> Any:
-    """Returns speculative.trees. Its numpy sampler is not the lab's: the lab reads only its fractions, and a build
-    that finds its analysis cached must not load numpy (tests/test_cache.py). So, where numpy is not yet loaded, the
-    module is imported against a stand-in that loads numpy on its first use, and the stand-in is then withdrawn."""
-    import importlib
-    import sys
-    import types
-
-    if "numpy" in sys.modules or "speculative.trees" in sys.modules:
-        return importlib.import_module("speculative.trees")
-
-    class NumpyOnUse(types.ModuleType):
-        def __getattr__(self, name: str) -> Any:
-            return getattr(importlib.import_module("numpy"), name)
-
-    sys.modules["numpy"] = NumpyOnUse("numpy")
-    try:
-        return importlib.import_module("speculative.trees")
-    finally:
-        del sys.modules["numpy"]
-
-
-if TYPE_CHECKING:
-    from .. import trees
-else:
-    trees = _load_trees()
 
 SIGNS = {1: "+", -1: "-", 0: "="}  # a token's change from p under a broken sampler: gains, loses, keeps
 
