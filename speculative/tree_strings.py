@@ -11,7 +11,9 @@ __all__ = ["PEEL", "GENERATOR_TREES", "GENERATOR_TREES_PAGE", "EXPLORER_TREES", 
 PEEL = {"peel_where": "{profile}, position {position}, with {m} candidates drawn with replacement",
         "peel_title": "p peeled by {m} candidates: what each keeps, and what is drawn after all of them fail",
         "peel_layer": "kept at candidate {j}", "peel_rest": "drawn after every candidate failed",
-        "peel_broken_where": "{profile}, position {position}"}
+        "peel_broken_where": "{profile}, position {position}", "peel_head": "cand. {j}", "peel_head_rest": "last draw",
+        "peel_heads_key": "cand. j: kept at candidate j; last draw: drawn after all {m} failed",
+        "peel_broken": "{name}, at {where}: {diffs}.", "peel_diff": "“{token}” {got} where p is {p}"}
 PEEL_BUILD_ONLY = frozenset(PEEL)  # the trace leaves these out: only the build fills them
 
 # Watch it generate with several candidates per position (figures/generator.py, templates/js/generator_tree*.js):

@@ -14,7 +14,7 @@ WIDTH = 3  # candidates the picture peels p for
 
 
 class Peel(Figure):
-    IDS = frozenset({"peel", "peel-cap", "peel-chart", "peel-e-cap", "peel-broken-cap"})
+    IDS = frozenset({"peel", "peel-cap", "peel-chart", "peel-e-cap"})
 
     def _where(self) -> tuple[int, int]:
         """Returns (profile, position index) of the picture: the first position, in data order, whose p is peeled
@@ -39,7 +39,7 @@ class Peel(Figure):
         """Returns profile i's E over all its positions with m = 1 .. MAX_CANDIDATES candidates each."""
         draft, target = self.ex.data.profiles[i].draft, self.ex.data.target
         return [decimal_str(stats.expected_tokens([trees.position(p, q, m, spec).acceptance
-                                                   for p, q in zip(target, draft, strict=True)]), 3)
+                                                   for p, q in zip(target, draft, strict=True)]))
                 for m in range(1, trees.MAX_CANDIDATES + 1)]
 
     def _broken(self) -> list[dict[str, Any]]:
@@ -53,8 +53,12 @@ class Peel(Figure):
             if wrong is not None:
                 i, j, c = wrong
                 d = ex.position_denom(i)
-                out.append({"name": spec.name, "where": text.fill(strings.PEEL["peel_broken_where"], {
-                    "profile": ex.data.profiles[i].name, "position": j + 1}),
+                where = text.fill(strings.PEEL["peel_broken_where"], {"profile": ex.data.profiles[i].name,
+                                                                      "position": j + 1})
+                diffs = [text.fill(strings.PEEL["peel_diff"], {"token": tok, "got": prob_str(x, d), "p": prob_str(a, d)})
+                         for tok, x, a in zip(ex.data.vocabulary, c, ex.data.target[j], strict=True) if x != a]
+                out.append({"sentence": text.fill(strings.PEEL["peel_broken"], {
+                    "name": spec.name, "where": where, "diffs": ", ".join(diffs)}),
                     "commits": [prob_str(x, d) for x in c], "p": [prob_str(x, d) for x in ex.data.target[j]]})
         return out
 
@@ -74,6 +78,8 @@ class Peel(Figure):
         where = text.fill(w["peel_where"], {"profile": ex.data.profiles[i].name, "position": j + 1, "m": WIDTH})
         return {"peel_facts": {
             "where": where, "chart": chart, "rest_key": w["peel_rest"], "rows": rows, "heads": [w["peel_layer"].format(j=n + 1) for n in range(len(layers))],
+            "short": [w["peel_head"].format(j=n + 1) for n in range(len(layers))], "short_rest": w["peel_head_rest"],
+            "short_key": text.fill(w["peel_heads_key"], {"m": WIDTH}),
             "alphas": ", ".join(f"α{text.subscript(n + 1)} = {prob_str(a, d)}" for n, a in enumerate(alphas)),
             "accept": prob_str(trees.acceptance_product(alphas), d),
             "widths": list(range(1, trees.MAX_CANDIDATES + 1)), "broken": self._broken(),
