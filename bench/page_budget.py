@@ -49,6 +49,8 @@ CONTROLS = [
     ("convergence, Position", "select[data-convergence-position]"),
     ("explorer, Positions drafted", "#explorer-k"),
     ("explorer, Draft step cost", "#explorer-cost"),
+    ("lab, Candidates per position", "#lab-candidates"),
+    ("explorer, Tree width m", "#explorer-m"),
 ]
 
 # One timed action: milliseconds of script, style and layout (offsetHeight makes the browser do both in the span).
@@ -153,7 +155,26 @@ def controls(page: Page) -> dict[str, list[float]]:
     for name, selector, clicks in BUTTONS:
         out[name] = page.evaluate(CLICK_JS, [selector, clicks])
     out["lab, Your own position's p and q inputs"] = page.evaluate(OWN_JS, ACTIONS)
+    out.update(with_four_candidates(page))
     return out
+
+
+# With four candidates per position, drawn without replacement (untimed set-up), the lab's buttons as above.
+FOUR = [("lab, m = 4, Draw the candidates", "[data-lab-trees-draw]", ACTIONS),
+        ("lab, m = 4, Draw 10,000 times (10,000 draws and the redraw)", "[data-lab-tally-draw='10000']", 10)]
+SET_FOUR_JS = """() => {
+  for (const [id, value] of [['#lab-position', null], ['#lab-candidates', '4'], ['#lab-way', 'without']]) {
+    const el = document.querySelector(id);
+    el.value = value === null ? el.options[0].value : value;
+    el.dispatchEvent(new Event('change', {bubbles: true}));
+  }
+}"""
+
+
+def with_four_candidates(page: Page) -> dict[str, list[float]]:
+    """Returns the response times of the lab's draws with four candidates per position."""
+    page.evaluate(SET_FOUR_JS)
+    return {name: page.evaluate(CLICK_JS, [selector, clicks]) for name, selector, clicks in FOUR}
 
 
 def measure() -> dict:
