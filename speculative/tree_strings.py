@@ -44,6 +44,8 @@ GENERATOR_TREES: dict[str, Any] = {
     "better": "The tree did better per target pass on the clock.",
     "worse": "The chain did better per target pass on the clock.",
     "same": "Both did the same per target pass on the clock, to two places.",
+    "expected_chain": "Those expected values are the chain’s, one candidate per position; the tree’s own are the "
+                      "measured ones above.",
 }
 
 # ... and the words only the build writes (its markup and the page without scripting): no figure's WORDS names this

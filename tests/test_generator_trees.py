@@ -225,6 +225,7 @@ def test_the_candidates_control_is_the_accept_tests_alone_and_a_chosen_tree_toke
     step(page, 3)
     expect(g.locator("[data-generator-tally]")).to_contain_text("2 candidates per position (without replacement)")
     expect(g.locator("[data-generator-tally]")).to_contain_text("did better")
+    expect(g.locator("[data-generator-expected]")).to_contain_text(strings.GENERATOR_TREES["expected_chain"])
     g.locator("[data-generator-spec] [role=button]").first.click()
     expect(g.locator("[data-generator-check-text]")).to_contain_text("2 candidates were drafted here")
     g.get_by_label("Sampler").select_option(index=1)

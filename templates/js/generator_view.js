@@ -162,7 +162,7 @@ function renderFigures(fig) {
   ui.measured.textContent = rounds && !run.over ? fill(G.measured, { per: fixed(per, 2), speedup: fixed(tokens / specTime, 2) }) : '';
   ui.verdict.textContent = run.over ? verdictText(G, goal, run) : '';
   ui.tally.textContent = tallyText(fig.T, fig.T.ways[String(s.replace)], s, run);
-  ui.expected.textContent = expectedText(G, g, s) + (s.sampler ? ` ${G.expected_broken}` : '');
+  ui.expected.textContent = expectedText(G, g, s) + (s.sampler ? ` ${G.expected_broken}` : '') + (s.m > 1 ? ` ${fig.T.expected_chain}` : '');
   ui.note.textContent = fill(G.expected_note, { rounds: g.profile_rounds, kmax: g.profile_k, k: s.k, c: g.cost.c_text, v: g.cost.v_text,
                                                  cost: g.cost_words[s.k - 1] });
 }
