@@ -192,7 +192,7 @@ def test_one_candidate_after_a_tree_is_todays_race_draw_for_draw(page: Page, pag
 
 @pytest.mark.browser
 @pytest.mark.parametrize("m", [2, 3, trees.MAX_CANDIDATES])
-def test_the_last_round_is_drawn_as_a_tree_with_m_candidates_a_depth_and_said_in_words(page: Page, page_url, m):
+def test_the_last_round_is_drawn_as_a_tree_with_m_candidates_a_depth_and_said_in_words(page: Page, page_url, run, m):
     open_figure(page, page_url, "window.__generateSeed = 12;" + LONG)
     choose_tree(page, m)
     g = gen(page)
@@ -205,7 +205,7 @@ def test_the_last_round_is_drawn_as_a_tree_with_m_candidates_a_depth_and_said_in
         for d in range(count):
             row = depths.nth(d)
             if row.locator(".is-bonus").count():
-                assert d == count - 1 and count == 5  # after k kept depths (k = the default, 4)
+                assert d == count - 1 and count == run.settings.k + 1  # after k kept depths
                 continue
             expect(row.locator(".generator-tree-node:not(.is-replaced)")).to_have_count(m)
             assert row.locator(".is-kept").count() + row.locator(".is-replaced").count() == 1
