@@ -310,7 +310,7 @@ def peel_bars(vocab: Sequence[str], layers: Sequence[Sequence[Fraction]], rest: 
               p: Sequence[Fraction], id_prefix: str, title: str, keys: Sequence[str], rest_key: str) -> str:
     """Returns one SVG of p peeled by several candidates: a bar per token, made of what candidate 1, 2, ... keeps
     (the overlap's fill, fainter for each later candidate) and then what is drawn after every candidate failed (the
-    residual's hatch); each bar ends at the token's p, marked by a tick."""
+    residual's hatch); each bar fills the token's p, drawn as an outlined box."""
     pid = _prefix(id_prefix)
     for layer in layers:
         _check_len("layers", layer, len(vocab))
@@ -326,7 +326,7 @@ def peel_bars(vocab: Sequence[str], layers: Sequence[Sequence[Fraction]], rest: 
             cls = "ch-residual" if n == len(layers) else f"ch-overlap ch-layer-{n + 1}"
             shapes.setdefault(cls, []).append(f"M{_n(x)} {_n(mid + 3)}h{_n(width)}v{_n(row - 6)}h{_n(-width)}z" if width else "")
             x += width
-        shapes.setdefault("ch-target", []).append(f"M{_n(left + float(p[y]) * scale)} {_n(mid)}v{_n(row)}")
+        shapes.setdefault("ch-target", []).append(f"M{_n(left)} {_n(mid + 2)}h{_n(float(p[y]) * scale)}v{_n(row - 4)}h{_n(-float(p[y]) * scale)}z")
         labels.append(_text(left - 6, mid + row / 2 + 4, _short(token, left - 10), "ch-e"))
     body = [_hatch(pid), *(_path(cls, d, f' fill="url(#{pid}-h)"' if cls == "ch-residual" else "")
                            for cls, d in shapes.items()), *labels]
