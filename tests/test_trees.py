@@ -129,6 +129,10 @@ def test_broken_ways_have_their_exact_distributions():
     # target's top token, "a"
     assert trees.position(p, q, 2, trees.BY_ID["typical"]).committed == (
         Fraction(5, 32), Fraction(20, 32), ZERO, Fraction(7, 32))
+    # where every token the draft proposes clears the bar (p = (6, 1, 1)/8: H = 0.736 nats, 0.3 * exp(-H) = 0.144, so the
+    # bar is the cap 0.09 < 1/8), typical acceptance keeps the first candidate always: it commits q itself, not p
+    sharp, q3 = (Fraction(6, 8), Fraction(1, 8), Fraction(1, 8)), (Fraction(1, 8), Fraction(4, 8), Fraction(3, 8))
+    assert trees.position(sharp, q3, 2, trees.BY_ID["typical"]).committed == q3
     plain = trees.position(p, q, 2, trees.BY_ID["plain-q"]).committed
     assert sum(plain) == 1 and plain != p
 
