@@ -13,8 +13,9 @@ The broken ways (BROKEN) are the mistakes a reader may switch on, each with its 
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -128,13 +129,48 @@ class Position:
     acceptance: Fraction  # A: the chance some candidate is kept
 
 
+@functools.lru_cache(maxsize=4096)  # the lab, the explorer and the picture ask for the same positions
 def position(p: Dist, q: Dist, m: int, spec: Spec = WITH) -> Position:
-    """Returns the exact committed distribution and acceptance of a position verified with m candidates."""
-    committed, kept = [ZERO] * len(p), ZERO
-    for path in paths(p, q, m, spec):
-        committed[path.token] += path.chance
-        kept += path.chance if path.kept else ZERO
+    """Returns the exact committed distribution and acceptance of a position verified with m candidates: the sum
+    over paths(), each state of the recursion (r, the candidates removed, how many were tried) worked out once."""
+    if spec.typical:
+        committed, kept = [ZERO] * len(p), ZERO
+        for path in _typical_paths(p, q, m):
+            committed[path.token] += path.chance
+            kept += path.chance if path.kept else ZERO
+        return Position(tuple(committed), kept)
+    memo: dict[tuple[Dist, frozenset[int], int], tuple[list[Fraction], Fraction]] = {}
+
+    def state(r: Dist, removed: frozenset[int], j: int) -> tuple[list[Fraction], Fraction]:
+        if (r, removed, j) not in memo:
+            memo[r, removed, j] = _step(p, q, m, spec, r, removed, j, state)
+        return memo[r, removed, j]
+
+    committed, kept = state(p, frozenset(), 0)
     return Position(tuple(committed), kept)
+
+
+def _step(p: Dist, q: Dist, m: int, spec: Spec, r: Dist, removed: frozenset[int], j: int,
+          state: Callable[[Dist, frozenset[int], int], tuple[list[Fraction], Fraction]]) -> tuple[list[Fraction], Fraction]:
+    """Returns what a round that reached candidate j + 1 with target r commits, and its chance of keeping one."""
+    qj = q if spec.replace else without(q, removed)
+    if j == m or qj is None:
+        return list((shrunk(p, q) or r) if spec.against_p and j else r), ZERO
+    check = q if spec.plain_q else qj  # the draft the check and the peeling use
+    committed, kept = [ZERO] * len(p), ZERO
+    for x, qx in enumerate(qj):
+        if not qx:
+            continue
+        keep = min(Fraction(1), (p if spec.against_p else r)[x] / check[x])
+        committed[x] += qx * keep
+        kept += qx * keep
+        if keep < 1:
+            nxt = r if spec.against_p else shrunk(r, check)
+            sub, sub_kept = state(nxt or r, removed if spec.replace else removed | {x}, j + 1)
+            w = qx * (1 - keep)
+            committed = [c + w * t for c, t in zip(committed, sub, strict=True)]
+            kept += w * sub_kept
+    return committed, kept
 
 
 def peeled(p: Dist, q: Dist, m: int) -> tuple[tuple[Fraction, Dist], ...]:
