@@ -70,38 +70,12 @@ def without(q: Dist, removed: frozenset[int]) -> Dist | None:
 
 @dataclass(frozen=True)
 class Path:
-    """One way a position's verification can go: its chance, the candidates tried and the token committed."""
+    """One way typical acceptance can go: its chance, the candidates tried and the token committed."""
 
     chance: Fraction
     candidates: tuple[int, ...]  # the candidates drawn, in order; the last was kept when `kept`
     kept: bool  # a candidate was kept (else the token was drawn from what was left of the target)
     token: int
-
-
-def paths(p: Dist, q: Dist, m: int, spec: Spec = WITH) -> Iterator[Path]:
-    """Yields every path of a position verified with m candidates, each with its exact chance; they sum to 1."""
-    if spec.typical:
-        yield from _typical_paths(p, q, m)
-        return
-
-    def go(r: Dist, removed: frozenset[int], tried: tuple[int, ...], chance: Fraction) -> Iterator[Path]:
-        qj = q if spec.replace else without(q, removed)
-        if len(tried) == m or qj is None:
-            last = (shrunk(p, q) or r) if spec.against_p and tried else r
-            yield from (Path(chance * a, tried, False, y) for y, a in enumerate(last) if a)
-            return
-        check = q if spec.plain_q else qj  # the draft the check and the peeling use
-        for x, qx in enumerate(qj):
-            if not qx:
-                continue
-            keep = min(Fraction(1), (p if spec.against_p else r)[x] / check[x])
-            if keep:
-                yield Path(chance * qx * keep, (*tried, x), True, x)
-            if keep < 1:
-                nxt = r if spec.against_p else shrunk(r, check)
-                yield from go(nxt or r, removed | {x}, (*tried, x), chance * qx * (1 - keep))
-
-    yield from go(p, frozenset(), (), Fraction(1))
 
 
 def typical_threshold(p: Dist) -> float:
@@ -131,8 +105,9 @@ class Position:
 
 @functools.lru_cache(maxsize=4096)  # the lab, the explorer and the picture ask for the same positions
 def position(p: Dist, q: Dist, m: int, spec: Spec = WITH) -> Position:
-    """Returns the exact committed distribution and acceptance of a position verified with m candidates: the sum
-    over paths(), each state of the recursion (r, the candidates removed, how many were tried) worked out once."""
+    """Returns the exact committed distribution and acceptance of a position verified with m candidates: summed over
+    every way its candidates can be drawn, kept and rejected, each state of the recursion (r, the candidates removed,
+    how many were tried) worked out once."""
     if spec.typical:
         committed, kept = [ZERO] * len(p), ZERO
         for path in _typical_paths(p, q, m):
