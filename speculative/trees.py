@@ -180,6 +180,12 @@ def tree_nodes(m: int, k: int) -> int:
 
 def sample(p: np.ndarray, q: np.ndarray, m: int, n: int, rng: np.random.Generator, spec: Spec = WITH) -> np.ndarray:
     """Returns [n] tokens committed at one position verified with m candidates, each draw on its own."""
+    return sample_kept(p, q, m, n, rng, spec)[0]
+
+
+def sample_kept(p: np.ndarray, q: np.ndarray, m: int, n: int, rng: np.random.Generator,
+                spec: Spec = WITH) -> tuple[np.ndarray, np.ndarray]:
+    """Returns ([n] tokens committed at one position verified with m candidates, [n] whether a candidate was kept)."""
     import numpy as np
     V = len(p)
     if spec.typical:
@@ -187,7 +193,7 @@ def sample(p: np.ndarray, q: np.ndarray, m: int, n: int, rng: np.random.Generato
         cands = _draw(np.broadcast_to(q, (n, m, V)), rng.random((n, m)))  # [n, m]
         ok = passes[cands]  # [n, m]
         first = ok.argmax(1)
-        return np.where(ok.any(1), cands[np.arange(n), first], int(np.argmax(p)))
+        return np.where(ok.any(1), cands[np.arange(n), first], int(np.argmax(p))), ok.any(1)
     r = np.broadcast_to(p, (n, V)).copy()  # [n, V] the target each draw's next candidate is checked against
     removed = np.zeros((n, V), bool)
     out, live = np.full(n, -1), np.ones(n, bool)
@@ -207,7 +213,23 @@ def sample(p: np.ndarray, q: np.ndarray, m: int, n: int, rng: np.random.Generato
         removed[at, x] = True
     last = np.broadcast_to(_rows(np.maximum(0.0, p - q), p), (n, V)) if spec.against_p else r
     rest = _draw(last, rng.random(n))
-    return np.where(out >= 0, out, rest)
+    return np.where(out >= 0, out, rest), out >= 0
+
+
+def sample_rounds(target: np.ndarray, draft: np.ndarray, bonus: np.ndarray, m: int, n: int, rng: np.random.Generator,
+                  spec: Spec = WITH) -> np.ndarray:
+    """Returns [n, k + 1] the tokens of n tree rounds of depth k and width m (-1 past a round's end): at each depth the
+    kept candidate's children are tried next, a depth where every candidate fails ends the round with its draw from
+    the last r, and a round that keeps a candidate at every depth adds a bonus token from the bonus distribution."""
+    import numpy as np
+    k = len(target)
+    out, alive = np.full((n, k + 1), -1), np.ones(n, bool)
+    for i in range(k):
+        tokens, kept = sample_kept(target[i], draft[i], m, n, rng, spec)
+        out[alive, i] = tokens[alive]
+        alive &= kept
+    out[alive, k] = _draw(np.broadcast_to(bonus, (n, len(bonus))), rng.random(n))[alive]
+    return out
 
 
 def _rows(w: np.ndarray, fallback: np.ndarray | None = None) -> np.ndarray:

@@ -206,3 +206,33 @@ def test_the_tree_rows_catch_each_broken_way_at_the_draws_its_own_distance_needs
     t, d, _ = arrays(dataset, profile)
     rows = checks.tree_checks(t, d, draws, np.random.default_rng(checks.SEED), profile.id, specs=(spec,))
     assert not next(c for c in rows if c.name == f"{profile.id} m={m} {spec.id} pos {i + 1}").ok, (spec.id, tv, draws)
+
+
+@pytest.mark.parametrize("spec", trees.SPECS, ids=lambda s: s.id)
+def test_tree_rounds_commit_p_at_each_depth_and_as_many_tokens_as_the_exact_a_give(dataset, spec):
+    """Whole rounds of depth k and width 2 on any data file: the tokens per round follow P(N = n) from the exact A per
+    position (stats.tokens_distribution), and at each depth the rounds that reach it commit its p."""
+    from speculative.analysis import arrays
+
+    rng = np.random.default_rng(checks.SEED)
+    profile = dataset.profiles[0]
+    t, d, b = arrays(dataset, profile)
+    rounds = trees.sample_rounds(t, d, b, 2, 40_000, rng, spec)
+    exact = stats.tokens_distribution([trees.position(p, q, 2, spec).acceptance
+                                       for p, q in zip(dataset.target, profile.draft, strict=True)])
+    lengths = (rounds >= 0).sum(1)
+    assert checks.check("tokens per round", np.bincount(lengths, minlength=dataset.k + 2)[1:],
+                        as_float(exact)).ok
+    for i, p in enumerate([*dataset.target, dataset.bonus_target]):
+        reached = rounds[:, i][rounds[:, i] >= 0]
+        if len(reached):
+            assert checks.check(f"depth {i + 1}", np.bincount(reached, minlength=len(p)), as_float(p)).ok, i
+
+
+def test_tree_rounds_of_a_broken_way_miss_the_exact_tokens_per_round_or_p():
+    rng = np.random.default_rng(5)
+    p = (Fraction(3, 8), Fraction(1, 8), ZERO, Fraction(4, 8))
+    q = (Fraction(1, 8), Fraction(4, 8), Fraction(2, 8), Fraction(1, 8))
+    t, d = np.array([as_float(p)] * 2), np.array([as_float(q)] * 2)
+    rounds = trees.sample_rounds(t, d, as_float(p), 2, 40_000, rng, trees.BY_ID["against-p"])
+    assert not checks.check("depth 1", np.bincount(rounds[:, 0], minlength=4), as_float(p)).ok
