@@ -29,7 +29,7 @@ GENERATOR_TREES: dict[str, Any] = {
     "cand": "“{tok}”",
     "sep": ", ",
     "alt_cand": "“{tok}” {state}",
-    "states": {"kept": "kept", "rejected": "rejected", "untried": "not tried"},
+    "states": {"kept": "kept", "rejected": "rejected", "untried": "never tried"},
     "alt_kept": "Depth {d}: {list}; the first {j} of {n} tried, and “{tok}” kept.",
     "alt_failed": "Depth {d}: {list}; all {n} failed, so “{tok}” came from the target’s remainder.",
     "alt_bonus": "Every depth kept a candidate, so the bonus “{tok}” came from the target.",
@@ -39,8 +39,9 @@ GENERATOR_TREES: dict[str, Any] = {
     "check_failed": "{n} candidates were drafted here ({list}) and every one failed its check, and “{y}” came "
                     "from the last residual, max(0, r − q_j) renormalised, by a uniform draw of {draw}.",
     "tally": "Measured in this race, {m} candidates per position ({way}): {per} tokens per round and {pass} tokens per "
-             "target pass on the clock; the chain (one candidate per position) run alongside from the same draws: "
-             "{chain_per} and {chain_pass}.",
+             "target pass on the clock; the chain (one candidate per position), run alongside from the same seed: "
+             "{chain_per} and {chain_pass}. Each reads its own draws from that seed (a tree round drafts k · m "
+             "candidates, a chain round k), so either can lead by chance.",
     "better": "The tree did better per target pass on the clock.",
     "worse": "The chain did better per target pass on the clock.",
     "same": "Both did the same per target pass on the clock, to two places.",
@@ -49,11 +50,15 @@ GENERATOR_TREES: dict[str, Any] = {
 }
 
 # ... and the words only the build writes (its markup and the page without scripting): no figure's WORDS names this
-GENERATOR_TREES_PAGE = {
+GENERATOR_TREES_PAGE: dict[str, Any] = {
     "m_label": "Candidates per position",
     "way_label": "Candidates drawn",
     "static_title": "The same seeded race with several candidates per position, each against the chain from the same "
-                    "draws ({chain_per} tokens per round, {chain_pass} per target pass on the clock):",
+                    "seed ({chain_per} tokens per round, {chain_pass} per target pass on the clock); each reads its own "
+                    "draws from it, so either can lead by chance:",
+    # the key of the last tree round's drawing, by the page's swatch role whose mark each node wears (style.css)
+    "tree_key": {"accepted": "kept", "rejected": "rejected", "dropped": "never tried (dropped unchecked)",
+                 "replacement": "drawn from what the target had left", "bonus": "bonus"},
     "static_row": "{m} candidates, {way}: {per} tokens per round, {pass} per target pass on the clock. {verdict}",
 }
 

@@ -166,7 +166,7 @@ def test_the_scripts_tree_race_is_pythons_draw_for_draw(page: Page, page_url, ru
     for _ in range(150):
         text += generate.tree_round(p, q, tuple(text[-width:]), k, m, way == "With replacement", u).committed
     assert page.evaluate(LANE_JS, "[data-generator-spec]") == text_of(run, text)
-    chain = generate.generate(p, q, run.prompt, k, iter(spec), 150)  # the chain alongside, from the same draws
+    chain = generate.generate(p, q, run.prompt, k, iter(spec), 150)  # the chain alongside: the same stream, its own reader
     chain_tokens = sum(len(r.committed) for r in chain)
     tally = gen(page).locator("[data-generator-tally]")
     expect(tally).to_contain_text(f"{decimal_str((len(text) - width) / 150, 2)} tokens per round")
@@ -255,6 +255,80 @@ def test_axe_finds_nothing_in_the_tree_in_light_or_dark_and_360px_has_no_sideway
         found += [(scheme, v) for v in axe_violations(page, "#generator")]
     assert found == []
     assert page.evaluate("document.scrollingElement.scrollWidth <= document.scrollingElement.clientWidth")
+
+
+# Each mark the tree's nodes wear, beside the mark of the swatch its key names it by, and the lanes' key's struck
+# proposal (dropped unchecked): the page's marks, with their meanings.
+MARKS_JS = """() => {
+  const fig = document.querySelector('#generator'), ghost = getComputedStyle(fig.querySelector('.generator-key .is-ghost'));
+  const roles = { 'is-kept': 'accepted', 'is-rejected': 'rejected', 'is-untried': 'dropped', 'is-replaced': 'replacement',
+                  'is-bonus': 'bonus' };
+  return Object.entries(roles).filter(([state]) => fig.querySelector(`[data-generator-tree] .${state}`)).map(([state, role]) => {
+    const el = fig.querySelector(`[data-generator-tree] .${state}`), n = getComputedStyle(el), b = getComputedStyle(el, '::before');
+    const s = getComputedStyle(fig.querySelector(`[data-generator-tree-key] .swatch-${role}`), '::before');
+    return { state, glyph: [b.content, s.content], border: [n.borderTopStyle + ' ' + n.borderTopColor, s.borderTopStyle + ' ' + s.borderTopColor],
+             struck: n.textDecorationLine, colour: n.color, ghost: [ghost.textDecorationLine, ghost.color] };
+  }); }"""
+
+
+@pytest.mark.browser
+def test_the_trees_marks_are_the_pages_and_its_key_names_each(page: Page, page_url):
+    """A rejected candidate wears the rejected swatch's box and glyph, not the lanes' strike-through; one never tried
+    is struck and grey, as the lanes strike a proposal dropped unchecked; the drawing's key names every mark."""
+    open_figure(page, page_url, "window.__generateSeed = 12;" + LONG)
+    choose_tree(page, trees.MAX_CANDIDATES, "Without replacement")
+    g, seen = gen(page), {}
+    key = g.locator("[data-generator-tree-key]")
+    for _ in range(40):
+        step(page, 1)
+        expect(key).to_be_visible()
+        seen.update({m["state"]: m for m in page.evaluate(MARKS_JS)})
+        if len(seen) == 5:
+            break
+    assert set(seen) == {"is-kept", "is-rejected", "is-untried", "is-replaced", "is-bonus"}
+    for m in seen.values():
+        assert m["glyph"][0] == m["glyph"][1] and m["glyph"][0] not in ("none", "normal"), m
+        assert m["border"][0] == m["border"][1], m
+        assert m["struck"] == ("line-through" if m["state"] == "is-untried" else "none"), m
+    assert [seen["is-untried"]["struck"], seen["is-untried"]["colour"]] == seen["is-untried"]["ghost"]
+    words = strings.GENERATOR_TREES_PAGE["tree_key"]
+    expect(key.locator(".swatch")).to_have_text(list(words.values()))
+    expect(g.locator("[data-generator-tree-alt]")).to_contain_text(strings.GENERATOR_TREES["states"]["kept"])
+
+
+@pytest.mark.browser
+def test_a_restarted_race_hides_the_last_races_checks_until_its_own_first_round(page: Page, page_url):
+    """Any control changed starts a fresh race from the prompt: the row of the race before (the page's seeded race,
+    or a tree's) goes, and the fresh race's first round brings its own."""
+    open_figure(page, page_url)  # the page's seeded race, run to its finish
+    g = gen(page)
+    checks, title = g.locator("[data-generator-checks]"), g.locator("[data-generator-checks-title]")
+    expect(checks).to_be_visible()
+    expect(title).to_contain_text("’s checks")
+    g.get_by_label("Candidates per position").select_option("3")
+    expect(g.locator("[data-generator-spec-stats]")).to_contain_text("· 0 target passes ·")
+    expect(checks).to_be_hidden()
+    step(page, 1)
+    expect(title).to_contain_text("Round 1’s tree: 3 candidates")
+    expect(checks).to_be_visible()
+    g.get_by_label("Candidates drawn").select_option(label="Without replacement")
+    expect(g.locator("[data-generator-spec-stats]")).to_contain_text("· 0 target passes ·")
+    expect(checks).to_be_hidden()
+    expect(g.locator("[data-generator-tree-alt]")).to_be_empty()
+    g.get_by_label("Candidates per position").select_option("1")
+    step(page, 1)
+    expect(title).to_contain_text("Round 1’s checks")
+    expect(g.locator("[data-generator-tree-key]")).to_be_hidden()
+    g.get_by_label("Temperature").select_option(label="0")
+    expect(g.locator("[data-generator-spec-stats]")).to_contain_text("· 0 target passes ·")
+    expect(checks).to_be_hidden()
+
+
+def test_the_tally_says_the_tree_and_the_chain_share_a_seed_not_their_draws():
+    """A tree round reads k · m draft draws and a chain round k, so the two read one seeded stream at different places:
+    the words claim the same seed, not the same draws, in the tally and in the page without scripting."""
+    for words in (strings.GENERATOR_TREES["tally"], strings.GENERATOR_TREES_PAGE["static_title"]):
+        assert "same draws" not in words and "same seed" in words and "either can lead by chance" in words
 
 
 # --- the check command's tree rows, and a broken tree way -----------------------------------------------------------

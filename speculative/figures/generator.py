@@ -208,7 +208,8 @@ class Generator(Figure):
 
     def _trees(self) -> dict[str, Any]:
         """Returns the candidates' controls and, for the page without scripting, the seeded race run again with 2 to
-        MAX_CANDIDATES candidates per position both ways, each against the chain (the page's race, the same draws)."""
+        MAX_CANDIDATES candidates per position both ways, each against the chain (the page's race, the same seed; each
+        reads its own draws from it)."""
         from .. import generate
 
         r, s, cost, g = self._run, self._run.settings, self.ex.data.cost, strings.GENERATOR_TREES_PAGE
@@ -226,7 +227,8 @@ class Generator(Figure):
                           "ways": [{"value": str(spec.replace).lower(), "name": spec.name} for spec in trees.SPECS],
                           "static_title": text.fill(g["static_title"], {"chain_per": decimal_str(chain_per, 2),
                                                                         "chain_pass": decimal_str(chain_pass, 2)}),
-                          "static_rows": rows}}
+                          "static_rows": rows,
+                          "tree_key": list(g["tree_key"].items())}}
 
     def _residual_words(self, last: Any) -> str:
         """Returns the residual strip's words after the round's rejection, as generator_view.js's residualCell: the

@@ -23,7 +23,8 @@ function listUniform(list) {
   return () => list[i++];
 }
 
-// Two readers of one stream of draws, each from its start: a tree race and the chain run alongside it read the same.
+// Two readers of one stream of draws, each from its start: a tree race and the chain run alongside it. A tree round
+// reads k * m draft draws and a chain round k, so past the first the two read the stream at different places.
 function twoReaders(draw) {
   const seen = [];
   const reader = () => { let i = 0; return () => { while (seen.length <= i) seen.push(draw()); return seen[i++]; }; };
@@ -71,7 +72,7 @@ function restart(fig, seed) {
   const opt = window.__generateSeed;
   if (Number.isInteger(opt)) seed = opt;
   fig.drawSpec = given ? listUniform(given.spec) : oneAtATime(uniformSource(seed));  // seed null: crypto
-  if (s.m > 1) [fig.drawSpec, fig.drawChain] = twoReaders(fig.drawSpec);  // the chain alongside reads the same draws
+  if (s.m > 1) [fig.drawSpec, fig.drawChain] = twoReaders(fig.drawSpec);  // the chain alongside: the same seed
   fig.drawPlain = given ? listUniform(given.plain) : oneAtATime(uniformSource(seed === null ? null : seed + 1));
   fig.P = temperedRows(fig.target, T);
   fig.Q = temperedRows(fig.drafts[s.draft], T);
@@ -110,7 +111,7 @@ function writePlain(fig, goal) {
   }
 }
 
-// The chain (one candidate per position) run alongside a tree race, a round a tick, from the same draws, to the goal.
+// The chain (one candidate per position) run alongside a tree race, a round a tick, from the same seed, to the goal.
 function stepChain(fig) {
   const c = fig.run.chain, g = fig.trace.generator, s = fig.state, width = g.order - 1;
   if (!c || c.tokens >= (fig.goal || Infinity)) return;
@@ -145,7 +146,8 @@ const GENERATOR_PARTS = {
   how: '[data-generator-how]', sampler: '[data-generator-sampler]', brokenAt: '[data-generator-broken-at]',
   verdict: '[data-generator-verdict]', checksTitle: '[data-generator-checks-title]', cells: '[data-generator-cells]',
   cellAt: '[data-generator-cell-at]', m: '[data-generator-m]', way: '[data-generator-way]', mNote: '[data-generator-m-note]',
-  tree: '[data-generator-tree]', treeAlt: '[data-generator-tree-alt]', tally: '[data-generator-tally]'
+  tree: '[data-generator-tree]', treeAlt: '[data-generator-tree-alt]', tally: '[data-generator-tally]',
+  checks: '[data-generator-checks]', treeKey: '[data-generator-tree-key]'
 };
 
 function startGenerator(root, trace) {

@@ -62,7 +62,7 @@ function expectedText(G, g, s) {
 // a tree the build's stats.round_cost with its node count (trace.generator.tree_costs[m - 2][k - 1]).
 function roundCost(g, s) { return s.m > 1 ? g.tree_costs[s.m - 2][s.k - 1] : s.k * g.cost.c + g.cost.v; }
 
-// A tree race against the chain run alongside it from the same draws (figures/generator.tree_tally): each one's tokens
+// A tree race against the chain run alongside it from the same seed (figures/generator.tree_tally): each one's tokens
 // per round and per target pass of the clock, and which did better per target pass of the clock; '' before a round.
 function tallyText(T, way, s, run) {
   const c = run.chain, n = run.tokens.length, rounds = run.rounds.length, time = run.specAt === null ? run.time : run.specAt;

@@ -29,9 +29,10 @@ function depthWords(fig, round, depth, d) {
   return fill(depth.kept ? T.alt_kept : T.alt_failed, { d: d + 1, list, tok, j: depth.checks.length, n: depth.candidates.length });
 }
 
-// The last round's tree, or nothing when the last round is a chain's (its row of checks shows it instead).
+// The last round's tree and its key, or neither when the last round is a chain's (its row of checks shows it instead).
 function renderTree(fig, round) {
   const ui = fig.ui, T = fig.T;
+  ui.treeKey.hidden = !round || !round.tree;  // the drawing's key: a swatch for each mark its nodes wear
   if (!round || !round.tree) { ui.tree.replaceChildren(); ui.treeAlt.textContent = ''; return; }
   const rows = round.depths.map((depth, d) => treeRow(fig, round, depth, d)), words = round.depths.map((depth, d) => depthWords(fig, round, depth, d));
   const last = round.committed[round.committed.length - 1];

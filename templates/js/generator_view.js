@@ -185,11 +185,12 @@ function renderClock(fig) {
 // The last round's checks, one small accept strip each (core.js's acceptStrip), then the proposals it dropped: where
 // each u fell against the region that keeps its proposal, without a click. Written again only for a new round.
 function renderChecks(fig) {
-  const round = fig.run.rounds[fig.run.rounds.length - 1], ui = fig.ui, G = fig.G;
+  const round = fig.run.rounds[fig.run.rounds.length - 1] || null, ui = fig.ui, G = fig.G;
   if (fig.checksOf === round) return;
   fig.checksOf = round;
-  if (!round) return;  // a fresh race keeps the last round's row until its own first round
+  ui.checks.hidden = !round;  // a fresh race (New race, or any control changed) shows no checks until its first round
   renderTree(fig, round);
+  if (!round) return;
   if (round.tree) {  // a tree round: its drawing, not a row of strips
     ui.checksTitle.textContent = fill(fig.T.tree_title, { round: round.index + 1, m: round.m, way: fig.T.ways[String(round.replace)] });
     ui.cells.replaceChildren();
