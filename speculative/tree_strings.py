@@ -88,11 +88,13 @@ TREES: dict[str, Any] = {
              "without": "without replacement, each from q with the earlier candidates left out"},
     "rate": "With {m} candidates per position, drawn {way}, one of them is kept with probability A = {a}; a single "
             "candidate is kept with α = {alpha}. Either way the token committed follows p exactly.",
-    "how": "Each Draw draws up to {m} candidates in turn, each from its own draft q_j (q, or q without the earlier "
+    "how": "Each Draw draws up to {m} candidates in turn, each from its own draft qⱼ (q, or q without the earlier "
            "candidates). A candidate is checked against what is left of the target, r (at first p itself): it is kept "
-           "when u < min(1, r/q_j); on a rejection r shrinks to max(0, r − q_j), renormalised, and the next candidate "
+           "when u < min(1, r/qⱼ); on a rejection r shrinks to max(0, r − qⱼ), renormalised, and the next candidate "
            "is tried.",
-    "head": "Candidate {j} of {m}: “{tok}”, drawn from {source} by d = {d}, checked against {target}.",
+    # d is the draft's draw: a uniform draw mapped through the running total of the chances it draws from
+    "head": "Candidate {j} of {m}: “{tok}”, drawn from {source} by a uniform draw d = {d}: with the chances laid end to "
+            "end from 0 to 1, d lands in the segment of “{tok}”, [{lo}, {hi}). It is checked against {target}.",
     "source_q": "q",
     "source_without": "q without {removed}, renormalised",
     "target_p": "p",
@@ -104,19 +106,36 @@ TREES: dict[str, Any] = {
     "kept": "Candidate {j} of {m}, “{tok}”, is kept and committed; no later candidate is drawn.",
     "all_rejected": "All {m} candidates were rejected, so “{tok}” was drawn from what was left of the target.",
     "seen": " Positions where a candidate was kept: {acc} ({seen}); exactly, A = {rate}.",
-    "tally_empty": "No draws yet with {m} candidates. Each press of the two buttons below verifies the whole position "
-                   "afresh that many times: new candidates, their checks in turn, and the last draw when all are "
-                   "rejected.",
-    "counts": "Per token: how often it was drawn as a candidate, how often such a candidate was kept, and the two "
-              "divided (a later candidate is checked against a shrunken r, so this is not min(1, p/q)). ",
-    "caption": "Each committed token, by a kept candidate and as the last draw from what was left of the target. "
-               "Beneath every observed frequency: on top, the exact shares, a kept candidate solid and the last draw "
-               "hatched, adding up to p; below, the tally, divided in the same two routes.",
+    "tally_empty": "No draws yet with {m} candidates. The buttons Draw 100 times and Draw 10,000 times above verify the "
+                   "whole position afresh that many times: new candidates, their checks in turn, and the last draw "
+                   "when all are rejected.",
+    # the tally's column heads with several candidates: short, so that the table fits a phone; counts says what each is
+    "heads": ["drawn", "kept", "kept ÷ drawn", "last draw", "freq."],
+    "counts": "Per token: drawn, how often it was drawn as a candidate; kept, how often such a candidate was kept; "
+              "kept ÷ drawn, the two divided (a later candidate is checked against a shrunken r, so this is not "
+              "min(1, p/q)); last draw, how often it was drawn from what was left of the target after every candidate "
+              "was rejected; freq., the share of the draws that committed it. ",
+    "caption": "Beneath every freq.: on top, the exact shares, a kept candidate solid and the last draw hatched, adding "
+               "up to p; below, the tally, divided in the same two routes.",
+    "caption_broken": "Beneath every freq.: on top, the exact shares this broken sampler commits, a kept candidate solid and "
+                      "the last draw hatched; below, the tally, divided in the same two routes.",
+    # a control that another one set, said in a sentence beside them when it happens (templates/js/lab.js)
+    "resets": {
+        "rule_for_m": "Only the accept test checks several candidates, so the verification rule was set to it.",
+        "m_for_rule": "Only the accept test checks several candidates, so Candidates was set to 1.",
+        "rule_for_sampler": "Broken samplers bend the accept test, so the verification rule was set to it.",
+        "sampler_for_rule": "Broken samplers bend the accept test, so Sampler was set back to “{rule}”.",
+        "m_for_one": "The broken sampler “{name}” checks one candidate per position, so Candidates was set to 1.",
+        "sampler_for_one": "The broken sampler “{name}” checks one candidate per position, so Sampler was set back to "
+                           "“{rule}”.",
+        "m_for_tree": "Broken samplers with several candidates need 2 or more, so Candidates was set to {m}.",
+        "sampler_for_tree": "Broken samplers with several candidates need 2 or more, so Sampler was set back to “{rule}”.",
+        "way_for_tree": "“{name}” draws in its own way, so the draw menu is locked on “{way}”.",
+    },
     # why each broken way of trees.BROKEN moves the committed token away from p, by its id
     "why": {
-        "against-p": "each later candidate is checked against p itself rather than against what the earlier "
-                     "rejections left of it, so tokens the draft offers generously get several chances at the full "
-                     "p and come too often",
+        "against-p": "every candidate is held to min(1, p/q) again instead of to the shrinking r, so a token whose q "
+                     "covers its p is kept with its whole p at every try, and such tokens come too often",
         "plain-q": "a candidate drawn without replacement is more likely than q says, but the check divides by q, "
                    "so candidates pass too easily and the tokens the draft favours come too often",
         "typical": "a candidate is kept whenever the target gives it enough probability, with no draw against "
@@ -130,9 +149,9 @@ TREES_STATIC = {
     "caption": "Several candidates at position {pos} of {name}: the chance A that one of m candidates is kept, "
                "exactly. Both ways commit p.",
     "rule": "With several candidates, the draft proposes m tokens at one position and the target tries them in turn: "
-            "candidate j, drawn from q_j, is kept with chance min(1, r/q_j), where r starts as p and, after each "
-            "rejection, becomes max(0, r − q_j) renormalised; if all m are rejected the token is drawn from the last "
-            "r. With replacement every q_j is q; without, q_j is q with the earlier candidates left out, "
+            "candidate j, drawn from qⱼ, is kept with chance min(1, r/qⱼ), where r starts as p and, after each "
+            "rejection, becomes max(0, r − qⱼ) renormalised; if all m are rejected the token is drawn from the last "
+            "r. With replacement every qⱼ is q; without, qⱼ is q with the earlier candidates left out, "
             "renormalised.",
     "col_m": "m",
     "approx": "{a} ≈ {f}",

@@ -10,6 +10,8 @@ from fractions import Fraction
 
 from playwright.sync_api import Page, expect
 
+from speculative import strings
+
 
 def lab(page: Page):
     return page.locator("#lab")
@@ -62,8 +64,11 @@ def tally_columns(page: Page, *names: str) -> list[tuple[int, ...]]:
 
 
 def tally_counts(page: Page) -> list[tuple[int, int]]:
-    """Returns each token's (accepted, replaced) counts as the tally's table shows them."""
-    return [(a, r) for a, r in tally_columns(page, "accepted", "replaced")]
+    """Returns each token's (accepted, replaced) counts as the tally's table shows them: with several candidates per
+    position, its columns "kept" and "last draw" (strings.TREES["heads"])."""
+    kept, last = strings.TREES["heads"][1], strings.TREES["heads"][3]
+    several = last in page.locator("[data-lab-tally] table thead th").all_text_contents()
+    return [(a, r) for a, r in tally_columns(page, *((kept, last) if several else ("accepted", "replaced")))]
 
 
 def draw(page: Page, times: int) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from fractions import Fraction
 
 import pytest
@@ -85,6 +86,44 @@ def test_the_no_script_table_gives_a_for_every_m_both_ways_at_the_labs_position(
                  for a in (trees.position(p, q, m, s).acceptance for s in trees.SPECS)]
         assert f'<tr><th scope="row">{m}</th>' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>" in html
     assert text.fill(strings.TREES_STATIC["rule"], {}) in html
+
+
+def text_of(table) -> list[str]:
+    """Returns every string of a words table, nested ones included."""
+    if isinstance(table, str):
+        return [table]
+    items = table.values() if isinstance(table, dict) else table
+    return [t for item in items for t in text_of(item)]
+
+
+def test_the_labs_words_write_a_subscript_as_the_page_does():
+    """α₁ on the page, so qⱼ in the lab: no q_j."""
+    for words in text_of(strings.TREES) + text_of(strings.TREES_STATIC):
+        assert "_j" not in words, words
+
+
+def test_checking_every_candidate_against_p_favours_the_tokens_whose_q_covers_p_as_its_why_says(trace):
+    """The why of "Every candidate checked against p": each try keeps a token whose q covers its p (q ≥ p > 0) with its
+    whole p, so with two or more candidates it comes too often, wherever the draft can miss (0 < α < 1): at every
+    shipped position and at 300 random ones."""
+    assert "a token whose q covers its p" in strings.TREES["why"]["against-p"]
+    rng = random.Random(7)
+    size = len(trace["vocabulary"])
+    cases = [dists(pos) for _, pos in shipped_positions(trace)]
+    cases += [(tuple(Fraction(a, 8) for a in random_eighths(rng, size)), tuple(Fraction(b, 8) for b in random_eighths(rng, size)))
+              for _ in range(300)]
+    seen = 0
+    for p, q in cases:
+        alpha = sum((min(a, b) for a, b in zip(p, q, strict=True)), Fraction(0))
+        if not 0 < alpha < 1:
+            continue
+        for m in MS[1:]:
+            c = trees.position(p, q, m, trees.BY_ID["against-p"]).committed
+            for y in range(len(p)):
+                if q[y] >= p[y] > 0:
+                    assert c[y] > p[y], (p, q, m, y)
+                    seen += 1
+    assert seen
 
 
 # --- lab_trees.js against trees.position ---------------------------------------------------------------------------
@@ -222,6 +261,101 @@ def test_one_draw_shows_each_candidates_check_in_turn(pages, page_url, trace):
 
 
 @pytest.mark.browser
+def test_each_candidate_says_its_draw_d_and_writes_r_and_q_as_p_and_q_are(pages, page_url, trace, explained):
+    """d is a uniform draw laid against q's running total: the heading names the segment it lands in, which holds d,
+    and for the first candidate is the drawn token's own segment of q, over the position's denominator; the first
+    candidate's bars write r (p itself) and q as the one-candidate bars write p and q."""
+    page = seeded(pages, page_url)
+    where = trace["lab"]["where"]
+    pos = dict(shipped_positions(trace))[where]
+    _, q = dists(pos)
+    den = denominators(explained)[where.split("/")[0]]
+    cuts = [sum(q[:y], Fraction(0)) for y in range(len(q) + 1)]
+    candidates(page).select_option("3")
+    box = lab(page).locator("[data-lab-trees]")
+    for _ in range(8):
+        box.get_by_role("button", name="Draw the candidates").click()
+        heads = [h for h in box.locator("[data-lab-trees-head]").all_text_contents() if h.startswith("Candidate ")]
+        assert heads
+        for j, head in enumerate(heads):
+            found = re.search(r"d = ([\d.]+): .*segment of “.*?”, \[([^,\]]+), ([^)]+)\)", head)
+            assert found, head
+            d, lo, hi = Fraction(found[1]), Fraction(found[2]), Fraction(found[3])
+            assert lo <= d < hi, head
+            if j == 0:
+                y = next(y for y in range(len(q)) if q[y] and cuts[y] <= d < cuts[y + 1])
+                assert f"“{trace['labels'][y]}”" in head
+                assert (found[2], found[3]) == (prob_str(cuts[y], den), prob_str(cuts[y + 1], den)), head
+        numbers = box.locator(".lab-trees-step").first.locator(".bar-num").all_text_contents()
+        assert numbers == [text.fill(strings.TREES["numbers"], {"p": a, "q": b}) for a, b in zip(pos["target"], pos["draft"], strict=True)]
+    page.close()
+
+
+LAB_BUTTONS = ("Draw u", "Reset tally", "Draw 100 times", "Draw 10,000 times", "Draw the candidates")
+
+
+def the_buttons_the_tally_names_are_shown_above_it(page: Page) -> None:
+    """The tally's words before any draw name buttons: each is on the page, above the words."""
+    readout = lab(page).locator("[data-lab-tally-readout]")
+    said = readout.text_content() or ""
+    named = [b for b in LAB_BUTTONS if b in said]
+    assert named and "below" not in said, said
+    top = (readout.bounding_box() or {})["y"]
+    for name in named:
+        button = lab(page).get_by_role("button", name=name, exact=True)
+        expect(button).to_be_visible()
+        box = button.bounding_box() or {}
+        assert box["y"] + box["height"] <= top, (name, said)
+
+
+@pytest.mark.browser
+def test_before_any_draw_the_tally_names_only_buttons_shown_above_it(pages, page_url, trace):
+    size = len(trace["vocabulary"])
+    page = seeded(pages, page_url)
+    for m in ("1", "2", "4"):
+        candidates(page).select_option(m)
+        the_buttons_the_tally_names_are_shown_above_it(page)
+    page.close()
+    page = seeded(pages, page_url, link(fitted([4, 4, 0, 0, 2, 1], size), fitted([1, 1, 2, 2, 1, 1], size)))  # p sums to 11/8
+    expect(lab(page).locator("[data-lab-off]")).to_be_visible()
+    candidates(page).select_option("3")
+    expect(lab(page).locator("[data-lab-tally-readout]")).to_have_text(text.fill(strings.TREES["tally_empty"], {"m": 3}))
+    the_buttons_the_tally_names_are_shown_above_it(page)
+    page.close()
+
+
+@pytest.mark.browser
+def test_a_control_that_sets_another_says_so_beside_them(pages, page_url, trace):
+    page = seeded(pages, page_url, seed=None)
+    resets, note, sampler = strings.TREES["resets"], lab(page).locator("[data-lab-note]"), lab(page).get_by_label("Sampler", exact=True)
+    rule = variants.VARIANTS[0].name
+    sampler.select_option("1")  # a broken sampler of one candidate, at one candidate: nothing else moves
+    expect(note).to_be_hidden()
+    candidates(page).select_option("2")
+    expect(sampler).to_have_value("0")
+    expect(note).to_have_text(text.fill(resets["sampler_for_one"], {"name": variants.VARIANTS[1].name, "rule": rule}))
+    expect(note).to_be_visible()
+    candidates(page).select_option("1")
+    expect(note).to_be_hidden()
+    tree = trees.BROKEN[1]
+    sampler.select_option(str(len(variants.VARIANTS) + 1))  # a broken way of several candidates sets two and its way
+    expect(candidates(page)).to_have_value("2")
+    expect(way_select(page)).to_be_disabled()
+    way = trees.SPECS[0 if tree.replace else 1]
+    expect(way_select(page)).to_have_value(way.id)
+    expect(note).to_have_text(text.fill(resets["m_for_tree"], {"m": 2}) + " "
+                              + text.fill(resets["way_for_tree"], {"name": tree.name, "way": way.name}))
+    candidates(page).select_option("1")
+    expect(sampler).to_have_value("0")
+    expect(note).to_have_text(text.fill(resets["sampler_for_tree"], {"rule": rule}))
+    candidates(page).select_option("3")
+    lab(page).get_by_role("radio", name="Exact match").check()
+    expect(candidates(page)).to_have_value("1")
+    expect(note).to_have_text(resets["m_for_rule"])
+    page.close()
+
+
+@pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.parametrize("way", [s.id for s in trees.SPECS])
 def test_the_tally_with_several_candidates_converges_to_p(pages, page_url, trace, way):
@@ -322,6 +456,29 @@ def test_several_candidates_fit_360px_without_sideways_scroll(pages, page_url, t
     for _ in range(5):
         lab(page).locator("[data-lab-trees]").get_by_role("button", name="Draw the candidates").click()
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.close()
+
+
+# The tally's scroll box: whether the table scrolls sideways in it, and whether its caption's words end inside it.
+TALLY_FITS_JS = """t => { const box = t.closest('.table-scroll'), b = box.getBoundingClientRect(), c = t.caption.getBoundingClientRect();
+  return { scrolls: box.scrollWidth > box.clientWidth + 1, caption: c.left >= b.left - 0.5 && c.right <= b.right + 0.5 }; }"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_at_360px_the_tallys_caption_wraps_in_the_screen_and_four_candidates_table_needs_no_sideways_scroll(pages, page_url, scheme):
+    page = seeded(pages, page_url)
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.emulate_media(color_scheme=scheme)
+    table = lab(page).locator("[data-lab-tally] table")
+    lab(page).get_by_role("button", name="Draw 10,000 times").click()
+    assert table.evaluate(TALLY_FITS_JS)["caption"]  # one candidate: the table may scroll, its caption does not
+    lab(page).get_by_label("Candidates per position", exact=True).select_option("4")
+    draw(page, 10)  # 100,000 draws: six-figure counts
+    assert table.evaluate(TALLY_FITS_JS) == {"scrolls": False, "caption": True}
+    heads = table.locator("thead th").all_text_contents()
+    assert heads[1:-1] == strings.TREES["heads"]
+    assert all(h in strings.TREES["counts"] for h in strings.TREES["heads"])  # the caption says what each head means
     page.close()
 
 

@@ -146,13 +146,15 @@ class Lab(Figure):
         return {"profile": i, "where": f"{ex.results[i].profile.id}/{pos}", "pos": pos, "token": token, "u": u}
 
     def trace(self) -> dict[str, Any]:
-        """Returns the script's part: the opening state, what each broken sampler commits at each position, and the
-        same for several candidates per position (trees)."""
+        """Returns the script's part: the opening state, what each broken sampler commits at each position, the
+        same for several candidates per position (trees), and each profile's denominator, which the script writes a
+        candidate's r and q over as the build writes p and q."""
         at = _trees_at(self._positions())
         return {**self._default(), "broken": {w: [b.json(self._denom_at(w)) for b in bs] for w, bs in self._broken().items()},
                 "shows": self._shows(), "max_candidates": trees.MAX_CANDIDATES, "typical": list(trees.TYPICAL),
                 "ways": [_way_json(s) for s in trees.SPECS], "tree_broken": [_way_json(s) for s in trees.BROKEN],
-                "trees": {w: t.json(self._denom_at(w)) for w, t in at.items()}, "tree_shows": _tree_shows(at)}
+                "trees": {w: t.json(self._denom_at(w)) for w, t in at.items()}, "tree_shows": _tree_shows(at),
+                "denoms": {r.profile.id: self.ex.position_denom(i) for i, r in enumerate(self.ex.results)}}
 
     def _positions(self) -> dict[str, tuple[Dist, Dist]]:
         """Returns {"profile/position": (p, q)} for every shipped position, in page order."""

@@ -13,7 +13,8 @@ const LAB_PARTS = {
   residual: '[data-lab-residual]', r: '[data-lab-r]', segments: '[data-lab-segments]', rep: '[data-lab-rep]', repGhosts: '[data-lab-rep-ghosts]',
   rules: '[data-lab-rules]', own: '[data-lab-own]', grid: '[data-lab-own-grid]', row: '[data-lab-own-row]', off: '[data-lab-off]',
   rate: '[data-lab-rate]', test: '[data-lab-test]', sampler: '[data-lab-sampler]', variantAt: '[data-lab-variant-at]',
-  candidates: '[data-lab-candidates]', way: '[data-lab-way]', treesAt: '[data-lab-trees-at]', treeStep: '[data-lab-trees-step]'
+  candidates: '[data-lab-candidates]', way: '[data-lab-way]', treesAt: '[data-lab-trees-at]', treeStep: '[data-lab-trees-step]',
+  note: '[data-lab-note]'
 };
 
 // "divergent/4" -> that profile's position 4: {prof, pos, n}; `where` must name one (limitLab sees to it).
@@ -103,7 +104,8 @@ function treeFigures(fig, way, broken) {
   const P = fig.pos.target.map(EXACT.of), Q = fig.pos.draft.map(EXACT.of);
   const p = P.map(EXACT.toFloat), q = Q.map(EXACT.toFloat), floats = treeRoutes(p, q, s.m, way, TREE_FLOATS, lab.typical);
   const exact = own ? treeRoutes(P, Q, s.m, way, EXACT, lab.typical) : null;
-  const t = { way, P, Q, shares: floats.kept.map((a, y) => [a, floats.drawn[y]]), setup: treeSetup(p, q, s.m, way, lab.typical) };
+  const t = { way, P, Q, shares: floats.kept.map((a, y) => [a, floats.drawn[y]]), setup: treeSetup(p, q, s.m, way, lab.typical),
+    denom: BigInt(own ? 8 : lab.denoms[s.where.split('/')[0]]) };  // the one p and q are written over
   if (broken < 0) {
     t.a = own ? bigEighths(exact.acceptance) : lab.trees[s.where].a[way.id][s.m - 1];
     return t;
@@ -242,20 +244,20 @@ function bindLab(fig) {
   ui.select.addEventListener('change', () => {
     const v = ui.select.value, own = v === OWN_WHERE;
     // a shipped position opens on the data file's own proposal there
-    fig.update(own && fig.state.where !== OWN_WHERE ? ownStart(fig.pos, fig.trace.vocabulary.length)
+    choose(fig, ui.select, own && fig.state.where !== OWN_WHERE ? ownStart(fig.pos, fig.trace.vocabulary.length)
       : own ? { where: v } : { where: v, token: labAt(fig.trace, limitWhere(fig.trace, v)).pos.proposal });
   });
-  ui.rules.addEventListener('change', e => { fig.update({ rule: e.target.value, sampler: 0, m: 1 }); });
+  ui.rules.addEventListener('change', e => { choose(fig, ui.rules, { rule: e.target.value, sampler: 0, m: 1 }); });
   ui.sampler.addEventListener('change', () => {
     const v = Number(ui.sampler.value), several = v >= fig.trace.samplers.length;  // a broken way of several candidates
-    fig.update({ sampler: v, rule: fig.trace.rules[0].id, m: several ? Math.max(2, fig.state.m) : v ? 1 : fig.state.m });
+    choose(fig, ui.sampler, { sampler: v, rule: fig.trace.rules[0].id, m: several ? Math.max(2, fig.state.m) : v ? 1 : fig.state.m });
   });
   ui.candidates.addEventListener('change', () => {
     const m = Number(ui.candidates.value), s = fig.state, n = fig.trace.samplers.length;
     const keep = s.sampler >= n ? m > 1 : s.sampler === 0 || m === 1;  // a broken sampler stays while it still applies
-    fig.update({ m, rule: fig.trace.rules[0].id, sampler: keep ? s.sampler : 0, chain: freshChain(fig) });
+    choose(fig, ui.candidates, { m, rule: fig.trace.rules[0].id, sampler: keep ? s.sampler : 0, chain: freshChain(fig) });
   });
-  ui.way.addEventListener('change', () => { fig.update({ way: ui.way.value, chain: freshChain(fig) }); });
+  ui.way.addEventListener('change', () => { choose(fig, ui.way, { way: ui.way.value, chain: freshChain(fig) }); });
   ui.grid.addEventListener('input', e => {
     const t = e.target, patch = {};
     patch[t.dataset.labOwnValue] = fig.state[t.dataset.labOwnValue].slice();
@@ -275,6 +277,34 @@ function bindLab(fig) {
     // links name accept-test proposals, and the u that shows their point (a rejecting one where chance decides)
     fig.update({ where: `${parts[0]}/${parts[1]}`, token: Number(parts[2]), rule: fig.trace.rules[0].id, u: parts[3] === undefined ? fig.state.u : parts[3] });
   });
+}
+
+// A control the reader changed (`control`: its element in fig.ui) and what it sets; the controls that setting
+// moves besides (the rule, the sampler, the candidates, the draw menu's lock) are said in a sentence each beside them.
+function choose(fig, control, patch) {
+  const s = fig.state, before = { rule: s.rule, sampler: s.sampler, m: s.m };
+  fig.update(patch);
+  fig.ui.note.textContent = resetText(fig, control, before);
+}
+
+// What moved besides the control chosen, and why: "" when nothing did. Each sentence may name a sampler: the one
+// chosen, or the one the change put back.
+function resetText(fig, control, before) {
+  const s = fig.state, ui = fig.ui, R = fig.trace.text.trees.resets, n = fig.trace.samplers.length, lab = fig.trace.lab, out = [];
+  if (control !== ui.rules && s.rule !== before.rule) out.push([control === ui.candidates ? R.rule_for_m : R.rule_for_sampler]);
+  if (control !== ui.candidates && s.m !== before.m) {
+    out.push(control === ui.rules ? [R.m_for_rule] : s.sampler >= n ? [R.m_for_tree] : [R.m_for_one, s.sampler]);
+  }
+  if (control !== ui.sampler && s.sampler !== before.sampler) {
+    const back = before.sampler >= n ? R.sampler_for_tree : R.sampler_for_one;
+    out.push(control === ui.rules ? [R.sampler_for_rule] : [back, before.sampler]);
+  }
+  if (control === ui.sampler && s.sampler >= n && s.sampler !== before.sampler) out.push([R.way_for_tree, s.sampler]);
+  return out.map(([pattern, v]) => {
+    const broken = v >= n ? lab.tree_broken[v - n] : null, named = broken || fig.trace.samplers[v || 0];
+    const way = broken ? lab.ways[broken.replace ? 0 : 1].name : '';
+    return fill(pattern, { rule: fig.trace.samplers[0].name, m: s.m, name: named.name, way });
+  }).join(' ');
 }
 
 // The two controls of several candidates: the way applies only at m ≥ 2 under a correct way (a broken way of several

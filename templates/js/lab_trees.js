@@ -35,10 +35,14 @@ const TREE_FLOATS = Object.assign({}, FLOATS, { of: fracValue, fromFloat: x => x
 // "3/8", "1", "0": a fraction as Python's str(Fraction) writes it.
 function bigText(a) { return a[1] === 1n ? String(a[0]) : `${a[0]}/${a[1]}`; }
 
-// A probability as the build writes it over the denominator 8 (prob_str in text.py): "2/8", or reduced ("7/16").
-function bigEighths(a) {
-  return a[0] === 0n || a[0] === a[1] || 8n % a[1] ? bigText(a) : `${a[0] * 8n / a[1]}/8`;
+// A probability as the build writes it over the position's denominator d, a BigInt (prob_str in text.py): "2/8" over
+// 8, or reduced ("7/16", "1/3") where it is not a multiple of 1/d, and reduced too over a denominator above 32.
+function bigOver(a, d) {
+  return a[0] === 0n || a[0] === a[1] || d > 32n || d % a[1] ? bigText(a) : `${a[0] * (d / a[1])}/${d}`;
 }
+
+// ... over the denominator 8, the reader's own position's.
+function bigEighths(a) { return bigOver(a, 8n); }
 
 // A fraction of 0 to 1 rounded half-up to `places` decimals, from the exact value (as text.decimal_str).
 function bigDecimal(a, places) {
@@ -187,8 +191,8 @@ function treeSteps(P, Q, m, way, chain) {
     const qj = way.replace ? Q : withoutT(Q, tried, A);
     if (!qj) break;
     const x = inverseCdf(qj.map(A.toFloat), chain[2 * j]), keep = keepT(r[x], qj[x], A), u = chain[2 * j + 1];
-    const kept = u < A.toFloat(keep);
-    steps.push({ r, qj, x, d: chain[2 * j], u, keep, kept, tried: tried.slice() });
+    const kept = u < A.toFloat(keep), lo = sumIn(qj.slice(0, x), A);
+    steps.push({ r, qj, x, d: chain[2 * j], lo, hi: A.add(lo, qj[x]), u, keep, kept, tried: tried.slice() });
     if (kept) return { steps, final: null };
     r = shrunkT(r, qj, A) || r;
     tried.push(x);
@@ -198,21 +202,23 @@ function treeSteps(P, Q, m, way, chain) {
   return { steps, final: { r, cuts, y: inverseCdf(r.map(A.toFloat), chain[2 * m]), d: chain[2 * m], tried: steps.length } };
 }
 
-// "“the” 1/3, “cat” 2/3": the tokens a distribution gives any chance, with their chances.
-function distText(dist, labels, T) {
-  return dist.map((a, y) => a[0] ? fill(T.item, { tok: labels[y], p: bigText(a) }) : '').filter(Boolean).join(T.sep);
+// "“the” 1/3, “cat” 2/8": the tokens a distribution gives any chance, with their chances over the denominator d.
+function distText(dist, labels, T, d) {
+  return dist.map((a, y) => a[0] ? fill(T.item, { tok: labels[y], p: bigOver(a, d) }) : '').filter(Boolean).join(T.sep);
 }
 
-// One candidate's part of the run: its heading, its target r against its draft q_j as overlap bars (x marked), and
-// its accept strip, u against min(1, r(x)/q_j(x)).
+// One candidate's part of the run: its heading (with the draw d that drew it from q_j, and the segment d landed in),
+// its target r against its draft q_j as overlap bars (x marked), both over the position's denominator as p and q are,
+// and its accept strip, u against min(1, r(x)/q_j(x)).
 function renderTreeStep(fig, li, step, j) {
-  const T = fig.trace.text.trees, labels = fig.trace.labels, m = fig.state.m, way = fig.tree.way;
+  const T = fig.trace.text.trees, labels = fig.trace.labels, m = fig.state.m, way = fig.tree.way, d = fig.tree.denom;
   const source = !step.tried.length || way.replace ? T.source_q
     : fill(T.source_without, { removed: step.tried.map(y => fill(fig.L.quoted, { tok: labels[y] })).join(T.sep) });
-  const target = j ? fill(T.target_r, { r: distText(step.r, labels, T) }) : T.target_p;
-  li.head.textContent = fill(T.head, { j: j + 1, m, tok: labels[step.x], source, d: step.d.toFixed(3), target });
-  const r = step.r.map(EXACT.toFloat), q = step.qj.map(EXACT.toFloat);
-  const pos = { target: step.r.map(bigText), draft: step.qj.map(bigText), bars: eighthsBars(r, q) };
+  const target = j ? fill(T.target_r, { r: distText(step.r, labels, T, d) }) : T.target_p;
+  li.head.textContent = fill(T.head, { j: j + 1, m, tok: labels[step.x], source, d: step.d.toFixed(3), target,
+    lo: bigOver(step.lo, d), hi: bigOver(step.hi, d) });
+  const r = step.r.map(EXACT.toFloat), q = step.qj.map(EXACT.toFloat), over = a => bigOver(a, d);
+  const pos = { target: step.r.map(over), draft: step.qj.map(over), bars: eighthsBars(r, q) };
   li.bars.hidden = false;
   li.bars.replaceChildren(...overlapRows(pos, fig.trace.vocabulary, step.x, T.numbers));
   acceptStrip(li.strip, { at: 0, a: EXACT.toFloat(step.keep), u: step.u.toFixed(3), bound: bigText(step.keep),
@@ -221,10 +227,10 @@ function renderTreeStep(fig, li, step, j) {
 
 // The last draw after m rejections: the residual strip's look, r's segments and the draw.
 function renderTreeFinal(fig, li, final) {
-  const T = fig.trace.text.trees, labels = fig.trace.labels, y = final.y, cuts = final.cuts;
-  li.head.textContent = fill(T.final_head, { m: final.tried, r: distText(final.r, labels, T) });
+  const T = fig.trace.text.trees, labels = fig.trace.labels, y = final.y, cuts = final.cuts, d = fig.tree.denom;
+  li.head.textContent = fill(T.final_head, { m: final.tried, r: distText(final.r, labels, T, d) });
   li.bars.hidden = true;
-  acceptStrip(li.strip, { cuts, names: fig.trace.vocabulary, shares: final.r.map(bigText), chosen: y,
+  acceptStrip(li.strip, { cuts, names: fig.trace.vocabulary, shares: final.r.map(a => bigOver(a, d)), chosen: y,
     u: final.d.toFixed(3), lo: (y ? cuts[y - 1] : 0).toFixed(3), hi: cuts[y].toFixed(3), tok: labels[y] }, fig.A);
 }
 

@@ -132,7 +132,8 @@ function renderTally(fig, pos) {
 function renderTallyReadout(fig, ps, freq, pos) {
   const L = fig.L, s = fig.state, n = s.n;
   const T = fig.trace.text.trees;
-  if (!freq) { fig.tally.readout.textContent = fig.broken ? L.tally_empty_broken : fig.tree ? fill(T.tally_empty, { m: s.m }) : L.tally_empty; return; }
+  // several candidates have no Draw u (also while the reader's own position does not sum to 8/8 and there is no tree)
+  if (!freq) { fig.tally.readout.textContent = fig.broken ? L.tally_empty_broken : s.m > 1 ? fill(T.tally_empty, { m: s.m }) : L.tally_empty; return; }
   const tv = distance(freq, ps), C = fig.trace.text.convergence;
   const bound = Math.sqrt((ps.length * Math.LN2 + Math.log(1 / NOISE_DELTA)) / (2 * n));
   const accepted = s.acc.reduce((a, b) => a + b, 0), f = { n: grouped(n, L.group), tv: tv.toFixed(4),
@@ -156,11 +157,13 @@ function distance(a, b) { return 0.5 * a.reduce((sum, x, y) => sum + Math.abs(x 
 
 // The identity as an experiment: per token, the counts by route and the observed frequency, its bar stacked the
 // same way as the exact shares drawn just above it, on one scale (exactShares: what each rule commits by each route).
+// With several candidates the heads are short (a kept candidate, the last draw), the caption saying what each is.
 function renderTallyTable(fig, pos, freq) {
   const s = fig.state, L = fig.L, T = fig.trace.text.walkthrough, top = Math.max(...pos.target.concat(pos.draft).map(fracValue));
-  fig.tally.box.caption.textContent = (fig.tree ? fig.trace.text.trees.counts : L.tally_counts) + (fig.broken ? L.tally_caption_broken
-    : fig.tree ? fig.trace.text.trees.caption : fig.trace.text.rule_words[s.rule].caption);
-  fig.tally.box.head.replaceChildren(headRow([T.col_token, L.col_prop, L.col_acc, L.col_kept, L.col_rep, L.col_freq, T.col_p]));
+  const TT = fig.trace.text.trees, heads = fig.tree ? TT.heads : [L.col_prop, L.col_acc, L.col_kept, L.col_rep, L.col_freq];
+  fig.tally.box.caption.textContent = fig.tree ? TT.counts + (fig.broken ? TT.caption_broken : TT.caption)
+    : L.tally_counts + (fig.broken ? L.tally_caption_broken : fig.trace.text.rule_words[s.rule].caption);
+  fig.tally.box.head.replaceChildren(headRow([T.col_token].concat(heads, [T.col_p])));
   fig.tally.box.body.replaceChildren(...fig.trace.vocabulary.map((tok, y) => {
     const share = fig.tree ? fig.tree.shares[y] : fig.broken ? brokenShares(fig.broken.pieces, y) : exactShares(pos, y, s.rule);
     const kept = s.prop[y] ? (s.acc[y] / s.prop[y]).toFixed(3) : L.no_share;  // accepted of proposed: its own acceptance
