@@ -34,10 +34,10 @@ GENERATOR_TREES: dict[str, Any] = {
     "alt_failed": "Depth {d}: {list}; all {n} failed, so “{tok}” came from the target’s remainder.",
     "alt_bonus": "Every depth kept a candidate, so the bonus “{tok}” came from the target.",
     "check_kept": "{n} candidates were drafted here ({list}) and tried in turn; “{x}” was candidate {j}: against the "
-                  "target’s remainder after the earlier rejections, r(x) = {r} and q_j(x) = {q}, so its chance to "
-                  "pass was min(1, r/q_j) = {a}, and the draw u = {u} < {a} kept it.",
+                  "target’s remainder after the earlier rejections, r(x) = {r} and qⱼ(x) = {q}, so its chance to "
+                  "pass was min(1, r/qⱼ) = {a}, and the draw u = {u} < {a} kept it.",
     "check_failed": "{n} candidates were drafted here ({list}) and every one failed its check, and “{y}” came "
-                    "from the last residual, max(0, r − q_j) renormalised, by a uniform draw of {draw}.",
+                    "from the last residual, max(0, r − qⱼ) renormalised, by a uniform draw of {draw}.",
     "tally": "Measured in this race, {m} candidates per position ({way}): {per} tokens per round and {pass} tokens per "
              "target pass on the clock; the chain (one candidate per position), run alongside from the same seed: "
              "{chain_per} and {chain_pass}. Each reads its own draws from that seed (a tree round drafts k · m "
