@@ -9,10 +9,10 @@
 
 const {
   clamp, corpusIds, figure, firstLargest, FLOATS, inverseCdf, levelCounts, ngramModel, oneAtATime, partsOf, probText,
-  renderGenerator, roundCost, starts, tempered, temperedRows, treeRound, uniformSource, variantPieces, whole
+  renderGenerator, roundCost, starts, tempered, temperedRows, treeRound, uniformSource, variantPieces, whole, withBonus
 } = shared;
 
-const ACCEPTED = 0, REPLACED = 1, BONUS = 2;  // a committed token's kind: its index in trace.generator.kinds
+const ACCEPTED = 0, REPLACED = 1;  // a committed token's kind: its index in trace.generator.kinds (the bonus, 2: withBonus)
 // The keys that move between a lane's tokens, which take one stop in the tab order between them (a roving tabindex).
 const GENERATOR_MOVES = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: -Infinity, End: Infinity };
 
@@ -59,11 +59,7 @@ function generatorRound(P, Q, context, k, draw, spec) {
     round.kinds.push(ACCEPTED);
     ctx = ctx.slice(1).concat([x]);
   }
-  round.r = draw();
-  round.bonusCtx = ctx;
-  round.committed.push(inverseCdf(P(ctx), round.r));
-  round.kinds.push(BONUS);
-  return round;
+  return withBonus(round, ctx, P, draw);
 }
 
 // A fresh race from the prompt at the state's settings: seeded (the page's run, or a test's opt-in), or from crypto.

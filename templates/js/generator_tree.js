@@ -68,6 +68,12 @@ function treeRound(P, Q, context, k, m, replace, draw) {
     round.kinds.push(TREE_ACCEPTED);
     ctx = ctx.slice(1).concat([x]);
   }
+  return withBonus(round, ctx, P, draw);
+}
+
+// A round that kept a token at every position ends with the bonus: one draw from the target after its last token
+// (the chain's rounds and the tree's alike).
+function withBonus(round, ctx, P, draw) {
   round.r = draw();
   round.bonusCtx = ctx;
   round.committed.push(inverseCdf(P(ctx), round.r));
@@ -75,4 +81,4 @@ function treeRound(P, Q, context, k, m, replace, draw) {
   return round;
 }
 
-Object.assign(shared, { treeRound });
+Object.assign(shared, { treeRound, withBonus });
