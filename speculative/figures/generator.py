@@ -228,7 +228,7 @@ class Generator(Figure):
                           "static_title": text.fill(g["static_title"], {"chain_per": decimal_str(chain_per, 2),
                                                                         "chain_pass": decimal_str(chain_pass, 2)}),
                           "static_rows": rows,
-                          "tree_key": list(g["tree_key"].items())}}
+                          "tree_key": [list(kv) for kv in g["tree_key"].items()]}}
 
     def _residual_words(self, last: Any) -> str:
         """Returns the residual strip's words after the round's rejection, as generator_view.js's residualCell: the
