@@ -68,10 +68,12 @@ def best_k(speedups: Sequence[Fraction]) -> int:
 
 
 def speedup_curve(acceptance: Sequence[Fraction], cost: CostModel, draft_step: Fraction | None = None,
-                  verify_cost: Fraction = Fraction(0)) -> tuple[Fraction, ...]:
+                  verify_cost: Fraction = Fraction(0), width: int = 1) -> tuple[Fraction, ...]:
     """Returns the speedup E_k / round_cost(k) at every k = 1..K [K]: the one speedup, at one draft-step cost (the
-    file's own when None) and one verification cost per position."""
-    return tuple(expected_tokens(acceptance[:k]) / round_cost(k, cost, draft_step, verify_cost)
+    file's own when None) and one verification cost per scored position; with `width` m > 1, of a full tree whose
+    pass scores m + m² + … + m^k nodes (acceptance then being each depth's A with m candidates)."""
+    return tuple(expected_tokens(acceptance[:k]) / round_cost(k, cost, draft_step, verify_cost,
+                                                             sum(width ** i for i in range(1, k + 1)))
                  for k in range(1, len(acceptance) + 1))
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .. import strings, text
 from ..dataset import CostModel, Dist
 from ..rules import NAMES
-from ..stats import best_k, expected_tokens, round_cost
+from ..stats import best_k, round_cost, speedup_curve
 from ..text import decimal_str
 from .common import Figure
 
@@ -74,10 +74,7 @@ def tree_acceptance(target: tuple[Dist, ...], draft: tuple[Dist, ...]) -> dict[s
 def tree_speedups(acceptance: Sequence[Fraction], m: int, cost: CostModel, c: Fraction, v: Fraction) -> list[Fraction]:
     """Returns a full tree of width m's speedup at every depth k = 1..K [K]: E_k over k·c + verify_round + v·nodes,
     nodes = m + m² + … + m^k (k draft passes, one target pass scoring every node); at m = 1 the chain's."""
-    from ..trees import tree_nodes
-
-    return [expected_tokens(acceptance[:k]) / round_cost(k, cost, c, v, tree_nodes(m, k))
-            for k in range(1, len(acceptance) + 1)]
+    return list(speedup_curve(acceptance, cost, c, v, width=m))
 
 
 @dataclass(frozen=True)
