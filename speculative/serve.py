@@ -45,8 +45,9 @@ LIVE_SCRIPT = """(() => {
   const me = document.currentScript, key = 'speculative-live-reload-scroll', epoch = Number(me.dataset.epoch);
   let version = -1, keep = null;  // keep: the position being restored, which a reload meanwhile passes on
   const saved = sessionStorage.getItem(key);
-  if (saved !== null) {  // back to where the tab was, held until the page's height has kept still for 2.5 s (at
-    // most 10 s): the page's own start may scroll it, and its charts join in an idle task after load
+  if (saved !== null) {  // back to where the tab was, held until every figure has started (data-started) and the
+    // page's height has then kept still for 2.5 s, at most 30 s: the page's own start may scroll it, and its charts
+    // join in idle tasks after their figures start, which scroll anchoring may follow
     sessionStorage.removeItem(key);
     let until = 0, last = 0, height = -1, touched = false;
     keep = Number(saved);
@@ -55,8 +56,11 @@ LIVE_SCRIPT = """(() => {
     }
     const hold = () => {
       const now = performance.now(), h = document.documentElement.scrollHeight;
-      last = last || now + 10000;
-      if (h !== height) { height = h; until = Math.min(now + 2500, last); }
+      last = last || now + 30000;
+      if (h !== height || !document.documentElement.hasAttribute('data-started')) {
+        height = h;
+        until = Math.min(now + 2500, last);
+      }
       if (touched) { keep = null; return; }
       if (Math.abs(window.scrollY - Number(saved)) > 1) window.scrollTo({ top: Number(saved), behavior: 'instant' });
       if (performance.now() < until) requestAnimationFrame(hold); else keep = null;

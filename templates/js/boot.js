@@ -1,7 +1,7 @@
 // Finds each figure's root and starts it, one figure per task, so that no start-up task blocks the page for long
 // on a slow phone. Each root starts on its own: a start that throws is logged with console.error under its figure's
 // name, and every other figure and root still starts (the one that threw stays as far as it got). Nothing is exposed
-// to the page's scripts, unless a benchmark opts in by setting window.__playerDebug before the page loads: once every
+// to the page's scripts (the root element only gains data-started once every figure has started), unless a benchmark opts in by setting window.__playerDebug before the page loads: once every
 // figure has started it gets window.__player.
 
 const { loadTrace, STARTERS } = shared;
@@ -14,7 +14,10 @@ function boot() {
   let spent = performance.now() - clock;
   (function next() {
     const s = queue.shift(), began = performance.now();
-    if (!s) return expose(figures, spent);
+    if (!s) {
+      document.documentElement.dataset.started = '';  // every figure has started: a live reload's hold may end
+      return expose(figures, spent);
+    }
     const started = startEach(s[0], s[1], s[2], trace);
     figures[s[0]] = s[3] ? started : started[0];
     spent += performance.now() - began;
