@@ -1,7 +1,8 @@
-"""The analysis cache, .cache/analysis.json: one analysis's view (the trace's JSON text and the template context),
-saved as plain JSON under the key it was computed for. The key hashes the parsed data, the prose's tokens, every
-module of the package and the interpreter's and numpy's versions, so an edit to any of them computes the analysis
-again; so does a file that is not exactly what pack() wrote (another key, damaged, or foreign)."""
+"""The analysis cache, .cache/analysis/<key>.json: an analysis's view (the trace's JSON text and the template
+context), saved as plain JSON under the key it was computed for; the pipeline keeps the few most recently used. The
+key hashes the parsed data, the prose's tokens, every module of the package and the interpreter's and numpy's
+versions, so an edit to any of them computes the analysis again; so does a file that is not exactly what pack()
+wrote (another key, damaged, or foreign)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Builds the page's files in memory: read every input through one reader, parse, analyse (cached), view and
-render. Nothing is written here but the analysis cache, .cache/analysis.json, which only ever saves work;
+render. Nothing is written here but the analysis cache, .cache/analysis/, which only ever saves work;
 publish.py writes the output folder.
 """
 
@@ -146,22 +146,36 @@ def explain(dataset, corpus: tuple[str, ...]):
     return analyse(dataset, corpus)
 
 
+ANALYSES = 8  # the analyses .cache/analysis/ keeps, the least recently used going first: undoing an edit is a hit
+
+
+def cache_file(key: str) -> Path:
+    """Returns where the analysis of this key is kept: .cache/analysis/<key>.json."""
+    return checkout.CACHE / "analysis" / f"{key}.json"
+
+
 def cached_view(key: str) -> tuple[str, dict] | None:
-    """Returns the (trace JSON, context) .cache/analysis.json holds for this key, or None if it holds anything else."""
+    """Returns the (trace JSON, context) .cache/analysis/ holds for this key, or None if it holds anything else."""
     try:
-        return cache.unpack(read_bytes(checkout.CACHE / "analysis.json", limit=64 << 20), key)
+        found = cache.unpack(read_bytes(cache_file(key), limit=64 << 20), key)
     except (ValueError, OSError):  # missing, not a regular file, or too big
         return None
+    with contextlib.suppress(OSError):
+        os.utime(cache_file(key))  # recently used: kept longest
+    return found
 
 
 def computed_view(dataset, key: str, corpus: tuple[str, ...]) -> tuple[str, dict]:
-    """Returns the (trace JSON, context) of a fresh analysis, saved to .cache/analysis.json when the folder allows."""
+    """Returns the (trace JSON, context) of a fresh analysis, saved to .cache/analysis/ when the folder allows."""
     from . import view
     explained = explain(dataset, corpus)
     figs = view.figures(explained)
     found = (cache.compact_json(view.trace(explained, figs)), view.context(explained, figs))
     with contextlib.suppress(OSError, TypeError, ValueError):  # a read-only checkout, or a value JSON cannot hold: build uncached
-        save_cache(checkout.CACHE / "analysis.json", cache.pack(key, *found))
+        save_cache(cache_file(key), cache.pack(key, *found))
+        kept = sorted(cache_file(key).parent.glob("*.json"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for old in kept[ANALYSES:]:
+            old.unlink()
     return found
 
 

@@ -6,6 +6,7 @@ often a position's check passes.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -69,12 +70,23 @@ def best_k(speedups: Sequence[Fraction]) -> int:
 
 def speedup_curve(acceptance: Sequence[Fraction], cost: CostModel, draft_step: Fraction | None = None,
                   verify_cost: Fraction = Fraction(0), width: int = 1) -> tuple[Fraction, ...]:
+    """speedup_curve_of, for any sequence of acceptances."""
+    return speedup_curve_of(tuple(acceptance), cost, draft_step, verify_cost, width)
+
+
+@functools.lru_cache(maxsize=4096)  # the explorer asks for each curve several times (its scale, its best tree, its bars)
+def speedup_curve_of(acceptance: tuple[Fraction, ...], cost: CostModel, draft_step: Fraction | None,
+                     verify_cost: Fraction, width: int) -> tuple[Fraction, ...]:
     """Returns the speedup E_k / round_cost(k) at every k = 1..K [K]: the one speedup, at one draft-step cost (the
     file's own when None) and one verification cost per scored position; with `width` m > 1, of a full tree whose
     pass scores m + m² + … + m^k nodes (acceptance then being each depth's A with m candidates)."""
-    return tuple(expected_tokens(acceptance[:k]) / round_cost(k, cost, draft_step, verify_cost,
-                                                             sum(width ** i for i in range(1, k + 1)))
-                 for k in range(1, len(acceptance) + 1))
+    curve, expected, run, nodes = [], Fraction(1), Fraction(1), 0
+    for k, a in enumerate(acceptance, start=1):  # E_k and the nodes grow by one depth each step
+        run *= a
+        expected += run
+        nodes += width ** k
+        curve.append(expected / round_cost(k, cost, draft_step, verify_cost, nodes))
+    return tuple(curve)
 
 
 def speedup_table(acceptance: Sequence[Fraction], cost: CostModel,

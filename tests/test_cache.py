@@ -59,7 +59,7 @@ def test_the_key_follows_every_module_of_the_package(dataset, monkeypatch):
 def fresh_cache(tmp_path, monkeypatch) -> Path:
     """Points the build's .cache/ at an empty folder."""
     monkeypatch.setattr(checkout, "CACHE", tmp_path / ".cache")
-    return tmp_path / ".cache" / "analysis.json"
+    return tmp_path / ".cache" / "analysis"
 
 
 def files() -> dict[str, bytes]:
@@ -68,7 +68,7 @@ def files() -> dict[str, bytes]:
 
 def test_a_hit_skips_the_analysis_and_writes_the_same_bytes(fresh_cache, monkeypatch):
     computed = files()
-    assert fresh_cache.is_file()
+    assert len(list(fresh_cache.glob("*.json"))) == 1
 
     def refuse(dataset, corpus):
         raise AssertionError("the analysis ran although the cache held it")
@@ -76,16 +76,41 @@ def test_a_hit_skips_the_analysis_and_writes_the_same_bytes(fresh_cache, monkeyp
     assert files() == computed
 
 
-def test_other_data_misses_the_cache(fresh_cache, tmp_path, monkeypatch):
-    files()
+def seeded(tmp_path: Path, seed: int) -> Path:
+    """Returns a copy of the data file with the Monte Carlo seed moved by `seed`: other data, another analysis."""
     raw = json.loads(DATA.read_text())
-    raw["monte_carlo"]["seed"] += 1
-    (tmp_path / "other.json").write_text(json.dumps(raw))
+    raw["monte_carlo"]["seed"] = (raw["monte_carlo"]["seed"] + seed) % 2**32
+    (tmp_path / f"seed-{seed}.json").write_text(json.dumps(raw))
+    return tmp_path / f"seed-{seed}.json"
+
+
+def test_other_data_misses_the_cache_and_undoing_the_edit_hits_it(fresh_cache, tmp_path, monkeypatch):
+    first = files()
     runs = []
     real = pipeline.explain
     monkeypatch.setattr(pipeline, "explain", lambda dataset, corpus: runs.append(1) or real(dataset, corpus))
-    pipeline.build_files(tmp_path / "other.json", ROOT / "content", ROOT / "templates")
+    pipeline.build_files(seeded(tmp_path, 1), ROOT / "content", ROOT / "templates")
     assert runs == [1]
+    assert files() == first and runs == [1], "back to the first data: its analysis is still kept"
+
+
+def test_the_cache_keeps_the_most_recently_used_analyses(fresh_cache, tmp_path, monkeypatch):
+    monkeypatch.setattr(pipeline, "ANALYSES", 2)
+    runs = []
+    real = pipeline.explain
+    monkeypatch.setattr(pipeline, "explain", lambda dataset, corpus: runs.append(1) or real(dataset, corpus))
+    data = [seeded(tmp_path, i) for i in range(3)]
+
+    def build(i: int) -> None:
+        pipeline.build_files(data[i], ROOT / "content", ROOT / "templates")
+    build(0), build(1), build(0)  # 0 used last: 1 is the least recently used
+    assert len(runs) == 2
+    build(2)
+    assert len(list(fresh_cache.glob("*.json"))) == 2 and len(runs) == 3
+    build(0)
+    assert len(runs) == 3, "the analysis used lately was kept"
+    build(1)
+    assert len(runs) == 4, "the least recently used one went"
 
 
 PROBE = """
@@ -118,4 +143,5 @@ def test_a_build_that_hits_the_cache_never_imports_numpy(tmp_path):
 
 def test_a_build_keeps_the_analysis_alone_in_its_cache(fresh_cache):
     files()
-    assert sorted(p.name for p in fresh_cache.parent.iterdir()) == ["analysis.json"]  # no record of passed checks
+    assert sorted(p.name for p in fresh_cache.parent.iterdir()) == ["analysis"]  # no record of passed checks
+    assert [p.suffix for p in fresh_cache.iterdir()] == [".json"]
