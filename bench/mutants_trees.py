@@ -20,8 +20,8 @@ MUTANTS = {
                                           "return tuple(max(ZERO, a - b) for a, b in zip(r, q, strict=True))"),
   "check against p, not r (exact)": ("keep = min(Fraction(1), (p if spec.against_p else r)[x] / check[x])", "keep = min(Fraction(1), p[x] / check[x])"),
   "without replacement removes nothing (exact)": ("state(nxt or r, removed if spec.replace else removed | {x}, j + 1)", "state(nxt or r, removed, j + 1)"),
-  "last draw from p, not r (exact)": ("return list((shrunk(p, q) or r) if spec.against_p and j else r), ZERO", "return list(p), ZERO"),
-  "one candidate fewer (exact)": ("if j == m or qj is None:", "if j >= m - 1 or qj is None:"),
+  "last draw from p, not r (exact)": ("end = (list((shrunk(p, q) or r) if spec.against_p and j else r), ZERO)", "end = (list(p), ZERO)"),
+  "one candidate fewer (exact)": ("for committed, kept in state(p, frozenset(), 0)[1:])", "for committed, kept in state(p, frozenset(), 0)[:-1])"),
   "sampler: residual not updated": ("r = np.where(live[:, None], _rows(np.maximum(0.0, r - check), r), r)", "r = r"),
   "sampler: accept ratio inverted": (
       "keep = live & (rng.random(n) < np.minimum(1.0, against / np.where(check[at, x] > 0, check[at, x], 1.0)))",

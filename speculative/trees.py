@@ -103,49 +103,70 @@ class Position:
     acceptance: Fraction  # A: the chance some candidate is kept
 
 
-@functools.lru_cache(maxsize=4096)  # the lab, the explorer and the picture ask for the same positions
 def position(p: Dist, q: Dist, m: int, spec: Spec = WITH) -> Position:
-    """Returns the exact committed distribution and acceptance of a position verified with m candidates: summed over
-    every way its candidates can be drawn, kept and rejected, each state of the recursion (r, the candidates removed,
-    how many were tried) worked out once."""
-    if spec.typical:
-        committed, kept = [ZERO] * len(p), ZERO
-        for path in _typical_paths(p, q, m):
-            committed[path.token] += path.chance
-            kept += path.chance if path.kept else ZERO
-        return Position(tuple(committed), kept)
-    memo: dict[tuple[Dist, frozenset[int], int], tuple[list[Fraction], Fraction]] = {}
+    """Returns the exact committed distribution and acceptance of a position verified with m candidates (1 to
+    MAX_CANDIDATES): positions(p, q, spec)[m - 1]."""
+    return positions(p, q, spec)[m - 1]
 
-    def state(r: Dist, removed: frozenset[int], j: int) -> tuple[list[Fraction], Fraction]:
+
+# One state's outcome for each m from its own j up to MAX_CANDIDATES: [m - j] (committed [V], chance one is kept).
+Outcomes = list[tuple[list[Fraction], Fraction]]
+
+
+@functools.lru_cache(maxsize=1024)  # the lab, the explorer and the picture ask for the same positions
+def positions(p: Dist, q: Dist, spec: Spec = WITH) -> tuple[Position, ...]:
+    """Returns position(p, q, m, spec) for m = 1 to MAX_CANDIDATES [m - 1]: summed over every way the candidates can
+    be drawn, kept and rejected, each state of the recursion (r, the candidates removed, how many were tried) worked
+    out once for every m, since a round with more candidates goes through the same states as one with fewer."""
+    if spec.typical:
+        return tuple(_typical(p, q, m) for m in range(1, MAX_CANDIDATES + 1))
+    memo: dict[tuple[Dist, frozenset[int], int], Outcomes] = {}
+
+    def state(r: Dist, removed: frozenset[int], j: int) -> Outcomes:
         if (r, removed, j) not in memo:
-            memo[r, removed, j] = _step(p, q, m, spec, r, removed, j, state)
+            memo[r, removed, j] = _step(p, q, spec, r, removed, j, state)
         return memo[r, removed, j]
 
-    committed, kept = state(p, frozenset(), 0)
+    return tuple(Position(tuple(committed), kept) for committed, kept in state(p, frozenset(), 0)[1:])
+
+
+def _typical(p: Dist, q: Dist, m: int) -> Position:
+    committed, kept = [ZERO] * len(p), ZERO
+    for path in _typical_paths(p, q, m):
+        committed[path.token] += path.chance
+        kept += path.chance if path.kept else ZERO
     return Position(tuple(committed), kept)
 
 
-def _step(p: Dist, q: Dist, m: int, spec: Spec, r: Dist, removed: frozenset[int], j: int,
-          state: Callable[[Dist, frozenset[int], int], tuple[list[Fraction], Fraction]]) -> tuple[list[Fraction], Fraction]:
-    """Returns what a round that reached candidate j + 1 with target r commits, and its chance of keeping one."""
+def _step(p: Dist, q: Dist, spec: Spec, r: Dist, removed: frozenset[int], j: int,
+          state: Callable[[Dist, frozenset[int], int], Outcomes]) -> Outcomes:
+    """Returns what a round that reached candidate j + 1 with target r commits, and its chance of keeping one, for
+    each m from j (no candidate left: the draw from r) to MAX_CANDIDATES."""
     qj = q if spec.replace else without(q, removed)
-    if j == m or qj is None:
-        return list((shrunk(p, q) or r) if spec.against_p and j else r), ZERO
+    end = (list((shrunk(p, q) or r) if spec.against_p and j else r), ZERO)
+    if j == MAX_CANDIDATES or qj is None:
+        return [end] * (MAX_CANDIDATES - j + 1)
     check = q if spec.plain_q else qj  # the draft the check and the peeling use
-    committed, kept = [ZERO] * len(p), ZERO
+    own, own_kept, rejected = [ZERO] * len(p), ZERO, []
     for x, qx in enumerate(qj):
         if not qx:
             continue
         keep = min(Fraction(1), (p if spec.against_p else r)[x] / check[x])
-        committed[x] += qx * keep
-        kept += qx * keep
+        own[x] += qx * keep
+        own_kept += qx * keep
         if keep < 1:
             nxt = r if spec.against_p else shrunk(r, check)
-            sub, sub_kept = state(nxt or r, removed if spec.replace else removed | {x}, j + 1)
             w = qx * (1 - keep)
+            rejected.append((w, state(nxt or r, removed if spec.replace else removed | {x}, j + 1)))
+    out = [end]
+    for i in range(MAX_CANDIDATES - j):  # m = j + 1 + i: the next state's outcome for the same m is its [i]
+        committed, kept = own, own_kept
+        for w, after in rejected:
+            sub, sub_kept = after[i]
             committed = [c + w * t for c, t in zip(committed, sub, strict=True)]
             kept += w * sub_kept
-    return committed, kept
+        out.append((committed, kept))
+    return out
 
 
 def peeled(p: Dist, q: Dist, m: int) -> tuple[tuple[Fraction, Dist], ...]:
