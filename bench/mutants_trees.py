@@ -14,7 +14,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MUTANTS = {
-  "kept chance not weighted by the draft (exact)": ("        committed[x] += qx * keep\n", "        committed[x] += keep\n"),
+  "kept chance not weighted by the draft (exact)": ("        own[x] += qx * keep\n", "        own[x] += keep\n"),
   "rejection weight without (1 - keep) (exact)": ("w = qx * (1 - keep)", "w = qx"),
   "residual of r without renormalising": ("return normalised([max(ZERO, a - b) for a, b in zip(r, q, strict=True)])",
                                           "return tuple(max(ZERO, a - b) for a, b in zip(r, q, strict=True))"),
