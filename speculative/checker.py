@@ -15,7 +15,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, validators
 
-from . import lm_settings
+from . import lm_settings, roofline
 from .errors import PLAIN, char_name, describe
 from .limits import FRACTION, MAX_ID, MAX_LABEL, MAX_NAME, MAX_POSITIONS, MAX_TOKENS, PAGE_IDS, PROFILE_ID, SCHEMA
 
@@ -30,6 +30,7 @@ def _items(validator: Any, items: Any, instance: Any, schema: dict) -> Iterator[
 
 
 VALIDATOR = validators.extend(Draft202012Validator, {"items": _items})(SCHEMA)
+ROOFLINE_NAME = SCHEMA["properties"]["roofline"]["properties"]["hardware"]["items"]["properties"]["name"]["maxLength"]
 VALUE_CHECKED = {"fraction", "probability", "distribution", "visible_text"}  # $defs whose messages read the value
 
 
@@ -71,6 +72,10 @@ LISTS = {
     "verify_costs": ("a non-empty list of verification costs per drafted position", "cost",
                      ", so the speedup explorer's choices fit the page"),
     "temperatures": ("a list of {minItems} to {maxItems} temperatures", "", ""),
+    "hardware": ("a non-empty list of hardware", "entry", ", so the figure's choices fit a phone screen"),
+    "model_pairs": ("a non-empty list of model pairs", "pair", ", so the figure's choices fit a phone screen"),
+    "table_batches": ("a list of {minItems} to {maxItems} different batch sizes", "batch size",
+                      ", so the table fits a phone screen"),
 }
 
 
@@ -124,6 +129,7 @@ def fraction_expected(value: Any) -> str:
 
 
 BOUNDED = {"discount": 'a discount strictly between {lo} and {hi}, such as "3/4"', "verify_round": "a positive cost",
+           "bytes_per_parameter": 'a number of bytes above {lo} and at most {hi}, such as "2"',
            "temperatures": "a temperature from {lo} to {hi}", "default_temperature": "a temperature from {lo} to {hi}"}
 
 
@@ -160,10 +166,10 @@ def _dict(value: Any) -> dict:
 
 
 def _costs(raw: dict, found: Found) -> dict[Path_, Fraction | None]:
-    """Returns each fraction of cost_model and language_model by its path, None where it has a problem (added to
-    `found`); a distribution's are checked with it."""
+    """Returns each fraction of cost_model, language_model and roofline by its path, None where it has a problem
+    (added to `found`); a distribution's are checked with it."""
     places: list[tuple[Path_, Any]] = []
-    for parent in ("cost_model", "language_model"):
+    for parent in ("cost_model", "language_model", "roofline"):
         for key, value in _dict(raw.get(parent)).items():
             node = SCHEMA["properties"][parent]["properties"].get(key, {})
             if node.get("$ref") == "#/$defs/fraction":
@@ -310,9 +316,13 @@ def _labels(raw: dict, found: Found) -> None:
     tokens = [(("vocabulary", i), t) for i, t in enumerate(_list(raw.get("vocabulary"), MAX_TOKENS))]
     names = [(("profiles", p, "name"), profile["name"]) for p, profile in enumerate(_list(raw.get("profiles")))
              if isinstance(profile, dict) and "name" in profile]
-    for places, most, what in ((tokens, MAX_LABEL, "a token"), (names, MAX_NAME, "a name")):
+    machines, pairs = ([((*key, i, "name"), item["name"]) for i, item in enumerate(_list(_dict(raw.get("roofline")).get(key[1])))
+                        if isinstance(item, dict) and "name" in item] for key in (("roofline", "hardware"), ("roofline", "model_pairs")))
+    for places, most, what in ((tokens, MAX_LABEL, "a token"), (names, MAX_NAME, "a name"),
+                               (machines, ROOFLINE_NAME, "a name"), (pairs, ROOFLINE_NAME, "a name")):
         found += [(path, problem) for path, value in places if (problem := _label(value, most, what))]
-    found += _unique(tokens, "token") + _unique(names, "profile name")
+    found += (_unique(tokens, "token") + _unique(names, "profile name") + _unique(machines, "hardware name")
+              + _unique(pairs, "model pair name"))
 
 
 def _ids(raw: dict, reserved: frozenset[str], owners: Mapping[str, str], found: Found) -> None:
@@ -384,6 +394,8 @@ def problems(raw: Any, reserved: frozenset[str], owners: Mapping[str, str]) -> F
         _proposals(raw, vocab, k, _distributions(raw, size, k, found), found)
         _ids(raw, reserved, owners, found)
         _distinct_costs(raw, _costs(raw, found), found)
+        if isinstance(raw.get("roofline"), dict):
+            found += roofline.problems(raw["roofline"], {path for path, _ in found})
         if isinstance(raw.get("language_model"), dict):
             settings = lm_settings.problems(raw["language_model"], {path[1] for path, _ in found if len(path) > 1
                                                                     and path[0] == "language_model"})

@@ -7,6 +7,8 @@ from fractions import Fraction
 
 from .lm_settings import DEFAULT as LM_DEFAULT
 from .lm_settings import LanguageModel
+from .roofline import DEFAULT as ROOFLINE_DEFAULT
+from .roofline import Roofline
 
 Dist = tuple[Fraction, ...]
 
@@ -44,6 +46,7 @@ class Dataset:
     cost: CostModel
     monte_carlo: MonteCarlo
     language_model: LanguageModel = LM_DEFAULT  # the generator's settings
+    roofline: Roofline = ROOFLINE_DEFAULT  # the hardware and model pairs of "What one pass costs"
 
     @property
     def k(self) -> int:

@@ -13,7 +13,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from . import lm_settings
+from . import lm_settings, roofline
 from .checker import Found, Path_, path_text, problems
 from .dataset import CostModel, Dataset, MonteCarlo, Profile
 from .errors import MAX_INPUT_BYTES, Problems, char_name, decode, describe, visible
@@ -165,7 +165,8 @@ def _dataset(raw: dict) -> Dataset:
     return Dataset(vocabulary=vocab, target=tuple(map(dist, raw["target"])), bonus_target=dist(raw["bonus_target"]),
                    profiles=profiles, walkthrough_seed=raw["walkthrough_seed"], drawn_rounds=raw["drawn_rounds"],
                    cost=costs, monte_carlo=MonteCarlo(rounds=mc["rounds"], seed=mc["seed"]),
-                   language_model=lm_settings.settings(raw.get("language_model", {})))
+                   language_model=lm_settings.settings(raw.get("language_model", {})),
+                   roofline=roofline.settings(raw.get("roofline", {})))
 
 
 def parse(text: str, source: str, reserved: frozenset[str] = frozenset(),

@@ -244,7 +244,7 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     ("$schema is null", edited(put("$schema", None)), ["$schema: found null; expected a string"]),
     ("unknown key", edited(put("profile", [])),
      ['$: found unknown key "profile"; expected one of: $schema, about, bonus_target, cost_model, drawn_rounds, language_model, monte_carlo, '
-      "profiles, target, version, vocabulary, walkthrough_seed"]),
+      "profiles, roofline, target, version, vocabulary, walkthrough_seed"]),
     ("unknown key with a bidi control", edited(put("cost_model.dra\u202eft", "1")),
      ['cost_model: found unknown key "dra<U+202E>ft"; expected one of: compare_draft_steps, draft_step, verify_costs, verify_round']),
     # keys given twice
