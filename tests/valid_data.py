@@ -99,7 +99,22 @@ def generated(seed: int) -> Raw:
     }
     if seed % 3 == 2:  # a dearer draft, whose best k and speedups differ; the generator's models are counted again
         raw["cost_model"]["draft_step"] = "1/4"
+    if seed < 2:  # the batching figure's choices, fewest and most, longest names and largest numbers at the limits
+        raw["roofline"] = roofline_at_limit(rng, seed)
     return raw
+
+
+def roofline_at_limit(rng: random.Random, seed: int) -> Raw:
+    """Returns a roofline object with one of everything (seed 0) or six, each named with 40 characters ending in one
+    long word (seed 1), the hardest to fit a phone's column."""
+    n = (1, 6)[seed]
+    named = [(f"Accelerator {i + 1} " + "wide" * 10)[:40] if seed else "One GPU" for i in range(n)]
+    return {"hardware": [{"name": named[i], "bandwidth_gb_s": rng.choice((1, 300, 3350, 100000)),
+                          "tflops": rng.choice((1, 121, 989, 100000))} for i in range(n)],
+            "model_pairs": [{"name": named[i].replace("Accelerator", "Model pair"),
+                             "target_millions": (t := rng.choice((2, 8000, 70000, 10000000))),
+                             "draft_millions": rng.randint(1, t - 1)} for i in range(n)],
+            "bytes_per_parameter": ("2", "1/2")[seed], "table_batches": [[1], [1, 2, 8, 64, 256, 4096]][seed]}
 
 
 def strings(row: list[Fraction]) -> list[str]:
