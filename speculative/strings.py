@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .roofline_strings import *  # noqa: F403  (the batching figure's tables: roofline_strings.__all__)
 from .tree_strings import *  # noqa: F403  (the trees' own tables, read here as strings.<TABLE>: tree_strings.__all__)
 from .tree_strings import PEEL_BUILD_ONLY
 

@@ -1,0 +1,161 @@
+"""When checking several guesses stops being free: one pass's time against the tokens it scores (the roofline), and
+the speedup against the batch size, for the data file's hardware, model pairs and drafts (speculative/roofline.py);
+the charts at the defaults and a table of speedups by batch for readers without scripting, and the words the prose
+ties to the explorer's cost model."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+from .. import roofline as rl
+from .. import roofline_charts as ch
+from .. import strings, text
+from ..text import decimal_str
+from .common import Figure
+from .explorer import tree_acceptance
+
+WAY = "without"  # candidates drawn without replacement (trees.SPECS' ids), as the contract with the script says
+WIDTHS = (1, 2, 3, 4)  # the candidates per position offered: trees.MAX_CANDIDATES at most
+
+
+def _tokens(n: int) -> str:
+    return text.fill(strings.ROOFLINE["tokens_one" if n == 1 else "tokens_many"], {"n": ch.grouped(n)})
+
+
+class Roofline(Figure):
+    SCRIPTS = ()
+    WORDS = ("ROOFLINE",)
+    STYLESHEET = True
+    IDS = frozenset({"roofline", "roofline-title", "roofline-hardware", "roofline-pair", "roofline-profile", "roofline-k",
+                     "roofline-m", "roofline-batch", "roofline-table", "roofline-pass", "roofline-speedup"})
+
+    def _acceptance(self, i: int) -> tuple[tuple[Fraction, ...], ...]:
+        """Returns profile i's A [m - 1][position], candidates drawn without replacement."""
+        return tree_acceptance(self.ex.data.target, self.ex.data.profiles[i].draft)[WAY]
+
+    def _expected(self, i: int, k: int, m: int) -> Fraction:
+        """Returns profile i's E over its first k positions with m candidates at each: 1 + A1 + A1·A2 + …"""
+        total, reach = Fraction(1), Fraction(1)
+        for a in self._acceptance(i)[m - 1][:k]:
+            reach *= a
+            total += reach
+        return total
+
+    def _top(self) -> int:
+        """Returns the speedup chart's top: a whole number, at least 2, at or above every choice's speedup at batch 1."""
+        rf, b, data = self.ex.data.roofline, self.ex.data.roofline.bytes_per_parameter, self.ex.data
+        best = max(rl.speedup(self._expected(i, k, m), pair, hw, b, 1, k, m) for hw in rf.hardware for pair in rf.pairs
+                   for i in range(len(data.profiles)) for k in range(1, data.k + 1) for m in WIDTHS)
+        return max(2, math.ceil(best))
+
+    def _axes(self) -> dict[str, Any]:
+        rf, b = self.ex.data.roofline, self.ex.data.roofline.bytes_per_parameter
+        fastest = min(rl.pass_time(pair.draft, 1, hw, b) for hw in rf.hardware for pair in rf.pairs)
+        slowest = max(rl.pass_time(pair.target, 2 ** ch.TOKENS_LOG2_MAX, hw, b) for hw in rf.hardware for pair in rf.pairs)
+        return ch.axes(math.floor(math.log10(fastest)), math.ceil(math.log10(slowest)), self._top())
+
+    def trace(self) -> dict[str, Any]:
+        """Returns the script's part: the choices, each profile's A [m - 1][position], the defaults and the axes."""
+        rf, k = self.ex.data.roofline, self.ex.data.k
+        return {
+            "hardware": [{"name": h.name, "bandwidth": float(h.bandwidth), "flops": float(h.flops),
+                          "out": self._hardware_out(h)} for h in rf.hardware],
+            "pairs": [{"name": p.name, "target": float(p.target), "draft": float(p.draft), "ratio": str(p.ratio),
+                       "out": text.fill(strings.ROOFLINE["pair_out"], {"ratio": p.ratio})} for p in rf.pairs],
+            "bytes": float(rf.bytes_per_parameter), "k": k, "widths": list(WIDTHS),
+            "profiles": [{"name": p.name, "a": [[float(a) for a in by_m[:k]] for by_m in self._acceptance(i)[:len(WIDTHS)]]}
+                         for i, p in enumerate(self.ex.data.profiles)],
+            "batch_log2_max": ch.BATCH_LOG2_MAX,
+            "defaults": {"hardware": 0, "pair": 0, "profile": 0, "k": k, "m": 1, "batch_log2": 0},
+            "axes": self._axes()}
+
+    @staticmethod
+    def _hardware_out(h: rl.Hardware) -> str:
+        return text.fill(strings.ROOFLINE["hardware_out"], {"bandwidth": ch.grouped(h.bandwidth_gb_s),
+                                                            "tflops": ch.grouped(h.tflops)})
+
+    def _sentences(self, hw: rl.Hardware, pair: rl.ModelPair, i: int, k: int, m: int, n: int) -> dict[str, str]:
+        """Returns what one step and one round cost at batch n, and where speculation stops paying, in words."""
+        w, b = strings.ROOFLINE, self.ex.data.roofline.bytes_per_parameter
+        e, knee, check = self._expected(i, k, m), rl.knee(hw, b), n * rl.scored(k, m)
+        passes = text.fill(w["passes_one" if k == 1 else "passes_many"], {"k": k})
+        step = text.fill(w["step"], {
+            "n": ch.grouped(n), "plain_tokens": _tokens(n), "plain": ch.time_str(float(rl.plain_time(pair, hw, b, n))),
+            "drafts": passes, "check_tokens": _tokens(check), "round": ch.time_str(float(rl.round_time(pair, hw, b, n, k, m))),
+            "e": decimal_str(e), "value": decimal_str(rl.speedup(e, pair, hw, b, n, k, m))})
+        step += text.fill(w["flat" if check <= knee else "steep"], {"knee": ch.knee_str(knee)})
+        stop = rl.stops_paying(e, pair, hw, b, k, m)
+        said = (text.fill(w["stop_beyond"], {"n": ch.grouped(rl.MAX_BATCH)}) if stop is None else w["stop_never"]
+                if stop == 1 else text.fill(w["stop_at"], {"n": ch.grouped(stop)}))
+        return {"words": step, "stop": said}
+
+    def _charts(self, i: int, k: int, m: int, n: int) -> dict[str, str]:
+        """Returns both charts at these settings, on the first hardware with the first pair."""
+        rf, w, page = self.ex.data.roofline, strings.ROOFLINE, strings.ROOFLINE_PAGE
+        hw, pair, b = rf.hardware[0], rf.pairs[0], rf.bytes_per_parameter
+        ax, e, knee, check = self._axes(), self._expected(i, k, m), rl.knee(hw, b), n * rl.scored(k, m)
+        lines = {"target": lambda t: float(rl.pass_time(pair.target, Fraction(t), hw, b)),
+                 "draft": lambda t: float(rl.pass_time(pair.draft, Fraction(t), hw, b))}
+        pass_desc = text.fill(w["pass_desc"], {
+            "hardware": hw.name, "knee": ch.knee_str(knee), "n": ch.grouped(n), "plain_tokens": _tokens(n),
+            "plain": ch.time_str(lines["target"](n)), "check_tokens": _tokens(check), "check": ch.time_str(lines["target"](check))})
+        curve = [(s, float(rl.speedup(e, pair, hw, b, s, k, m))) for s in ch.samples()]
+        speedup_desc = text.fill(w["speedup_desc"], {
+            "profile": self.ex.data.profiles[i].name, "k": k, "m": m, "first": decimal_str(curve[0][1]),
+            "last": decimal_str(curve[-1][1]), "max": ch.grouped(curve[-1][0])})
+        return {"pass_chart": ch.pass_chart(ax, lines, float(knee), n, check, page["pass_title"], pass_desc, page["pass_x"]),
+                "speedup_chart": ch.speedup_chart(ax, curve, n, float(rl.speedup(e, pair, hw, b, n, k, m)),
+                                                  rl.stops_paying(e, pair, hw, b, k, m), page["speedup_title"], speedup_desc,
+                                                  page["speedup_x"])}
+
+    def _table(self) -> list[dict[str, Any]]:
+        """Returns the no-JS table's rows, one per profile: the speedup at each of table_batches on the first hardware
+        with the first pair, all positions, one candidate each, and where it stops paying."""
+        rf, k, page = self.ex.data.roofline, self.ex.data.k, strings.ROOFLINE_PAGE
+        hw, pair, b = rf.hardware[0], rf.pairs[0], rf.bytes_per_parameter
+        rows = []
+        for i, p in enumerate(self.ex.data.profiles):
+            e = self._expected(i, k, 1)
+            values = [rl.speedup(e, pair, hw, b, n, k) for n in rf.table_batches]
+            stop = rl.stops_paying(e, pair, hw, b, k)
+            rows.append({"name": p.name, "cells": [{"text": text.fill(strings.ROOFLINE["times"], {"value": decimal_str(v)}),
+                                                    "slow": v < 1} for v in values],
+                         "stop": text.fill(page["beyond_cell"], {"n": ch.grouped(rl.MAX_BATCH)}) if stop is None
+                         else page["never_cell"] if stop == 1 else ch.grouped(stop)})
+        return rows
+
+    def _explorer_tie(self) -> dict[str, Any]:
+        """Returns what the prose says of the explorer's cost model: whether, at batch 1 on the first hardware, the
+        first pair is exactly its assumption (draft/target = the file's draft step, a check costing one target pass,
+        and every pass below the knee, so each profile's speedup at k = all positions is the explorer's), the
+        speedups, and the two ratios."""
+        data = self.ex.data
+        rf, cost, k = data.roofline, data.cost, data.k
+        hw, pair, b = rf.hardware[0], rf.pairs[0], rf.bytes_per_parameter
+        ours = [rl.speedup(self._expected(i, k, 1), pair, hw, b, 1, k) for i in range(len(data.profiles))]
+        same = pair.ratio == cost.draft_step and cost.verify_round == 1
+        return {"same_ratio": same, "matches": same and ours == [r.stats.speedup for r in self.ex.results],
+                "ratio": str(pair.ratio), "draft_step": str(cost.draft_step), "verify_round": str(cost.verify_round),
+                "verify_one": cost.verify_round == 1,
+                "speedups": [{"name": p.name, "value": decimal_str(v)} for p, v in zip(data.profiles, ours, strict=True)]}
+
+    def context(self) -> dict[str, Any]:
+        """Returns the figure at its defaults (first hardware, pair and profile, every position, one candidate, a batch
+        of 1), its no-JS table, and the facts the prose quotes."""
+        data = self.ex.data
+        rf, k = data.roofline, data.k
+        hw, pair, b = rf.hardware[0], rf.pairs[0], rf.bytes_per_parameter
+        return {"roofline_facts": {
+            "hardware": [{"name": h.name, "out": self._hardware_out(h)} for h in rf.hardware],
+            "pairs": [{"name": p.name, "out": text.fill(strings.ROOFLINE["pair_out"], {"ratio": p.ratio})} for p in rf.pairs],
+            "profiles": [p.name for p in data.profiles], "k": k, "k_text": text.count(k, "position"), "max_m": WIDTHS[-1], "batch_log2_max": ch.BATCH_LOG2_MAX,
+            "k_out": text.fill(strings.ROOFLINE["k_out"], {"k": k}), "m_out": text.fill(strings.ROOFLINE["m_out"], {"m": 1}),
+            "batch_out": text.fill(strings.ROOFLINE["batch_out"], {"n": 1}),
+            "profile_out": text.fill(strings.ROOFLINE["profile_out"], {"e": decimal_str(self._expected(0, k, 1))}),
+            **self._charts(0, k, 1, 1), **self._sentences(hw, pair, 0, k, 1, 1), **strings.ROOFLINE_PAGE,
+            "hardware_name": hw.name, "pair_name": pair.name, "profile_name": data.profiles[0].name,
+            "batches": [ch.grouped(n) for n in rf.table_batches], "rows": self._table(),
+            "two_bytes": b == 2, "bytes": str(b), "knees": [{"name": h.name, "knee": ch.knee_str(rl.knee(h, b))} for h in rf.hardware],
+            "explorer": self._explorer_tie()}}
