@@ -109,7 +109,7 @@ def _svg(hook: str, title: str, desc: str, body: Sequence[str]) -> str:
 def _frame(x_ticks: Sequence[tuple[float, str]], y_ticks: Sequence[tuple[float, str]], x_title: str) -> list[str]:
     """Returns a chart's gridlines, axes, tick labels and x axis title, given each tick's place and label."""
     grid = "".join(f"M{LEFT} {_n(y)}H{RIGHT}" for y, _ in y_ticks) + "".join(f"M{_n(x)} {TOP}V{BOTTOM}" for x, _ in x_ticks)
-    return [f'<path class="ch-grid" d="{grid}"/>', f'<path class="ch-axis" d="M{LEFT} {TOP}V{BOTTOM}H{RIGHT}"/>',
+    return [f'<path class="ch-grid" d="{grid}"/>', f'<path d="M{LEFT} {TOP}V{BOTTOM}H{RIGHT}" class="ch-axis"/>',
             f'<g class="ch-e">{"".join(_text(LEFT - 5, y + 5, label) for y, label in y_ticks)}</g>',
             f'<g class="ch-m">{"".join(_text(x, BOTTOM + 18, label) for x, label in x_ticks)}'
             f'{_text((LEFT + RIGHT) / 2, 200, x_title)}</g>']

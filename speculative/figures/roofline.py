@@ -141,6 +141,22 @@ class Roofline(Figure):
                 "verify_one": cost.verify_round == 1,
                 "speedups": [{"name": p.name, "value": decimal_str(v)} for p, v in zip(data.profiles, ours, strict=True)]}
 
+    def _regimes(self) -> dict[str, Any]:
+        """Returns the fold's worked numbers at the defaults (first hardware, pair and profile, a chain of every
+        position): T*/(k + 1), E, c, the closed-form crossing n* when it is a batch of 1 or more, and where a chain and
+        a tree of width 2 stop paying (None when they still pay at MAX_BATCH or never do)."""
+        data = self.ex.data
+        rf, k = data.roofline, data.k
+        hw, pair, b = rf.hardware[0], rf.pairs[0], rf.bytes_per_parameter
+        e, knee = self._expected(0, k, 1), rl.knee(hw, b)
+        cross = rl.crossing(e, k, pair.ratio, knee)
+        stop, wide = rl.stops_paying(e, pair, hw, b, k), rl.stops_paying(self._expected(0, k, 2), pair, hw, b, k, 2)
+        flat = math.floor(knee / (k + 1))  # the largest batch whose check stays at or below the knee
+        return {"flat_until": ch.grouped(flat) if flat >= 1 else None, "e": decimal_str(e), "ratio": str(pair.ratio),
+                "crossing": decimal_str(cross, 1) if cross is not None and cross >= 1 and stop is not None else None,
+                "stop": ch.grouped(stop) if stop is not None and stop > 1 else None,
+                "stop_wide": ch.grouped(wide) if wide is not None and wide > 1 else None}
+
     def context(self) -> dict[str, Any]:
         """Returns the figure at its defaults (first hardware, pair and profile, every position, one candidate, a batch
         of 1), its no-JS table, and the facts the prose quotes."""
@@ -158,4 +174,4 @@ class Roofline(Figure):
             "hardware_name": hw.name, "pair_name": pair.name, "profile_name": data.profiles[0].name,
             "batches": [ch.grouped(n) for n in rf.table_batches], "rows": self._table(),
             "two_bytes": b == 2, "bytes": str(b), "knees": [{"name": h.name, "knee": ch.knee_str(rl.knee(h, b))} for h in rf.hardware],
-            "explorer": self._explorer_tie()}}
+            "explorer": self._explorer_tie(), "regimes": self._regimes()}}
