@@ -19,7 +19,7 @@ ROOFLINE: dict[str, Any] = {
     "pair_out": "draft/target = {ratio}",
     "profile_out": "E = {e}",
     # a time: the largest unit in which it is at least 1 (the last one below that), 3 significant figures
-    "time": "{value} {unit}",
+    "time": "{value}\u00a0{unit}",
     "units": [{"unit": "s", "exp": 0}, {"unit": "ms", "exp": -3}, {"unit": "µs", "exp": -6}, {"unit": "ns", "exp": -9}],
     "group": ",",  # between each three digits of a whole number: 4,096
     "times": "{value}×",
@@ -56,7 +56,7 @@ ROOFLINE: dict[str, Any] = {
 ROOFLINE_PAGE: dict[str, Any] = {
     "never_cell": "never pays",
     "beyond_cell": "beyond {n}",
-    "pass_title": "One forward pass: time against tokens scored (log–log)",
+    "pass_title": "One pass: its time against tokens scored",
     "speedup_title": "Speedup against batch size",
     "pass_x": "tokens scored in one pass",
     "speedup_x": "requests in the batch",

@@ -25,7 +25,7 @@ def _tokens(n: int) -> str:
 
 
 class Roofline(Figure):
-    SCRIPTS = ()
+    SCRIPTS = ("js/roofline_model.js", "js/roofline_charts.js", "js/roofline.js")
     WORDS = ("ROOFLINE",)
     STYLESHEET = True
     IDS = frozenset({"roofline", "roofline-title", "roofline-hardware", "roofline-pair", "roofline-profile", "roofline-k",
