@@ -141,7 +141,7 @@ def as_shipped(raw):
 EDITS = {f.__name__: f for f in (as_shipped, draft_step_fifth, slow_memory_fast_arithmetic)}
 SAYS = {"matches": "is exactly the cost model of the speedup explorer",
         "same_ratio": "some pass is past the knee even at a batch of 1",
-        "differs": "So the two give different speedups even for one request at a time"}
+        "differs": "which the speedup explorer uses, sets a draft step at"}
 
 
 @pytest.fixture(scope="module", params=list(EDITS))

@@ -137,7 +137,8 @@ class Roofline(Figure):
         ours = [rl.speedup(self._expected(i, k, 1), pair, hw, b, 1, k) for i in range(len(data.profiles))]
         same = pair.ratio == cost.draft_step and cost.verify_round == 1
         return {"same_ratio": same, "matches": same and ours == [r.stats.speedup for r in self.ex.results],
-                "ratio": str(pair.ratio), "draft_step": str(cost.draft_step), "verify_round": str(cost.verify_round),
+                "ratio": str(pair.ratio), "draft_step": text.cost_phrase(cost.draft_step),
+                "verify_round": text.cost_phrase(cost.verify_round),
                 "verify_one": cost.verify_round == 1,
                 "speedups": [{"name": p.name, "value": decimal_str(v)} for p, v in zip(data.profiles, ours, strict=True)]}
 
