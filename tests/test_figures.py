@@ -241,7 +241,7 @@ def test_figure_controls_work_from_the_keyboard(page: Page, page_url):
     rounds.focus()
     page.keyboard.press("Home")
     expect(page.locator('[data-convergence="0"] [data-convergence-readout]')).to_contain_text("After 10 rounds")
-    k = page.get_by_label("Positions drafted")
+    k = page.locator(".explorer").get_by_label("Positions drafted")
     k.focus()
     page.keyboard.press("Home")
     expect(page.locator("[data-explorer-readout]")).to_contain_text("With 1 position drafted")

@@ -98,7 +98,7 @@ def test_with_the_target_itself_as_the_draft_every_round_commits_k_plus_one(page
 def test_at_temperature_zero_a_run_and_a_second_run_from_start_over_write_the_same_text(page: Page, page_url):
     open_figure(page, page_url, "window.__generateSeed = 5;" + LONG)
     g = gen(page)
-    g.get_by_label("Temperature").select_option(label="0")
+    g.get_by_label("Temperature", exact=True).select_option(label="0")
     step(page, 25)
     first = page.evaluate(LANE_JS, "[data-generator-spec]")
     new_race(page)
@@ -163,7 +163,7 @@ def test_the_script_and_python_agree_draw_for_draw_over_200_rounds(page: Page, p
     spec, plain = rng.random(4000).tolist(), rng.random(2000).tolist()
     open_figure(page, page_url, f"window.__generateUniforms = {json.dumps({'spec': spec, 'plain': plain})};" + LONG)
     if temperature != "1":
-        gen(page).get_by_label("Temperature").select_option(label=temperature)  # a fresh run from the same draws
+        gen(page).get_by_label("Temperature", exact=True).select_option(label=temperature)  # a fresh run from the same draws
     step(page, 200)
     t = float(temperature)
     p, q = generate.rows(run.target, t), generate.rows(run.drafts[run.draft_index(run.settings.default_draft)], t)
@@ -238,7 +238,7 @@ def test_the_expected_figures_follow_the_chosen_draft_temperature_and_k(page: Pa
     open_figure(page, page_url)
     g = gen(page)
     expect(g.locator("[data-generator-expected]")).to_have_text(Generator(explained, ())._facts()["expected"])
-    g.get_by_label("Temperature").select_option(index=0)
+    g.get_by_label("Temperature", exact=True).select_option(index=0)
     g.get_by_label("Tokens drafted per round").fill("6")
     d = run.draft_index(run.settings.default_draft)
     per, pm = 1 + sum(run.passes[d][0][:6]), run.spreads[d][0][5]
