@@ -16,28 +16,29 @@ roofline-draft) is the path through T = 1, the knee T* when 1 < T* < 2^14, and T
 (roofline-knee, when 1 ≤ T* ≤ 2^14) is a vertical line from TOP to BOTTOM with knee_label on y = TOP + 14, 4 right of
 the line (class ch-sm), or 4 left of it, anchored at its end (ch-sm ch-e), when T* is past 2^11. The plain step
 (roofline-step) is a circle of radius 5 at (n, pass_time(target, n)); the check (roofline-check) a square 10 wide
-centred at (n · scored(k, m), pass_time(target, n · scored(k, m))). A point past 2^14 tokens sits on the right edge at
-the time of 2^14 tokens, drawn as a triangle pointing right (M x−5 y−6 l11 6 −11 6 z) instead; y is clamped to the
-plot.
+centred at (n · scored(k, m), pass_time(target, n · scored(k, m))). A point past 2^14 tokens is off the chart: it is
+drawn instead as a triangle at the top-right end of the target's line, where the line leaves the chart, pointing on
+along the line's last segment (tip at the line's end, base 11 back along the segment and 12 wide); the key says so.
 
 The speedup chart (svg data-roofline-speedup): x = LEFT + log2(n) / 12 · (RIGHT − LEFT) for the batch n from 1 to 2^12
 (batch_log2_max); y = BOTTOM − min(s, y_max) / y_max · (BOTTOM − TOP) for a speedup s, y_max = axes.speedup.y_max (a
 whole number, at least 2, at or above the highest speedup any choice gives at a batch of 1, where it is highest). The
 curve (roofline-curve) is the path through the distinct whole batches round(2^(i/8)), i = 0 … 96 (8 samples a
-doubling), in order. The 1× line (roofline-one) runs across the plot at s = 1. The chosen batch's point (roofline-at)
-is a circle of radius 5 at (n, speedup). The crossing (roofline-cross), when stops_paying gives a batch s with
-1 < s ≤ 2^12, is a vertical line at s from TOP to BOTTOM with cross_label ({n}: s with its thousands grouped) on
+doubling), in order. The 1× line (roofline-one) runs across the plot at s = 1. The chosen batch (roofline-at) is a
+ring of radius 6 at (n, speedup). The crossing (roofline-cross, dash-dotted where the knee's line is dotted), when
+stops_paying gives a batch s with 1 < s ≤ 2^12, is a vertical line at s from TOP to BOTTOM with cross_label ({n}: s with its thousands grouped) on
 y = TOP + 14, placed as the knee's label is (left of the line, ch-e, when s is past 2^6).
 
 Numbers as the figure writes them (the script writes them the same way): a time in the largest of ROOFLINE's units
 in which it is at least 1 (the last unit when none is), to 2 decimals below 10, 1 below 100, else none, thousands
-grouped; a speedup and E to 2 decimals, half up; the knee's tokens rounded half up to a whole number, grouped (to 2
-decimals when below 1); token and batch counts grouped."""
+grouped; E and a speedup to 2 decimals, half up (a speedup below 0.01 as ROOFLINE's "below" of 0.01: < 0.01); the
+knee's tokens rounded half up to a whole number, grouped (to 2 decimals when below 1); token and batch counts grouped."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any
 
 from .charts import _e, _n, _text
@@ -65,6 +66,11 @@ def time_str(seconds: float) -> str:
     value = seconds * 10.0 ** -unit["exp"]
     places = 2 if value < 10 else 1 if value < 100 else 0
     return fill(ROOFLINE["time"], {"value": f"{value:,.{places}f}".replace(",", ROOFLINE["group"]), "unit": unit["unit"]})
+
+
+def speedup_str(value: Fraction | float) -> str:
+    """Returns a speedup to 2 decimals, half up, or "< 0.01" below 0.01, which 2 decimals would write as 0.00."""
+    return fill(ROOFLINE["below"], {"value": "0.01"}) if value < Fraction(1, 100) else decimal_str(value)
 
 
 def decade_label(e: int) -> str:
@@ -125,9 +131,18 @@ def _label(x: float, text: str, far: bool) -> str:
     return _text(x - 4, TOP + 14, text, "ch-sm ch-e") if far else _text(x + 4, TOP + 14, text, "ch-sm")
 
 
-def _point(cls: str, x: float, y: float, square: bool, past: bool) -> str:
-    if past:
-        return f'<path class="{cls}" d="M{_n(x - 5)} {_n(y - 6)}l11 6-11 6z"/>'
+def _arrow(cls: str, tip: tuple[float, float], back: tuple[float, float]) -> str:
+    """Returns a point off the chart: a triangle with its tip at `tip`, the end of a line whose last segment starts at
+    `back`, pointing on along that segment."""
+    dx, dy = tip[0] - back[0], tip[1] - back[1]
+    length = math.sqrt(dx * dx + dy * dy)
+    ux, uy = dx / length, dy / length
+    bx, by = tip[0] - 11 * ux, tip[1] - 11 * uy
+    return (f'<path class="{cls}" d="M{_n(tip[0])} {_n(tip[1])}L{_n(bx - 6 * uy)} {_n(by + 6 * ux)}'
+            f'L{_n(bx + 6 * uy)} {_n(by - 6 * ux)}z"/>')
+
+
+def _point(cls: str, x: float, y: float, square: bool) -> str:
     if square:
         return f'<path class="{cls}" d="M{_n(x - 5)} {_n(y - 5)}h10v10h-10z"/>'
     return f'<circle class="{cls}" cx="{_n(x)}" cy="{_n(y)}" r="5"/>'
@@ -151,8 +166,9 @@ def pass_chart(ax: dict[str, Any], lines: dict[str, Callable[[float], float]], k
         body += [f'<path class="roofline-knee" d="M{_n(x(knee))} {TOP}V{BOTTOM}"/>',
                  _label(x(knee), ROOFLINE["knee_label"], knee > 2 ** 11)]
     target = lines["target"]
-    body += [_point("roofline-step", x(plain), y(target(min(plain, top))), False, plain > top),
-             _point("roofline-check", x(check), y(target(min(check, top))), True, check > top)]
+    end, back = (x(top), y(target(top))), (x(at[-2]), y(target(at[-2])))
+    body += [_arrow(cls, end, back) if t > top else _point(cls, x(t), y(target(t)), square)
+             for cls, t, square in (("roofline-step", plain, False), ("roofline-check", check, True))]
     return _svg("pass", title, desc, [*frame, *body])
 
 
@@ -172,5 +188,5 @@ def speedup_chart(ax: dict[str, Any], curve: Sequence[tuple[int, float]], n: int
     if stop is not None and 1 < stop <= 2 ** BATCH_LOG2_MAX:
         body += [f'<path class="roofline-cross" d="M{_n(x(stop))} {TOP}V{BOTTOM}"/>',
                  _label(x(stop), fill(ROOFLINE["cross_label"], {"n": grouped(stop)}), stop > 2 ** 6)]
-    body.append(_point("roofline-at", x(n), y(at), False, False))
+    body.append(f'<circle class="roofline-at" cx="{_n(x(n))}" cy="{_n(y(at))}" r="6"/>')
     return _svg("speedup", title, desc, [*frame, *body])

@@ -17,19 +17,29 @@ ROOFLINE: dict[str, Any] = {
     "batch_out": "{n}",
     "hardware_out": "{bandwidth} GB/s, {tflops} TFLOPS",
     "pair_out": "draft/target = {ratio}",
-    "profile_out": "E = {e}",
+    "profile_out": "tokens per round E = {e}",
     # a time: the largest unit in which it is at least 1 (the last one below that), 3 significant figures
     "time": "{value}\u00a0{unit}",
     "units": [{"unit": "s", "exp": 0}, {"unit": "ms", "exp": -3}, {"unit": "µs", "exp": -6}, {"unit": "ns", "exp": -9}],
     "group": ",",  # between each three digits of a whole number: 4,096
     "times": "{value}×",
+    "below": "<\u00a0{value}",  # a speedup below 0.01 (value: 0.01), which 2 decimals would write as 0.00
     "tokens_one": "1 token",
     "tokens_many": "{n} tokens",
     "passes_one": "one draft pass",
     "passes_many": "{k} draft passes",
+    # the setting the charts are drawn for (p data-roofline-shown: the build's line without scripting, the script's
+    # on paper, where the controls are not printed)
+    "shown": "Drawn for {hardware} with {pair}, {profile}, {positions} drafted with {candidates}, and {batch}.",
+    "positions_one": "1 position",
+    "positions_many": "{k} positions",
+    "candidates_one": "one candidate each",
+    "candidates_many": "{m} candidates each",
+    "batch_one": "one request at a time",
+    "batch_many": "{n} requests at a time",
     # what one step and one round cost at the chosen batch (p data-roofline-words)
     "step": "At a batch of {n}, one plain step (the target scoring {plain_tokens}) takes {plain}. One round ({drafts}, "
-            "then one check scoring {check_tokens}) takes {round} and commits {e} tokens per sequence on average, so "
+            "then one check scoring {check_tokens}) takes {round} and commits {e} tokens per request on average, so "
             "the speedup is {value}×.",
     "flat": " The check stays below the knee of {knee} tokens per pass, so it costs what reading the weights costs.",
     "steep": " The check is past the knee of {knee} tokens per pass: its arithmetic, not reading the weights, sets "

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 from html import unescape
 
 import pytest
@@ -43,7 +44,7 @@ def test_each_table_cell_is_the_models_speedup_at_its_batch_and_the_slow_ones_ar
     for row, p in zip(facts["rows"], dataset.profiles, strict=True):
         e = rl.expected_tokens(dataset.target, p.draft, k, 1)
         values = [rl.speedup(e, pair, hw, b, n, k) for n in dataset.roofline.table_batches]
-        assert [c["text"] for c in row["cells"]] == [f"{decimal_str(v)}×" for v in values]
+        assert [c["text"] for c in row["cells"]] == [f"{ch.speedup_str(v)}×" for v in values]
         assert [c["slow"] for c in row["cells"]] == [v < 1 for v in values]
 
 
@@ -67,6 +68,45 @@ def test_the_stop_sentence_and_the_charts_crossing_follow_stops_paying(dataset, 
     crossed = stop is not None and 1 < stop <= 2 ** ch.BATCH_LOG2_MAX
     assert ('class="roofline-cross"' in facts["speedup_chart"]) == crossed
     assert "data-roofline-speedup" in facts["speedup_chart"] and "data-roofline-pass" in facts["pass_chart"]
+
+
+def test_a_speedup_below_a_hundredth_is_written_as_below_not_as_zero():
+    assert ch.speedup_str(Fraction(1, 101)) == "<\u00a00.01" and ch.speedup_str(0.004) == "<\u00a00.01"
+    assert ch.speedup_str(Fraction(1, 100)) == "0.01" and ch.speedup_str(Fraction(262, 100)) == "2.62"
+
+
+def test_the_line_under_the_controls_names_the_default_setting(dataset, facts):
+    rf, k = dataset.roofline, dataset.k
+    assert facts["shown"] == strings.ROOFLINE["shown"].format(
+        hardware=rf.hardware[0].name, pair=rf.pairs[0].name, profile=dataset.profiles[0].name,
+        positions=strings.ROOFLINE["positions_one" if k == 1 else "positions_many"].format(k=k),
+        candidates=strings.ROOFLINE["candidates_one"], batch=strings.ROOFLINE["batch_one"])
+
+
+def test_the_widest_tree_facts_are_roofline_pys_and_the_explorers(dataset, facts):
+    from speculative.stats import speedup_curve
+
+    hw, pair, b = defaults(dataset)
+    k, m, w = dataset.k, trees.MAX_CANDIDATES, facts["widest"]
+    e = rl.expected_tokens(dataset.target, dataset.profiles[0].draft, k, m)
+    a = [trees.position(t, q, m, trees.WITHOUT).acceptance for t, q in zip(dataset.target, dataset.profiles[0].draft, strict=True)]
+    assert set(w) == {"m", "scored", "past_at_one", "speedup", "explorer_speedup"}
+    assert w["m"] == m and w["scored"] == f"{rl.scored(k, m):,}" and w["past_at_one"] == (rl.scored(k, m) > rl.knee(hw, b))
+    assert w["speedup"] == ch.speedup_str(rl.speedup(e, pair, hw, b, 1, k, m))
+    assert w["explorer_speedup"] == ch.speedup_str(speedup_curve(a, dataset.cost, width=m)[k - 1])
+
+
+def test_a_check_past_the_token_axis_is_a_triangle_at_the_end_of_the_targets_line(model):
+    """Drawn where the line leaves the chart (its tip on the right edge at the line's end), pointing on along it."""
+    ax = model.trace()["axes"]
+    lines = {"target": lambda t: 1e-2 * max(1, t / 256), "draft": lambda t: 1e-3 * max(1, t / 256)}
+    svg = ch.pass_chart(ax, lines, 256.0, 4096, 2 ** 20, "", "", "")
+    line = re.search(r'class="roofline-line roofline-target" d="M[^"]*L([\d.]+) ([\d.]+)"', svg)
+    arrow = re.search(r'<path class="roofline-check" d="M([\d.]+) ([\d.]+)L([\d.]+) ([\d.]+)L([\d.]+) ([\d.]+)z"', svg)
+    assert line and arrow and arrow.group(1, 2) == line.group(1, 2) and float(line.group(1)) == ch.RIGHT
+    base = [float(v) for v in arrow.groups()[2:]]
+    assert max(base[0], base[2]) < ch.RIGHT and min(base[1], base[3]) > float(line.group(2)) - 12  # behind the tip, up the line
+    assert "roofline-step" in svg and 'class="roofline-check" d="M' in svg
 
 
 def test_the_explorer_tie_holds_exactly_when_the_first_pair_is_the_files_cost_model(dataset, explained, facts):

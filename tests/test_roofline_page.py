@@ -52,11 +52,22 @@ def sentences(dataset, s: dict) -> tuple[str, str]:
     step = text.fill(W["step"], {
         "n": ch.grouped(v["n"]), "plain_tokens": tokens(v["n"]), "plain": ch.time_str(float(v["plain"])),
         "drafts": text.fill(W["passes_one" if k == 1 else "passes_many"], {"k": k}), "check_tokens": tokens(v["check"]),
-        "round": ch.time_str(float(v["round"])), "e": decimal_str(v["expected"]), "value": decimal_str(v["speedup"])})
+        "round": ch.time_str(float(v["round"])), "e": decimal_str(v["expected"]), "value": ch.speedup_str(v["speedup"])})
     step += text.fill(W["flat" if v["check"] <= v["knee"] else "steep"], {"knee": ch.knee_str(v["knee"])})
     stop = (text.fill(W["stop_beyond"], {"n": ch.grouped(rl.MAX_BATCH)}) if v["stop"] is None else W["stop_never"]
             if v["stop"] == 1 else text.fill(W["stop_at"], {"n": ch.grouped(v["stop"])}))
     return step, stop
+
+
+def shown(dataset, s: dict) -> str:
+    """Returns the line naming the setting the charts are drawn for."""
+    rf, k, m, n = dataset.roofline, s["k"], s["m"], 2 ** s["batch_log2"]
+    return text.fill(W["shown"], {
+        "hardware": rf.hardware[s["hardware"]].name, "pair": rf.pairs[s["pair"]].name,
+        "profile": dataset.profiles[s["profile"]].name,
+        "positions": text.fill(W["positions_one" if k == 1 else "positions_many"], {"k": k}),
+        "candidates": text.fill(W["candidates_one" if m == 1 else "candidates_many"], {"m": m}),
+        "batch": text.fill(W["batch_one" if n == 1 else "batch_many"], {"n": ch.grouped(n)})})
 
 
 def charts(dataset, trace: dict, s: dict) -> tuple[str, str]:
@@ -272,13 +283,18 @@ def test_axe_finds_nothing_in_the_figure(pages, page_url, dataset, scheme):
 
 @pytest.mark.browser
 def test_the_figure_prints_the_chosen_setting(pages, page_url, dataset):
-    """On paper the charts and both sentences show what the reader chose, within the page's width."""
+    """On paper the charts, both sentences and the line in place of the controls show what the reader chose, within
+    the page's width."""
     page = opened(pages, page_url)
     fig = page.locator(FIG)
+    rf, s = dataset.roofline, {**defaults(dataset), "batch_log2": 8, "hardware": len(dataset.roofline.hardware) - 1}
     move(fig, "batch", "8")
-    s = {**defaults(dataset), "batch_log2": 8}
+    move(fig, "hardware", str(len(rf.hardware) - 1))
     page.emulate_media(media="print")
     step, stop = sentences(dataset, s)
+    expect(fig.locator(".fig-controls")).to_be_hidden()
+    expect(fig.locator("[data-roofline-shown]")).to_be_visible()
+    expect(fig.locator("[data-roofline-shown]")).to_have_text(shown(dataset, s))
     expect(fig.locator("[data-roofline-words]")).to_have_text(step)
     expect(fig.locator("[data-roofline-stop]")).to_have_text(stop)
     for hook in ("pass", "speedup"):
@@ -287,3 +303,76 @@ def test_the_figure_prints_the_chosen_setting(pages, page_url, dataset):
     expect(fig.locator(".roofline-step")).to_have_count(1)
     assert fig.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+# --- what the page says of the setting, the marks' key, the smallest speedups -----------------------------------
+
+@pytest.mark.browser
+def test_the_drawn_for_line_names_each_setting_and_without_scripting_the_builds(pages, page_url, dataset, browser):
+    """The line that stands for the controls where they are not shown (without scripting, and on paper) names the
+    hardware, pair, draft, k, m and batch the charts are drawn for, after each move; without scripting, the defaults."""
+    bare = browser.new_context(java_script_enabled=False)
+    static = bare.new_page()
+    static.goto(page_url)
+    assert static.locator(f"{FIG} [data-roofline-shown]").text_content() == shown(dataset, defaults(dataset))
+    bare.close()
+    page = opened(pages, page_url)
+    fig = page.locator(FIG)
+    expect(fig.locator("[data-roofline-shown]")).to_have_text(shown(dataset, defaults(dataset)))
+    for hook, value, s in settings(dataset):
+        move(fig, hook, value)
+        expect(fig.locator("[data-roofline-shown]")).to_have_text(shown(dataset, s))
+
+
+# Each mark a chart draws, by its class (and a check off the chart by its shape), and its entry in the figure's key.
+# The speedup curve is the chart's subject, named by its title, not a mark the key explains.
+KEYED = {"roofline-target": ".swatch-target", "roofline-draft": ".swatch-draft", "roofline-knee": ".roofline-key-knee",
+         "roofline-step": ".roofline-key-step", "roofline-check": ".roofline-key-check", "past": "[data-roofline-past]",
+         "roofline-one": ".roofline-key-one", "roofline-at": ".roofline-key-at", "roofline-cross": ".roofline-key-cross"}
+
+
+def drawn_marks(fig) -> set[str]:
+    found = set()
+    for hook in ("pass", "speedup"):
+        for tag, cls, numbers, _ in marks(fig.locator(f"svg[data-roofline-{hook}]").evaluate("e => e.outerHTML")):
+            for name in cls.split():
+                if name in KEYED:
+                    found.add("past" if name == "roofline-check" and tag == "path" and len(numbers) == 6 else name)
+    return found
+
+
+@pytest.mark.browser
+def test_the_key_has_an_entry_for_every_mark_drawn_and_the_off_chart_entry_only_when_it_is(pages, page_url, dataset):
+    page = opened(pages, page_url)
+    fig = page.locator(FIG)
+    seen = set()
+    for hook, value, s in [("", "", defaults(dataset)), *settings(dataset)]:
+        if hook:
+            move(fig, hook, value)
+        expect(fig.locator("[data-roofline-words]")).to_have_text(sentences(dataset, s)[0])
+        found = drawn_marks(fig)
+        seen |= found
+        for mark in found:
+            expect(fig.locator(f".fig-key {KEYED[mark]}")).to_be_visible()
+        past = expect(fig.locator(".fig-key [data-roofline-past]"))
+        if "past" in found:
+            past.to_be_visible()
+        else:
+            past.to_be_hidden()
+    assert {"roofline-at", "roofline-step", "roofline-check"} <= seen
+
+
+@pytest.mark.browser
+def test_a_speedup_below_a_hundredth_reads_below_not_zero(pages, page_url, dataset):
+    """The widest tree at the largest batch: a speedup that 2 decimals would write as 0.00 is written < 0.01."""
+    s = {**defaults(dataset), "m": 4, "batch_log2": ch.BATCH_LOG2_MAX}
+    if worked(dataset, s)["speedup"] >= Fraction(1, 100):
+        pytest.skip("this data file's widest tree still gains a hundredth at the largest batch")
+    page = opened(pages, page_url)
+    fig = page.locator(FIG)
+    move(fig, "m", "4")
+    move(fig, "batch", str(ch.BATCH_LOG2_MAX))
+    below = text.fill(W["times"], {"value": text.fill(W["below"], {"value": "0.01"})})
+    expect(fig.locator("[data-roofline-words]")).to_have_text(sentences(dataset, s)[0])
+    expect(fig.locator("[data-roofline-words]")).to_contain_text(below)
+    assert "0.00×" not in fig.locator("[data-roofline-words]").text_content()

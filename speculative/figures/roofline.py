@@ -84,12 +84,36 @@ class Roofline(Figure):
         step = text.fill(w["step"], {
             "n": ch.grouped(n), "plain_tokens": _tokens(n), "plain": ch.time_str(float(rl.plain_time(pair, hw, b, n))),
             "drafts": passes, "check_tokens": _tokens(check), "round": ch.time_str(float(rl.round_time(pair, hw, b, n, k, m))),
-            "e": decimal_str(e), "value": decimal_str(rl.speedup(e, pair, hw, b, n, k, m))})
+            "e": decimal_str(e), "value": ch.speedup_str(rl.speedup(e, pair, hw, b, n, k, m))})
         step += text.fill(w["flat" if check <= knee else "steep"], {"knee": ch.knee_str(knee)})
         stop = rl.stops_paying(e, pair, hw, b, k, m)
         said = (text.fill(w["stop_beyond"], {"n": ch.grouped(rl.MAX_BATCH)}) if stop is None else w["stop_never"]
                 if stop == 1 else text.fill(w["stop_at"], {"n": ch.grouped(stop)}))
         return {"words": step, "stop": said}
+
+    def _shown(self, hw: rl.Hardware, pair: rl.ModelPair, i: int, k: int, m: int, n: int) -> str:
+        """Returns the line naming the setting the charts are drawn for (the script writes it again as it changes)."""
+        w = strings.ROOFLINE
+        return text.fill(w["shown"], {
+            "hardware": hw.name, "pair": pair.name, "profile": self.ex.data.profiles[i].name,
+            "positions": text.fill(w["positions_one" if k == 1 else "positions_many"], {"k": k}),
+            "candidates": text.fill(w["candidates_one" if m == 1 else "candidates_many"], {"m": m}),
+            "batch": text.fill(w["batch_one" if n == 1 else "batch_many"], {"n": ch.grouped(n)})})
+
+    def _widest(self) -> dict[str, Any]:
+        """Returns the widest tree the figure offers (trees.MAX_CANDIDATES candidates at each of every position) for
+        the first draft on the first hardware with the first pair: the positions its check scores, whether at a batch
+        of 1 that is past the knee, its speedup there, and the explorer's for the same tree with a free check."""
+        from .. import trees
+        from ..stats import speedup_curve
+
+        data, m = self.ex.data, trees.MAX_CANDIDATES
+        rf, k = data.roofline, data.k
+        hw, pair, b = rf.hardware[0], rf.pairs[0], rf.bytes_per_parameter
+        theirs = speedup_curve(self._acceptance(0)[m - 1][:k], data.cost, width=m)[k - 1]
+        return {"m": m, "scored": ch.grouped(rl.scored(k, m)), "past_at_one": rl.scored(k, m) > rl.knee(hw, b),
+                "speedup": ch.speedup_str(rl.speedup(self._expected(0, k, m), pair, hw, b, 1, k, m)),
+                "explorer_speedup": ch.speedup_str(theirs)}
 
     def _charts(self, i: int, k: int, m: int, n: int) -> dict[str, str]:
         """Returns both charts at these settings, on the first hardware with the first pair."""
@@ -103,8 +127,8 @@ class Roofline(Figure):
             "plain": ch.time_str(lines["target"](n)), "check_tokens": _tokens(check), "check": ch.time_str(lines["target"](check))})
         curve = [(s, float(rl.speedup(e, pair, hw, b, s, k, m))) for s in ch.samples()]
         speedup_desc = text.fill(w["speedup_desc"], {
-            "profile": self.ex.data.profiles[i].name, "k": k, "m": m, "first": decimal_str(curve[0][1]),
-            "last": decimal_str(curve[-1][1]), "max": ch.grouped(curve[-1][0])})
+            "profile": self.ex.data.profiles[i].name, "k": k, "m": m, "first": ch.speedup_str(curve[0][1]),
+            "last": ch.speedup_str(curve[-1][1]), "max": ch.grouped(curve[-1][0])})
         return {"pass_chart": ch.pass_chart(ax, lines, float(knee), n, check, page["pass_title"], pass_desc, page["pass_x"]),
                 "speedup_chart": ch.speedup_chart(ax, curve, n, float(rl.speedup(e, pair, hw, b, n, k, m)),
                                                   rl.stops_paying(e, pair, hw, b, k, m), page["speedup_title"], speedup_desc,
@@ -120,7 +144,7 @@ class Roofline(Figure):
             e = self._expected(i, k, 1)
             values = [rl.speedup(e, pair, hw, b, n, k) for n in rf.table_batches]
             stop = rl.stops_paying(e, pair, hw, b, k)
-            rows.append({"name": p.name, "cells": [{"text": text.fill(strings.ROOFLINE["times"], {"value": decimal_str(v)}),
+            rows.append({"name": p.name, "cells": [{"text": text.fill(strings.ROOFLINE["times"], {"value": ch.speedup_str(v)}),
                                                     "slow": v < 1} for v in values],
                          "stop": text.fill(page["beyond_cell"], {"n": ch.grouped(rl.MAX_BATCH)}) if stop is None
                          else page["never_cell"] if stop == 1 else ch.grouped(stop)})
@@ -171,8 +195,9 @@ class Roofline(Figure):
             "k_out": text.fill(strings.ROOFLINE["k_out"], {"k": k}), "m_out": text.fill(strings.ROOFLINE["m_out"], {"m": 1}),
             "batch_out": text.fill(strings.ROOFLINE["batch_out"], {"n": 1}),
             "profile_out": text.fill(strings.ROOFLINE["profile_out"], {"e": decimal_str(self._expected(0, k, 1))}),
+            "shown": self._shown(hw, pair, 0, k, 1, 1), "check_past": rl.scored(k, 1) > 2 ** ch.TOKENS_LOG2_MAX,
             **self._charts(0, k, 1, 1), **self._sentences(hw, pair, 0, k, 1, 1), **strings.ROOFLINE_PAGE,
             "hardware_name": hw.name, "pair_name": pair.name, "profile_name": data.profiles[0].name,
             "batches": [ch.grouped(n) for n in rf.table_batches], "rows": self._table(),
             "two_bytes": b == 2, "bytes": str(b), "knees": [{"name": h.name, "knee": ch.knee_str(rl.knee(h, b))} for h in rf.hardware],
-            "explorer": self._explorer_tie(), "regimes": self._regimes()}}
+            "explorer": self._explorer_tie(), "regimes": self._regimes(), "widest": self._widest()}}

@@ -3,8 +3,8 @@
 // numbers, roofline_charts.js draws them as the build draws its charts at the defaults).
 
 const { chartKit, clamp, curveBatches, expectedOf, figure, fill, grouped, halfUp, kneeText, kneeTokens, partsOf, passMarks,
-  passTime, plainTime, redraw, ROOFLINE_MAX_BATCH, roundTime, scoredPositions, speedupAt, speedupMarks, starts, stopsPaying,
-  timeText, tokensText, whole } = shared;
+  passTime, plainTime, redraw, ROOFLINE_MAX_BATCH, roundTime, scoredPositions, speedupAt, speedupMarks, speedupText, starts,
+  stopsPaying, timeText, tokensText, whole } = shared;
 
 const ROOFLINE_PARTS = {
   hardware: '[data-roofline-hardware]', pair: '[data-roofline-pair]', profile: '[data-roofline-profile]',
@@ -12,7 +12,7 @@ const ROOFLINE_PARTS = {
   hardwareOut: '[data-roofline-hardware-out]', pairOut: '[data-roofline-pair-out]',
   profileOut: '[data-roofline-profile-out]', kOut: '[data-roofline-k-out]', mOut: '[data-roofline-m-out]',
   batchOut: '[data-roofline-batch-out]', pass: '[data-roofline-pass]', speedup: '[data-roofline-speedup]',
-  words: '[data-roofline-words]', stop: '[data-roofline-stop]'
+  words: '[data-roofline-words]', stop: '[data-roofline-stop]', shown: '[data-roofline-shown]', past: '[data-roofline-past]'
 };
 
 function startRoofline(root, trace) {
@@ -62,7 +62,7 @@ function rooflineWords(fig, c, v) {
   const R = fig.R, k = fig.state.k;
   const step = fill(R.step, { n: grouped(c.n, R.group), plain_tokens: tokensText(c.n, R), plain: timeText(v.plain, R),
     drafts: fill(k === 1 ? R.passes_one : R.passes_many, { k }), check_tokens: tokensText(c.check, R),
-    round: timeText(v.round, R), e: halfUp(v.expected, 2), value: halfUp(v.speedup, 2) });
+    round: timeText(v.round, R), e: halfUp(v.expected, 2), value: speedupText(v.speedup, R) });
   const knee = fill(c.check <= c.knee ? R.flat : R.steep, { knee: kneeText(c.knee, R) });
   const stop = v.stop === null ? fill(R.stop_beyond, { n: grouped(ROOFLINE_MAX_BATCH, R.group) })
     : v.stop === 1 ? R.stop_never : fill(R.stop_at, { n: grouped(v.stop, R.group) });
@@ -78,8 +78,8 @@ function drawCharts(fig, c, v) {
       check: timeText(target(c.check), R) }));
   const curve = curveBatches(rf.axes.samples_per_doubling, rf.batch_log2_max).map(b => [b, speedupAt(c.setting, b)]);
   redraw(fig.kits.speedup, speedupMarks(fig.kits.speedup, rf, curve, [c.n, v.speedup], v.stop, R),
-    fill(R.speedup_desc, { profile: c.prof.name, k: s.k, m: s.m, first: halfUp(curve[0][1], 2),
-      last: halfUp(curve[curve.length - 1][1], 2), max: grouped(curve[curve.length - 1][0], R.group) }));
+    fill(R.speedup_desc, { profile: c.prof.name, k: s.k, m: s.m, first: speedupText(curve[0][1], R),
+      last: speedupText(curve[curve.length - 1][1], R), max: grouped(curve[curve.length - 1][0], R.group) }));
 }
 
 // The controls as the state has them, with their outputs and spoken values.
@@ -99,6 +99,17 @@ function renderControls(fig, c, v) {
   ui.batch.setAttribute('aria-valuetext', outs.batchOut);
 }
 
+// The line naming the setting the charts are drawn for: hidden on screen, where the controls show it, and printed
+// in their place. The key's entry for the check off the chart shows when it is.
+function renderShown(fig, c) {
+  const R = fig.R, s = fig.state, ui = fig.ui;
+  ui.shown.textContent = fill(R.shown, { hardware: c.hw.name, pair: c.pair.name, profile: c.prof.name,
+    positions: s.k === 1 ? R.positions_one : fill(R.positions_many, { k: s.k }),
+    candidates: s.m === 1 ? R.candidates_one : fill(R.candidates_many, { m: s.m }),
+    batch: c.n === 1 ? R.batch_one : fill(R.batch_many, { n: grouped(c.n, R.group) }) });
+  ui.past.hidden = c.check <= 2 ** fig.trace.roofline.axes.tokens_log2_max;
+}
+
 // Writes the page from the state; a state drawn already leaves the page as it was.
 function renderRoofline(fig) {
   const key = JSON.stringify(fig.state);
@@ -107,6 +118,7 @@ function renderRoofline(fig) {
   renderControls(fig, c, v);
   fig.ui.words.textContent = said.words;
   fig.ui.stop.textContent = said.stop;
+  renderShown(fig, c);
   drawCharts(fig, c, v);
   fig.drawnKey = key;
   fig.shown = v;  // what a test or a benchmark reads back (window.__player.figures.roofline)

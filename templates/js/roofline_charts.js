@@ -38,6 +38,9 @@ function timeText(seconds, R) {
 // The knee's tokens per pass: a whole number, grouped, or 2 decimals below 1.
 const kneeText = (knee, R) => (knee < 1 ? halfUp(knee, 2) : grouped(halfUp(knee, 0), R.group));
 
+// A speedup to 2 decimals, half up, or below 0.01 "< 0.01" (2 decimals would write 0.00), as roofline_charts.speedup_str.
+const speedupText = (v, R) => (v < 0.01 ? fill(R.below, { value: halfUp(0.01, 2) }) : halfUp(v, 2));
+
 const tokensText = (n, R) => fill(n === 1 ? R.tokens_one : R.tokens_many, { n: grouped(n, R.group) });
 
 // What a chart needs to draw its marks: the svg, its frame's last element (the marks follow it), its description,
@@ -78,11 +81,17 @@ function markLabel(kit, plot, x, text, far) {
   return kit.text({ x: coord(far ? x - 4 : x + 4), y: coord(plot.top + 14), class: far ? 'ch-sm ch-e' : 'ch-sm' }, text);
 }
 
-const TRIANGLE = ['l11', '6-11', '6z'].join(' ');  // a point past the axis's end, pointing right
+// A point off the chart: a triangle with its tip at `tip` ([x, y]), the end of a line whose last segment starts at
+// `back`, pointing on along that segment (its base 11 back and 12 wide).
+function arrow(kit, cls, tip, back) {
+  const dx = tip[0] - back[0], dy = tip[1] - back[1], length = Math.sqrt(dx * dx + dy * dy);
+  const ux = dx / length, uy = dy / length, bx = tip[0] - 11 * ux, by = tip[1] - 11 * uy;
+  const corners = [tip, [bx - 6 * uy, by + 6 * ux], [bx + 6 * uy, by - 6 * ux]];
+  return kit.path({ class: cls, d: 'M' + corners.map(([x, y]) => xy(coord(x), coord(y))).join('L') + 'z' });
+}
 
-// A point: a circle of radius 5, a square 10 wide, or past the axis's end a triangle pointing right.
-function point(kit, cls, x, y, square, past) {
-  if (past) return kit.path({ class: cls, d: 'M' + xy(coord(x - 5), coord(y - 6)) + TRIANGLE });
+// A point: a circle of radius 5 or a square 10 wide.
+function point(kit, cls, x, y, square) {
   if (square) return kit.path({ class: cls, d: 'M' + xy(coord(x - 5), coord(y - 5)) + 'h10v10h-10z' });
   return kit.circle({ class: cls, cx: coord(x), cy: coord(y), r: 5 });
 }
@@ -90,7 +99,8 @@ function point(kit, cls, x, y, square, past) {
 const polyline = (place, points) => 'M' + points.map(p => xy(...place(p).map(coord))).join('L');
 
 // The pass chart at setting s ({pair, hw, bytes, n, check, knee}): each model's line through T = 1, the knee and
-// 2^top, the knee's line, the plain step at n tokens and the check at n·scored tokens, at the target's pass time.
+// 2^top, the knee's line, the plain step at n tokens and the check at n·scored tokens, at the target's pass time
+// (one past 2^top: a triangle where the target's line leaves the chart).
 function passMarks(kit, ax, s, R) {
   const p = ax.plot, top = ax.tokens_log2_max, end = 2 ** top, lo = ax.pass.y_min_log10, hi = ax.pass.y_max_log10;
   const y = t => p.bottom - Math.min(Math.max((Math.log10(t) - lo) / (hi - lo), 0), 1) * (p.bottom - p.top);
@@ -101,9 +111,11 @@ function passMarks(kit, ax, s, R) {
     marks.push(kit.path({ class: 'roofline-knee', d: 'M' + xy(coord(x(s.knee)), p.top) + 'V' + p.bottom }),
       markLabel(kit, p, x(s.knee), R.knee_label, s.knee > 2 ** (top - 3)));
   }
-  const target = t => y(passTime(s.pair.target, Math.min(t, end), s.hw, s.bytes));
-  marks.push(point(kit, 'roofline-step', x(s.n), target(s.n), false, s.n > end),
-    point(kit, 'roofline-check', x(s.check), target(s.check), true, s.check > end));
+  const target = t => y(passTime(s.pair.target, t, s.hw, s.bytes)), back = at[at.length - 2];
+  [['roofline-step', s.n, false], ['roofline-check', s.check, true]].forEach(([cls, t, square]) => {
+    marks.push(t > end ? arrow(kit, cls, [x(end), target(end)], [x(back), target(back)])
+      : point(kit, cls, x(t), target(t), square));
+  });
   return marks;
 }
 
@@ -115,7 +127,7 @@ function curveBatches(per, top) {
 }
 
 // The speedup chart (rf: the trace's roofline part): the 1× line, the curve through `curve` ([batch, speedup]), the crossing at `stop` when it falls
-// within the axis, and the chosen batch's point `at` ([batch, speedup]).
+// within the axis, and the chosen batch `at` ([batch, speedup]) as a ring.
 function speedupMarks(kit, rf, curve, at, stop, R) {
   const p = rf.axes.plot, top = rf.batch_log2_max, yMax = rf.axes.speedup.y_max;
   const y = v => p.bottom - Math.min(v, yMax) / yMax * (p.bottom - p.top), x = b => xLog2(p, b, top);
@@ -125,8 +137,9 @@ function speedupMarks(kit, rf, curve, at, stop, R) {
     marks.push(kit.path({ class: 'roofline-cross', d: 'M' + xy(coord(x(stop)), p.top) + 'V' + p.bottom }),
       markLabel(kit, p, x(stop), fill(R.cross_label, { n: grouped(stop, R.group) }), stop > 2 ** (top / 2)));
   }
-  marks.push(point(kit, 'roofline-at', x(at[0]), y(at[1]), false, false));
+  marks.push(kit.circle({ class: 'roofline-at', cx: coord(x(at[0])), cy: coord(y(at[1])), r: 6 }));  // a ring
   return marks;
 }
 
-Object.assign(shared, { chartKit, curveBatches, halfUp, kneeText, passMarks, redraw, speedupMarks, timeText, tokensText });
+Object.assign(shared, { chartKit, curveBatches, halfUp, kneeText, passMarks, redraw, speedupMarks, speedupText, timeText,
+  tokensText });
