@@ -5,13 +5,14 @@ ties to the explorer's cost model."""
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from typing import Any
 
 from .. import roofline as rl
 from .. import roofline_charts as ch
-from .. import strings, text
+from .. import stats, strings, text
 from ..text import decimal_str
 from .common import Figure
 from .explorer import tree_acceptance
@@ -33,23 +34,27 @@ class Roofline(Figure):
 
     def _acceptance(self, i: int) -> tuple[tuple[Fraction, ...], ...]:
         """Returns profile i's A [m - 1][position], candidates drawn without replacement."""
-        return tree_acceptance(self.ex.data.target, self.ex.data.profiles[i].draft)[WAY]
+        return self._acceptances[i]
+
+    @functools.cached_property
+    def _acceptances(self) -> list[tuple[tuple[Fraction, ...], ...]]:
+        return [tree_acceptance(self.ex.data.target, p.draft)[WAY] for p in self.ex.data.profiles]
 
     def _expected(self, i: int, k: int, m: int) -> Fraction:
         """Returns profile i's E over its first k positions with m candidates at each: 1 + A1 + A1·A2 + …"""
-        total, reach = Fraction(1), Fraction(1)
-        for a in self._acceptance(i)[m - 1][:k]:
-            reach *= a
-            total += reach
-        return total
+        return stats.expected_tokens(self._acceptance(i)[m - 1][:k])
 
     def _top(self) -> int:
-        """Returns the speedup chart's top: a whole number, at least 2, at or above every choice's speedup at batch 1."""
+        """Returns the speedup chart's top: a whole number, at least 2, at or above every choice's speedup at batch 1
+        (for one hardware, pair, k and m, the draft with the highest E has the highest speedup)."""
         rf, b, data = self.ex.data.roofline, self.ex.data.roofline.bytes_per_parameter, self.ex.data
-        best = max(rl.speedup(self._expected(i, k, m), pair, hw, b, 1, k, m) for hw in rf.hardware for pair in rf.pairs
-                   for i in range(len(data.profiles)) for k in range(1, data.k + 1) for m in WIDTHS)
+        best_e = {(k, m): max(self._expected(i, k, m) for i in range(len(data.profiles)))
+                  for k in range(1, data.k + 1) for m in WIDTHS}
+        best = max(rl.speedup(e, pair, hw, b, 1, k, m) for hw in rf.hardware for pair in rf.pairs
+                   for (k, m), e in best_e.items())
         return max(2, math.ceil(best))
 
+    @functools.cached_property
     def _axes(self) -> dict[str, Any]:
         rf, b = self.ex.data.roofline, self.ex.data.roofline.bytes_per_parameter
         fastest = min(rl.pass_time(pair.draft, 1, hw, b) for hw in rf.hardware for pair in rf.pairs)
@@ -69,7 +74,7 @@ class Roofline(Figure):
                          for i, p in enumerate(self.ex.data.profiles)],
             "batch_log2_max": ch.BATCH_LOG2_MAX,
             "defaults": {"hardware": 0, "pair": 0, "profile": 0, "k": k, "m": 1, "batch_log2": 0},
-            "axes": self._axes()}
+            "axes": self._axes}
 
     @staticmethod
     def _hardware_out(h: rl.Hardware) -> str:
@@ -119,7 +124,7 @@ class Roofline(Figure):
         """Returns both charts at these settings, on the first hardware with the first pair."""
         rf, w, page = self.ex.data.roofline, strings.ROOFLINE, strings.ROOFLINE_PAGE
         hw, pair, b = rf.hardware[0], rf.pairs[0], rf.bytes_per_parameter
-        ax, e, knee, check = self._axes(), self._expected(i, k, m), rl.knee(hw, b), n * rl.scored(k, m)
+        ax, e, knee, check = self._axes, self._expected(i, k, m), rl.knee(hw, b), n * rl.scored(k, m)
         lines = {"target": lambda t: float(rl.pass_time(pair.target, Fraction(t), hw, b)),
                  "draft": lambda t: float(rl.pass_time(pair.draft, Fraction(t), hw, b))}
         pass_desc = text.fill(w["pass_desc"], {
