@@ -14,7 +14,7 @@ ROOFLINE: dict[str, Any] = {
     # the controls' outputs
     "k_out": "k = {k}",
     "m_out": "m = {m}",
-    "batch_out": "{n}",
+    "batch_out": "n = {n}",
     "hardware_out": "{bandwidth} GB/s, {tflops} TFLOPS",
     "pair_out": "draft/target = {ratio}",
     "profile_out": "tokens per round E = {e}",

@@ -201,6 +201,7 @@ class Roofline(Figure):
             "batch_out": text.fill(strings.ROOFLINE["batch_out"], {"n": 1}),
             "profile_out": text.fill(strings.ROOFLINE["profile_out"], {"e": decimal_str(self._expected(0, k, 1))}),
             "shown": self._shown(hw, pair, 0, k, 1, 1), "check_past": rl.scored(k, 1) > 2 ** ch.TOKENS_LOG2_MAX,
+            "stop_drawn": 1 < (rl.stops_paying(self._expected(0, k, 1), pair, hw, b, k) or 0) <= 2 ** ch.BATCH_LOG2_MAX,
             **self._charts(0, k, 1, 1), **self._sentences(hw, pair, 0, k, 1, 1), **strings.ROOFLINE_PAGE,
             "hardware_name": hw.name, "pair_name": pair.name, "profile_name": data.profiles[0].name,
             "batches": [ch.grouped(n) for n in rf.table_batches], "rows": self._table(),

@@ -12,7 +12,8 @@ const ROOFLINE_PARTS = {
   hardwareOut: '[data-roofline-hardware-out]', pairOut: '[data-roofline-pair-out]',
   profileOut: '[data-roofline-profile-out]', kOut: '[data-roofline-k-out]', mOut: '[data-roofline-m-out]',
   batchOut: '[data-roofline-batch-out]', pass: '[data-roofline-pass]', speedup: '[data-roofline-speedup]',
-  words: '[data-roofline-words]', stop: '[data-roofline-stop]', shown: '[data-roofline-shown]', past: '[data-roofline-past]'
+  words: '[data-roofline-words]', stop: '[data-roofline-stop]', shown: '[data-roofline-shown]', past: '[data-roofline-past]',
+  crossKey: '[data-roofline-cross-key]'
 };
 
 function startRoofline(root, trace) {
@@ -119,6 +120,7 @@ function renderRoofline(fig) {
   fig.ui.words.textContent = said.words;
   fig.ui.stop.textContent = said.stop;
   renderShown(fig, c);
+  fig.ui.crossKey.hidden = !(v.stop !== null && v.stop > 1 && v.stop <= 2 ** fig.trace.roofline.batch_log2_max);
   drawCharts(fig, c, v);
   fig.drawnKey = key;
   fig.shown = v;  // what a test or a benchmark reads back (window.__player.figures.roofline)
