@@ -53,9 +53,16 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def project(project, built_site, monkeypatch) -> Path:
-    """Returns conftest's copy of the inputs with a built site/ beside them, and makes it the cwd."""
+    """Returns conftest's copy of the inputs with a built site/ beside them, and makes it the cwd. Its .cache/ (the
+    build lock, the last error's details) is its own, but its analyses are the test worker's: the same inputs give
+    the same key, so a build here skips an analysis another test of this worker made (tests/test_cache.py tests the
+    cache itself, each from an empty one)."""
     shutil.copytree(built_site, project / "site")
     monkeypatch.chdir(project)
+    shared = checkout.CACHE / "analysis"  # conftest's own_build_cache: the worker's
+    shared.mkdir(parents=True, exist_ok=True)
+    (project / ".cache").mkdir()
+    (project / ".cache" / "analysis").symlink_to(shared.resolve(), target_is_directory=True)
     monkeypatch.setattr(checkout, "CACHE", project / ".cache")
     return project
 
@@ -332,6 +339,7 @@ def test_an_unexpected_error_is_one_line_and_a_log(project, run_build, monkeypat
     def broken(dataset, corpus):
         raise TypeError("unhashable type: 'list'")
     monkeypatch.setattr(pipeline, "explain", broken)
+    (project / ".cache" / "analysis").unlink()  # no analysis kept: the build runs the broken one
     before = snapshot(project / "site")
     code, out, err = run_build(*ARGS)
     assert (code, out) == (1, "")
