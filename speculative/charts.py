@@ -41,9 +41,11 @@ def _prefix(id_prefix: str) -> str:
     return id_prefix
 
 
-def _svg(p: str, w: float, h: float, title: str, desc: str, body: Sequence[str]) -> str:
-    return (f'<svg class="chart" viewBox="0 0 {_n(w)} {_n(h)}" role="img" '
-            f'aria-labelledby="{p}-t {p}-d"><title id="{p}-t">{_e(title)}</title>'
+def _svg(p: str, w: float, h: float, title: str, desc: str, body: Sequence[str], cls: str = "", hook: str = "") -> str:
+    """Returns a chart: titled and described for screen readers by ids from `p`; `cls`, classes beside "chart";
+    `hook`, a data attribute by which a script finds it."""
+    return (f'<svg class="chart{" " + cls if cls else ""}" viewBox="0 0 {_n(w)} {_n(h)}" role="img" '
+            f'aria-labelledby="{p}-t {p}-d"{" " + hook if hook else ""}><title id="{p}-t">{_e(title)}</title>'
             f'<desc id="{p}-d">{_e(desc)}</desc>{"".join(body)}</svg>')
 
 

@@ -41,7 +41,8 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from .charts import _e, _n, _text
+from . import charts
+from .charts import _n, _text
 from .roofline_strings import ROOFLINE
 from .text import decimal_str, fill, power_of_ten
 
@@ -106,10 +107,7 @@ def samples() -> list[int]:
 
 
 def _svg(hook: str, title: str, desc: str, body: Sequence[str]) -> str:
-    p = f"roofline-{hook}"
-    return (f'<svg class="chart roofline-chart" viewBox="0 0 {W} {H}" role="img" aria-labelledby="{p}-t {p}-d" '
-            f'data-roofline-{hook}><title id="{p}-t">{_e(title)}</title><desc id="{p}-d">{_e(desc)}</desc>'
-            f'{"".join(body)}</svg>')
+    return charts._svg(f"roofline-{hook}", W, H, title, desc, body, "roofline-chart", f"data-roofline-{hook}")
 
 
 def _frame(x_ticks: Sequence[tuple[float, str]], y_ticks: Sequence[tuple[float, str]], x_title: str) -> list[str]:

@@ -36,6 +36,13 @@ class Roofline(Figure):
         """Returns profile i's A [m - 1][position], candidates drawn without replacement."""
         return self._acceptances[i]
 
+    @property
+    def _first(self) -> tuple[rl.Hardware, rl.ModelPair, Fraction]:
+        """Returns what the figure shows first, and readers without scripting: the first hardware and pair, with the
+        file's bytes per parameter."""
+        rf = self.ex.data.roofline
+        return rf.hardware[0], rf.pairs[0], rf.bytes_per_parameter
+
     @functools.cached_property
     def _acceptances(self) -> list[tuple[tuple[Fraction, ...], ...]]:
         return [tree_acceptance(self.ex.data.target, p.draft)[WAY] for p in self.ex.data.profiles]
@@ -113,8 +120,8 @@ class Roofline(Figure):
         from ..stats import speedup_curve
 
         data, m = self.ex.data, trees.MAX_CANDIDATES
-        rf, k = data.roofline, data.k
-        hw, pair, b = rf.hardware[0], rf.pairs[0], rf.bytes_per_parameter
+        k = data.k
+        hw, pair, b = self._first
         theirs = speedup_curve(self._acceptance(0)[m - 1][:k], data.cost, width=m)[k - 1]
         return {"m": m, "scored": ch.grouped(rl.scored(k, m)), "past_at_one": rl.scored(k, m) > rl.knee(hw, b),
                 "speedup": ch.speedup_str(rl.speedup(self._expected(0, k, m), pair, hw, b, 1, k, m)),
@@ -122,8 +129,8 @@ class Roofline(Figure):
 
     def _charts(self, i: int, k: int, m: int, n: int) -> dict[str, str]:
         """Returns both charts at these settings, on the first hardware with the first pair."""
-        rf, w, page = self.ex.data.roofline, strings.ROOFLINE, strings.ROOFLINE_PAGE
-        hw, pair, b = rf.hardware[0], rf.pairs[0], rf.bytes_per_parameter
+        w, page = strings.ROOFLINE, strings.ROOFLINE_PAGE
+        hw, pair, b = self._first
         ax, e, knee, check = self._axes, self._expected(i, k, m), rl.knee(hw, b), n * rl.scored(k, m)
         lines = {"target": lambda t: float(rl.pass_time(pair.target, Fraction(t), hw, b)),
                  "draft": lambda t: float(rl.pass_time(pair.draft, Fraction(t), hw, b))}
@@ -143,7 +150,7 @@ class Roofline(Figure):
         """Returns the no-JS table's rows, one per profile: the speedup at each of table_batches on the first hardware
         with the first pair, all positions, one candidate each, and where it stops paying."""
         rf, k, page = self.ex.data.roofline, self.ex.data.k, strings.ROOFLINE_PAGE
-        hw, pair, b = rf.hardware[0], rf.pairs[0], rf.bytes_per_parameter
+        hw, pair, b = self._first
         rows = []
         for i, p in enumerate(self.ex.data.profiles):
             e = self._expected(i, k, 1)
@@ -161,8 +168,8 @@ class Roofline(Figure):
         and every pass below the knee, so each profile's speedup at k = all positions is the explorer's), the
         speedups, and the two ratios."""
         data = self.ex.data
-        rf, cost, k = data.roofline, data.cost, data.k
-        hw, pair, b = rf.hardware[0], rf.pairs[0], rf.bytes_per_parameter
+        cost, k = data.cost, data.k
+        hw, pair, b = self._first
         ours = [rl.speedup(self._expected(i, k, 1), pair, hw, b, 1, k) for i in range(len(data.profiles))]
         same = pair.ratio == cost.draft_step and cost.verify_round == 1
         return {"same_ratio": same, "matches": same and ours == [r.stats.speedup for r in self.ex.results],
@@ -176,8 +183,8 @@ class Roofline(Figure):
         position): T*/(k + 1), E, c, the closed-form crossing n* when it is a batch of 1 or more, and where a chain and
         a tree of width 2 stop paying (None when they still pay at MAX_BATCH or never do)."""
         data = self.ex.data
-        rf, k = data.roofline, data.k
-        hw, pair, b = rf.hardware[0], rf.pairs[0], rf.bytes_per_parameter
+        k = data.k
+        hw, pair, b = self._first
         e, knee = self._expected(0, k, 1), rl.knee(hw, b)
         cross = rl.crossing(e, k, pair.ratio, knee)
         stop, wide = rl.stops_paying(e, pair, hw, b, k), rl.stops_paying(self._expected(0, k, 2), pair, hw, b, k, 2)
@@ -192,7 +199,7 @@ class Roofline(Figure):
         of 1), its no-JS table, and the facts the prose quotes."""
         data = self.ex.data
         rf, k = data.roofline, data.k
-        hw, pair, b = rf.hardware[0], rf.pairs[0], rf.bytes_per_parameter
+        hw, pair, b = self._first
         return {"roofline_facts": {
             "hardware": [{"name": h.name, "out": self._hardware_out(h)} for h in rf.hardware],
             "pairs": [{"name": p.name, "out": text.fill(strings.ROOFLINE["pair_out"], {"ratio": p.ratio})} for p in rf.pairs],
