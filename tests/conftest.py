@@ -381,6 +381,10 @@ def axe_violations(page, context: str | list | None = None) -> list[str]:
     return found
 
 
+STARTED_JS = """() => document.readyState === 'complete' && (document.documentElement.hasAttribute('data-started')
+  || !document.documentElement.classList.contains('js'))"""
+
+
 class Pages:
     """Lends the browser tests pages of one browser context per test worker, and takes them back.
 
@@ -423,11 +427,25 @@ class Pages:
         for name in self.KEPT:
             setattr(page, name, self._marking(page, getattr(type(page), name)))
         page.close = lambda *a, **k: None  # given back when the test ends
+        page.goto = self._started(page)
         page.bring_to_front()  # a page behind another is a background tab: its timers and frames are throttled
         self.lent.append(page)
         if url:
             page.goto(url)
         return page
+
+    @staticmethod
+    def _started(page):
+        """Returns the page's goto, which, once the document has loaded, also waits for the built page's figures to
+        start and its idle parts to join (the root's data-started; boot.js), or for a page whose script did not start
+        (no trace, or another page): what a test then measures is not moved by a part joining late on a loaded
+        machine."""
+        def goto(url: str, **kwargs):
+            response = type(page).goto(page, url, **kwargs)
+            if kwargs.get("wait_until", "load") == "load":
+                page.wait_for_function(STARTED_JS)
+            return response
+        return goto
 
     @staticmethod
     def _recording(page) -> None:

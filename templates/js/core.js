@@ -30,12 +30,27 @@ function loadTrace(doc) {
 // full-page capture; now it is only kept off the first paint.
 function whenNear(el, fn) {
   let done = false;
-  function go() { if (!done) { done = true; fn(); } }
+  joining.parts++;
+  function go() {
+    if (done) return;
+    done = true;
+    try { fn(); } finally { joining.parts--; settle(); }
+  }
   if (window.requestIdleCallback) requestIdleCallback(go, { timeout: 2000 }); else setTimeout(go, 0);
   window.addEventListener('beforeprint', go);
   const media = window.matchMedia('print');
   media.addEventListener('change', e => { if (e.matches) go(); });
   if (media.matches) go();  // printing began before this part's figure started
+}
+
+// The root element gains data-started once every figure has started (boot.js) and every part whenNear holds has
+// joined: from then on the page's layout only moves when the reader does something (a live reload's hold and the
+// browser tests wait for it).
+const joining = { parts: 0, started: false };
+
+function settle(started) {
+  if (started) joining.started = true;
+  if (joining.started && !joining.parts) document.documentElement.dataset.started = '';
 }
 
 // A figure's "Back to where you were" (its `holder`, a hidden paragraph around one link): once a link elsewhere
@@ -234,5 +249,5 @@ function starts(name, selector, start, many) { STARTERS.push([name, selector, st
 
 Object.assign(shared, {
   acceptStrip, bar, clamp, cloned, decoded, figure, fill, fracValue, grouped, headRow, ids, loadTrace, NEAR_EVENT, node,
-  offerBack, oneAtATime, overlapRows, partsOf, row, STARTERS, starts, tokenCell, uniformSource, whenNear, whole
+  offerBack, oneAtATime, overlapRows, partsOf, row, settle, STARTERS, starts, tokenCell, uniformSource, whenNear, whole
 });
