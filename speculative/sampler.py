@@ -75,7 +75,9 @@ def last_committed(rounds: Rounds) -> np.ndarray:
 
 def greedy(draft: np.ndarray) -> np.ndarray:
     """Returns the greedy draft: all its mass on its most likely token, the first in vocabulary order on a tie."""
-    return np.eye(draft.shape[-1])[draft.argmax(-1)]  # [..., V] -> [..., V] one-hot
+    one_hot = np.zeros(draft.shape)  # [..., V]; not np.eye(V)[argmax], which builds V x V numbers for every call
+    np.put_along_axis(one_hot, draft.argmax(-1)[..., None], 1.0, axis=-1)
+    return one_hot
 
 
 def target_prob(p: np.ndarray, q: np.ndarray) -> np.ndarray:
