@@ -49,8 +49,17 @@ def pooled_pair(drawn: list[tuple[int, int]], probs: np.ndarray) -> Pair:
     """Returns one context's cells: drawn pairs counted, cells expected fewer than MIN_EXPECTED times merged
     (checks.pooled, as every other check pools)."""
     n, flat = len(drawn), probs.ravel()  # [V*V]
-    counts = np.bincount([a * probs.shape[1] + b for a, b in drawn], minlength=flat.size)
-    c, e = checks.pooled(counts, flat * n)
+    # The same cells as checks.pooled(counts over every cell, flat * n), without its passes over V*V counts: only
+    # the cells expected MIN_EXPECTED times or more are counted one by one, and the rest join as one cell.
+    big = np.flatnonzero(flat * n >= checks.MIN_EXPECTED)  # [B] sorted
+    cells = np.array([a * probs.shape[1] + b for a, b in drawn], dtype=np.int64)  # [n]
+    at = np.minimum(np.searchsorted(big, cells), max(len(big) - 1, 0))  # [n]
+    hit = at[big[at] == cells] if len(big) else at[:0]
+    counts, expected = np.bincount(hit, minlength=len(big)), flat[big] * n
+    if len(big) < flat.size:
+        counts = np.append(counts, n - counts.sum())
+        expected = np.append(expected, (flat.sum() - flat[big].sum()) * n)
+    c, e = checks.pooled(counts, expected)
     return Pair(counts=c, expected=e / n)
 
 
