@@ -47,7 +47,7 @@ LIVE_SCRIPT = """(() => {
   const saved = sessionStorage.getItem(key);
   if (saved !== null) {  // back to where the tab was, held until every figure has started (data-started) and the
     // page's height has then kept still for 2.5 s, at most 30 s: the page's own start may scroll it, and its charts
-    // join in idle tasks after their figures start, which scroll anchoring may follow
+    // join in tasks of their own after the first paint, which scroll anchoring may follow
     sessionStorage.removeItem(key);
     let until = 0, last = 0, height = -1, touched = false;
     keep = Number(saved);

@@ -82,8 +82,8 @@ def test_the_captions_last_line_can_be_read_with_the_step_controls_in_view(page:
 @pytest.mark.parametrize("media", ["screen", "print"])
 def test_every_chart_is_on_the_page_at_load_without_scrolling(page: Page, page_url, media):
     """Charts once waited in a <noscript data-near> or for an observer until the reader scrolled near, and so were
-    missing from a full-page capture. They join the page in one idle task after load, the scroll left at the top,
-    on screen and in print; the convergence histograms are built as their figures start."""
+    missing from a full-page capture. They join the page in tasks of their own after the first paint, the scroll left
+    at the top, on screen and in print; the convergence histograms are built as their figures start."""
     page.emulate_media(media=media)
     page.goto(page_url)
     assert page.evaluate("scrollY") == 0

@@ -490,7 +490,7 @@ def test_axe_finds_nothing_in_your_own_position_or_under_another_rule(pages, pag
 @pytest.mark.browser
 def test_your_own_positions_inputs_exist_only_while_it_is_shown(pages, page_url, trace):
     page = seeded(pages, page_url, seed=None)
-    # counted within the lab alone: the page's other figures join in idle tasks after load, at any moment here
+    # counted within the lab alone: the page's other figures' charts join in tasks after the first paint, at any moment here
     count = "document.querySelectorAll('#lab [data-lab-own-grid] *').length"
     assert page.evaluate(count) == 0
     choose_own(page)

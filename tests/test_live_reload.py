@@ -87,8 +87,8 @@ def test_an_open_tab_reloads_where_it_was_and_shows_a_failed_build(project, page
         page.wait_for_function("() => window.__player")  # the walkthrough's own scroll to the address is done
         page.evaluate("window.scrollTo(0, 1500)")
         expect(page.locator("body")).not_to_contain_text("A sentence saved while the tab was open.")
-        # The charts join in idle tasks after the figures start, and scroll anchoring may move the page as they do:
-        # the position the tab keeps is read once every figure has started and the page's height has kept still.
+        # The charts join in tasks of their own after the first paint, and scroll anchoring may move the page as they
+        # do: the position the tab keeps is read once every figure has started and the page's height has kept still.
         expect(page.locator("html[data-started]")).to_have_count(1)
         page.wait_for_function(STILL, polling=1500, timeout=TIMEOUT * 1000)
         scrolled = page.evaluate("window.scrollY")

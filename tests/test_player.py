@@ -605,7 +605,7 @@ def test_the_round_buttons_and_the_step_buttons_stay_put_from_round_to_round(pag
     player = page.locator("#walkthrough-player")
 
     def where():
-        # measured from the player's own top left: a figure above it that starts late (idle tasks on a loaded machine)
+        # measured from the player's own top left: a figure above it that starts late (its charts join after the first paint)
         # moves the whole player, which is not the move this test is about
         return page.evaluate("""([box, ...els]) => { const b = box.getBoundingClientRect();
           return els.map(e => { const r = e.getBoundingClientRect(); return [Math.round(r.x - b.x), Math.round(r.y - b.y)]; }); }""",

@@ -5,7 +5,7 @@
 // has joined), unless a benchmark opts in by setting window.__playerDebug before the page loads: once every figure
 // has started it gets window.__player.
 
-const { loadTrace, settle, STARTERS } = shared;
+const { loadTrace, nextTask, settle, STARTERS } = shared;
 
 function boot() {
   const clock = performance.now(), trace = loadTrace(document);
@@ -22,7 +22,7 @@ function boot() {
     const started = startEach(s[0], s[1], s[2], trace);
     figures[s[0]] = s[3] ? started : started[0];
     spent += performance.now() - began;
-    setTimeout(next, 0);
+    nextTask(next);
   })();
 }
 

@@ -8,7 +8,7 @@
 // page, and every handler only asks for a change.
 
 const {
-  clamp, corpusIds, figure, firstLargest, FLOATS, inverseCdf, levelCounts, ngramModel, oneAtATime, partsOf, probText,
+  clamp, corpusIds, figure, firstLargest, FLOATS, inverseCdf, levelCounts, nextTask, ngramModel, oneAtATime, partsOf, probText,
   renderGenerator, roundCost, starts, tempered, temperedRows, treeRound, uniformSource, variantPieces, whole, withBonus
 } = shared;
 
@@ -205,7 +205,7 @@ function raceAhead(fig, done) {
   (function slice() {
     const until = performance.now() + 8;
     while (!fig.run.over && performance.now() < until) advance(fig);
-    if (fig.run.over) done(); else setTimeout(slice, 0);
+    if (fig.run.over) done(); else nextTask(slice);
   })();
 }
 
@@ -216,7 +216,7 @@ function inTurn(steps, done) {
   const next = () => {
     if (i === steps.length) return done(true);
     if (steps[i++]() === false) return done(false);
-    setTimeout(next, 0);
+    nextTask(next);
   };
   next();
 }

@@ -24,7 +24,7 @@ function startPrint(noscript) {
 starts('print', 'noscript[data-static]', startPrint, true);
 
 // A chart far below the fold waits in a <noscript data-near> (which readers without scripting see as it is) and
-// joins the page in one idle task after load, or at once for print (core.js's whenNear), off the first paint.
+// joins the page in a task of its own after the first paint, or at once for print (core.js's whenNear).
 function startNear(noscript) {
   whenNear(noscript.parentElement, () => {
     const t = document.createElement('template');
