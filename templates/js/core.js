@@ -24,10 +24,11 @@ function loadTrace(doc) {
   return source ? JSON.parse(source.textContent) : null;
 }
 
-// Calls fn once, soon after load and whatever the reader's scroll: in a task of its own after the next paint (not
-// in an idle task, which waits for the generator's seeded race), or at once if the page is printed first. The name
-// and `el`, unused, stay for the callers that still name an element: a part built this way was once held back until
-// scrolled near, and so missing from print and from a full-page capture; now it is only kept off the first paint.
+// Calls fn once, soon after load and whatever the reader's scroll: after the next paint, in one task with every other
+// part waiting so, for one layout of the page, not one each (nor in an idle task, which waits for the generator's
+// seeded race); or at once if the page is printed first. The name and `el`, unused, stay for the callers that still
+// name an element: a part built this way was once held back until scrolled near, and so missing from print and from
+// a full-page capture; now it is only kept off the first paint.
 function whenNear(el, fn) {
   let done = false;
   joining.parts++;
@@ -36,11 +37,19 @@ function whenNear(el, fn) {
     done = true;
     try { fn(); } finally { joining.parts--; settle(); }
   }
-  requestAnimationFrame(() => { nextTask(go); });  // after the next paint, in a task of its own
+  if (due.push(go) === 1) requestAnimationFrame(() => { nextTask(joinDue); });
   window.addEventListener('beforeprint', go);
   const media = window.matchMedia('print');
   media.addEventListener('change', e => { if (e.matches) go(); });
   if (media.matches) go();  // printing began before this part's figure started
+}
+
+const due = [];  // the parts whenNear holds until after the next paint
+
+function joinDue() {
+  due.splice(0).forEach(go => {
+    try { go(); } catch (error) { console.error('whenNear:', error); }  // every other part still joins
+  });
 }
 
 // Runs fn in a task of its own, soon: a message to the page's own channel, which, unlike a chain of setTimeout(fn, 0),
