@@ -48,7 +48,7 @@ const due = [];  // the parts whenNear holds until after the next paint
 
 function joinDue() {
   due.splice(0).forEach(go => {
-    try { go(); } catch (error) { console.error('whenNear:', error); }  // every other part still joins
+    try { go(); } catch (error) { console.error(error); }  // every other part still joins
   });
 }
 
