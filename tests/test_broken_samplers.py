@@ -171,17 +171,44 @@ def choose(page: Page, where: str, sampler_index: int) -> None:
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.parametrize("index", range(1, len(variants.VARIANTS)), ids=[v.id for v in variants.BROKEN])
-def test_100000_seeded_draws_of_each_broken_sampler_match_its_exact_distribution_not_p(pages, page_url, trace, index):
+def test_seeded_draws_of_each_broken_sampler_match_its_exact_distribution_not_p(pages, page_url, trace, index):
+    """At each position, as many draws (10,000 at a time, at most 100,000) as rule out p where the sampler commits
+    something else (batches_to_rule_out); 10,000 where it commits p."""
     page = seeded(pages, page_url)
     for where, pos in shipped_positions(trace):
-        choose(page, where, index)
-        draw(page, 10)  # 100,000 draws
         committed = trace["lab"]["broken"][where][index - 1][0]
+        choose(page, where, index)
+        draw(page, batches_to_rule_out(committed, pos["target"]))
         counts = committed_counts(page)
         assert token_chi_square(counts, committed) > 1e-6, where
         if trace["lab"]["broken"][where][index - 1][1] != "0":  # the same draws, judged against p, fail
             assert rules_out(counts, pos["target"]), where
     page.close()
+
+
+def batches_to_rule_out(committed, probs, most: int = 10) -> int:
+    """Returns how many draws of 10,000 from `committed` leave p ruled out (rules_out) but by a chance under about
+    1e-6: enough to expect 25 draws where p is 0 (missed with chance e^-25), or else a chi-square noncentrality
+    n * sum((c - p)^2 / p) of 200, which the 1e-6 threshold (about 36 at 5 degrees of freedom) misses by more than
+    5 standard deviations. At most `most`; 1 where committed is p."""
+    c, p = [Fraction(x) for x in committed], [Fraction(x) for x in probs]
+    if c == p:
+        return 1
+    zero = sum(a for a, b in zip(c, p, strict=True) if b == 0)
+    distance = sum((a - b) ** 2 / b for a, b in zip(c, p, strict=True) if b > 0)
+    needed = min(25 / zero if zero else float("inf"), 200 / distance if distance else float("inf"))
+    return max(1, min(most, -(-int(needed) // 10_000)))
+
+
+def test_the_draws_sized_to_rule_out_p_do_so_with_room_to_spare():
+    """The sizing's own check, in exact arithmetic: a commit 1/8 off p at two tokens of eight needs more draws than one
+    1/4 off; mass where p is 0 needs few; and no size passes the cap."""
+    p = [Fraction(1, 8)] * 8
+    near, far = [*p[:6], Fraction(1, 4), Fraction(0)], [*p[:5], Fraction(3, 8), Fraction(0), Fraction(0)]
+    assert batches_to_rule_out(p, p) == 1
+    assert batches_to_rule_out(far, p) <= batches_to_rule_out(near, p) <= 10
+    assert batches_to_rule_out([Fraction(1, 2), Fraction(1, 2)], [Fraction(1), Fraction(0)]) == 1
+    assert batches_to_rule_out([Fraction(5001, 10000), Fraction(4999, 10000)], [Fraction(1, 2)] * 2) == 10
 
 
 def rules_out(counts: list[int], probs) -> bool:
