@@ -353,7 +353,8 @@ def test_a_broken_tree_way_commits_its_own_exact_distribution_not_p(spec):
     assert counts[~live].sum() == 0 and chi2.sf(((counts[live] - e[live]) ** 2 / e[live]).sum(), live.sum() - 1) > 1e-4
 
 
-@pytest.mark.slow  # about 10 s
+@pytest.mark.slow  # about 3 s
+@pytest.mark.data_independent  # the tree sampler at the generator's scale: the model pair is counted from the prose
 def test_the_check_commands_tree_rows_pass_for_both_ways_and_each_width(run):
     from speculative import lm_checks
 
