@@ -83,12 +83,13 @@ def environments(templates: Mapping[str, str], folder: str = "templates") -> tup
     strings; both autoescape and fail on undefined names. The environments live as long as the process, so a
     rebuild under --watch compiles only the templates whose text changed (compiling them all takes ~0.1 s)."""
     env, texts = _ENVIRONMENTS.get(folder) or _ENVIRONMENTS.setdefault(folder, _environment(folder))
+    env.parsed.clear()
     texts.clear()
     texts.update(templates)
     return env, _PROSE_ENV
 
 
-def _environment(folder: str) -> tuple[jinja2.Environment, dict[str, str]]:
+def _environment(folder: str) -> tuple[_Environment, dict[str, str]]:
     """Returns an environment whose loader reads `texts` as they are at each build (a template is compiled again
     once its text differs from the text it was compiled from), and that dict."""
     texts: dict[str, str] = {}
@@ -98,7 +99,25 @@ def _environment(folder: str) -> tuple[jinja2.Environment, dict[str, str]]:
             return None
         source = texts[name]
         return source, f"{folder}/{name}", lambda: texts.get(name) == source
-    return _with_filters(jinja2.Environment(loader=jinja2.FunctionLoader(load), **_OPTIONS)), texts
+    return _with_filters(_Environment(loader=jinja2.FunctionLoader(load), **_OPTIONS)), texts
+
+
+class _Environment(jinja2.Environment):
+    """jinja2's Environment, which parses a template's text once per build, not twice: include_loops parses every
+    template before anything renders, and the compile that follows takes that tree (once: compiling may change it;
+    a tree holds no file name, which only messages use). environments() forgets the trees no compile took."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.parsed: dict[tuple[str, str | None], Any] = {}
+
+    def parse(self, source: str, name: str | None = None, filename: str | None = None) -> Any:
+        tree = super().parse(source, name, filename)
+        self.parsed[source, name] = tree
+        return tree
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
+        return self.parsed.pop((source, name), None) or super()._parse(source, name, filename)
 
 
 def _with_filters(env: Any) -> Any:
@@ -106,7 +125,7 @@ def _with_filters(env: Any) -> Any:
     return env
 
 
-_ENVIRONMENTS: dict[str, tuple[jinja2.Environment, dict[str, str]]] = {}
+_ENVIRONMENTS: dict[str, tuple[_Environment, dict[str, str]]] = {}
 _PROSE_ENV: SandboxedEnvironment = _with_filters(SandboxedEnvironment(finalize=_markdown_text, **_OPTIONS))
 
 

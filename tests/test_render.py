@@ -72,3 +72,27 @@ def test_in_one_process_a_prose_edit_shows_at_once_and_undoing_it_gives_the_firs
         page()
     section.write_text(text, encoding="utf-8")
     assert page() == first
+
+
+def test_in_one_process_a_template_edit_shows_at_once_and_undoing_it_gives_the_first_page_again(project):
+    """Each template is parsed once per build (render._Environment hands include_loops' tree to the compile): an edited
+    template must show at once, an edit that adds an include loop must be refused, and undoing either gives the same
+    bytes, each time in the same process."""
+    from speculative import pipeline
+    from speculative.errors import Problems
+
+    def page() -> bytes:
+        return pipeline.build_files(project / "data" / "profiles.v1.json", project / "content", project / "templates")["index.html"]
+
+    first = page()
+    template = project / "templates" / "peel.html.j2"
+    text = template.read_text(encoding="utf-8")
+    template.write_text(text + "<p>A template line written just now.</p>\n", encoding="utf-8")
+    assert b"A template line written just now." in page()
+    template.write_text(text + '{% include "peel.html.j2" %}\n', encoding="utf-8")
+    with pytest.raises(Problems, match="leads back to itself"):
+        page()
+    template.write_text(text, encoding="utf-8")
+    assert page() == first
+    template.write_text(text + "<p>A template line written just now.</p>\n", encoding="utf-8")
+    assert b"A template line written just now." in page()
