@@ -251,12 +251,18 @@ def test_no_value_label_crosses_the_one_times_line_at_any_setting(page: Page, pa
     choose(fig, 0, 0, 0, trace["k"])  # through the controls once, as a reader would; then every setting in one call
     rules, nv, nc = len(trace["rules"]), len(trace["explorer"]["verify"]), len(trace["explorer"]["costs"])
     settings = [[rule, str(verify), str(cost)] for rule in list(BY_ID)[:rules] for verify in range(nv) for cost in range(nc)]
-    controls = [fig.get_by_label(name, exact=True).element_handle()
-                for name in ("Rule", "Verification cost per position", "Draft step cost")]
-    crossed = fig.evaluate("""(fig, [controls, settings]) => settings.flatMap(values => {
+    crossed = crossings(fig, ("Rule", "Verification cost per position", "Draft step cost"), settings)
+    assert len(settings) == rules * nv * nc and settings[-1][0] == list(BY_ID)[rules - 1]
+    assert not crossed, f"labels the 1× line runs through (rule, verify, cost, label): {crossed[:8]}"
+
+
+def crossings(fig, labels: tuple[str, ...], settings: list[list[str]]) -> list[list[str]]:
+    """Returns [*values, label] for each bar label the 1× line runs through, at each setting: the controls named by
+    `labels` set to `values` and their input and change events sent, all in one call to the page (the explorer
+    redraws as each event arrives)."""
+    controls = [fig.get_by_label(name, exact=True).element_handle() for name in labels]
+    return fig.evaluate("""(fig, [controls, settings]) => settings.flatMap(values => {
       controls.forEach((c, i) => { c.value = values[i]; c.dispatchEvent(new Event('input', { bubbles: true }));
                                    c.dispatchEvent(new Event('change', { bubbles: true })); });
       return (""" + LABELS_AND_LINES + """)(fig).filter(l => l.top < l.line && l.line < l.bottom).map(l => [...values, l.text]);
     })""", [controls, settings])
-    assert len(settings) == rules * nv * nc and settings[-1][0] == list(BY_ID)[rules - 1]
-    assert not crossed, f"labels the 1× line runs through (rule, verify, cost, label): {crossed[:8]}"
