@@ -51,48 +51,35 @@ def test_counts_agree_in_number_at_one_position(edited):
     assert not re.search(r"(?<!\+ )\b1 (positions|proposals|tokens|rounds)\b", text)  # "k + 1 tokens" is symbolic
 
 
-def test_in_one_process_a_prose_edit_shows_at_once_and_undoing_it_gives_the_first_page_again(project):
-    """--watch rebuilds in one process, where parsed sections and rendered prose are cached by their text: an edit
-    must never be served stale, a broken edit must still be refused, and undoing it must give the same bytes."""
+def in_one_process(project, file, edit: str, broken: str, refused: str) -> None:
+    """--watch rebuilds in one process, where parsed sections, rendered prose and parsed templates are kept by their
+    text: `edit` added to `file` must show at once, `broken` added instead must be refused (each time: a refusal is not
+    remembered as a page), and undoing either must give the first page's bytes; then the edit shows again."""
     from speculative import pipeline
     from speculative.errors import Problems
 
     def page() -> bytes:
         return pipeline.build_files(project / "data" / "profiles.v1.json", project / "content", project / "templates")["index.html"]
 
-    first = page()
-    section = sorted((project / "content").glob("*.md"))[1]
-    text = section.read_text(encoding="utf-8")
-    section.write_text(text + "\nA sentence written just now.\n", encoding="utf-8")
-    assert b"A sentence written just now." in page()
-    section.write_text(text + "\n<script>x</script>\n", encoding="utf-8")
-    with pytest.raises(Problems, match="found <script>"):
-        page()
-    with pytest.raises(Problems, match="found <script>"):  # a refusal is not remembered as a page
-        page()
-    section.write_text(text, encoding="utf-8")
+    first, text = page(), file.read_text(encoding="utf-8")
+    file.write_text(text + edit, encoding="utf-8")
+    assert edit.strip().removeprefix("<p>").removesuffix("</p>").encode() in page()
+    file.write_text(text + broken, encoding="utf-8")
+    for _ in range(2):
+        with pytest.raises(Problems, match=refused):
+            page()
+    file.write_text(text, encoding="utf-8")
     assert page() == first
+    file.write_text(text + edit, encoding="utf-8")
+    assert edit.strip().removeprefix("<p>").removesuffix("</p>").encode() in page()
+
+
+def test_in_one_process_a_prose_edit_shows_at_once_and_undoing_it_gives_the_first_page_again(project):
+    in_one_process(project, sorted((project / "content").glob("*.md"))[1], "\nA sentence written just now.\n",
+                   "\n<script>x</script>\n", "found <script>")
 
 
 def test_in_one_process_a_template_edit_shows_at_once_and_undoing_it_gives_the_first_page_again(project):
-    """Each template is parsed once per build (render._Environment hands include_loops' tree to the compile): an edited
-    template must show at once, an edit that adds an include loop must be refused, and undoing either gives the same
-    bytes, each time in the same process."""
-    from speculative import pipeline
-    from speculative.errors import Problems
-
-    def page() -> bytes:
-        return pipeline.build_files(project / "data" / "profiles.v1.json", project / "content", project / "templates")["index.html"]
-
-    first = page()
-    template = project / "templates" / "peel.html.j2"
-    text = template.read_text(encoding="utf-8")
-    template.write_text(text + "<p>A template line written just now.</p>\n", encoding="utf-8")
-    assert b"A template line written just now." in page()
-    template.write_text(text + '{% include "peel.html.j2" %}\n', encoding="utf-8")
-    with pytest.raises(Problems, match="leads back to itself"):
-        page()
-    template.write_text(text, encoding="utf-8")
-    assert page() == first
-    template.write_text(text + "<p>A template line written just now.</p>\n", encoding="utf-8")
-    assert b"A template line written just now." in page()
+    """Each template is parsed once per build (render._Environment hands include_loops' tree to the compile)."""
+    in_one_process(project, project / "templates" / "peel.html.j2", "<p>A template line written just now.</p>\n",
+                   '{% include "peel.html.j2" %}\n', "leads back to itself")
