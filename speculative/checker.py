@@ -72,7 +72,7 @@ LISTS = {
     "verify_costs": ("a non-empty list of verification costs per drafted position", "cost",
                      ", so the speedup explorer's choices fit the page"),
     "temperatures": ("a list of {minItems} to {maxItems} temperatures", "", ""),
-    "hardware": ("a non-empty list of hardware", "entry", ", so the figure's choices fit a phone screen"),
+    "hardware": ("a non-empty list of hardware", "hardware entry", ", so the figure's choices fit a phone screen"),
     "model_pairs": ("a non-empty list of model pairs", "pair", ", so the figure's choices fit a phone screen"),
     "table_batches": ("a list of {minItems} to {maxItems} different batch sizes", "batch size",
                       ", so the table fits a phone screen"),
@@ -80,7 +80,7 @@ LISTS = {
 
 
 def plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+    return f"{n} {noun}" if n == 1 else f"{n} {noun[:-1]}ies" if noun.endswith("y") else f"{n} {noun}s"
 
 
 def _explain(err: Any) -> Found:

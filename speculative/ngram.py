@@ -162,14 +162,17 @@ def tempered(p: np.ndarray, temperature: float, out: np.ndarray | None = None) -
         else:
             np.put_along_axis(top, best[..., None], 1.0, axis=-1)
         return top
+    # over the row's largest first, so the largest is 1 and no row underflows to all zeros at a small temperature
+    # (0.05^263 is below the smallest float); the ratios, so the renormalised row, are the same
     if out is None:
-        w = p ** (1.0 / temperature)  # [..., V]
+        w = (p / p.max(-1, keepdims=True)) ** (1.0 / temperature)  # [..., V]
         return w / w.sum(-1, keepdims=True)
     power = {2.0: np.square, 0.5: np.sqrt}.get(1.0 / temperature)  # the exponents `**` computes so, as it does
+    np.divide(p, p.max(-1, keepdims=True), out=out)
     if power is None:
-        np.power(p, 1.0 / temperature, out=out)
+        np.power(out, 1.0 / temperature, out=out)
     else:
-        power(p, out=out)
+        power(out, out=out)
     out /= out.sum(-1, keepdims=True)
     return out
 

@@ -104,8 +104,8 @@ def problems(raw: dict, known: set[tuple]) -> list[tuple[tuple, str]]:
         at = ("roofline", "model_pairs", i)
         checked = not {(*at, "target_millions"), (*at, "draft_millions")} & known
         if isinstance(t, int) and isinstance(d, int) and whole(t) and whole(d) and checked and d >= t:
-            found.append(((*at, "draft_millions"), f"found {d:,} million parameters for the draft of a {t:,} million "
-                                                   f"parameter target; expected a draft smaller than its target"))
+            found.append(((*at, "draft_millions"), f"found a draft of {d:,} million parameters for a target of {t:,} "
+                                                   f"million; expected a draft smaller than its target"))
     batches = raw.get("table_batches")
     if isinstance(batches, list) and all(whole(b) for b in batches) and batches != sorted(batches):
         found.append((("roofline", "table_batches"), f"found {batches}; expected the batch sizes smallest first"))

@@ -84,7 +84,10 @@ def decade_label(e: int) -> str:
 
 
 def knee_str(knee: Any) -> str:
-    """Returns the knee's tokens per pass, rounded half up to a whole number (2 decimals below 1)."""
+    """Returns the knee's tokens per pass, rounded half up to a whole number (2 decimals below 1, and "less than
+    0.01" where those would show 0.00)."""
+    if knee < Fraction(1, 200):
+        return ROOFLINE["knee_tiny"]
     return decimal_str(knee, 2) if knee < 1 else grouped(int(decimal_str(knee, 0)))
 
 

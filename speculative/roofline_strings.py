@@ -22,6 +22,7 @@ ROOFLINE: dict[str, Any] = {
     "time": "{value}\u00a0{unit}",
     "units": [{"unit": "s", "exp": 0}, {"unit": "ms", "exp": -3}, {"unit": "µs", "exp": -6}, {"unit": "ns", "exp": -9}],
     "group": ",",  # between each three digits of a whole number: 4,096
+    "knee_tiny": "less than 0.01",  # a knee below 0.005 tokens per pass, which 2 decimals would show as 0.00
     "times": "{value}×",
     "below": "<\u00a0{value}",  # a speedup below 0.01 (value: 0.01), which 2 decimals would write as 0.00
     "tokens_one": "1 token",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal, localcontext
 from fractions import Fraction
 from math import lcm, log10
 from typing import Any
@@ -31,8 +31,10 @@ def prob_str(x: Fraction, denom: int = 1) -> str:
 
 def decimal_str(x: Fraction | float, places: int = 2) -> str:
     """Returns x rounded half-up to `places` decimals, computed from the exact value when x is a Fraction."""
-    exact = Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else Decimal(repr(float(x)))
-    return str(exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+    whole = abs(int(x)) if isinstance(x, Fraction) else abs(int(Decimal(repr(float(x)))))
+    with localcontext(Context(prec=len(str(whole)) + places + 30)):  # a cost of 10^26 passes has more digits than 28
+        exact = Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else Decimal(repr(float(x)))
+        return str(exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
 
 
 def percent_str(x: Fraction | float, places: int = 1) -> str:

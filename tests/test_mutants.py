@@ -19,7 +19,8 @@ from math import prod
 import numpy as np
 import pytest
 
-from speculative import generate, language, rules, sampler, variants
+from speculative import generate, language, ngram, rules, sampler, variants
+from speculative.figures.generator import probability
 
 from .conftest import script_source
 from .test_rules import outcomes
@@ -344,3 +345,24 @@ def test_a_generators_second_round_continues_from_the_first_rounds_last_token_bo
         for (a, b), chance in got.items():
             text[(*a, *b)[:2]] += chance
         assert text == {(y, z): TINY_P[c][y] * TINY_P[y][z] for y in (0, 1) for z in (0, 1)}
+
+
+# --- 6. the smallest temperatures the data file may offer -----------------------------------------------------
+
+@needs_node
+def test_python_and_the_script_temper_and_print_alike_down_to_the_smallest_temperature(tmp_path):
+    """A fuzzing audit's finds: at a temperature of 1/263 or below (the schema allows down to 1/1000) every entry of a
+    row as p^(1/T) underflowed to 0, so the build crashed on 0/0; and at 1/60 a probability below 1e-98 made the
+    script's toFixed throw. Both sides now temper over the row's largest entry and print such a probability in
+    exponent form, and agree, value for value."""
+    rng = np.random.default_rng(3)
+    rows = [rng.dirichlet(np.ones(30)).tolist() for _ in range(4)]
+    temps, tiny = [1 / 1000, 1 / 263, 1 / 60, 0.5, 2.0, 4.0], [2.05e-190, 1e-300, 1.23e-7, 9.99e-7, 5e-6, 0.00123]
+    got = run_js(tmp_path, ("core.js", "generator_model.js", "generator_text.js"), """return {
+      rows: data.rows.flatMap(p => data.temps.map(t => Array.from(shared.tempered(Float64Array.from(p), t)))),
+      text: data.tiny.map(x => shared.probText(x)) };""", {"rows": rows, "temps": temps, "tiny": tiny})
+    want = [ngram.tempered(np.array(p), t) for p in rows for t in temps]
+    assert all(np.isfinite(w).all() and abs(w.sum() - 1) < 1e-12 for w in want)
+    assert all(np.allclose(g, w, rtol=1e-12, atol=0) for g, w in zip(got["rows"], want, strict=True))
+    assert got["text"] == [probability(x) for x in tiny]
+    assert got["text"][:4] == ["2.05e-190", "1.00e-300", "1.23e-7", "9.99e-7"] and got["text"][4] == "0.00000500"

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import pytest
 
-from speculative import profiles, roofline, stats
+from speculative import limits, profiles, roofline, stats
 from speculative.dataset import CostModel
 from speculative.errors import Problems
 from speculative.roofline import Hardware, ModelPair
@@ -137,6 +137,9 @@ def test_without_the_object_the_defaults_apply_and_with_it_the_authors_values():
     assert mine.bytes_per_parameter == Fraction(1, 2) and mine.table_batches == (1, 4)
 
 
+MOST_HARDWARE = limits.SCHEMA["properties"]["roofline"]["properties"]["hardware"]["maxItems"]
+
+
 def messages(value: object) -> list[str]:
     with pytest.raises(Problems) as err:
         profiles.parse(with_roofline(value), "data/profiles.v1.json")
@@ -152,8 +155,8 @@ def messages(value: object) -> list[str]:
     ({"hardware": [{"name": "A", "bandwidth_gb_s": 10, "tflops": 5}, {"name": "A", "bandwidth_gb_s": 20, "tflops": 5}]},
      ['roofline.hardware[1].name: found "A" again; expected every hardware name to be unique']),
     ({"model_pairs": [{"name": "big draft", "target_millions": 1000, "draft_millions": 1000}]},
-     ["roofline.model_pairs[0].draft_millions: found 1,000 million parameters for the draft of a 1,000 million "
-      "parameter target; expected a draft smaller than its target"]),
+     ["roofline.model_pairs[0].draft_millions: found a draft of 1,000 million parameters for a target of 1,000 "
+      "million; expected a draft smaller than its target"]),
     ({"model_pairs": [{"name": " x", "target_millions": 1000, "draft_millions": 10}]},
      ['roofline.model_pairs[0].name: found " x", which starts with a space; expected a name with no spaces at either end']),
     ({"bytes_per_parameter": "0"},
@@ -164,6 +167,20 @@ def messages(value: object) -> list[str]:
     ({"gpu": 1}, ['roofline: found unknown key "gpu"; expected one of: bytes_per_parameter, hardware, model_pairs, '
                   "table_batches"]),
     ([], ["roofline: found a list of 0; expected an object"]),
+    ({"hardware": [{"name": f"GPU {i}", "bandwidth_gb_s": 1000, "tflops": 100} for i in range(MOST_HARDWARE + 1)]},
+     [f"roofline.hardware: found {MOST_HARDWARE + 1} hardware entries; expected at most {MOST_HARDWARE}, so the "
+      "figure's choices fit a phone screen"]),
 ])
 def test_a_bad_roofline_object_is_named_with_what_was_expected(value, expected):
     assert messages(value) == expected
+
+
+def test_a_knee_below_half_a_hundredth_of_a_token_is_not_written_as_zero():
+    """A fuzzing audit's find: 100,000 GB/s, 1 TFLOPS and 1/1000 of a byte per weight put the knee at 5e-6 tokens
+    per pass, which two decimals wrote as "flat up to the knee at 0.00 tokens"."""
+    from speculative import roofline_charts as ch
+    from speculative.roofline_strings import ROOFLINE
+
+    tiny = roofline.knee(Hardware("x", 100_000, 1), Fraction(1, 1000))
+    assert tiny < Fraction(1, 200) and ch.knee_str(tiny) == ROOFLINE["knee_tiny"]
+    assert [ch.knee_str(k) for k in (Fraction(1, 200), Fraction(1, 3), Fraction(295, 1))] == ["0.01", "0.33", "295"]

@@ -53,9 +53,13 @@ def draft_names(run: LanguageRun) -> list[str]:
 def probability(x: float) -> str:
     """Returns a probability as the figure prints it (generator.js's probText): "0" and "1" only when exactly so; 4
     places from 0.01 up, and as many more (up to PLACES) as it takes for a number below 1 not to print as 1, else
-    "> 0.999…"; 3 significant digits below 0.01. Rounds the float's exact value half up, as JavaScript's toFixed."""
+    "> 0.999…"; 3 significant digits below 0.01, in exponent form below 1e-6 ("2.05e-190", as toExponential(2)).
+    Rounds the float's exact value half up, as JavaScript's toFixed."""
     if x in (0, 1):
         return str(int(x))
+    if x < 1e-6:  # at a small temperature a probability can be far too small for decimals (or toFixed's 100 places)
+        mantissa, exponent = f"{x:.2e}".split("e")
+        return f"{mantissa}e{int(exponent)}"
     if x < 0.01:
         return _places(x, 2 - math.floor(math.log10(x)))
     places = 4

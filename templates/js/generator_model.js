@@ -67,8 +67,9 @@ function tempered(p, T) {
     out[top] = 1;
     return out;
   }
-  let sum = 0;
-  for (y = 0; y < p.length; y++) { out[y] = p[y]**(1 / T); sum += out[y]; }
+  let sum = 0, most = 0;  // over the row's largest first, as ngram.py does: no row underflows to all zeros
+  for (y = 0; y < p.length; y++) if (p[y] > most) most = p[y];
+  for (y = 0; y < p.length; y++) { out[y] = (p[y] / most)**(1 / T); sum += out[y]; }
   for (y = 0; y < p.length; y++) out[y] /= sum;
   return out;
 }

@@ -12,6 +12,7 @@ const GENERATOR_PLACES = 15;  // the most decimals a probability below 1 gets to
 // float's exact value half up, as Python's decimal_str does.
 function probText(x) {
   if (x === 0 || x === 1) return String(x);
+  if (x < 1e-6) return x.toExponential(2);  // figures/generator.py's probability: far too small for decimals
   if (x < 0.01) return x.toFixed(2 - Math.floor(Math.log10(x)));
   let places = 4;
   while (x < 1 && x.toFixed(places) === (1).toFixed(places) && places < GENERATOR_PLACES) places++;

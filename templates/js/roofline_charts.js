@@ -35,8 +35,8 @@ function timeText(seconds, R) {
   return fill(R.time, { value: grouped(whole, R.group) + (part ? `.${part}` : ''), unit: unit.unit });
 }
 
-// The knee's tokens per pass: a whole number, grouped, or 2 decimals below 1.
-const kneeText = (knee, R) => (knee < 1 ? halfUp(knee, 2) : grouped(halfUp(knee, 0), R.group));
+// The knee's tokens per pass: a whole number, grouped, or 2 decimals below 1 (R.knee_tiny where they would be 0.00).
+const kneeText = (knee, R) => (knee < 0.005 ? R.knee_tiny : knee < 1 ? halfUp(knee, 2) : grouped(halfUp(knee, 0), R.group));
 
 // A speedup to 2 decimals, half up, or below 0.01 "< 0.01" (2 decimals would write 0.00), as roofline_charts.speedup_str.
 const speedupText = (v, R) => (v < 0.01 ? fill(R.below, { value: halfUp(0.01, 2) }) : halfUp(v, 2));
