@@ -107,8 +107,9 @@ def problems(raw: dict, known: set[tuple]) -> list[tuple[tuple, str]]:
             found.append(((*at, "draft_millions"), f"found a draft of {d:,} million parameters for a target of {t:,} "
                                                    f"million; expected a draft smaller than its target"))
     batches = raw.get("table_batches")
-    if isinstance(batches, list) and all(whole(b) for b in batches) and batches != sorted(batches):
-        found.append((("roofline", "table_batches"), f"found {batches}; expected the batch sizes smallest first"))
+    if isinstance(batches, list) and all(whole(b) for b in batches) and batches != sorted(set(batches)):
+        found.append((("roofline", "table_batches"), f"found {batches}; expected the batch sizes smallest first"
+                      + (", each once" if len(set(batches)) < len(batches) else "")))
     return found
 
 

@@ -164,6 +164,7 @@ def messages(value: object) -> list[str]:
     ({"bytes_per_parameter": "0.5"},
      ['roofline.bytes_per_parameter: found "0.5"; expected an exact fraction rather than a decimal, such as "1/2" for 0.5']),
     ({"table_batches": [8, 1]}, ["roofline.table_batches: found [8, 1]; expected the batch sizes smallest first"]),
+    ({"table_batches": [1, 1]}, ["roofline.table_batches: found [1, 1]; expected the batch sizes smallest first, each once"]),
     ({"gpu": 1}, ['roofline: found unknown key "gpu"; expected one of: bytes_per_parameter, hardware, model_pairs, '
                   "table_batches"]),
     ([], ["roofline: found a list of 0; expected an object"]),
