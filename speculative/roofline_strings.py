@@ -48,8 +48,8 @@ ROOFLINE: dict[str, Any] = {
     # where speculation stops paying (p data-roofline-stop)
     "stop_at": "With these settings speculation stops paying at a batch of {n}: from there on, plain decoding is "
                "faster.",
-    "stop_never": "With these settings speculation never pays: even at a batch of 1 the round costs more than the "
-                  "tokens it commits are worth.",
+    "stop_never": "With these settings speculation never pays: even at a batch of 1, plain steps would "
+                  "commit as many tokens as a round in less time.",
     "stop_beyond": "With these settings speculation still pays at a batch of {n}, the largest this model looks at.",
     # inside the charts (the axes' tick labels come ready-made in the trace)
     "knee_label": "knee",
