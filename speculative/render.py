@@ -168,12 +168,23 @@ def section_html(env: SandboxedEnvironment, md: MarkdownIt, section: Section, ct
     return md.renderer.render(tokens, md.options, {})
 
 
+TOO_DEEP = ("found an expression nested or chained too deeply, or a number too long, to compile; expected the data's "
+            "values as {{ name }}, {{ name.part }} or {{ name|filter }}")
+
+
 @functools.lru_cache(maxsize=64)  # a rebuild under --watch compiles only the sections whose text changed
 def _prose(env: SandboxedEnvironment, text: str, source: str) -> tuple[list[tuple[int, str]], jinja2.Template | None]:
-    """Returns a section's (line, message) for each expression that computes, and its compiled template if none."""
-    tree = env.parse(text, source, source)
-    problems = page_checks.prose_problems(tree)
-    return problems, None if problems else env.from_string(tree)
+    """Returns a section's (line, message) for each expression that computes, and its compiled template if none.
+    An expression Python cannot compile (40 nested {{, 500 filters in a chain, 300 minus signs, a number of over
+    4,300 digits) is one problem, at the line of the section's longest tag."""
+    try:
+        tree = env.parse(text, source, source)
+        problems = page_checks.prose_problems(tree)
+        return problems, None if problems else env.from_string(tree)
+    except (RecursionError, SyntaxError, ValueError):
+        tags = [(len(m.group()), text.count("\n", 0, m.start()) + 1)
+                for m in re.finditer(r"\{[{%](?:(?![}%]\}).)*(?:[}%]\}|$)", text, re.M)]
+        return [(max(tags)[1] if tags else 1, TOO_DEEP)], None
 
 
 def _place(html: str, components: Mapping[str, str]) -> Markup:

@@ -251,3 +251,17 @@ def test_raw_html_links_follow_the_same_rule_as_markdown_links():
     assert html_problems([(2, '<a href="notes.html">notes</a>')]) == [
         (2, 'found <a href="notes.html">; expected a link starting with #, https:// or mailto:, or to index.html or '
             "trace.json")]
+
+
+@pytest.mark.parametrize("expression", ["{{" * 40, "{{ 4" + "0" * 4300 + " }}", "{{ " + "-" * 300 + "k }}",
+                                        "{{ k" + "|e" * 500 + " }}"],
+                         ids=["40 nested {{", "a 4,301-digit number", "300 minus signs", "500 filters"])
+def test_an_expression_python_cannot_compile_is_refused_at_its_line(project, run_build, expression):
+    """A fuzzing audit's finds: each of these crashed the build (RecursionError, ValueError, SyntaxError) instead of
+    naming the file and the line."""
+    section = project / "content" / "14-colophon.md"
+    text = section.read_text(encoding="utf-8") + "\nSome words.\n\n" + expression + "\n"
+    section.write_text(text, encoding="utf-8")
+    lines = refused(run_build, project)
+    assert len(lines) == 1 + len(hint(lines)) and "unexpected" not in lines[0], lines
+    assert lines[0].startswith(f"content/14-colophon.md: line {text.count(chr(10))}: {render.TOO_DEEP[:40]}"), lines
