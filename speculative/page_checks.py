@@ -187,11 +187,18 @@ def link_problems(page: str, parts: Mapping[str, tuple[str, str]],
                                    f"#{target}, but no element on the page has id=\"{target}\"; expected a section "
                                    f"or figure with that id {GONE}"))
     for dup in sorted(i for i, n in ids.items() if n > 1):
+        owners = [name for name in parts if dup in of_part(name)["id"]]
+        written = [name for name in owners if name in {file for file, _ in sections.values()}]
+        if dup in sections and written:  # an element in some section's prose takes a section's id: that file is named
+            problems += [(name, f"{_line_of(parts[name][0], f'id={chr(34)}{dup}{chr(34)}')}found id=\"{dup}\", the id of "
+                                f"the section in {sections[dup][0]}; expected another id (each id names one element)")
+                         for name in written]
+            continue
         if dup in sections:
             problems.append((sections[dup][0], f"line {sections[dup][1]}: id: found \"{dup}\", which another element "
                                                f"on the page has too; {OWN_ID}"))
             continue
-        owners = [name for name in parts if dup in of_part(name)["id"]] or ["the page"]
+        owners = owners or ["the page"]
         problems.append((", ".join(owners), f"found id=\"{dup}\" on {ids[dup]} elements; expected each id on one "
                                             "element only (choose another id)"))
     return problems

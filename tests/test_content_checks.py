@@ -176,6 +176,9 @@ CONTENT_BUILD_CASES = [
     ("id of the trace", "01-what.md", lambda t: t.replace("id: what", "id: trace"),  # the scripts read it by id
      ['content/01-what.md: line 4: id: found "trace", which another element on the page has too; expected an id '
       "of its own"]),
+    ("element with a section's id", "14-colophon.md", lambda t: t + '\n<span id="what">x</span>\n',
+     ['content/14-colophon.md: line LINE: found id="what", the id of the section in content/01-what.md; expected '
+      "another id (each id names one element)"]),
     ("element with the trace's id", "01-what.md", lambda t: t + '\n<span id="trace">x</span>\n',
      ['content/01-what.md: found id="trace" on 2 elements; expected each id on one element only (choose another id)']),
     ("id of a profile", "01-what.md", lambda t: t.replace("id: what", f"id: {FIRST_ID}"),  # the data file is told which file
@@ -192,6 +195,8 @@ CONTENT_BUILD_CASES = [
 def test_a_content_problem_is_refused_by_the_build(name, edit, expected, project, run_build):
     path = project / "content" / name
     path.write_text(edit(path.read_text(encoding="utf-8")), encoding="utf-8")
+    line = str(path.read_text(encoding="utf-8").count("\n"))  # the last line's, where a case adds one
+    expected = [e.replace("line LINE:", f"line {line}:") for e in expected]
     assert refused(run_build, project) == expected + hint(expected)
 
 
