@@ -73,7 +73,13 @@ _OPTIONS: dict[str, Any] = {"autoescape": True, "undefined": jinja2.StrictUndefi
 
 
 def _markdown_text(value: Any) -> Any:
-    """Backslash-escapes Markdown in strings a section takes from the data, so a label stays text."""
+    """Backslash-escapes Markdown in strings a section takes from the data, so a label stays text; refuses to print a
+    function, a method or a class (as Python would write it: "<built-in method bit_length of int object at 0x…>")."""
+    if callable(value) and not isinstance(value, jinja2.Undefined):  # an undefined name is named as such
+        kind = "class" if isinstance(value, type) else "function or method"
+        name = getattr(value, "__name__", None) or getattr(value, "name", "")  # a macro has a name, not a __name__
+        raise jinja2.exceptions.SecurityError(f"the Python {kind} {name}".rstrip()
+                                              + ", which prints as Python's own description of it")
     return _MARKDOWN_SPECIAL.sub(r"\\\1", value) if isinstance(value, str) and not isinstance(value, Markup) else value
 
 
@@ -127,6 +133,7 @@ def _with_filters(env: Any) -> Any:
 
 _ENVIRONMENTS: dict[str, tuple[_Environment, dict[str, str]]] = {}
 _PROSE_ENV: SandboxedEnvironment = _with_filters(SandboxedEnvironment(finalize=_markdown_text, **_OPTIONS))
+_PROSE_ENV.globals.clear()  # Jinja's own range, dict, lipsum, cycler, joiner and namespace: the prose has the data's values
 
 
 MAX_SMART_QUOTES = 300  # straight quotes in one paragraph that become curly; past this, they stay straight

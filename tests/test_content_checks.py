@@ -270,3 +270,18 @@ def test_an_expression_python_cannot_compile_is_refused_at_its_line(project, run
     lines = refused(run_build, project)
     assert len(lines) == 1 + len(hint(lines)) and "unexpected" not in lines[0], lines
     assert lines[0].startswith(f"content/14-colophon.md: line {text.count(chr(10))}: {render.TOO_DEEP[:40]}"), lines
+
+
+@pytest.mark.parametrize("expression, found", [
+    ("{{ lipsum }}", "found 'lipsum' is undefined; expected one of the names the page defines"),
+    ("{{ k.bit_length }}", "found the Python function or method bit_length, which prints as Python's own description"),
+    ("{% macro m() %}x{% endmacro %}{{ m }}", "found the Python function or method m, which prints as Python's own"),
+], ids=["one of Jinja's own globals", "a method of a value", "a macro"])
+def test_prose_prints_the_datas_values_and_never_pythons_own_objects(project, run_build, expression, found):
+    """A fuzzing audit's find: these printed "<function generate_lorem_ipsum at 0x…>", "<built-in method bit_length of
+    int object at 0x…>" and "<Macro 'm'>" on the page, though the docs say prose reads no Python internals."""
+    section = project / "content" / "14-colophon.md"
+    text = section.read_text(encoding="utf-8") + f"\n{expression} words.\n"
+    section.write_text(text, encoding="utf-8")
+    lines = refused(run_build, project)
+    assert lines[0].startswith(f"content/14-colophon.md: line {text.count(chr(10))}: {found}"), lines
