@@ -217,8 +217,9 @@ def _render(file: str, problems: list[str], call: Callable[[], Any], files: Iter
 _TWICE = "more than once"
 
 
-def placement_problems(bodies: Mapping[str, str], folder: str) -> list[tuple[str, str]]:
-    """Returns a problem for each component that no section places, or more than one does."""
+def placement_problems(bodies: Mapping[str, str], folder: str, texts: Mapping[str, str]) -> list[tuple[str, str]]:
+    """Returns a problem for each component that no section places, or more than one does: one per place, at its
+    line where the section's text writes {{ name }} (texts: each section's source), else one naming every file."""
     problems = []
     for name in COMPONENTS:
         placed = [source for source, html in bodies.items() if f"<!--component:{name}-->" in html]
@@ -226,7 +227,15 @@ def placement_problems(bodies: Mapping[str, str], folder: str) -> list[tuple[str
             problems.append((f"{folder}/{name}.html.j2", f"found no section that places {{{{ {name} }}}}; expected "
                              f"one section in content/ to hold it {GONE}"))
         elif len(placed) > 1 or bodies[placed[0]].count(f"<!--component:{name}-->") > 1:
-            problems.append((", ".join(placed), f"found {{{{ {name} }}}} {_TWICE}; expected it in one place"))
+            at = [(source, texts.get(source, "").count("\n", 0, m.start()) + 1) for source in placed
+                  for m in re.finditer(r"\{\{-?\s*" + name + r"\s*-?\}\}", texts.get(source, ""))]
+            if len(at) < 2:  # placed some other way ({% set x = name %}{{ x }}): the files, without lines
+                problems.append((", ".join(placed), f"found {{{{ {name} }}}} {_TWICE}; expected it in one place"))
+                continue
+            problems += [(source, f"line {line}: found {{{{ {name} }}}} {_TWICE} (also at "
+                                  + ", ".join(f"{s} line {n}" if s != source else f"line {n}" for s, n in at
+                                              if (s, n) != (source, line)) + "); expected it in one place")
+                         for source, line in at]
     return problems
 
 
@@ -251,7 +260,7 @@ def render_page(sections: list[Section], templates: Mapping[str, str], ctx: Mapp
     page = _render(f"{folder}/page.html.j2", problems, lambda: env.get_template("page.html.j2").render(
         ctx, sections=rendered, css=Markup(css), js=Markup(js), trace_json=Markup(trace_text),
         csp=content_security_policy([js], [css])), files, (*ctx, "sections", "css", "js", "trace_json", "csp"))
-    placed = placement_problems(bodies, folder)
+    placed = placement_problems(bodies, folder, {s.source: s.template_text() for s in sections})
     problems += lines_of(placed)
     if page is not None and not any(_TWICE in message for _, message in placed):  # else its ids are all doubled
         parts = {**{s.source: (s.template_text(), bodies[s.source]) for s in sections},

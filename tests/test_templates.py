@@ -32,6 +32,10 @@ def lines_of(relative: str) -> int:
 
 WHY, LAB = "content/12-limits.md", "templates/lab.html.j2"
 AFTER_WHY, AFTER_LAB = lines_of(WHY) + 2, lines_of(LAB) + 1
+# where the prose places the lab (the shipped prose: content/04-rule.md), found, not assumed
+LAB_AT = [(f"content/{p.name}", n) for p in sorted((ROOT / "content").glob("*.md"))
+          for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if line.strip() == "{{ lab }}"]
+LAB_FILE, RULE_LAB = LAB_AT[0] if LAB_AT else ("content/04-rule.md", 8)
 LAB_JS = "templates/js/lab.js"
 
 PROSE = "expected the page's values as they are, such as {{ p.aligned.expected }} (prose computes nothing: the view " \
@@ -101,8 +105,13 @@ CASES = [
     ("a link to nowhere written as a character reference", append(WHY, '\nSee <a href="&#35;appendix">it</a>.\n'),
      [f"{WHY}: line {AFTER_WHY}: found a link to #appendix, but no element on the page has id=\"appendix\"; "
       "expected a section or figure with that id (was its section removed or renamed?)"]),
-    ("a component placed twice", append(WHY, "\n{{ lab }}\n"),
-     ["content/04-rule.md, content/12-limits.md: found {{ lab }} more than once; expected it in one place"]),
+    ("a component placed twice", append(WHY, "\n{{ lab }}\n"),  # each place named at its line
+     [f"{LAB_FILE}: line {RULE_LAB}: found {{{{ lab }}}} more than once (also at {WHY} line {AFTER_WHY}); "
+      "expected it in one place",
+      f"{WHY}: line {AFTER_WHY}: found {{{{ lab }}}} more than once (also at {LAB_FILE} line {RULE_LAB}); "
+      "expected it in one place"]),
+    ("a component placed twice in one file, another way", append(WHY, "\n{% set x = lab %}{{ x }}\n\n{{ x }}\n"),
+     [f"{LAB_FILE}, {WHY}: found {{{{ lab }}}} more than once; expected it in one place"]),
     # a runtime error in a template's own expression is named by file and line
     ("a type error in a template", append(LAB, "{{ 'abc'|int + [] }}\n"),
      [f"{LAB}: line {AFTER_LAB}: found TypeError: unsupported operand type(s) for +: 'int' and 'list'; expected an "
