@@ -437,9 +437,9 @@ class Pages:
     @staticmethod
     def _started(page):
         """Returns the page's goto, which, once the document has loaded, also waits for the built page's figures to
-        start and its idle parts to join (the root's data-started; boot.js), or for a page whose script did not start
-        (no trace, or another page): what a test then measures is not moved by a part joining late on a loaded
-        machine."""
+        start and its held parts (charts) to join (the root's data-started; boot.js), or for a page whose script did
+        not start (no trace, or another page): what a test then measures is not moved by a part joining late on a
+        loaded machine."""
         def goto(url: str, **kwargs):
             response = type(page).goto(page, url, **kwargs)
             if kwargs.get("wait_until", "load") == "load":

@@ -1,7 +1,7 @@
 // Finds each figure's root and starts it, one figure per task, so that no start-up task blocks the page for long
 // on a slow phone. Each root starts on its own: a start that throws is logged with console.error under its figure's
 // name, and every other figure and root still starts (the one that threw stays as far as it got). Nothing is exposed
-// to the page's scripts (the root element only gains data-started, once every figure has started and every idle part
+// to the page's scripts (the root element only gains data-started, once every figure has started and every held part
 // has joined), unless a benchmark opts in by setting window.__playerDebug before the page loads: once every figure
 // has started it gets window.__player.
 
@@ -16,7 +16,7 @@ function boot() {
   (function next() {
     const s = queue.shift(), began = performance.now();
     if (!s) {
-      settle(true);  // every figure has started: data-started follows once the idle parts have joined (core.js)
+      settle(true);  // every figure has started: data-started follows once the held parts have joined (core.js)
       return expose(figures, spent);
     }
     const started = startEach(s[0], s[1], s[2], trace);
