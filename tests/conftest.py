@@ -154,7 +154,8 @@ def pytest_runtest_protocol(item: pytest.Item):  # set-up, body and tear-down: t
 # each load costs about a second; tests/test_any_data_page.py (mark `every_file`) loads every generated file's page.
 # The fast tier (scripts/test.sh --fast sets TEST_TIER=fast) takes the smallest and the largest generated files and a
 # first-time author's three edits at once (a draft in sixths beside a target in 24ths), so the edit loop stays quick; the full test command takes them all.
-# Slow tests (statistical power, fresh processes) take the same few files in every tier.
+# Slow tests (statistical power, fresh processes) and the HTML checker's (a Java start of about 2 s per page) take the
+# same few files in every tier: the edits and the generated files' range of shapes.
 DATA_FILES = ("data-file", *valid_data.NAMES_OF_FILES)
 FEW_DATA_FILES = ("data-file", "all-at-once", "generated-0", "generated-1")
 if os.environ.get("TEST_TIER") == "fast":
@@ -166,7 +167,7 @@ def pytest_generate_tests(metafunc) -> None:
         return
     marked = metafunc.definition.get_closest_marker
     one = marked("shipped") or marked("data_independent") or (marked("browser") and not marked("every_file"))
-    files = DATA_FILES[:1] if one else FEW_DATA_FILES if marked("slow") else DATA_FILES
+    files = DATA_FILES[:1] if one else FEW_DATA_FILES if marked("slow") or marked("validator") else DATA_FILES
     metafunc.parametrize("data_file", files, indirect=True, scope="session")
 
 

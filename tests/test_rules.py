@@ -139,22 +139,67 @@ def test_exact_match_makes_the_aligned_draft_slower_than_one_token_at_a_time(exp
     assert exact.speedup < 1 and round(exact.speedup, 2) == Fraction("0.95")
 
 
+# Each check below runs on the data file's own pairs (whatever file it is), and once, in
+# test_each_rule_meets_every_check_on_random_eighths, on 300 random pairs in eighths, which no data file changes.
+
+def matches_the_enumeration(rule, target, draft, cost) -> None:
+    figures = stats.rule_stats(rule, target, draft, cost)
+    accepts = [acceptance(rule, p, q) for p, q in zip(target, draft, strict=True)]
+    assert list(figures.acceptance) == accepts
+    assert figures.expected == expected_by_patterns(accepts)
+
+
+def commits_the_target(rule, target, draft) -> None:
+    for p, q in zip(target, draft, strict=True):
+        assert committed(rule, p, q) == list(p)
+
+
+def is_every_rule_at_temperature_zero(target, draft, rules_=RULES) -> None:
+    zero = stats.temperature_zero(target, draft)
+    hot = [(one_hot(first_top(p), len(p)), one_hot(first_top(q), len(q))) for p, q in zip(target, draft, strict=True)]
+    for rule in rules_:
+        accepts = [acceptance(rule, p, q) for p, q in hot]
+        assert accepts == [Fraction(t.agree) for t in zero.positions]
+        assert expected_by_patterns(accepts) == zero.expected
+
+
+def residual_is_what_a_failure_commits(rule, target, draft) -> None:
+    for p, q in zip(target, draft, strict=True):
+        failed = [Fraction(0)] * len(p)
+        for c, kept, y in outcomes(rule, p, q):
+            failed[y] += 0 if kept else c
+        total = sum(failed, Fraction(0))
+        assert rules.BY_ID[rule].residual(p, q) == (None if total == 0 else tuple(f / total for f in failed))
+
+
+def acceptance_in_floats_is_exact(rule, target, draft, cost) -> None:
+    t, d = (np.array([[float(x) for x in row] for row in rows]) for rows in (target, draft))
+    exact = [float(a) for a in stats.rule_stats(rule, target, draft, cost).acceptance]
+    assert rules.BY_ID[rule].sampling.acceptance(t, d) == pytest.approx(exact, abs=1e-12)
+
+
 @pytest.mark.parametrize("rule", RULES)
-def test_each_rule_matches_the_enumeration_on_shipped_and_random_eighths(dataset, rule):
-    cases = [(t, d) for _, t, d in shipped_pairs(dataset)] + list(random_eighths())
-    for target, draft in cases:
-        figures = stats.rule_stats(rule, target, draft, dataset.cost)
-        accepts = [acceptance(rule, p, q) for p, q in zip(target, draft, strict=True)]
-        assert list(figures.acceptance) == accepts
-        assert figures.expected == expected_by_patterns(accepts)
+def test_each_rule_matches_the_enumeration_on_the_files_pairs(dataset, rule):
+    for _, target, draft in shipped_pairs(dataset):
+        matches_the_enumeration(rule, target, draft, dataset.cost)
 
 
 @pytest.mark.parametrize("rule", RULES)
 def test_each_rule_commits_exactly_the_target_by_enumeration(dataset, rule):
-    cases = [(t, d) for _, t, d in shipped_pairs(dataset)] + list(random_eighths(100))
-    for target, draft in cases:
-        for p, q in zip(target, draft, strict=True):
-            assert committed(rule, p, q) == list(p)
+    for _, target, draft in shipped_pairs(dataset):
+        commits_the_target(rule, target, draft)
+
+
+@pytest.mark.data_independent  # the file gives the cost model alone, which no check here reads but the speedup
+@pytest.mark.parametrize("rule", RULES)
+def test_each_rule_meets_every_check_on_random_eighths(dataset, rule):
+    for n, (target, draft) in enumerate(random_eighths()):
+        matches_the_enumeration(rule, target, draft, dataset.cost)
+        if n < 100:
+            commits_the_target(rule, target, draft)
+            is_every_rule_at_temperature_zero(target, draft, (rule,))
+            residual_is_what_a_failure_commits(rule, target, draft)
+            acceptance_in_floats_is_exact(rule, target, draft, dataset.cost)
 
 
 def test_the_enumeration_sees_a_greedy_draft_verified_with_the_sampled_q_lose_the_target():
@@ -189,25 +234,14 @@ def test_temperature_zero_compares_top_tokens_first_in_vocabulary_order(dataset,
 
 
 def test_temperature_zero_is_every_rule_on_one_hot_distributions(dataset):
-    for target, draft in [(t, d) for _, t, d in shipped_pairs(dataset)] + list(random_eighths(100)):
-        zero = stats.temperature_zero(target, draft)
-        hot = [(one_hot(first_top(p), len(p)), one_hot(first_top(q), len(q))) for p, q in zip(target, draft, strict=True)]
-        for rule in RULES:
-            accepts = [acceptance(rule, p, q) for p, q in hot]
-            assert accepts == [Fraction(t.agree) for t in zero.positions]
-            assert expected_by_patterns(accepts) == zero.expected
+    for _, target, draft in shipped_pairs(dataset):
+        is_every_rule_at_temperature_zero(target, draft)
 
 
 @pytest.mark.parametrize("rule", RULES)
 def test_each_rules_residual_is_what_a_failed_check_commits_by_enumeration(dataset, rule):
-    cases = [(t, d) for _, t, d in shipped_pairs(dataset)] + list(random_eighths(100))
-    for target, draft in cases:
-        for p, q in zip(target, draft, strict=True):
-            failed = [Fraction(0)] * len(p)
-            for c, kept, y in outcomes(rule, p, q):
-                failed[y] += 0 if kept else c
-            total = sum(failed, Fraction(0))
-            assert rules.BY_ID[rule].residual(p, q) == (None if total == 0 else tuple(f / total for f in failed))
+    for _, target, draft in shipped_pairs(dataset):
+        residual_is_what_a_failure_commits(rule, target, draft)
 
 
 def test_the_rules_are_listed_once_in_the_pages_order():
@@ -217,10 +251,8 @@ def test_the_rules_are_listed_once_in_the_pages_order():
 
 @pytest.mark.parametrize("rule", RULES)
 def test_the_samplers_acceptance_is_the_exact_one_in_floats(dataset, rule):
-    for target, draft in [(t, d) for _, t, d in shipped_pairs(dataset)] + list(random_eighths(100)):
-        t, d = (np.array([[float(x) for x in row] for row in rows]) for rows in (target, draft))
-        exact = [float(a) for a in stats.rule_stats(rule, target, draft, dataset.cost).acceptance]
-        assert rules.BY_ID[rule].sampling.acceptance(t, d) == pytest.approx(exact, abs=1e-12)
+    for _, target, draft in shipped_pairs(dataset):
+        acceptance_in_floats_is_exact(rule, target, draft, dataset.cost)
 
 
 # --- the sampler under each rule ------------------------------------------------------------------------------
