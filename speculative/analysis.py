@@ -279,9 +279,10 @@ def find_points(results: tuple[ProfileResult, ...]) -> dict[str, tuple[int, int,
 
 
 @functools.lru_cache(maxsize=4)  # a rebuild after a prose-only edit reuses the last data's results
-def explain(data: Dataset, corpus: tuple[str, ...] | None = None) -> Explained:
+def explain(data: Dataset, corpus: tuple[str, ...] | None = None, rates: language.Rates | None = None) -> Explained:
     """Returns everything the page needs, computed before anything is written; corpus: the prose's tokens, which the
-    generator's models are counted from (language.explain raises CorpusError when they are too few)."""
+    generator's models are counted from (language.explain raises CorpusError when they are too few); rates: the
+    model pair's, when a cache holds them (language.rates_of)."""
     results = tuple(explain_profile(data, i) for i in range(len(data.profiles)))
     records = [rec for r in results for rec in r.stats.records]
     equal = sum(all(t.commit == t.p for t in rec.tokens) for rec in records)
@@ -290,7 +291,7 @@ def explain(data: Dataset, corpus: tuple[str, ...] | None = None) -> Explained:
                      round_costs=tuple(tuple(round_cost(k, data.cost, c) for k in range(1, data.k + 1))
                                        for c in data.cost.compare_draft_steps),
                      sequence=sequence_figures(),
-                     language=None if corpus is None else language.explain(corpus, data.language_model, data.cost))
+                     language=None if corpus is None else language.explain(corpus, data.language_model, data.cost, rates))
 
 
 @functools.lru_cache(maxsize=1)  # the toy and its seed are fixed, so one run serves every build

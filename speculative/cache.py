@@ -2,7 +2,8 @@
 context), saved as plain JSON under the key it was computed for; the pipeline keeps the few most recently used. The
 key hashes the parsed data, the prose's tokens, every module of the package and the interpreter's and numpy's
 versions, so an edit to any of them computes the analysis again; so does a file that is not exactly what pack()
-wrote (another key, damaged, or foreign)."""
+wrote (another key, damaged, or foreign). The same format keeps the model pair's rates in .cache/language/, keyed by
+the language_model settings in place of the data (pipeline.cached_rates)."""
 
 from __future__ import annotations
 

@@ -144,9 +144,24 @@ def spread_of(passed: np.ndarray) -> tuple[float, ...]:
     return tuple(round(half_width(passed, k), 4) for k in range(1, PROFILE_K + 1))
 
 
+Rates = tuple[tuple, tuple, tuple]  # (alphas, passes, spreads) as LanguageRun holds them
+
+
+def rates_of(target: ngram.Model, drafts: tuple[ngram.Model, ...], seen: Counter, s: LanguageModel,
+             prompt: tuple[int, ...]) -> Rates:
+    """Returns the pair's (alphas, passes, spreads): most of the analysis's time, and a function of the tokens and
+    the settings alone, so the build keeps them apart (.cache/language/) and a profile edit does not redo them."""
+    alphas = mean_alphas(target, drafts, seen, s.temperatures)
+    counted = all_passed_counts(target, drafts, s.temperatures, prompt, s.seed + 2)
+    passes = tuple(tuple((1.0,) * PROFILE_K if c is None else profile_of(c) for c in row) for row in counted)
+    spreads = tuple(tuple(None if c is None else spread_of(c) for c in row) for row in counted)
+    return alphas, passes, spreads
+
+
 @functools.lru_cache(maxsize=4)
-def explain(tokens: tuple[str, ...], s: LanguageModel, cost: CostModel) -> LanguageRun:
-    """Returns the model pair counted from the tokens, its accept rates and the page's seeded run."""
+def explain(tokens: tuple[str, ...], s: LanguageModel, cost: CostModel, rates: Rates | None = None) -> LanguageRun:
+    """Returns the model pair counted from the tokens, its accept rates and the page's seeded run; rates: the
+    pair's rates_of(), when a cache holds them for these tokens and settings."""
     problem = corpus_problem(tokens)
     if problem:
         raise CorpusError(problem)
@@ -157,11 +172,8 @@ def explain(tokens: tuple[str, ...], s: LanguageModel, cost: CostModel) -> Langu
     target = ngram.model(ids, len(vocab), s.target_order, d)
     drafts = (*(ngram.model(ids, len(vocab), m, d) for m in s.draft_orders), target)
     seen = contexts(ids, s.target_order - 1)
-    alphas = mean_alphas(target, drafts, seen, s.temperatures)
     prompt = ids[:s.target_order - 1]
-    counted = all_passed_counts(target, drafts, s.temperatures, prompt, s.seed + 2)
-    passes = tuple(tuple((1.0,) * PROFILE_K if c is None else profile_of(c) for c in row) for row in counted)
-    spreads = tuple(tuple(None if c is None else spread_of(c) for c in row) for row in counted)
+    alphas, passes, spreads = rates or rates_of(target, drafts, seen, s, prompt)
     t = float(s.default_temperature)
     p, q = generate.rows(target, t), generate.rows(drafts[(*s.draft_orders, s.target_order).index(s.default_draft)], t)
     run = tuple(generate.race(p, q, prompt, s.k, generate.mulberry32(s.seed), RACE_TOKENS))

@@ -1,11 +1,12 @@
 """Builds the page's files in memory: read every input through one reader, parse, analyse (cached), view and
-render. Nothing is written here but the analysis cache, .cache/analysis/, which only ever saves work;
+render. Nothing is written here but the caches, .cache/analysis/ and .cache/language/, which only ever save work;
 publish.py writes the output folder.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import secrets
@@ -140,42 +141,70 @@ def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}
 
 
-def explain(dataset, corpus: tuple[str, ...]):
+def explain(dataset, corpus: tuple[str, ...], rates=None):
     """Returns the analysis of the dataset and the prose's tokens; numpy and the sampler are imported only when it runs."""
     from .analysis import explain as analyse
-    return analyse(dataset, corpus)
+    return analyse(dataset, corpus, rates)
 
 
 ANALYSES = 8  # the analyses .cache/analysis/ keeps, the least recently used going first: undoing an edit is a hit
 
 
-def cache_file(key: str) -> Path:
-    """Returns where the analysis of this key is kept: .cache/analysis/<key>.json."""
-    return checkout.CACHE / "analysis" / f"{key}.json"
+def cache_file(key: str, kind: str = "analysis") -> Path:
+    """Returns where the cache keeps this key: .cache/analysis/<key>.json (a view), .cache/language/<key>.json (the
+    model pair's rates)."""
+    return checkout.CACHE / kind / f"{key}.json"
 
 
-def cached_view(key: str) -> tuple[str, dict] | None:
-    """Returns the (trace JSON, context) .cache/analysis/ holds for this key, or None if it holds anything else."""
+def cached(key: str, kind: str = "analysis") -> tuple[str, dict] | None:
+    """Returns the (text, context) the cache holds for this key, or None if it holds anything else."""
     try:
-        found = cache.unpack(read_bytes(cache_file(key), limit=64 << 20), key)
+        found = cache.unpack(read_bytes(cache_file(key, kind), limit=64 << 20), key)
     except (ValueError, OSError):  # missing, not a regular file, or too big
         return None
     with contextlib.suppress(OSError):
-        os.utime(cache_file(key))  # recently used: kept longest
+        os.utime(cache_file(key, kind))  # recently used: kept longest
     return found
 
 
-def computed_view(dataset, key: str, corpus: tuple[str, ...]) -> tuple[str, dict]:
-    """Returns the (trace JSON, context) of a fresh analysis, saved to .cache/analysis/ when the folder allows."""
-    from . import view
-    explained = explain(dataset, corpus)
-    figs = view.figures(explained)
-    found = (cache.compact_json(view.trace(explained, figs)), view.context(explained, figs))
+def cached_view(key: str) -> tuple[str, dict] | None:
+    """Returns the (trace JSON, context) .cache/analysis/ holds for this key, or None."""
+    return cached(key)
+
+
+def cached_rates(key: str):
+    """Returns the model pair's rates .cache/language/ holds for this key (language.rates_of), or None."""
+    found = cached(key, "language")
+    if found is None or set(found[1]) != {"rates"}:
+        return None
+    alphas, passes, spreads = found[1]["rates"]
+    return (tuple(tuple(a) for a in alphas), tuple(tuple(tuple(p) for p in row) for row in passes),
+            tuple(tuple(None if s is None else tuple(s) for s in row) for row in spreads))
+
+
+def keep(key: str, kind: str, text: str, context: dict) -> None:
+    """Saves (text, context) under key, when the folder allows, and drops all but the ANALYSES most recently used."""
     with contextlib.suppress(OSError, TypeError, ValueError):  # a read-only checkout, or a value JSON cannot hold: build uncached
-        save_cache(cache_file(key), cache.pack(key, *found))
-        kept = sorted(cache_file(key).parent.glob("*.json"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        save_cache(cache_file(key, kind), cache.pack(key, text, context))
+        kept = sorted(cache_file(key, kind).parent.glob("*.json"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
         for old in kept[ANALYSES:]:
             old.unlink()
+
+
+def computed_view(dataset, key: str, corpus: tuple[str, ...]) -> tuple[str, dict]:
+    """Returns the (trace JSON, context) of a fresh analysis, saved to .cache/analysis/ when the folder allows. The
+    model pair's rates, which depend on the prose and the language_model settings alone, are kept apart, in
+    .cache/language/: an edit to the profiles does not count them again."""
+    from . import view
+    rates_key = cache.key(dataset.language_model, corpus)
+    rates = cached_rates(rates_key)
+    explained = explain(dataset, corpus, rates)
+    if rates is None and explained.language is not None:
+        run = explained.language
+        keep(rates_key, "language", "", {"rates": json.loads(json.dumps([run.alphas, run.passes, run.spreads]))})
+    figs = view.figures(explained)
+    found = (cache.compact_json(view.trace(explained, figs)), view.context(explained, figs))
+    keep(key, "analysis", *found)
     return found
 
 

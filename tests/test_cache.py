@@ -70,7 +70,7 @@ def test_a_hit_skips_the_analysis_and_writes_the_same_bytes(fresh_cache, monkeyp
     computed = files()
     assert len(list(fresh_cache.glob("*.json"))) == 1
 
-    def refuse(dataset, corpus):
+    def refuse(*args):
         raise AssertionError("the analysis ran although the cache held it")
     monkeypatch.setattr(pipeline, "explain", refuse)
     assert files() == computed
@@ -88,7 +88,7 @@ def test_other_data_misses_the_cache_and_undoing_the_edit_hits_it(fresh_cache, t
     first = files()
     runs = []
     real = pipeline.explain
-    monkeypatch.setattr(pipeline, "explain", lambda dataset, corpus: runs.append(1) or real(dataset, corpus))
+    monkeypatch.setattr(pipeline, "explain", lambda *args: runs.append(1) or real(*args))
     pipeline.build_files(seeded(tmp_path, 1), ROOT / "content", ROOT / "templates")
     assert runs == [1]
     assert files() == first and runs == [1], "back to the first data: its analysis is still kept"
@@ -98,7 +98,7 @@ def test_the_cache_keeps_the_most_recently_used_analyses(fresh_cache, tmp_path, 
     monkeypatch.setattr(pipeline, "ANALYSES", 2)
     runs = []
     real = pipeline.explain
-    monkeypatch.setattr(pipeline, "explain", lambda dataset, corpus: runs.append(1) or real(dataset, corpus))
+    monkeypatch.setattr(pipeline, "explain", lambda *args: runs.append(1) or real(*args))
     data = [seeded(tmp_path, i) for i in range(3)]
 
     def build(i: int) -> None:
@@ -121,7 +121,7 @@ import build
 checkout.CACHE = pathlib.Path(sys.argv[2])
 ran = []
 real = pipeline.explain
-pipeline.explain = lambda dataset, corpus: ran.append(1) or real(dataset, corpus)
+pipeline.explain = lambda *args: ran.append(1) or real(*args)
 code = build.main(["--out", sys.argv[3]])
 print(code, "numpy" in sys.modules, bool(ran))
 """
@@ -141,7 +141,40 @@ def test_a_build_that_hits_the_cache_never_imports_numpy(tmp_path):
     assert probe(tmp_path) == "0 False False"
 
 
-def test_a_build_keeps_the_analysis_alone_in_its_cache(fresh_cache):
+def test_a_build_keeps_the_analysis_and_the_model_pairs_rates_alone_in_its_cache(fresh_cache):
     files()
-    assert sorted(p.name for p in fresh_cache.parent.iterdir()) == ["analysis"]  # no record of passed checks
+    assert sorted(p.name for p in fresh_cache.parent.iterdir()) == ["analysis", "language"]  # no record of checks
     assert [p.suffix for p in fresh_cache.iterdir()] == [".json"]
+    assert [p.suffix for p in (fresh_cache.parent / "language").iterdir()] == [".json"]
+
+
+def test_a_profile_edit_reuses_the_model_pairs_rates_and_builds_the_page_an_uncached_build_does(fresh_cache, tmp_path,
+                                                                                              monkeypatch):
+    from speculative import language
+
+    files()
+    edited = seeded(tmp_path, 1)  # another Monte Carlo seed: the profiles' analysis, not the prose's model pair
+    counted = []
+    real = language.rates_of
+    monkeypatch.setattr(language, "rates_of", lambda *args: counted.append(1) or real(*args))
+    language.explain.cache_clear()
+    reused = pipeline.build_files(edited, ROOT / "content", ROOT / "templates")
+    assert counted == [], "the rates were counted again although only the profiles changed"
+    for kept in fresh_cache.parent.rglob("*.json"):
+        kept.unlink()
+    language.explain.cache_clear()
+    assert pipeline.build_files(edited, ROOT / "content", ROOT / "templates") == reused and counted == [1]
+
+
+def test_an_edit_to_the_language_settings_counts_the_rates_again(fresh_cache, tmp_path, monkeypatch):
+    from speculative import language
+
+    files()
+    raw = json.loads(DATA.read_text())
+    raw.setdefault("language_model", {})["seed"] = 12345
+    (tmp_path / "lm.json").write_text(json.dumps(raw))
+    counted = []
+    real = language.rates_of
+    monkeypatch.setattr(language, "rates_of", lambda *args: counted.append(1) or real(*args))
+    pipeline.build_files(tmp_path / "lm.json", ROOT / "content", ROOT / "templates")
+    assert counted == [1] and len(list((fresh_cache.parent / "language").glob("*.json"))) == 2

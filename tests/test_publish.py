@@ -336,7 +336,7 @@ def test_a_site_from_a_build_with_the_old_manifest_still_rebuilds(project, run_b
 # --- an unexpected error is one line, with the details in .cache/last-error.log ------------------------------
 
 def test_an_unexpected_error_is_one_line_and_a_log(project, run_build, monkeypatch):
-    def broken(dataset, corpus):
+    def broken(*args):
         raise TypeError("unhashable type: 'list'")
     monkeypatch.setattr(pipeline, "explain", broken)
     (project / ".cache" / "analysis").unlink()  # no analysis kept: the build runs the broken one
