@@ -66,6 +66,7 @@ def test_each_section_carries_its_own_tokens_for_the_script(built_site, corpus):
     assert "vocab" not in json.loads((built_site / "trace.json").read_text(encoding="utf-8"))["generator"]
 
 
+@pytest.mark.data_independent  # edits the shipped files' copy: the site it starts from is data-file's
 def test_an_edit_to_the_prose_changes_the_models(project):
     before = json.loads(pipeline.build_files(project / "data" / "profiles.v1.json", project / "content",
                                           project / "templates")["trace.json"])["generator"]["types"]
@@ -76,6 +77,7 @@ def test_an_edit_to_the_prose_changes_the_models(project):
     assert "Zyzzyva quokka axolotl ." in files["index.html"].decode("utf-8")
 
 
+@pytest.mark.data_independent  # edits the shipped files' copy: the site it starts from is data-file's
 def test_without_language_model_the_defaults_apply_and_with_it_the_page_follows(project):
     data = project / "data" / "profiles.v1.json"
     raw = json.loads(data.read_text(encoding="utf-8"))
@@ -123,6 +125,7 @@ def test_bad_generator_settings_are_refused_with_their_json_paths(lm, lines):
     assert unlined(err.value.lines) == [f"data/profiles.v1.json: {line}" for line in lines]
 
 
+@pytest.mark.data_independent  # edits the shipped files' copy: the site it starts from is data-file's
 def test_too_little_prose_is_refused_and_the_site_left_as_it_was(run_build, project):
     for path in (project / "content").glob("*.md"):
         path.unlink()
@@ -175,6 +178,7 @@ def test_the_page_states_each_drafts_mean_accept_rate_and_the_runs_figures(page_
     assert "plus the share of the 600 rounds (each drafting 8 tokens, continuing the text) whose first check" in page_text
 
 
+@pytest.mark.data_independent  # edits the shipped files' copy: the site it starts from is data-file's
 def test_a_default_temperature_below_one_tempers_both_models_in_the_seeded_run(project):
     data = project / "data" / "profiles.v1.json"
     raw = json.loads(data.read_text(encoding="utf-8"))
