@@ -80,7 +80,8 @@ class Pieces:
 def pieces(spec: Spec, p: Sequence, q: Sequence) -> Pieces:
     """Returns the variant's pieces at a position, in fractions (or in floats, given float rows)."""
     one = Fraction(1)
-    propose = tuple(one * (y == top(q)) for y in range(len(q))) if spec.propose == "greedy" else tuple(q)
+    best = top(q) if spec.propose == "greedy" else None  # once: the comprehension below reads it V times
+    propose = tuple(one * (y == best) for y in range(len(q))) if spec.propose == "greedy" else tuple(q)
     accept = tuple(ratio(p, q) if spec.ratio == "p/q" else ratio(q, p))
     kept = accept if spec.test == "below" else tuple(1 - a for a in accept)
     if spec.fix == "residual":
