@@ -9,11 +9,13 @@ imports only the standard library at the top: each command imports what it needs
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import importlib.util
 import os
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -195,19 +197,43 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
     """Runs the command line; returns the exit status. `rule` swaps the sampler's rule, for the tests only."""
     standard_streams()
     out, err = out or sys.stdout, err or sys.stderr
-    args = parser().parse_args(sys.argv[1:] if argv is None else argv)
-    return answered(PROG, "`.venv/bin/speculative`", out, err,
-                    lambda: check(args, out, err, rule) if args.run is check else args.run(args, out, err))
+
+    def run() -> int:
+        args = parser().parse_args(sys.argv[1:] if argv is None else argv)
+        return check(args, out, err, rule) if args.run is check else args.run(args, out, err)
+    return answered(PROG, "`.venv/bin/speculative`", out, err, run)
 
 
 def build_py(argv: list[str] | None = None) -> int:
     """Runs `python build.py [--data F] [--out D] [--watch] [--serve [PORT]]`: the build command; returns its status."""
-    p = Parser(prog="build.py", description="Build the speculative decoding explainer: site/index.html "
-               "(self-contained) and site/trace.json.")
-    build_options(p, False)
     standard_streams()
-    args = p.parse_args(sys.argv[1:] if argv is None else argv)
-    return answered("build.py", "`.venv/bin/python build.py`", sys.stdout, sys.stderr, lambda: build(args))
+
+    def run() -> int:
+        p = Parser(prog="build.py", description="Build the speculative decoding explainer: site/index.html "
+                   "(self-contained) and site/trace.json.")
+        build_options(p, False)
+        return build(p.parse_args(sys.argv[1:] if argv is None else argv))
+    return answered("build.py", "`.venv/bin/python build.py`", sys.stdout, sys.stderr, run)
+
+
+class Stopped(KeyboardInterrupt):
+    """SIGTERM before a command handles it itself (the build does, once it runs): unwinds as Ctrl-C does."""
+
+
+@contextlib.contextmanager
+def stopped_by_sigterm() -> Iterator[None]:
+    """Makes SIGTERM raise Stopped while the command runs (in the main thread), then puts back the handler before."""
+    def stop(signum: int, frame: object) -> None:
+        raise Stopped()
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread: signals are not ours to handle
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
 
 
 def standard_streams() -> None:
@@ -237,9 +263,15 @@ def answered(prog: str, then: str, out: TextIO, err: TextIO, run: Callable[[], i
     """Returns run()'s exit status, or 1 after one line for what stopped it: bad input, a missing dependency (with
     the command that installs it), or a reader that stopped reading the output."""
     try:
-        code = run()
+        with stopped_by_sigterm():
+            code = run()
         out.flush()  # here, so a reader that stopped reading is met below and not at exit
         return code
+    except KeyboardInterrupt as stop:  # Ctrl-C or SIGTERM before the build handles them (while it starts), or in check
+        terminated = isinstance(stop, Stopped)
+        print(f"{prog}: {'stopped' if terminated else 'interrupted'} before it finished; it wrote nothing",
+              file=err, flush=True)
+        return 143 if terminated else 130
     except OSError as error:  # `speculative stats | head -1`: the reader has all it wanted; or the output's
         if not isinstance(error, BrokenPipeError) and writable(out):  # descriptor was closed under the command
             raise

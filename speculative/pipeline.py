@@ -78,19 +78,44 @@ INPUT_SUFFIXES = (".md", *TEMPLATE_SUFFIXES)
 NEAR_MD = (".markdown", ".mdown", ".mkd", ".mkdn", ".md.txt")  # a section under a name the build would not read
 
 
+def unreadable(folder: Path) -> str | None:
+    """Returns why the folder's files cannot be listed (a folder made chmod 000: "Permission denied"), or None: a
+    folder that is missing, or is a file, is said elsewhere."""
+    try:
+        os.stat(os.path.join(folder, os.curdir))  # a folder that lists (r) but cannot be entered (x) is refused too
+        with os.scandir(folder):
+            return None
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as err:
+        return err.strerror or str(err)
+
+
+def unreadable_line(folder: Path, why: str, what: str) -> str:
+    return (f"{shown(folder)}: found a folder that could not be read ({why}); expected a folder the build may read, "
+            f"{what} (make it readable: chmod u+rx {shown(folder)})")
+
+
 def layout_problems(content: Path, templates: Path, names: set[str]) -> list[str]:
-    """Returns a line for each file the page needs that templates/ lacks (or holds as a folder), and for each file
-    in content/ that looks like a section but would not be read as one."""
+    """Returns a line for each file the page needs that templates/ lacks (or holds as a folder), for each file
+    in content/ that looks like a section but would not be read as one, and for a folder that cannot be read."""
     lines = []
     if not content.is_dir():
         lines.append(f"{shown(content)}: found {'a file' if content.exists() else 'no such folder'}; expected the "
                      "folder of the page's prose sections (*.md)")
+    elif why := unreadable(content):
+        lines.append(unreadable_line(content, why, "the page's prose sections (*.md)"))
     if not templates.is_dir():
         lines.append(f"{shown(templates)}: found {'a file' if templates.exists() else 'no such folder'}; expected the "
                      "folder of the page's templates")
+    elif why := unreadable(templates):
+        lines.append(unreadable_line(templates, why, "the page's templates"))
     else:
+        blocked = unreadable(templates / "js")
+        if blocked:
+            lines.append(unreadable_line(templates / "js", blocked, "the page's scripts"))
         for name in figures.needed_templates():
-            if name not in names:
+            if name not in names and not (blocked and name.startswith("js/")):
                 found = "a folder" if (templates / name).is_dir() else "no such file"
                 lines.append(f"{shown(templates / name)}: found {found}; expected the template file {name}, "
                              "which the page needs")
@@ -110,7 +135,7 @@ def parse_inputs(data: Path, content: Path, templates: Path):
     dataset = sections = None
     content_lines: list[str] = []  # listed after the data's problems
     try:
-        if content.is_dir():  # else layout_problems has said so
+        if content.is_dir() and not unreadable(content):  # else layout_problems has said so
             sections = parse_sections({n: t for n, t in texts.items() if n.endswith(".md") and n != shown(data)},
                                       shown(content))
     except Problems as err:

@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import io
+import os
 import re
+import signal
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -22,6 +25,7 @@ from .conftest import DATA, FIXTURE, ROOT, unlined
 BAD_TARGET = ('"4/8", "1/8", "0",   "0",   "2/8", "1/8"', '"5/8", "1/8", "0",   "0",   "2/8", "1/8"')
 SMALL = ["--rounds", "20000", "--texts", "20000", "--generations", "0", "--data", str(DATA)]  # enough for every broken sampler to fail
 SEQUENCE_ROW = "first 4 tokens of 20,000 texts"
+TIMEOUT = 30
 
 
 def run(*args: str, rule=None) -> tuple[int, str, str]:
@@ -554,3 +558,18 @@ def test_check_in_a_terminal_never_leaves_the_bar_on_a_row_and_colours_only_the_
     assert "\x1b[32mok\x1b[0m" in raw  # green verdicts in a terminal
     plain = in_a_terminal("check", "--rounds", "1000", "--texts", "1000", "--generations", "0", env={"NO_COLOR": "1"})
     assert "\x1b[32m" not in plain and "\x1b[31m" not in plain
+
+
+@pytest.mark.parametrize("sig, code, word", [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "stopped")])
+def test_a_signal_while_a_command_starts_exits_with_its_code_and_one_line(sig, code, word, monkeypatch, capsys):
+    """Ctrl-C in the fifth of a second the build command takes to import printed Python's traceback (as it did during
+    `speculative check`); SIGTERM then killed it without a word. Only the build's own run handled them."""
+    def build(args: object) -> int:
+        os.kill(os.getpid(), sig)
+        threading.Event().wait(TIMEOUT)  # the handler raises here, in the main thread
+        pytest.fail("the signal was not handled")
+    monkeypatch.setattr(cli, "build", build)
+    before = signal.getsignal(signal.SIGTERM)
+    assert cli.build_py(["--out", "site"]) == code
+    assert capsys.readouterr().err == f"build.py: {word} before it finished; it wrote nothing\n"
+    assert signal.getsignal(signal.SIGTERM) is before, "the command's SIGTERM handler outlived it"

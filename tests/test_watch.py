@@ -23,9 +23,9 @@ TIMEOUT = 30
 class Running:
     """A build.py process whose output lines arrive on a queue, so a test can wait for a line."""
 
-    def __init__(self, *args: str, cwd: Path, script: str | None = None):
+    def __init__(self, *args: str, cwd: Path, script: str | None = None, prefix: tuple[str, ...] = ()):
         command = ["-c", script, str(ROOT)] if script else [str(ROOT / "build.py")]
-        self.proc = subprocess.Popen([sys.executable, "-u", *command, *args], cwd=cwd,
+        self.proc = subprocess.Popen([*prefix, sys.executable, "-u", *command, *args], cwd=cwd,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.seen: list[str] = []
         self.lines: queue.Queue[str] = queue.Queue()
@@ -403,3 +403,137 @@ def test_a_deleted_output_folder_is_built_again(project):
         assert sorted(p.name for p in (project / "site").iterdir()) == [".speculative-site", "index.html", "trace.json"]
     finally:
         run.stop()
+
+
+@pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
+def test_a_data_file_that_is_a_loop_of_links_is_refused_and_the_watch_goes_on(project):
+    """Python 3.11's Path.resolve raises RuntimeError on a loop of links: the watcher died with a traceback, at start
+    or as soon as the data file became one."""
+    data, loop = project / "data" / "profiles.v1.json", project / "data" / "loop"
+    raw = json.loads(data.read_text())
+    refused = "data/profiles.v1.json: found a loop of symbolic links"
+    run = Running(*args_for(project), "--watch", cwd=project)
+    try:
+        run.wait_for("watching ")
+        loop.symlink_to(data.name)
+        link = project / "data" / ".link"
+        link.symlink_to(loop.name)
+        link.replace(data)  # profiles.v1.json -> loop -> profiles.v1.json
+        run.wait_for(refused)
+        loop.unlink()
+        data.unlink()
+        data.write_text(json.dumps(renamed(raw, "out of the loop")))
+        wait_until_page_holds(run, project, "out of the loop")
+        assert run.proc.poll() is None
+    finally:
+        run.stop()
+    data.unlink()
+    data.symlink_to(loop.name)
+    loop.symlink_to(data.name)
+    run = Running(*args_for(project), "--watch", cwd=project)
+    try:
+        run.wait_for(refused)
+        run.wait_for("watching ")
+    finally:
+        run.stop()
+    assert not any("Traceback" in line for line in run.seen)
+
+
+@pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
+def test_a_prose_folder_that_is_a_link_is_watched_where_it_leads_now(project, tmp_path_factory):
+    """The watcher compared the inodes of the folders the links led to, which stay when a link is pointed elsewhere
+    or replaced by a folder: it kept watching the old folder and silently ignored every later save."""
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    first, second, section = elsewhere / "first", elsewhere / "second", "01-what.md"
+    shutil.move(project / "content", first)
+    shutil.copytree(first, second)
+    (project / "content").symlink_to(first)
+
+    def add(folder: Path, sentence: str) -> None:
+        (folder / section).write_text((folder / section).read_text() + f"\n{sentence}\n")
+    run = Running(*args_for(project), "--watch", cwd=project)
+    try:
+        run.wait_for("watching ")
+        add(second, "A sentence in the second copy.")
+        link = project / ".content-link"
+        link.symlink_to(second)
+        link.replace(project / "content")  # ln -sfn: the link now leads to the second copy
+        wait_until_page_holds(run, project, "A sentence in the second copy.")
+        add(second, "Saved in the second copy.")
+        wait_until_page_holds(run, project, "Saved in the second copy.")
+        (project / "content").unlink()
+        shutil.copytree(first, project / "content")  # a folder again, while the first copy is still there
+        add(project / "content", "Saved in a folder of its own.")
+        wait_until_page_holds(run, project, "Saved in a folder of its own.")
+        assert not any("Traceback" in line for line in run.seen)
+    finally:
+        run.stop()
+
+
+def test_a_failed_build_of_a_deleted_page_waits_for_the_output_folder_to_change(project):
+    """An output folder replaced by a file failed its rebuild; once the file was removed the watcher never built
+    again, while the preview told the tab it was building."""
+    from speculative import checkout, watch
+
+    out = project / "site"
+    paths = checkout.Paths(project / "data" / "profiles.v1.json", project / "content", project / "templates", out)
+    codes: list[int] = []
+
+    def rebuild(changed: list[str] | None) -> int:
+        if out.is_file():
+            codes.append(1)
+            return 1
+        out.mkdir(exist_ok=True)
+        (out / "index.html").write_text("a page")
+        codes.append(0)
+        return 0
+    watcher = watch.Watcher(paths, rebuild)
+    watcher.build(None)
+    assert not watcher.page_deleted()
+    shutil.rmtree(out)
+    out.write_text("a file where the folder was")
+    assert watcher.page_deleted()
+    watcher.build(None)
+    assert not watcher.page_deleted(), "built again, and failed again, over and over"
+    out.unlink()
+    assert watcher.page_deleted(), "the file is gone: the folder can be built again"
+    watcher.build(None)
+    assert codes == [0, 1, 0] and (out / "index.html").is_file()
+
+
+def readable_only_by_permission() -> tuple[str, ...]:
+    """Returns the command prefix under which chmod 000 hides a folder: none for a user; for root, who reads anyway,
+    setpriv without the capabilities that override permissions (skips when it cannot)."""
+    if os.geteuid() != 0:
+        return ()
+    prefix = ("setpriv", "--inh-caps=-dac_override,-dac_read_search", "--bounding-set=-dac_override,-dac_read_search")
+    if shutil.which("setpriv") is None or subprocess.run([*prefix, "true"], capture_output=True).returncode != 0:
+        pytest.skip("as root, chmod 000 hides nothing, and setpriv cannot drop the capabilities that override it")
+    return prefix
+
+
+@pytest.mark.parametrize("folder", ["content", "templates", "templates/js"])
+@pytest.mark.slow  # a fresh process or many connections: the full run has it, the fast tier not
+def test_a_folder_that_cannot_be_read_is_named_and_watched_once_it_can(folder, project):
+    """A templates/ (or templates/js/) made chmod 000 failed as a bug ("build failed unexpectedly: PermissionError"),
+    content/ said it held no sections, and the watcher died with a traceback when one was unreadable at its start."""
+    prefix = readable_only_by_permission()
+    line = (f"{folder}: found a folder that could not be read (Permission denied); expected a folder the build may "
+            f"read, ")
+    (project / folder).chmod(0)
+    try:
+        once = subprocess.run([*prefix, sys.executable, str(ROOT / "build.py"), *args_for(project)], cwd=project,
+                              capture_output=True, text=True, timeout=TIMEOUT)
+        assert once.returncode == 1 and once.stderr.startswith(line), once.stderr
+        assert "Traceback" not in once.stderr and "unexpectedly" not in once.stderr
+        run = Running(*args_for(project), "--watch", cwd=project, prefix=prefix)
+        try:
+            run.wait_for(line)
+            run.wait_for("watching ")
+            (project / folder).chmod(0o755)
+            run.wait_for("built ")
+            assert not any("Traceback" in seen for seen in run.seen)
+        finally:
+            run.stop()
+    finally:
+        (project / folder).chmod(0o755)
