@@ -167,8 +167,9 @@ def crossing(expected: Fraction, k: int, ratio: Fraction, t_knee: Fraction) -> F
     already at batch 1's flat part. Below T*/(k + 1) every pass is flat: the speedup is E / (1 + k·c), c the draft's
     share of the target's parameters. From there to T* the check is compute-bound while the plain step and the
     drafts are not: round / plain = k·c + n·(k + 1) / T*, which equals E at n* = T*·(E − k·c) / (k + 1). Past T*
-    every pass is compute-bound and the speedup is E / (k + 1 + k·c), below 1."""
-    if expected <= 1 + k * ratio:
+    every pass is compute-bound and the speedup is E / (k + 1 + k·c), below 1. At E = 1 + k·c exactly the flat part's
+    speedup is 1, not below it, and n* = T*/(k + 1) is where it falls below."""
+    if expected < 1 + k * ratio:
         return None
     return t_knee * (expected - k * ratio) / (k + 1)
 

@@ -96,7 +96,7 @@ def test_a_chain_stops_paying_just_past_the_closed_form_crossing():
         found = roofline.stops_paying(e, pair, hw, TWO, k)
         n_star = roofline.crossing(e, k, pair.ratio, roofline.knee(hw, TWO))
         if n_star is None:
-            assert found == (1 if e < 1 + k * pair.ratio else 2)
+            assert found == 1 and e < 1 + k * pair.ratio
         else:
             assert found == math.floor(n_star) + 1, (e, pair, hw, k)
 
