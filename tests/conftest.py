@@ -152,11 +152,16 @@ def pytest_runtest_protocol(item: pytest.Item):  # set-up, body and tear-down: t
 # run on data-file alone (skipped when it is not the shipped file), as do the tests of what the data does not change
 # (publishing, serving, the prose's and templates' checks: mark `data_independent`). Browser tests load data-file's page alone, as
 # each load costs about a second; tests/test_any_data_page.py (mark `every_file`) loads every generated file's page.
+# The comparisons of a script's arithmetic with Python's (mark `script_twin`) run the templates' scripts in Node, the
+# same engine and source as the page's, on data-file alone, as they did in the browser.
 # The fast tier (scripts/test.sh --fast sets TEST_TIER=fast) takes the smallest and the largest generated files and a
 # first-time author's three edits at once (a draft in sixths beside a target in 24ths), so the edit loop stays quick; the full test command takes them all.
 # Slow tests (statistical power, fresh processes) and the HTML checker's (a Java start of about 2 s per page) take the
 # same few files in every tier: the edits and the generated files' range of shapes.
 DATA_FILES = ("data-file", *valid_data.NAMES_OF_FILES)
+# The share of their random cases the comparisons of a script with Python take (mark `script_twin`): a tenth in the
+# fast tier, where a wrong line still shows (it shows in many of the pairs), all of them in the full run.
+RANDOM_SHARE = 10 if os.environ.get("TEST_TIER") == "fast" else 1
 FEW_DATA_FILES = ("data-file", "all-at-once", "generated-0", "generated-1")
 if os.environ.get("TEST_TIER") == "fast":
     DATA_FILES = FEW_DATA_FILES
@@ -166,7 +171,8 @@ def pytest_generate_tests(metafunc) -> None:
     if "data_file" not in metafunc.fixturenames:
         return
     marked = metafunc.definition.get_closest_marker
-    one = marked("shipped") or marked("data_independent") or (marked("browser") and not marked("every_file"))
+    one = (marked("shipped") or marked("data_independent") or marked("script_twin")
+           or (marked("browser") and not marked("every_file")))
     files = DATA_FILES[:1] if one else FEW_DATA_FILES if marked("slow") or marked("validator") else DATA_FILES
     metafunc.parametrize("data_file", files, indirect=True, scope="session")
 

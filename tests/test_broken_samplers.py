@@ -25,10 +25,12 @@ from speculative import generate, ngram, sampler, variants
 from speculative.figures.lab import Broken
 from speculative.strings import LAB
 
-from .conftest import script_source
+from .conftest import RANDOM_SHARE
 from .labkit import chi_square_p, draw, lab, seeded, tally_counts
 from .test_generator import LANE_JS, gen, open_figure, step, text_of
 from .test_lab import eighths, fitted, link, random_eighths, shipped_positions
+from .test_mutants import run_js as node_js
+from .test_mutants import script_twin
 from .test_oracle import Tables
 
 SCRIPTS = ("core.js", "variants.js", "eighths.js")
@@ -98,35 +100,36 @@ def test_readers_without_scripting_see_every_sampler_at_one_position_that_shows_
 # --- variants.js against Python ---------------------------------------------------------------------------------
 
 
-def run_js(page: Page, body: str, payload) -> list:
-    """Runs `body` (which reads `data` and returns a JSON-able value) with the lab's arithmetic loaded on its own."""
-    return json.loads(page.evaluate("(data) => {" + script_source(*SCRIPTS) + "\ndata = JSON.parse(data);\n" + body + "}",
-                                    json.dumps(payload)))
+def run_js(tmp_path, body: str, payload) -> list:
+    """Runs `body` (which reads `data` and returns its answer as JSON text) with the lab's arithmetic loaded on its
+    own, in Node: the page's own source in the engine Chromium runs it in."""
+    return json.loads(node_js(tmp_path, SCRIPTS, body, payload))
 
 
 EIGHTHS_JS = """return JSON.stringify(data.pairs.map(([p, q]) => data.specs.map(spec => eighthsBroken(spec, p, q))));"""
 
 
-@pytest.mark.browser
-def test_the_browsers_eighths_arithmetic_is_pythons_fraction_for_fraction_on_5000_pairs(page: Page, trace):
+@script_twin
+def test_the_scripts_eighths_arithmetic_is_pythons_fraction_for_fraction_on_random_pairs(tmp_path, trace):
+    """Every shipped position, two where p = q, and 5,000 random pairs in eighths (500 in the fast tier)."""
     rng = random.Random(32)
     size = len(trace["vocabulary"])
     pairs = [(eighths(pos["target"]), eighths(pos["draft"])) for _, pos in shipped_positions(trace)]
     pairs += [([8] + [0] * (size - 1),) * 2, ([2] * 4 + [0] * (size - 4),) * 2]  # p = q: nothing to draw from
-    pairs += [(random_eighths(rng, size), random_eighths(rng, size)) for _ in range(5000)]
+    pairs += [(random_eighths(rng, size), random_eighths(rng, size)) for _ in range(5000 // RANDOM_SHARE)]
     specs = [s for s in trace["samplers"][1:]]
-    got = run_js(page, EIGHTHS_JS, {"pairs": pairs, "specs": specs})
+    got = run_js(tmp_path, EIGHTHS_JS, {"pairs": pairs, "specs": specs})
     for (p, q), row in zip(pairs, got, strict=True):
         P, Q = tuple(Fraction(a, 8) for a in p), tuple(Fraction(b, 8) for b in q)
         want = [Broken(P, v.committed(P, Q)).json(8) for v in variants.BROKEN]
         assert row == want, (p, q)
 
 
-@pytest.mark.browser
-def test_the_eighths_comparison_catches_a_wrong_switch(page: Page, trace):
+@script_twin
+def test_the_eighths_comparison_catches_a_wrong_switch(tmp_path, trace):
     p, q = [2, 0, 0, 0, 4, 2], [2, 2, 0, 2, 2, 0]  # the divergent draft's position 5
     specs = [dict(s, fix=0) for s in trace["samplers"][1:3]]  # the two wrong replacements made right
-    got = run_js(page, EIGHTHS_JS, {"pairs": [(p, q)], "specs": specs})[0]
+    got = run_js(tmp_path, EIGHTHS_JS, {"pairs": [(p, q)], "specs": specs})[0]
     P, Q = tuple(Fraction(a, 8) for a in p), tuple(Fraction(b, 8) for b in q)
     assert [g[1] for g in got] == ["0", "0"]
     assert all(Broken(P, v.committed(P, Q)).json(8) != g for v, g in zip(variants.BROKEN[:2], got, strict=True))
@@ -136,15 +139,15 @@ FLOATS_JS = """return JSON.stringify(data.rows.map(([p, q]) => data.specs.map(sp
   shared.committedIn(shared.variantPieces(spec, p, q, shared.FLOATS), shared.FLOATS))));"""
 
 
-@pytest.mark.browser
-def test_the_browsers_float_arithmetic_is_pythons_on_the_models_rows(page: Page, trace, explained):
+@script_twin
+def test_the_scripts_float_arithmetic_is_pythons_on_the_models_rows(tmp_path, trace, explained):
     run = explained.language
     rows = []
     for t in (0.5, 1.0, 1.5):
         for d in run.drafts[:-1]:
             for ctx in run.top_contexts[:4]:
                 rows.append((ngram.tempered(run.target.row(ctx), t), ngram.tempered(d.row(ctx), t)))
-    got = run_js(page, FLOATS_JS, {"rows": [(p.tolist(), q.tolist()) for p, q in rows], "specs": trace["samplers"]})
+    got = run_js(tmp_path, FLOATS_JS, {"rows": [(p.tolist(), q.tolist()) for p, q in rows], "specs": trace["samplers"]})
     for (p, q), row in zip(rows, got, strict=True):
         for v, c in zip(variants.VARIANTS, row, strict=True):
             assert np.allclose(c, v.committed(p, q), rtol=0, atol=1e-12), v.id

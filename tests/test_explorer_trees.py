@@ -24,6 +24,7 @@ from speculative.figures.explorer import (
 from speculative.stats import expected_tokens, round_cost
 
 from .conftest import axe_violations, script_source
+from .test_mutants import call_js, script_twin
 
 T = strings.EXPLORER_TREES
 
@@ -185,11 +186,11 @@ TWIN = """([profiles, ex]) => {%s
 }"""
 
 
-@pytest.mark.browser
-def test_the_scripts_tree_arithmetic_is_the_builds_exactly(page: Page, explained, trace):
+@script_twin
+def test_the_scripts_tree_arithmetic_is_the_builds_exactly(tmp_path, explained, trace):
     """explorer_tree.js works in BigInt fractions: its texts, slow flags, best k and best (k, m) equal the build's at
     every profile, way, verification cost, draft cost and width."""
-    got = page.evaluate(TWIN % script_source("core.js", "explorer_tree.js"), [trace["profiles"], trace["explorer"]])
+    got = call_js(tmp_path, TWIN % script_source("core.js", "explorer_tree.js"), [trace["profiles"], trace["explorer"]])
     cost, want = explained.data.cost, []
     for i in range(len(explained.results)):
         for by_m in acceptances(explained, i).values():

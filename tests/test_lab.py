@@ -1,6 +1,6 @@
 """The accept-test lab's verification rules and "Your own position" (issues 16 and 17): the rule facts the build
-adds to every position, the browser's eighths arithmetic against the Python analysis fraction for fraction, and
-the lab in a real Chromium, driven by its accessible names."""
+adds to every position, the page script's eighths arithmetic (run in Node) against the Python analysis fraction for
+fraction, and the lab in a real Chromium, driven by its accessible names."""
 
 from __future__ import annotations
 
@@ -18,7 +18,9 @@ from speculative.rules import NAMES, greedy_residual
 from speculative.rules import RULES as VERIFICATION_RULES
 from speculative.stats import cumulative
 
-from .conftest import axe_violations, script_source
+from .conftest import RANDOM_SHARE, axe_violations
+from .test_mutants import run_js as node_js
+from .test_mutants import script_twin
 
 ACCEPT = "accept-test"  # the rule the lab opens on
 
@@ -135,25 +137,22 @@ STRING_FIELDS = ("target", "draft", "alpha", "accept", "ratio", "worked", "resid
                  "rates", "greedy", "greedy_res")
 
 
-def run_eighths(page: Page, pairs: list[tuple[list[int], list[int]]], words: dict) -> list[dict]:
-    """Returns eighths.js's exact facts and display facts for each pair, computed in the browser from the file."""
-    source = script_source("core.js", "variants.js", "eighths.js")
-    # One JSON string back: Playwright's own serialisation of 5,000 nested results takes 20 s, JSON.parse 0.1 s.
-    # Both ways as one JSON string: Playwright's own serialisation of 5,000 nested results takes 20 s, of the pairs
-    # about a second; JSON.parse and json.loads take a tenth of that.
-    return json.loads(page.evaluate("([pairs, words]) => {" + source + """
-        return JSON.stringify(JSON.parse(pairs).map(([p, q]) => ({ exact: eighthsExact(p, q), facts: eighthsFacts(p, q, words) })));
-        }""", [json.dumps(pairs), words]))
+def run_eighths(tmp_path, pairs: list[tuple[list[int], list[int]]], words: dict) -> list[dict]:
+    """Returns eighths.js's exact facts and display facts for each pair, computed by the page's script in Node."""
+    return json.loads(node_js(tmp_path, ("core.js", "variants.js", "eighths.js"), """
+        return JSON.stringify(data.pairs.map(([p, q]) => ({ exact: eighthsExact(p, q), facts: eighthsFacts(p, q, data.words) })));
+        """, {"pairs": pairs, "words": words}))
 
 
-@pytest.mark.browser
-def test_eighths_gives_the_analysis_facts_at_every_shipped_position_and_5000_random_pairs(page: Page, trace):
+@script_twin
+def test_eighths_gives_the_analysis_facts_at_every_shipped_position_and_random_pairs(tmp_path, trace):
+    """5,000 random pairs in eighths (500 in the fast tier)."""
     rng = random.Random(16)
     size = len(trace["vocabulary"])
     pairs = [(eighths(pos["target"]), eighths(pos["draft"])) for _, pos in shipped_positions(trace)]
     pairs += [([8] + [0] * (size - 1), [8] + [0] * (size - 1)), ([0, 8] + [0] * (size - 2), [4, 4] + [0] * (size - 2))]
-    pairs += [(random_eighths(rng, size), random_eighths(rng, size)) for _ in range(5000)]
-    got = run_eighths(page, pairs, trace["text"]["own"])
+    pairs += [(random_eighths(rng, size), random_eighths(rng, size)) for _ in range(5000 // RANDOM_SHARE)]
+    got = run_eighths(tmp_path, pairs, trace["text"]["own"])
     for (p, q), out in zip(pairs, got, strict=True):
         rec = record(p, q)
         assert out["exact"] == expected_exact(p, q, rec), (p, q)
@@ -169,9 +168,9 @@ def test_eighths_gives_the_analysis_facts_at_every_shipped_position_and_5000_ran
             for g, w in zip(out["facts"]["bars"], facts["bars"], strict=True)), (p, q)
 
 
-@pytest.mark.browser
-def test_the_comparison_catches_a_wrong_fraction(page: Page, trace):
-    out = run_eighths(page, [([4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 1])], trace["text"]["own"])[0]
+@script_twin
+def test_the_comparison_catches_a_wrong_fraction(tmp_path, trace):
+    out = run_eighths(tmp_path, [([4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 1])], trace["text"]["own"])[0]
     wrong = expected_exact([4, 1, 0, 0, 2, 1], [3, 1, 1, 1, 1, 2])
     assert out["exact"] != wrong and out["exact"]["alpha"] == [3, 4]
 

@@ -17,7 +17,9 @@ from playwright.sync_api import Page, expect
 from speculative import strings, text, trees, variants
 from speculative.text import prob_str
 
-from .conftest import axe_violations, script_source
+from .conftest import RANDOM_SHARE, axe_violations
+from .test_mutants import run_js as node_js
+from .test_mutants import script_twin
 
 MS = range(1, trees.MAX_CANDIDATES + 1)
 ALL_WAYS = (*trees.SPECS, *trees.BROKEN)
@@ -136,32 +138,33 @@ def random_eighths(rng: random.Random, size: int) -> list[int]:
     return counts
 
 
-def run_trees(page: Page, cases: list[tuple[list[str], list[str]]], typical: list[float]) -> list[dict]:
-    """Returns, for each (p, q) written as fraction strings, lab_trees.js's exact [committed, A] for every way and m."""
-    source = script_source("core.js", "variants.js", "eighths.js", "lab_trees.js")
+def run_trees(tmp_path, cases: list[tuple[list[str], list[str]]], typical: list[float]) -> list[dict]:
+    """Returns, for each (p, q) written as fraction strings, lab_trees.js's exact [committed, A] for every way and m,
+    computed by the page's script in Node."""
     ways = [{"id": s.id, "replace": s.replace, "against_p": s.against_p, "plain_q": s.plain_q, "typical": s.typical}
             for s in ALL_WAYS]
-    return json.loads(page.evaluate("([cases, ways, typical, ms]) => {" + source + """
+    return json.loads(node_js(tmp_path, ("core.js", "variants.js", "eighths.js", "lab_trees.js"), """
         const text = a => a[1] === 1n ? String(a[0]) : `${a[0]}/${a[1]}`;
-        return JSON.stringify(JSON.parse(cases).map(([p, q]) => {
+        return JSON.stringify(data.cases.map(([p, q]) => {
           const P = p.map(EXACT.of), Q = q.map(EXACT.of), out = {};
-          ways.forEach(w => { out[w.id] = ms.map(m => {
-            const r = treeRoutes(P, Q, m, w, EXACT, typical);
+          data.ways.forEach(w => { out[w.id] = data.ms.map(m => {
+            const r = treeRoutes(P, Q, m, w, EXACT, data.typical);
             return [r.committed.map(text), text(r.acceptance)];
           }); });
           return out;
         }));
-        }""", [json.dumps(cases), ways, typical, list(MS)]))
+        """, {"cases": cases, "ways": ways, "typical": typical, "ms": list(MS)}))
 
 
-@pytest.mark.browser
-def test_the_browsers_tree_arithmetic_is_trees_position_at_every_shipped_position_and_500_random_pairs(page: Page, trace):
+@script_twin
+def test_the_scripts_tree_arithmetic_is_trees_position_at_every_shipped_position_and_random_pairs(tmp_path, trace):
+    """500 random pairs in eighths (50 in the fast tier)."""
     rng = random.Random(2402)
     size = len(trace["vocabulary"])
     cases = [(pos["target"], pos["draft"]) for _, pos in shipped_positions(trace)]
     cases += [([f"{a}/8" for a in random_eighths(rng, size)], [f"{b}/8" for b in random_eighths(rng, size)])
-              for _ in range(500)]
-    got = run_trees(page, cases, list(trees.TYPICAL))
+              for _ in range(500 // RANDOM_SHARE)]
+    got = run_trees(tmp_path, cases, list(trees.TYPICAL))
     for (ps, qs), out in zip(cases, got, strict=True):
         p, q = tuple(Fraction(x) for x in ps), tuple(Fraction(x) for x in qs)
         for s in ALL_WAYS:
@@ -170,11 +173,11 @@ def test_the_browsers_tree_arithmetic_is_trees_position_at_every_shipped_positio
                 assert out[s.id][m - 1] == [[str(c) for c in want.committed], str(want.acceptance)], (ps, qs, s.id, m)
 
 
-@pytest.mark.browser
-def test_the_comparison_catches_a_wrong_way(page: Page, trace):
+@script_twin
+def test_the_comparison_catches_a_wrong_way(tmp_path, trace):
     size = len(trace["vocabulary"])
     p, q = [f"{a}/8" for a in random_eighths(random.Random(3), size)], [f"{b}/8" for b in random_eighths(random.Random(4), size)]
-    out = run_trees(page, [(p, q)], list(trees.TYPICAL))[0]
+    out = run_trees(tmp_path, [(p, q)], list(trees.TYPICAL))[0]
     P, Q = tuple(Fraction(x) for x in p), tuple(Fraction(x) for x in q)
     assert out["without"][1][1] == str(trees.position(P, Q, 2, trees.WITHOUT).acceptance)
     if trees.position(P, Q, 2, trees.WITH).acceptance != trees.position(P, Q, 2, trees.WITHOUT).acceptance:

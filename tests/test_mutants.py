@@ -30,6 +30,12 @@ needs_node = pytest.mark.skipif(NODE is None, reason="node is not on PATH: these
                                                      "functions in Node, outside a browser")
 
 
+def script_twin(test):
+    """Marks a comparison of a page script's arithmetic with Python's, run in Node (skipped without it): not a
+    browser test, so the fast tier runs it, on data-file alone (conftest.py)."""
+    return pytest.mark.script_twin(needs_node(test))
+
+
 def run_js(tmp_path, names: tuple[str, ...], body: str, data) -> object:
     """Returns what `body` returns, run in Node as a function of `data` after the named script files, joined as the
     page joins them (strict, each file in a block; the last file's own names are in scope)."""
@@ -38,6 +44,18 @@ def run_js(tmp_path, names: tuple[str, ...], body: str, data) -> object:
                       ".readFileSync(0, 'utf8'));\nconsole.log(JSON.stringify((() => {" + body + "})()));\n",
                       encoding="utf-8")
     done = subprocess.run([NODE, str(script)], input=json.dumps(data), capture_output=True, text=True, timeout=30,
+                          check=False)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    return json.loads(done.stdout)
+
+
+def call_js(tmp_path, function: str, arg) -> object:
+    """Returns what the JavaScript function expression `function` returns for `arg`, run in Node, as Playwright's
+    page.evaluate(function, arg) returns it in the page (a JSON value)."""
+    script = tmp_path / "call.js"
+    script.write_text("const arg = JSON.parse(require('fs').readFileSync(0, 'utf8'));\nconsole.log(JSON.stringify(("
+                      + function + ")(arg)));\n", encoding="utf-8")
+    done = subprocess.run([NODE, str(script)], input=json.dumps(arg), capture_output=True, text=True, timeout=60,
                           check=False)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     return json.loads(done.stdout)

@@ -48,7 +48,8 @@ def test_every_module_the_build_command_requires_is_installed_by_a_declared_depe
 
 def test_the_slow_marker_is_registered():
     markers = [m.split(":")[0] for m in PROJECT["tool"]["pytest"]["ini_options"]["markers"]]
-    assert markers == ["slow", "browser", "validator", "shipped", "data_independent", "every_file", "allow_page_errors"]
+    assert markers == ["slow", "browser", "validator", "shipped", "data_independent", "script_twin", "every_file",
+                       "allow_page_errors"]
 
 
 def test_coverage_traces_nothing_outside_the_measured_modules():

@@ -10,7 +10,7 @@ import re
 from fractions import Fraction
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from speculative import roofline as rl
 from speculative import roofline_charts as ch
@@ -18,6 +18,7 @@ from speculative import strings, text
 from speculative.text import decimal_str
 
 from .conftest import axe_violations, script_source
+from .test_mutants import call_js, script_twin
 
 W = strings.ROOFLINE
 DEBUG = "window.__playerDebug = true"  # boot.js then gives the started figures as window.__player.figures
@@ -239,32 +240,35 @@ def grid(dataset) -> list[dict]:
             for k in range(1, dataset.k + 1) for m in (1, 2, 3, 4) for e in (0, 4, 8, 12)]
 
 
-def disagreements(dataset, settings: list[dict], got: list) -> list:
-    """Returns each setting where the script's [speedup, stops paying] differs from roofline.py's."""
+def disagreements(dataset, settings: list[dict], got: list, first: bool = False) -> list:
+    """Returns each setting where the script's [speedup, stops paying] differs from roofline.py's (the first alone,
+    with `first`)."""
     out = []
     for s, (speedup, stop) in zip(settings, got, strict=True):
         v = worked(dataset, s)
         if not close(speedup, v["speedup"]) or stop != v["stop"]:
             out.append((s, speedup, float(v["speedup"]), stop, v["stop"]))
+            if first:
+                break
     return out
 
 
-@pytest.mark.browser
-def test_the_scripts_model_is_roofline_pys_at_every_choice(page: Page, dataset, trace):
+@script_twin
+def test_the_scripts_model_is_roofline_pys_at_every_choice(tmp_path, dataset, trace):
     source, settings = script_source("core.js", "roofline_model.js"), grid(dataset)
-    got = page.evaluate(TWIN % source, [trace["roofline"], settings])
+    got = call_js(tmp_path, TWIN % source, [trace["roofline"], settings])
     assert disagreements(dataset, settings, got) == []
 
 
-@pytest.mark.browser
-def test_a_twin_whose_check_forgets_the_bonus_position_is_caught(page: Page, dataset, trace):
+@script_twin
+def test_a_twin_whose_check_forgets_the_bonus_position_is_caught(tmp_path, dataset, trace):
     """A check scoring n·k tokens (the drafted positions without the one after them) in place of n·(k + 1): the same
     comparison finds settings where it differs."""
     source = script_source("core.js", "roofline_model.js")
     broken = source.replace("let nodes = 1, level = 1;", "let nodes = 0, level = 1;")
     assert broken != source, "the planted line is no longer in roofline_model.js"
     settings = grid(dataset)
-    assert disagreements(dataset, settings, page.evaluate(TWIN % broken, [trace["roofline"], settings])) != []
+    assert disagreements(dataset, settings, call_js(tmp_path, TWIN % broken, [trace["roofline"], settings]), first=True)
 
 
 # --- reading it: accessibility and print ------------------------------------------------------------------------
