@@ -22,6 +22,7 @@ from speculative.stats import best_k, expected_tokens, round_cost
 from speculative.text import cost_phrase, decimal_str
 
 from .conftest import data_is_shipped, script_source
+from .test_mutants import call_js, script_twin
 
 NO_K = "at this cost no k beats decoding one token at a time"
 
@@ -201,14 +202,14 @@ def test_a_best_k_that_ties_another_at_two_decimals_is_shown_with_more():
     assert column_texts([F(2), F(2)]) == ["2.0000", "2.0000"]  # a true tie stays a tie, at the most places
 
 
-@pytest.mark.browser
-def test_a_rounds_cost_takes_the_noun_python_gives_it(page: Page, trace):
+@script_twin
+def test_a_rounds_cost_takes_the_noun_python_gives_it(tmp_path, trace):
     """explorer.js's stepsNoun agrees with text.cost_phrase: "1 target pass", "1/2 of a target pass", "3/2 target
     steps", so no readout says "1 target passes" whatever the data's costs make a round cost."""
     costs = ["0", "1", "1/2", "3/2", "2", "101/100", "99/100"]
     source = script_source("core.js", "explorer.js")
-    got = page.evaluate("([costs, E]) => {" + source + " return costs.map(c => c + ' ' + stepsNoun(E, c)); }",
-                        [costs, trace["text"]["explorer"]])
+    got = call_js(tmp_path, "([costs, E]) => {" + source + " return costs.map(c => c + ' ' + stepsNoun(E, c)); }",
+                  [costs, trace["text"]["explorer"]])
     assert got == [cost_phrase(Fraction(c)) for c in costs]
 
 
