@@ -160,7 +160,7 @@ def build_files(data: Path, content: Path, templates: Path) -> dict[str, bytes]:
     if problem:
         raise Problems([f"{shown(content)}: {problem}"])
     key = cache.key(dataset, corpus)
-    trace_text, ctx = cached_view(key) or computed_view(dataset, key, corpus)
+    trace_text, ctx = cached(key) or computed_view(dataset, key, corpus)
     from .render import render_page, script_json  # Jinja2 and markdown-it, imported once the inputs parse
     html = render_page(sections, template_texts, ctx, script_json(trace_text), shown(templates))
     return {"index.html": html.encode("utf-8"), "trace.json": (trace_text + "\n").encode("utf-8")}
@@ -190,11 +190,6 @@ def cached(key: str, kind: str = "analysis") -> tuple[str, dict] | None:
     with contextlib.suppress(OSError):
         os.utime(cache_file(key, kind))  # recently used: kept longest
     return found
-
-
-def cached_view(key: str) -> tuple[str, dict] | None:
-    """Returns the (trace JSON, context) .cache/analysis/ holds for this key, or None."""
-    return cached(key)
 
 
 def cached_rates(key: str):
