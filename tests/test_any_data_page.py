@@ -39,3 +39,19 @@ def test_the_page_plays_every_draft_and_nothing_scrolls_sideways(pages, page_url
         if width >= 1280 or len(trace["vocabulary"]) <= 6:
             assert found["tables"] == [], f"tables scroll sideways at {width} px: {found['tables']}"
     assert errors == []
+
+
+def test_each_broken_samplers_key_fits_a_phone(pages, page_url):
+    """The key under a broken sampler's bars (templates/variant_key.html.j2) names each swatch in a sentence; at 360 px
+    its words wrap instead of pushing the page sideways, in the lab and in the generator."""
+    page: Page = pages.open()
+    page.set_viewport_size({"width": 360, "height": 900})
+    page.goto(page_url)
+    for fig in ("#lab", "#generator"):
+        chooser = page.locator(fig).get_by_label("Sampler", exact=True)
+        expect(chooser).to_be_enabled(timeout=60_000)
+        chooser.select_option("1")
+        key = page.locator(fig).locator(".fig-key .swatch-committed")
+        expect(key).to_be_visible()
+        over = page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+        assert over <= 0, f"with a broken sampler chosen in {fig}, the page scrolls sideways by {over} px at 360 px"
