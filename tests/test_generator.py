@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from speculative import generate
 from speculative.figures.generator import joined, probability, verdict
 
-from .conftest import axe_violations
+from .conftest import ROOT, axe_violations, edited_data
 
 pytestmark = pytest.mark.browser
 
@@ -198,6 +198,29 @@ def test_play_becomes_pause_and_writes_until_paused(page: Page, page_url):
                                                                       timeout=10_000)
     g.get_by_role("button", name="Pause").click()
     expect(g.get_by_role("button", name="Play")).to_be_visible()
+
+
+def test_a_round_of_a_thousand_passes_plays_in_seconds_not_minutes(browser, tmp_path):
+    """Play waits 300 ms per target pass of a round, but at most 3 s a round: an author's round that costs 1,000
+    passes (verify_round 1000) would otherwise show nothing for five minutes. The clock still counts every pass."""
+    from speculative import pipeline, publish
+
+    data = edited_data(tmp_path, lambda raw: raw["cost_model"].update(verify_round="1000"))
+    publish.write_atomic(tmp_path / "site", pipeline.build_files(data, ROOT / "content", ROOT / "templates"))
+    context = browser.new_context()  # the clock is the context's: not the kept one the other tests share
+    page = context.new_page()
+    page.clock.install(time=0)
+    page.goto((tmp_path / "site" / "index.html").as_uri())
+    page.clock.pause_at(60_000)  # the page starts; from here on, time moves only when the test says so
+    g = gen(page)
+    expect(g.get_by_role("button", name="Step one round")).to_be_enabled()
+    g.get_by_role("button", name="Play").click()  # the opening race is over: Play starts a new one
+    expect(g.get_by_role("button", name="Pause")).to_be_visible()
+    page.clock.run_for(2_999)
+    expect(g.locator("[data-generator-spec-stats]")).to_contain_text("· 0 target passes ·")
+    page.clock.run_for(1)
+    expect(g.locator("[data-generator-spec-stats]")).to_contain_text(re.compile(r"· 1 target pass(es)? ·"))
+    context.close()
 
 
 def test_with_reduced_motion_nothing_plays_but_stepping_works(page: Page, page_url):

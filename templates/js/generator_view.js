@@ -9,6 +9,7 @@ const {
 
 const KEPT = 0, BONUS = 2;  // a committed token's kind: its index in trace.generator.kinds, as generator.js writes it
 const GENERATOR_MS = 300;  // play: milliseconds per target pass of the clock
+const GENERATOR_TICK_MAX_MS = 3000;  // ... but a tick waits no longer: a round of 1,000 passes would take 5 minutes
 
 function renderGenerator(fig) {
   renderControls(fig);
@@ -43,15 +44,16 @@ function renderControls(fig) {
   ui.mNote.textContent = s.sampler ? fig.T.only_one : '';
 }
 
-// While playing, the clock's next tick waits as long as a round takes; a render between ticks (a token chosen, a new
-// race) leaves that wait as it is.
+// While playing, the clock's next tick waits as long as a round takes (at most GENERATOR_TICK_MAX_MS: the clock's
+// figures still count every pass); a render between ticks (a token chosen, a new race) leaves that wait as it is.
 function renderPlayback(fig) {
   const s = fig.state, g = fig.trace.generator;
   if (!s.playing) {
     clearTimeout(fig.timer);
     fig.timer = null;
   } else if (!fig.timer) {
-    fig.timer = setTimeout(() => { fig.timer = null; fig.update({ ticks: fig.state.ticks + 1 }); }, GENERATOR_MS * roundCost(g, s));
+    const wait = Math.min(GENERATOR_MS * roundCost(g, s), GENERATOR_TICK_MAX_MS);
+    fig.timer = setTimeout(() => { fig.timer = null; fig.update({ ticks: fig.state.ticks + 1 }); }, wait);
   }
 }
 
