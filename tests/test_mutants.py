@@ -389,3 +389,20 @@ def test_python_and_the_script_temper_and_print_alike_down_to_the_smallest_tempe
     assert all(np.allclose(g, w, rtol=1e-12, atol=0) for g, w in zip(got["rows"], want, strict=True))
     assert got["text"] == [probability(x) for x in tiny]
     assert got["text"][:4] == ["2.05e-190", "1.00e-300", "1.23e-7", "9.99e-7"] and got["text"][4] == "0.00000500"
+
+
+# --- 7. the race's ticks at the costs' extremes -------------------------------------------------------------------
+
+@needs_node
+def test_once_the_speculative_lane_is_done_a_tick_covers_at_least_a_whole_pass(tmp_path):
+    """An audit of extreme valid data files: at a round cost of 1/1000 of a pass, the plain lane, after the
+    speculative lane had finished, wrote a token every 1,000 ticks (60,000 ticks at the browser's 4 ms floor: over
+    four minutes). A tick then covers at least one pass; before the speculative lane finishes, it is one round."""
+    got = run_js(tmp_path, ("core.js", "generator_text.js"), """
+      const g = { cost: { c: data.c, v: data.v }, tree_costs: [] }, s = { k: 4, m: 1 };
+      return [null, 0.5].map(specAt => shared.tickPasses(g, s, { specAt }));""", {"c": 0, "v": 0.001})
+    assert got == [0.001, 1]
+    dear = run_js(tmp_path, ("core.js", "generator_text.js"), """
+      const g = { cost: { c: 1, v: 1000 }, tree_costs: [] }, s = { k: 4, m: 1 };
+      return [null, 0.5].map(specAt => shared.tickPasses(g, s, { specAt }));""", {})
+    assert dear == [1004, 1004]

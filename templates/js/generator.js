@@ -9,7 +9,7 @@
 
 const {
   clamp, corpusIds, figure, firstLargest, FLOATS, inverseCdf, levelCounts, nextTask, ngramModel, oneAtATime, partsOf, probText,
-  renderGenerator, roundCost, starts, tempered, temperedRows, treeRound, uniformSource, variantPieces, whole, withBonus
+  renderGenerator, roundCost, starts, tempered, temperedRows, tickPasses, treeRound, uniformSource, variantPieces, whole, withBonus
 } = shared;
 
 const ACCEPTED = 0, REPLACED = 1;  // a committed token's kind: its index in trace.generator.kinds (the bonus, 2: withBonus)
@@ -118,14 +118,15 @@ function stepChain(fig) {
   c.time += roundCost(g, { k: s.k, m: 1 });
 }
 
-// One tick of the race's clock: a speculative round, or, once that lane has finished, as long as one would take.
+// One tick of the race's clock: a speculative round, or, once that lane has finished, as long as one would take
+// (at least a pass: tickPasses).
 function advance(fig) {
   const g = fig.trace.generator, run = fig.run;
   run.ticks += 1;
   stepChain(fig);
   if (run.specAt === null) stepOnce(fig);
   else {
-    run.time += roundCost(g, fig.state);
+    run.time += tickPasses(g, fig.state, run);
     writePlain(fig, fig.goal);
   }
   run.over = run.specAt !== null && run.plain.length - fig.prompt.length >= fig.goal;

@@ -63,6 +63,10 @@ function expectedText(G, g, s) {
 // a tree the build's stats.round_cost with its node count (trace.generator.tree_costs[m - 2][k - 1]).
 function roundCost(g, s) { return s.m > 1 ? g.tree_costs[s.m - 2][s.k - 1] : s.k * g.cost.c + g.cost.v; }
 
+// The passes the race's next tick covers: a round's, and once the speculative lane has finished, at least one whole
+// pass, so the plain lane writes a token a tick however cheap a round is (at 1/1000 of a pass it took 60,000 ticks).
+function tickPasses(g, s, run) { return run.specAt === null ? roundCost(g, s) : Math.max(roundCost(g, s), 1); }
+
 // A tree race against the chain run alongside it from the same seed (figures/generator.tree_tally): each one's tokens
 // per round and per target pass of the clock, and which did better per target pass of the clock; '' before a round.
 function tallyText(T, way, s, run) {
@@ -74,4 +78,5 @@ function tallyText(T, way, s, run) {
                              chain_pass: fixed(chainPass, 2) })} ${verdict}`;
 }
 
-Object.assign(shared, { countText, expectedText, fixed, probText, roundCost, spaceBefore, spacedText, tallyText, verdictText });
+Object.assign(shared, { countText, expectedText, fixed, probText, roundCost, spaceBefore, spacedText, tallyText, tickPasses,
+  verdictText });

@@ -4,7 +4,7 @@
 
 const {
   acceptStrip, clamp, cloned, committedIn, countText, expectedText, fill, fixed, FLOATS, node, overlapRows, probText,
-  renderTree, roundCost, spaceBefore, spacedText, tallyText, treeSentence, variantPieces, verdictText
+  renderTree, roundCost, spaceBefore, spacedText, tallyText, tickPasses, treeSentence, variantPieces, verdictText
 } = shared;
 
 const KEPT = 0, BONUS = 2;  // a committed token's kind: its index in trace.generator.kinds, as generator.js writes it
@@ -52,7 +52,7 @@ function renderPlayback(fig) {
     clearTimeout(fig.timer);
     fig.timer = null;
   } else if (!fig.timer) {
-    const wait = Math.min(GENERATOR_MS * roundCost(g, s), GENERATOR_TICK_MAX_MS);
+    const wait = Math.min(GENERATOR_MS * tickPasses(g, s, fig.run), GENERATOR_TICK_MAX_MS);
     fig.timer = setTimeout(() => { fig.timer = null; fig.update({ ticks: fig.state.ticks + 1 }); }, wait);
   }
 }
