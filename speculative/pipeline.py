@@ -17,7 +17,7 @@ from .checkout import shown
 from .errors import Problems, decode
 from .profiles import parse
 from .publish import TEMP_SUFFIX
-from .reading import read_bytes
+from .reading import read_bytes, unreadable
 from .sections import parse_sections
 
 # --- reading: every input file through one reader, with one message shape ----------------------------------
@@ -76,19 +76,6 @@ def id_owners(sections: list) -> dict[str, str]:
 TEMPLATE_SUFFIXES = (".j2", ".css", ".js")  # the files in templates/ that are read; an image there is ignored
 INPUT_SUFFIXES = (".md", *TEMPLATE_SUFFIXES)
 NEAR_MD = (".markdown", ".mdown", ".mkd", ".mkdn", ".md.txt")  # a section under a name the build would not read
-
-
-def unreadable(folder: Path) -> str | None:
-    """Returns why the folder's files cannot be listed (a folder made chmod 000: "Permission denied"), or None: a
-    folder that is missing, or is a file, is said elsewhere."""
-    try:
-        os.stat(os.path.join(folder, os.curdir))  # a folder that lists (r) but cannot be entered (x) is refused too
-        with os.scandir(folder):
-            return None
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    except OSError as err:
-        return err.strerror or str(err)
 
 
 def unreadable_line(folder: Path, why: str, what: str) -> str:
@@ -221,7 +208,8 @@ def computed_view(dataset, key: str, corpus: tuple[str, ...]) -> tuple[str, dict
     explained = explain(dataset, corpus, rates)
     if rates is None and explained.language is not None:
         run = explained.language
-        keep(rates_key, "language", "", {"rates": json.loads(json.dumps([run.alphas, run.passes, run.spreads]))})
+        rates_json = json.loads(json.dumps([run.alphas, run.passes, run.spreads]))  # lists, as JSON reads them back
+        keep(rates_key, "language", "", {"rates": rates_json})
     figs = view.figures(explained)
     found = (cache.compact_json(view.trace(explained, figs)), view.context(explained, figs))
     keep(key, "analysis", *found)

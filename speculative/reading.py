@@ -14,6 +14,20 @@ from pathlib import Path
 from .errors import MAX_INPUT_BYTES, short
 
 
+def unreadable(folder: Path) -> str | None:
+    """Returns why the folder's files cannot be listed (a folder made chmod 000: "Permission denied"), or None: a
+    folder that is missing, or is a file, is said elsewhere. The build names such a folder; the watcher watches it
+    once it can be listed."""
+    try:
+        os.stat(os.path.join(folder, os.curdir))  # a folder that lists (r) but cannot be entered (x) is refused too
+        with os.scandir(folder):
+            return None
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as err:
+        return err.strerror or str(err)
+
+
 def kind(mode: int) -> str:
     """Returns what a non-regular file is, in words."""
     return ("a folder" if stat.S_ISDIR(mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(mode)

@@ -31,7 +31,7 @@ def prob_str(x: Fraction, denom: int = 1) -> str:
 
 def decimal_str(x: Fraction | float, places: int = 2) -> str:
     """Returns x rounded half-up to `places` decimals, computed from the exact value when x is a Fraction."""
-    whole = abs(int(x)) if isinstance(x, Fraction) else abs(int(Decimal(repr(float(x)))))
+    whole = abs(int(x))  # the digits before the point, of a Fraction or a float alike
     with localcontext(Context(prec=len(str(whole)) + places + 30)):  # a cost of 10^26 passes has more digits than 28
         exact = Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else Decimal(repr(float(x)))
         return str(exact.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))

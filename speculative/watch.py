@@ -15,6 +15,7 @@ from pathlib import Path
 
 from . import checkout
 from .checkout import Paths, inputs_digest, shown
+from .reading import unreadable
 
 Rebuild = Callable[[list[str] | None], int]  # builds once; given the files whose change started it, or None
 
@@ -55,11 +56,8 @@ def identity(folders: list[Path]) -> tuple[tuple[int, int] | None, ...]:
     found: list[tuple[int, int] | None] = []
     for folder in folders:
         try:
-            info = os.stat(folder)
-            if stat.S_ISDIR(info.st_mode):
-                with os.scandir(folder):  # a watch needs the folder's listing: none, and it is watched when there is
-                    pass
-            found.append((info.st_dev, info.st_ino) if stat.S_ISDIR(info.st_mode) else None)
+            info = os.stat(folder)  # a watch needs the folder's listing: none, and it is watched when there is
+            found.append((info.st_dev, info.st_ino) if stat.S_ISDIR(info.st_mode) and not unreadable(folder) else None)
         except OSError:
             found.append(None)
     return tuple(found)
