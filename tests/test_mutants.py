@@ -44,13 +44,13 @@ def script_twin(test):
 
 def run_js(tmp_path, names: tuple[str, ...], body: str, data) -> object:
     """Returns what `body` returns, run in Node as a function of `data` after the named script files, joined as the
-    page joins them (strict, each file in a block; the last file's own names are in scope)."""
+    page joins them (strict, each file in a block; the last file's own names are in scope); no names, no files."""
     assert NODE is not None, NO_NODE
     script = tmp_path / "mutants.js"
-    script.write_text("'use strict';\n" + script_source(*names) + "\nconst data = JSON.parse(require('fs')"
-                      ".readFileSync(0, 'utf8'));\nconsole.log(JSON.stringify((() => {" + body + "})()));\n",
+    script.write_text("'use strict';\n" + (script_source(*names) if names else "") + "\nconst data = JSON.parse("
+                      "require('fs').readFileSync(0, 'utf8'));\nconsole.log(JSON.stringify((() => {" + body + "})()));\n",
                       encoding="utf-8")
-    done = subprocess.run([NODE, str(script)], input=json.dumps(data), capture_output=True, text=True, timeout=30,
+    done = subprocess.run([NODE, str(script)], input=json.dumps(data), capture_output=True, text=True, timeout=60,
                           check=False)
     assert done.returncode == 0 and done.stderr == "", done.stderr
     return json.loads(done.stdout)
@@ -59,14 +59,7 @@ def run_js(tmp_path, names: tuple[str, ...], body: str, data) -> object:
 def call_js(tmp_path, function: str, arg) -> object:
     """Returns what the JavaScript function expression `function` returns for `arg`, run in Node, as Playwright's
     page.evaluate(function, arg) returns it in the page (a JSON value)."""
-    assert NODE is not None, NO_NODE
-    script = tmp_path / "call.js"
-    script.write_text("const arg = JSON.parse(require('fs').readFileSync(0, 'utf8'));\nconsole.log(JSON.stringify(("
-                      + function + ")(arg)));\n", encoding="utf-8")
-    done = subprocess.run([NODE, str(script)], input=json.dumps(arg), capture_output=True, text=True, timeout=60,
-                          check=False)
-    assert done.returncode == 0 and done.stderr == "", done.stderr
-    return json.loads(done.stdout)
+    return run_js(tmp_path, (), f"return ({function})(data);", arg)
 
 
 # --- 1. the expected tokens per round: target and draft tempered alike at every offered temperature ------------
